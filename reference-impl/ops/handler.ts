@@ -1,0 +1,35 @@
+import { match, type Route } from '../http/router';
+import type { ApiHandler } from '../http/types';
+import { authenticate, isWrite } from './access';
+import { systemClock, type Clock } from './clock';
+import type { OpsConfig } from './config';
+import type { OpsRouteFn } from './context';
+import { coreRoutes } from './core';
+import { forbidden, methodNotAllowed, notFound, opsErrorBody, unauthenticated } from './errors';
+import { normalisePath } from './paths';
+import { createState } from './state';
+
+export { opsErrorBody };
+
+const ROUTES: Route<OpsRouteFn>[] = [...coreRoutes];
+
+/**
+ * The ops API as one in-process handler. Each call gets its own store seeded from the config, so two handlers
+ * never see each other's writes.
+ */
+export function createOpsHandler(config: OpsConfig, clock: Clock = systemClock): ApiHandler {
+  const state = createState(config, clock);
+  return (req) => {
+    // The platform layer authenticates every call before the API sees it, unknown paths included.
+    const user = authenticate(req.headers, config.users);
+    if (user === undefined) return unauthenticated();
+    const path = normalisePath(req.path);
+    const found = match(ROUTES, req.method, path);
+    if (found === undefined) return notFound(`No such endpoint: ${req.path.slice(0, 200)}`);
+    if ('allowed' in found) return methodNotAllowed(found.allowed, req.path.slice(0, 200));
+    if (isWrite(req.method) && user.readOnly) {
+      return forbidden(`User "${user.name}" is read-only and cannot ${req.method.toUpperCase()} here`);
+    }
+    return found.fn({ req, params: found.params, user, state });
+  };
+}

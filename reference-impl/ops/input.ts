@@ -1,0 +1,59 @@
+import type { ApiRequest } from '../http/types';
+import type { Doc } from './config';
+import { badRequest } from './errors';
+import type { Checked } from './query';
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parsedBody(req: ApiRequest): Checked<unknown> {
+  if (req.bodyError !== undefined) return { ok: false, error: badRequest(`Malformed JSON body: ${req.bodyError}`) };
+  if (req.body === undefined) return { ok: false, error: badRequest('A JSON body is required') };
+  return { ok: true, value: req.body };
+}
+
+/** The body as a JSON object, or a 400. */
+export function objectBody(req: ApiRequest): Checked<Doc> {
+  const body = parsedBody(req);
+  if (!body.ok) return body;
+  if (!isPlainObject(body.value)) return { ok: false, error: badRequest('The body must be a JSON object') };
+  return { ok: true, value: body.value };
+}
+
+/** The body as a JSON object; an empty body counts as `{}`. */
+export function optionalObjectBody(req: ApiRequest): Checked<Doc> {
+  if (req.bodyError === undefined && req.body === undefined) return { ok: true, value: {} };
+  return objectBody(req);
+}
+
+/** The body as a JSON array, or a 400. */
+export function arrayBody(req: ApiRequest): Checked<unknown[]> {
+  const body = parsedBody(req);
+  if (!body.ok) return body;
+  if (!Array.isArray(body.value)) return { ok: false, error: badRequest('The body must be a JSON array') };
+  return { ok: true, value: body.value };
+}
+
+/** A Boolean given as 1/0 (or true/false); absent or empty is `fallback`. */
+export function boolParam(query: URLSearchParams, name: string, fallback = false): Checked<boolean> {
+  const raw = query.get(name);
+  if (raw === null || raw.trim() === '') return { ok: true, value: fallback };
+  const v = raw.trim().toLowerCase();
+  if (v === '1' || v === 'true') return { ok: true, value: true };
+  if (v === '0' || v === 'false') return { ok: true, value: false };
+  return { ok: false, error: badRequest(`${name} must be 1 or 0, got "${raw.slice(0, 100)}"`) };
+}
+
+/** A Boolean body member given as true/false or 1/0 (numbers or strings); undefined when absent. */
+export function boolMember(body: Doc, name: string): Checked<boolean | undefined> {
+  const v = body[name];
+  if (v === undefined || v === null) return { ok: true, value: undefined };
+  if (v === true || v === 1 || v === '1' || v === 'true') return { ok: true, value: true };
+  if (v === false || v === 0 || v === '0' || v === 'false') return { ok: true, value: false };
+  return { ok: false, error: badRequest(`${name} must be a Boolean (true/false or 1/0)`) };
+}
+
+export function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}

@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { Catalogue } from './types';
+
+const cache = new Map<string, Catalogue>();
+
+export function loadCatalogue(file: string): Catalogue {
+  let c = cache.get(file);
+  if (!c) {
+    c = parse(readFileSync(file, 'utf8')) as Catalogue;
+    for (const r of c.requirements) r.checks ??= [];
+    cache.set(file, c);
+  }
+  return c;
+}

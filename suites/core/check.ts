@@ -1,0 +1,46 @@
+import type { Client } from './client';
+import type { Ledger } from './ledger';
+import type { Exchange, Target } from './types';
+
+export interface RunOptions {
+  seed: number;
+  /** Runs per property-based check. */
+  runs: number;
+  allowDestructive: boolean;
+  /** How long checks that need a provisioned resource wait for it. */
+  readyTimeoutS: number;
+  /** Marks everything the run creates, so it can be told apart from data it must not touch. */
+  runTag: string;
+}
+
+export interface CheckContext {
+  readonly checkId: string;
+  readonly target: Target;
+  readonly options: RunOptions;
+  readonly http: Client;
+  /** Objects created by this check; removed when the check ends, whatever happens. */
+  readonly ledger: Ledger;
+  /** Records one assertion against a requirement the check declares; returns `ok`. */
+  assert(requirement: string, ok: boolean, message: string, ex?: Exchange, details?: unknown): boolean;
+  /** The assertion could not be made (missing input, resource never became ready): reported, never passed. */
+  untested(requirement: string, reason: string, ex?: Exchange): void;
+  /** Behaviour the document leaves open: recorded for the report, never judged. */
+  observe(requirement: string, note: string): void;
+  /** Whether credentials for a role were given. */
+  has(role: string): boolean;
+}
+
+/**
+ * One conformance rule. `id` is the key everywhere: config, `--only`, catalogue and report.
+ * `title` is the MUST-worded description shown in listings.
+ */
+export interface Check {
+  id: string;
+  title: string;
+  requirements: string[];
+  /** Can change or delete data the run did not create: runs only when destructive checks are allowed. */
+  destructive?: boolean;
+  /** Roles whose credentials the check needs; without them its requirements are reported untested. */
+  needs?: string[];
+  run(ctx: CheckContext): Promise<void>;
+}

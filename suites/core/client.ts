@@ -1,0 +1,65 @@
+import type { Exchange, Principal, Target } from './types';
+import type { Spec } from './spec';
+import type { Transport } from './transport';
+
+export interface SendOptions {
+  /** Principal role to authenticate as; `null` sends no credentials. Default: primary. */
+  as?: string | null;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON-serialised request body. */
+  body?: unknown;
+  /** Body sent byte for byte (malformed-input checks). Wins over `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Rewrites the expanded path, e.g. to send the same operation in another documented path form. */
+  path?: (path: string) => string;
+}
+
+export interface Client {
+  /** Sends a spec operation; the answer is validated against the spec before it is returned. */
+  send(operationId: string, opts?: SendOptions): Promise<Exchange>;
+  /** Sends a request that is not a spec operation (unknown paths, wrong methods); no schema validation. */
+  raw(method: string, path: string, opts?: SendOptions): Promise<Exchange>;
+  principal(role: string | null | undefined): Principal | undefined;
+}
+
+/** Called with every answer to a spec operation; the runner turns it into schema/status/content-type records. */
+export type ExchangeInspector = (ex: Exchange) => void;
+
+export function createClient(target: Target, spec: Spec, transport: Transport, inspect: ExchangeInspector): Client {
+  const principal = (role: string | null | undefined) => (role === null ? undefined : target.principals[role ?? 'primary']);
+
+  async function dispatch(method: string, path: string, opts: SendOptions, operationId?: string): Promise<Exchange> {
+    const who = principal(opts.as);
+    if (opts.as !== null && opts.as !== undefined && !who) throw new Error(`no credentials configured for role '${opts.as}'`);
+    const finalPath = opts.path ? opts.path(path) : path;
+    const url = new URL(target.baseUrl.replace(/\/$/, '') + finalPath);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    if (who?.authorization) headers.authorization = who.authorization;
+    let body: string | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const ex: Exchange = { ...(await transport.send({ method, url: url.toString(), headers, body })), operationId, principal: who?.role };
+    return ex;
+  }
+
+  return {
+    principal,
+    async send(operationId, opts = {}) {
+      const op = spec.operations.get(operationId);
+      if (!op) throw new Error(`operation ${operationId} is not in the spec`);
+      const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const value = opts.params?.[name] ?? target.pathDefaults?.[name];
+        if (value === undefined) throw new Error(`missing path parameter ${name} for ${operationId}`);
+        return encodeURIComponent(value);
+      });
+      const ex = await dispatch(op.method, path, opts, operationId);
+      inspect(ex);
+      return ex;
+    },
+    raw: (method, path, opts = {}) => dispatch(method, path, opts),
+  };
+}

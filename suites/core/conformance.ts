@@ -1,0 +1,96 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiDefinition } from './api';
+import { createMasker } from './mask';
+import { buildReport, type ComplianceReport } from './report/model';
+import { renderHtml } from './report/html';
+import { renderJunit } from './report/junit';
+import { renderMarkdown } from './report/markdown';
+import { toHar } from './report/har';
+import { runApi, type ApiRun, type ProgressEvent } from './runner';
+import type { Settings } from './settings';
+import type { Target } from './types';
+
+export interface ConformanceOptions {
+  settings: Settings;
+  apis: ApiDefinition[];
+  env?: NodeJS.ProcessEnv;
+  /** Targets to use instead of the environment or the embedded implementation (self-tests, dry runs). */
+  targets?: Record<string, Target>;
+  progress?: (e: ProgressEvent) => void;
+  signal?: AbortSignal;
+  tool: { name: string; version: string };
+  /** Write report files; off for in-process self-tests. */
+  write?: boolean;
+}
+
+export interface ConformanceResult {
+  report: ComplianceReport;
+  runs: ApiRun[];
+  exitCode: 0 | 1;
+  files: string[];
+}
+
+/** Runs the selected APIs side by side (they never share a target) and turns the results into the reports. */
+export async function runConformance(o: ConformanceOptions): Promise<ConformanceResult> {
+  const started = new Date();
+  const s = o.settings;
+  const selected = o.apis.filter((a) => s.apis.includes(a.id));
+  const runs = await Promise.all(
+    selected.map((def) =>
+      runApi(def, {
+        seed: s.seed,
+        runs: s.runs,
+        allowDestructive: s.allowDestructive,
+        readyTimeoutS: s.readyTimeoutS,
+        runTag: s.runTag,
+        target: o.targets?.[def.id],
+        only: s.only,
+        retries: s.retries,
+        timeoutMs: s.timeoutMs,
+        maxBodyBytes: 16 * 1024 * 1024,
+        rateLimit: s.rateLimit,
+        maxWrites: s.maxWrites,
+        har: s.har,
+        progress: o.progress,
+        signal: o.signal,
+        env: o.env,
+      }).then((run) => ({ ...run, specFile: def.specFile })),
+    ),
+  );
+  const report = buildReport(
+    runs,
+    {
+      startedAt: started.toISOString(),
+      durationMs: Date.now() - started.getTime(),
+      seed: s.seed,
+      runs: s.runs,
+      retries: s.retries,
+      allowDestructive: s.allowDestructive,
+      only: s.only,
+      runTag: s.runTag,
+      node: process.version,
+      config: { apis: s.apis, timeoutMs: s.timeoutMs, readyTimeoutS: s.readyTimeoutS, rateLimit: s.rateLimit, maxWrites: s.maxWrites, formats: s.formats },
+    },
+    o.tool,
+  );
+  const files = o.write === false ? [] : writeReports(report, runs, s);
+  return { report, runs, exitCode: report.summary.gate === 'pass' ? 0 : 1, files };
+}
+
+function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): string[] {
+  // Secrets are masked at the last moment, over the whole text, so no renderer can leak one.
+  const mask = createMasker(runs.flatMap((r) => r.secrets));
+  mkdirSync(s.reportDir, { recursive: true });
+  const out: [string, string][] = [];
+  if (s.formats.includes('json')) out.push(['compliance.json', JSON.stringify(report, null, 2)]);
+  if (s.formats.includes('md')) out.push(['compliance.md', renderMarkdown(report)]);
+  if (s.formats.includes('html')) out.push(['compliance.html', renderHtml(report)]);
+  if (s.formats.includes('junit')) out.push(['junit.xml', renderJunit(report)]);
+  if (s.har) out.push(['traffic.har', JSON.stringify(toHar(runs.flatMap((r) => r.exchanges ?? [])), null, 1)]);
+  return out.map(([name, text]) => {
+    const file = join(s.reportDir, name);
+    writeFileSync(file, mask(text));
+    return file;
+  });
+}

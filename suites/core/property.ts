@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import type { CheckContext } from './check';
+import type { Exchange } from './types';
+
+/** Thrown inside a property when the target breaks a rule; carries the exchange that shows it. */
+export class Violation extends Error {
+  constructor(message: string, readonly requirement?: string, readonly exchange?: Exchange) {
+    super(message);
+  }
+}
+
+/** Counterexample paths come from the environment so a printed failure can be replayed exactly. */
+const replayPath = () => process.env.CONFORMANCE_PATH || undefined;
+
+/**
+ * Runs a fast-check property with the run's seed and budget; a pass counts for every requirement it covers.
+ * A failure records the shrunk counterexample, the seed and the path that replay it.
+ */
+export async function checkProperty<T>(
+  ctx: CheckContext,
+  requirements: string | string[],
+  name: string,
+  property: fc.IAsyncPropertyWithHooks<T> | fc.IAsyncProperty<T>,
+  opts: { runs?: number } = {},
+): Promise<boolean> {
+  const path = replayPath();
+  const details = await fc.check(property, { seed: ctx.options.seed, numRuns: opts.runs ?? ctx.options.runs, path, endOnFailure: false });
+  const all = Array.isArray(requirements) ? requirements : [requirements];
+  if (!details.failed) {
+    for (const r of all) ctx.assert(r, true, `${name}: held for ${details.numRuns} generated cases (seed ${ctx.options.seed})`);
+    return true;
+  }
+  const err = details.errorInstance;
+  const violation = err instanceof Violation ? err : undefined;
+  const target = violation?.requirement ?? all[0];
+  const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;
+  const counterexample = fc.stringify(details.counterexample);
+  const message = `${name}: ${violation ? violation.message : `error: ${String((err as Error)?.message ?? err)}`} — minimal counterexample ${counterexample}; replay with ${replay}`;
+  return ctx.assert(target, false, message, violation?.exchange, {
+    seed: details.seed,
+    path: details.counterexamplePath,
+    counterexample,
+    runs: details.numRuns,
+    shrinks: details.numShrinks,
+  });
+}

@@ -1,0 +1,26 @@
+import type { ComplianceReport } from './model';
+
+const x = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** One testsuite per API, one testcase per requirement; SHOULD failures are not JUnit failures. */
+export function renderJunit(r: ComplianceReport): string {
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="conformance" tests="${r.summary.total}" failures="${r.summary.byLevel.MUST.failed}" time="${(r.run.durationMs / 1000).toFixed(3)}">`];
+  for (const a of r.apis) {
+    const reqs = r.requirements.filter((q) => q.api === a.api);
+    const failures = reqs.filter((q) => q.status === 'failed' && q.level === 'MUST').length;
+    const skipped = reqs.filter((q) => q.status === 'skipped' || q.status === 'untested').length;
+    out.push(`  <testsuite name="${x(a.api)}" tests="${reqs.length}" failures="${failures}" skipped="${skipped}" time="${(a.stats.ms / 1000).toFixed(3)}">`);
+    for (const q of reqs) {
+      out.push(`    <testcase classname="${x(`${a.api}.${q.group}`)}" name="${x(`${q.id} [${q.level}] ${q.summary}`)}">`);
+      if (q.status === 'failed' && q.level === 'MUST') {
+        const first = q.evidence[0];
+        out.push(`      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${e.message}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`);
+      } else if (q.status === 'failed') out.push(`      <system-out>${x(`warning (${q.level}): ${q.evidence.map((e) => e.message).join('\n')}`)}</system-out>`);
+      else if (q.status !== 'passed') out.push(`      <skipped message="${x(`${q.status}: ${q.reason ?? ''}`)}"/>`);
+      out.push('    </testcase>');
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,37 @@
+import type { ComplianceReport } from './model';
+
+const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const icon: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', untested: '❔ untested' };
+
+/** Short enough for a CI job summary: the verdict, per-API counts, then only what needs attention. */
+export function renderMarkdown(r: ComplianceReport): string {
+  const out: string[] = [];
+  out.push(`# Conformance: ${r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`, '');
+  out.push(`Seed \`${r.run.seed}\` · ${r.run.runs} property runs · ${(r.run.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`, '');
+  out.push('| API | target | passed | failed | skipped | untested | requests |', '|---|---|---|---|---|---|---|');
+  for (const a of r.apis) out.push(`| ${a.api} | ${a.target.embedded ? 'embedded reference' : a.target.baseUrl} | ${a.summary.passed} | ${a.summary.failed} | ${a.summary.skipped} | ${a.summary.untested} | ${a.stats.requests} |`);
+  out.push('', '| level | passed | failed | skipped | untested |', '|---|---|---|---|---|');
+  for (const [level, c] of Object.entries(r.summary.byLevel)) out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.untested} |`);
+  const failed = r.requirements.filter((q) => q.status === 'failed');
+  if (failed.length) {
+    out.push('', '## Failed requirements', '', '| id | level | summary | first failure |', '|---|---|---|---|');
+    for (const q of failed) out.push(`| ${q.id} | ${q.level}${q.intermittent ? ' (intermittent)' : ''} | ${esc(q.summary)} | ${esc(q.evidence[0]?.message ?? '')} |`);
+    out.push('', '<details><summary>Reproducers</summary>', '');
+    for (const q of failed) {
+      const e = q.evidence.find((x) => x.evidence?.curl);
+      if (e) out.push(`**${q.id}**`, '', '```sh', e.evidence!.curl!, '```', '');
+    }
+    out.push('</details>');
+  }
+  const open = r.requirements.filter((q) => q.status === 'untested' || q.status === 'skipped');
+  if (open.length) {
+    out.push('', '## Not established', '', '| id | status | why |', '|---|---|---|');
+    for (const q of open) out.push(`| ${q.id} | ${icon[q.status]} | ${esc(q.reason ?? '')} |`);
+  }
+  const obs = r.requirements.filter((q) => q.observations.length);
+  if (obs.length) {
+    out.push('', '## Observed where the document is silent', '');
+    for (const q of obs) for (const o of q.observations) out.push(`- **${q.id}**: ${o.note}`);
+  }
+  return `${out.join('\n')}\n`;
+}

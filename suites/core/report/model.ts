@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { ApiRun } from '../runner';
+import type { RequirementResult } from '../status';
+import type { Level, Status } from '../types';
+
+export interface Counts {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  untested: number;
+}
+
+export interface ComplianceReport {
+  tool: { name: string; version: string };
+  run: {
+    startedAt: string;
+    durationMs: number;
+    seed: number;
+    runs: number;
+    retries: number;
+    allowDestructive: boolean;
+    only?: string[];
+    runTag: string;
+    node: string;
+    config: Record<string, unknown>;
+  };
+  summary: Counts & {
+    byLevel: Record<Level, Counts>;
+    /** pass when every MUST requirement that ran passed. */
+    gate: 'pass' | 'fail';
+    /** SHOULD requirements that failed: reported, not gating. */
+    warnings: number;
+    intermittent: number;
+  };
+  apis: {
+    api: string;
+    title: string;
+    target: { baseUrl: string; embedded: boolean };
+    specSha256: string;
+    summary: Counts;
+    stats: ApiRun['stats'];
+    cleanup: ApiRun['cleanup'];
+    checks: ApiRun['checks'];
+  }[];
+  requirements: (RequirementResult & { api: string })[];
+}
+
+export function countOf(reqs: { status: Status }[]): Counts {
+  const c: Counts = { total: reqs.length, passed: 0, failed: 0, skipped: 0, untested: 0 };
+  for (const r of reqs) c[r.status]++;
+  return c;
+}
+
+export const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<ComplianceReport['run'], 'durationMs'> & { durationMs: number }, tool: ComplianceReport['tool']): ComplianceReport {
+  const requirements = runs.flatMap((r) => r.requirements.map((q) => ({ api: r.api, ...q })));
+  const levels: Level[] = ['MUST', 'SHOULD', 'unspecified'];
+  const byLevel = Object.fromEntries(levels.map((l) => [l, countOf(requirements.filter((r) => r.level === l))])) as Record<Level, Counts>;
+  return {
+    tool,
+    run: meta,
+    summary: {
+      ...countOf(requirements),
+      byLevel,
+      gate: byLevel.MUST.failed > 0 ? 'fail' : 'pass',
+      warnings: byLevel.SHOULD.failed,
+      intermittent: requirements.filter((r) => r.intermittent).length,
+    },
+    apis: runs.map((r) => ({
+      api: r.api,
+      title: r.title,
+      target: r.target,
+      specSha256: sha256(r.specFile),
+      summary: countOf(r.requirements),
+      stats: r.stats,
+      cleanup: r.cleanup,
+      checks: r.checks,
+    })),
+    requirements,
+  };
+}

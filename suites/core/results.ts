@@ -1,0 +1,56 @@
+import type { AssertionRecord, Observation } from './types';
+
+/** Where every assertion of a run lands. Passing assertions are counted, not stored one by one. */
+export interface Results {
+  record(r: AssertionRecord): void;
+  observe(o: Observation): void;
+  /** Failures, untested and skipped records, plus one representative record per (requirement, check) pass. */
+  records(): AssertionRecord[];
+  passCount(requirement: string): number;
+  observations: Observation[];
+  /** Number of assertions evaluated, passing or failing. */
+  assertions(): number;
+}
+
+const MAX_FAILURES_PER_KEY = 10;
+
+export function createResults(): Results {
+  const passes = new Map<string, AssertionRecord & { count: number }>();
+  const others: AssertionRecord[] = [];
+  const failuresPerKey = new Map<string, number>();
+  const passByRequirement = new Map<string, number>();
+  const observations: Observation[] = [];
+  const seenNotes = new Set<string>();
+  let total = 0;
+
+  return {
+    record(r) {
+      const key = `${r.requirement}\u0000${r.check}`;
+      if (r.outcome === 'pass' || r.outcome === 'fail') total++;
+      if (r.outcome === 'pass') {
+        passByRequirement.set(r.requirement, (passByRequirement.get(r.requirement) ?? 0) + 1);
+        const known = passes.get(key);
+        if (known) known.count++;
+        else passes.set(key, { ...r, count: 1 });
+        return;
+      }
+      if (r.outcome === 'fail') {
+        const n = failuresPerKey.get(key) ?? 0;
+        failuresPerKey.set(key, n + 1);
+        // A broken target can fail the same schema rule on every response: keep the first few as evidence.
+        if (n >= MAX_FAILURES_PER_KEY) return;
+      }
+      others.push(r);
+    },
+    observe(o) {
+      const key = `${o.requirement}\u0000${o.note}`;
+      if (seenNotes.has(key)) return;
+      seenNotes.add(key);
+      observations.push(o);
+    },
+    records: () => [...others, ...passes.values()],
+    passCount: (requirement) => passByRequirement.get(requirement) ?? 0,
+    observations,
+    assertions: () => total,
+  };
+}

@@ -1,0 +1,254 @@
+import type { ApiDefinition } from './api';
+import { UsageError } from './api';
+import type { Check, CheckContext, RunOptions } from './check';
+import { loadCatalogue } from './catalogue';
+import { createClient } from './client';
+import { evidenceOf } from './evidence';
+import { inspectExchange } from './inspect';
+import { createLedger } from './ledger';
+import { matchesOnly } from './registry';
+import { createResults } from './results';
+import { loadSpec, type Spec } from './spec';
+import { requirementResult, type RequirementResult } from './status';
+import { createTransport, TransportError } from './transport';
+import type { AssertionRecord, Exchange, Observation, Target } from './types';
+
+export interface RunnerOptions extends RunOptions {
+  target?: Target;
+  only?: string[];
+  /** Extra attempts for a check that failed, to tell consistent from intermittent failures. */
+  retries: number;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  rateLimit?: number;
+  maxWrites?: number;
+  har?: boolean;
+  progress?: (e: ProgressEvent) => void;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+export type ProgressEvent =
+  | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number }
+  | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; outcome: CheckOutcome; ms: number };
+
+export type CheckOutcome = 'ran' | 'skipped' | 'untested' | 'aborted' | 'filtered';
+
+export interface ApiRun {
+  api: string;
+  title: string;
+  target: { baseUrl: string; embedded: boolean };
+  requirements: RequirementResult[];
+  checks: { id: string; title: string; requirements: string[]; destructive: boolean; outcome: CheckOutcome; attempts: number; ms: number }[];
+  stats: { requests: number; writes: number; assertions: number; ms: number };
+  cleanup: { created: number; removed: number; failed: string[] };
+  exchanges?: Exchange[];
+  secrets: string[];
+}
+
+const specCache = new Map<string, Spec>();
+export const specOf = (file: string) => {
+  let s = specCache.get(file);
+  if (!s) specCache.set(file, (s = loadSpec(file)));
+  return s;
+};
+
+/** After this many checks in a row lose their target, the rest are failed without sending anything. */
+const DEAD_TARGET_AFTER = 3;
+
+export async function runApi(def: ApiDefinition, options: RunnerOptions): Promise<ApiRun> {
+  const started = performance.now();
+  const spec = specOf(def.specFile);
+  const catalogue = loadCatalogue(def.catalogueFile);
+  const target = options.target ?? def.targetFromEnv(options.env ?? process.env) ?? (await def.startEmbedded());
+  // The embedded implementation holds only the run's own data, so nothing there is off limits.
+  if (target.embedded && !options.allowDestructive) options = { ...options, allowDestructive: true };
+  const transport = createTransport({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites });
+  const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
+  const results = createResults();
+  const observations: Observation[] = [];
+  const checkRuns: ApiRun['checks'] = [];
+  const totals = { created: 0, removed: 0, failed: [] as string[] };
+  try {
+    await probe(target, transport);
+    const selected = def.checks.filter((c) => matchesOnly(c, options.only));
+    options.progress?.({ type: 'api-start', api: def.id, baseUrl: target.baseUrl, embedded: target.embedded, checks: selected.length });
+    let lostInARow = 0;
+    let index = 0;
+    for (const check of def.checks) {
+      if (!selected.includes(check)) {
+        checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: 'filtered', attempts: 0, ms: 0 });
+        continue;
+      }
+      const t0 = performance.now();
+      const run = options.signal?.aborted
+        ? notRun(check, 'skipped', 'run interrupted before this check started')
+        : lostInARow >= DEAD_TARGET_AFTER
+          ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
+          : await runCheck(def, check, { spec, target, transport, options, exchanges });
+      lostInARow = run.lostTarget ? lostInARow + 1 : 0;
+      for (const r of run.records) results.record(r);
+      observations.push(...run.observations);
+      totals.created += run.cleanup.created;
+      totals.removed += run.cleanup.removed;
+      totals.failed.push(...run.cleanup.failed);
+      const ms = performance.now() - t0;
+      checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: run.outcome, attempts: run.attempts, ms });
+      options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
+    }
+  } finally {
+    transport.close();
+    if (target.embedded) await target.close?.();
+  }
+  const records = results.records();
+  const requirements = catalogue.requirements.map((req) =>
+    requirementResult(req, records.filter((r) => r.requirement === req.id), results.passCount(req.id), observations.filter((o) => o.requirement === req.id)),
+  );
+  const unknown = records.filter((r) => !catalogue.requirements.some((q) => q.id === r.requirement));
+  if (unknown.length) throw new Error(`records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`);
+  return {
+    api: def.id,
+    title: def.title,
+    target: { baseUrl: target.baseUrl, embedded: target.embedded },
+    requirements,
+    checks: checkRuns,
+    stats: { ...transport.stats, assertions: results.assertions(), ms: performance.now() - started },
+    cleanup: totals,
+    exchanges,
+    secrets: Object.values(target.principals).flatMap((p) => p.secrets),
+  };
+}
+
+/** Any HTTP answer means the target is there; no answer at all is a usage error (exit 2), not a failed run. */
+async function probe(target: Target, transport: ReturnType<typeof createTransport>): Promise<void> {
+  try {
+    await transport.send({ method: 'GET', url: target.baseUrl, headers: {} });
+  } catch (e) {
+    throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
+  }
+}
+
+interface CheckRun {
+  records: AssertionRecord[];
+  observations: Observation[];
+  outcome: ApiRun['checks'][number]['outcome'];
+  attempts: number;
+  lostTarget: boolean;
+  cleanup: { created: number; removed: number; failed: string[] };
+}
+
+function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message: string): CheckRun {
+  return {
+    records: check.requirements.map((requirement) => ({ requirement, check: check.id, outcome, message })),
+    observations: [],
+    outcome: outcome === 'fail' ? 'aborted' : outcome,
+    attempts: 0,
+    lostTarget: outcome === 'fail',
+    cleanup: { created: 0, removed: 0, failed: [] },
+  };
+}
+
+interface Env {
+  spec: Spec;
+  target: Target;
+  transport: ReturnType<typeof createTransport>;
+  options: RunnerOptions;
+  exchanges?: Exchange[];
+}
+
+async function runCheck(def: ApiDefinition, check: Check, env: Env): Promise<CheckRun> {
+  const missing = (check.needs ?? []).filter((role) => !env.target.principals[role]);
+  if (missing.length) {
+    const hint = missing.map((r) => def.roleHints[r] ?? r).join(', ');
+    return notRun(check, 'untested', `needs credentials that were not given (${hint})`);
+  }
+  if (check.destructive && !env.options.allowDestructive) {
+    return notRun(check, 'skipped', 'destructive check: can change data the run did not create; allow with CONFORMANCE_ALLOW_DESTRUCTIVE=1 or --allow-destructive');
+  }
+  let first: CheckRun | undefined;
+  for (let attempt = 1; attempt <= 1 + env.options.retries; attempt++) {
+    const run = await attemptCheck(def, check, env);
+    run.attempts = attempt;
+    if (!first) first = run;
+    else {
+      first.cleanup.created += run.cleanup.created;
+      first.cleanup.removed += run.cleanup.removed;
+      first.cleanup.failed.push(...run.cleanup.failed);
+    }
+    const failed = run.records.some((r) => r.outcome === 'fail');
+    if (!failed) {
+      if (run !== first) for (const r of first.records) if (r.outcome === 'fail') r.intermittent = true;
+      break;
+    }
+    first.attempts = attempt;
+    if (run.lostTarget) break;
+  }
+  return first!;
+}
+
+async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise<CheckRun> {
+  const records: AssertionRecord[] = [];
+  const observations: Observation[] = [];
+  const ledger = createLedger();
+  const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
+  const client = createClient(env.target, env.spec, env.transport, (ex) => {
+    env.exchanges?.push(ex);
+    inspectExchange(env.spec, ex, (requirement, ok, message, e, details) =>
+      records.push({
+        requirement,
+        check: def.responseCheckId,
+        outcome: ok ? 'pass' : 'fail',
+        message: ok ? message : `${message} (seen while running ${check.id})`,
+        evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
+      }),
+    );
+  });
+  const own = (requirement: string) => {
+    if (!check.requirements.includes(requirement)) throw new Error(`check ${check.id} records against ${requirement}, which it does not declare`);
+  };
+  const ctx: CheckContext = {
+    checkId: check.id,
+    target: env.target,
+    options: env.options,
+    http: client,
+    ledger,
+    assert(requirement, ok, message, ex, details) {
+      own(requirement);
+      records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
+      return ok;
+    },
+    untested(requirement, reason, ex) {
+      own(requirement);
+      records.push({ requirement, check: check.id, outcome: 'untested', message: reason, evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined });
+    },
+    observe(requirement, note) {
+      own(requirement);
+      observations.push({ requirement, check: check.id, note });
+    },
+    has: (role) => Boolean(env.target.principals[role]),
+  };
+  let lostTarget = false;
+  let outcome: CheckRun['outcome'] = 'ran';
+  let cleanup = { removed: 0, failed: [] as string[] };
+  try {
+    await check.run(ctx);
+  } catch (e) {
+    const err = e as Error;
+    lostTarget = err instanceof TransportError && (err.kind === 'timeout' || err.kind === 'connection');
+    const capped = err instanceof TransportError && err.kind === 'write-cap';
+    outcome = capped ? 'untested' : 'aborted';
+    const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
+    const affected = check.requirements.filter((r) => !touched.has(r));
+    for (const requirement of affected.length ? affected : check.requirements.slice(0, 1)) {
+      records.push({
+        requirement,
+        check: check.id,
+        outcome: capped ? 'untested' : 'fail',
+        message: `${capped ? 'not run' : 'check aborted'}: ${err instanceof TransportError ? err.message : `${err.name}: ${err.message}`}`,
+      });
+    }
+  } finally {
+    cleanup = await ledger.cleanup();
+  }
+  return { records, observations, outcome, attempts: 1, lostTarget, cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed } };
+}

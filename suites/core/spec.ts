@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { ValidateFunction, ErrorObject } from 'ajv';
+import { createAjv, exercised } from './ajv';
+
+export interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  requirements: string[];
+  /** Status codes (and 'default') the spec lists for the operation. */
+  statuses: string[];
+}
+
+export interface SchemaFinding {
+  requirement: string;
+  at: string;
+  message: string;
+}
+
+export interface ValidationOutcome {
+  /** Requirements whose schema nodes the body reached, failing or not. */
+  exercised: string[];
+  findings: SchemaFinding[];
+}
+
+export interface Spec {
+  doc: any;
+  operations: Map<string, Operation>;
+  contentTypeRequirement: string | null;
+  listedStatusesRequirement: string | null;
+  /** Validator for the JSON body of `status` answered by `operationId`; undefined when the spec gives no schema. */
+  responseSchema(operationId: string, status: number): ValidationTarget | undefined;
+  /** Validator for any schema under components.schemas, for checks that validate a part of a body. */
+  componentSchema(name: string): ValidationTarget;
+  /** Whether the spec says this response has a body at all. */
+  responseHasBody(operationId: string, status: number): boolean | undefined;
+}
+
+export interface ValidationTarget {
+  /** The requirement of the schema's root: what a missing or non-JSON body breaks. */
+  rootRequirement: string;
+  validate(data: unknown): ValidationOutcome;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+/** Maps every schema node to the requirement of its nearest annotated ancestor in the document tree. */
+function annotate(node: unknown, inherited: string | undefined, into: WeakMap<object, string>): void {
+  if (node === null || typeof node !== 'object') return;
+  const own = (node as Record<string, unknown>)['x-requirement'];
+  const current = typeof own === 'string' ? own : inherited;
+  if (current) into.set(node, current);
+  for (const child of Object.values(node)) annotate(child, current, into);
+}
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+export function loadSpec(file: string): Spec {
+  const doc = parse(readFileSync(file, 'utf8'));
+  const id = `https://conformance.local/${encodeURIComponent(file)}`;
+  const ajv = createAjv();
+  ajv.addSchema({ ...doc, $id: id });
+  const owners = new WeakMap<object, string>();
+  annotate(doc, undefined, owners);
+
+  const operations = new Map<string, Operation>();
+  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op?.operationId) continue;
+      operations.set(op.operationId, {
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        requirements: op['x-requirements'] ?? [],
+        statuses: Object.keys(op.responses ?? {}),
+      });
+    }
+  }
+
+  const conformance = doc.info?.['x-conformance'] ?? {};
+  const cache = new Map<string, ValidationTarget | undefined>();
+
+  const target = (ref: string, fallback: string | undefined): ValidationTarget => {
+    const fn = ajv.getSchema(`${id}#${ref}`) as ValidateFunction;
+    const node = resolve(doc, { $ref: `#${ref}` });
+    const root = node?.['x-requirement'] ?? (node?.$ref ? resolve(doc, node)?.['x-requirement'] : undefined) ?? owners.get(node) ?? fallback ?? 'unattributed';
+    return {
+      rootRequirement: root,
+      validate(data) {
+        exercised.clear();
+        fn(data);
+        const findings = (fn.errors ?? []).map((e) => finding(e, owners, fallback));
+        return { exercised: [...exercised], findings };
+      },
+    };
+  };
+
+  const responseEntry = (operationId: string, status: number) => {
+    const op = operations.get(operationId);
+    if (!op) throw new Error(`unknown operation ${operationId}`);
+    const item = doc.paths[op.path][op.method.toLowerCase()];
+    const key = item.responses[String(status)] ? String(status) : item.responses[`${String(status)[0]}XX`] ? `${String(status)[0]}XX` : item.responses.default ? 'default' : undefined;
+    return { op, item, key, raw: key ? item.responses[key] : undefined, response: key ? resolve(doc, item.responses[key]) : undefined };
+  };
+
+  return {
+    doc,
+    operations,
+    contentTypeRequirement: conformance['content-type'] ?? null,
+    listedStatusesRequirement: conformance['listed-statuses'] ?? null,
+    responseHasBody(operationId, status) {
+      const { response } = responseEntry(operationId, status);
+      if (!response) return undefined;
+      return Boolean(response.content);
+    },
+    responseSchema(operationId, status) {
+      const cacheKey = `${operationId} ${status}`;
+      if (cache.has(cacheKey)) return cache.get(cacheKey);
+      const { op, key, raw, response } = responseEntry(operationId, status);
+      let result: ValidationTarget | undefined;
+      if (key && response?.content?.['application/json']?.schema) {
+        const base = raw.$ref ? raw.$ref.slice(1) : `/${pointer('paths', op.path, op.method.toLowerCase(), 'responses', key)}`;
+        result = target(`${base}/content/application~1json/schema`, op.requirements[0]);
+      }
+      cache.set(cacheKey, result);
+      return result;
+    },
+    componentSchema(name) {
+      if (!doc.components?.schemas?.[name]) throw new Error(`unknown schema ${name}`);
+      return target(`/components/schemas/${pointer(name)}`, undefined);
+    },
+  };
+}
+
+function resolve(doc: any, node: any): any {
+  if (!node?.$ref) return node;
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((at: any, part: string) => at?.[part], doc);
+}
+
+function finding(e: ErrorObject, owners: WeakMap<object, string>, fallback: string | undefined): SchemaFinding {
+  const owner = (e.parentSchema && owners.get(e.parentSchema as object)) ?? fallback ?? 'unattributed';
+  const where = e.instancePath || '(body)';
+  const detail = e.keyword === 'required' ? `missing required field '${(e.params as any).missingProperty}'` : `${e.message}`;
+  return { requirement: owner, at: where, message: `${where}: ${detail}` };
+}

@@ -1,0 +1,58 @@
+import type { AssertionRecord, Observation, Requirement, Status } from './types';
+
+export interface RequirementResult {
+  id: string;
+  level: Requirement['level'];
+  group: string;
+  section: string;
+  clause: string;
+  summary: string;
+  tolerance?: string;
+  destructive?: boolean;
+  checks: string[];
+  status: Status;
+  /** Why it is skipped or untested. */
+  reason?: string;
+  passed: number;
+  failed: number;
+  /** Every failure disappeared on a re-run. */
+  intermittent?: boolean;
+  evidence: AssertionRecord[];
+  observations: Observation[];
+}
+
+/** A requirement passes only when at least one of its assertions ran and none failed. */
+export function requirementResult(req: Requirement, records: AssertionRecord[], passCount: number, observations: Observation[]): RequirementResult {
+  const failures = records.filter((r) => r.outcome === 'fail');
+  const skipped = records.filter((r) => r.outcome === 'skipped');
+  const untested = records.filter((r) => r.outcome === 'untested');
+  let status: Status;
+  let reason: string | undefined;
+  if (failures.length) status = 'failed';
+  else if (passCount > 0) status = 'passed';
+  else if (skipped.length) {
+    status = 'skipped';
+    reason = [...new Set(skipped.map((r) => r.message))].join('; ');
+  } else {
+    status = 'untested';
+    reason = untested.length ? [...new Set(untested.map((r) => r.message))].join('; ') : 'no assertion of this requirement ran';
+  }
+  return {
+    id: req.id,
+    level: req.level,
+    group: req.group,
+    section: req.section,
+    clause: req.clause,
+    summary: req.summary,
+    tolerance: req.tolerance,
+    destructive: req.destructive,
+    checks: req.checks,
+    status,
+    reason,
+    passed: passCount,
+    failed: failures.length,
+    intermittent: failures.length > 0 && failures.every((f) => f.intermittent) ? true : undefined,
+    evidence: status === 'failed' ? failures : status === 'passed' ? records.filter((r) => r.outcome === 'pass').slice(0, 3) : [...untested, ...skipped].slice(0, 3),
+    observations,
+  };
+}

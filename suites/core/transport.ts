@@ -1,0 +1,119 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Exchange } from './types';
+
+/** Raised when a request gets no usable answer: the check that sent it is aborted with this reason. */
+export class TransportError extends Error {
+  constructor(message: string, readonly kind: 'timeout' | 'connection' | 'too-large' | 'write-cap') {
+    super(message);
+  }
+}
+
+export interface TransportOptions {
+  timeoutMs: number;
+  maxBodyBytes: number;
+  tlsInsecure?: boolean;
+  /** Requests per second; 0 means unlimited. */
+  rateLimit?: number;
+  /** Cap on non-GET requests for fragile deployments; 0 means unlimited. */
+  maxWrites?: number;
+}
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Transport {
+  send(req: RawRequest): Promise<Omit<Exchange, 'operationId' | 'principal'>>;
+  stats: { requests: number; writes: number };
+  /** Every exchange in order, when capture is on (HAR). */
+  log?: Exchange[];
+  close(): void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function createTransport(options: TransportOptions): Transport {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: !options.tlsInsecure }),
+  };
+  const stats = { requests: 0, writes: 0 };
+  let nextSlot = 0;
+
+  async function pace(): Promise<void> {
+    if (!options.rateLimit) return;
+    const now = Date.now();
+    const at = Math.max(now, nextSlot);
+    nextSlot = at + 1000 / options.rateLimit;
+    if (at > now) await sleep(at - now);
+  }
+
+  async function send(req: RawRequest) {
+    const write = req.method !== 'GET' && req.method !== 'HEAD';
+    if (write && options.maxWrites && stats.writes >= options.maxWrites) {
+      throw new TransportError(`write cap of ${options.maxWrites} requests reached (--max-writes)`, 'write-cap');
+    }
+    await pace();
+    stats.requests++;
+    if (write) stats.writes++;
+    const url = new URL(req.url);
+    const lib = url.protocol === 'https:' ? https : http;
+    const started = performance.now();
+    return new Promise<Omit<Exchange, 'operationId' | 'principal'>>((resolve, reject) => {
+      const headers: Record<string, string | number> = { ...req.headers };
+      if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+      const r = lib.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > options.maxBodyBytes) {
+            res.destroy();
+            reject(new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'));
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('error', (e) => reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection')));
+        res.on('end', () => {
+          clearTimeout(deadline);
+          const text = Buffer.concat(chunks).toString('utf8');
+          const resHeaders: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          let json: unknown;
+          let jsonError: string | undefined;
+          if (text.trim() !== '') {
+            try {
+              json = JSON.parse(text);
+            } catch (e) {
+              jsonError = (e as Error).message;
+            }
+          }
+          resolve({ request: req, status: res.statusCode ?? 0, headers: resHeaders, text, json, jsonError, ms: performance.now() - started });
+        });
+      });
+      // A whole-exchange deadline: a socket idle timeout would let a server that drips bytes hold the run forever.
+      const deadline = setTimeout(() => {
+        r.destroy();
+        reject(new TransportError(`no complete answer within ${options.timeoutMs} ms to ${req.method} ${url.pathname}`, 'timeout'));
+      }, options.timeoutMs);
+      r.on('close', () => clearTimeout(deadline));
+      r.on('error', (e: NodeJS.ErrnoException) => reject(new TransportError(`${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${e.message}`, 'connection')));
+      if (req.body !== undefined) r.write(req.body);
+      r.end();
+    });
+  }
+
+  return {
+    send,
+    stats,
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Shared vocabulary of a conformance run: requirements, checks, exchanges and the records that tie them together. */
+
+export type Level = 'MUST' | 'SHOULD' | 'unspecified';
+export type Status = 'passed' | 'failed' | 'skipped' | 'untested';
+
+export interface Requirement {
+  id: string;
+  level: Level;
+  group: string;
+  section: string;
+  clause: string;
+  summary: string;
+  tolerance?: string;
+  destructive?: boolean;
+  checks: string[];
+}
+
+export interface Catalogue {
+  api: string;
+  document: string;
+  title: string;
+  requirements: Requirement[];
+}
+
+/** One HTTP request/response pair as sent and received, kept as evidence. */
+export interface Exchange {
+  operationId?: string;
+  principal?: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed body when the body is JSON. */
+  json?: unknown;
+  jsonError?: string;
+  ms: number;
+}
+
+export interface Evidence {
+  curl?: string;
+  request?: string;
+  response?: string;
+  /** Free-form details: counterexamples, seeds, schema errors. */
+  details?: unknown;
+}
+
+export type Outcome = 'pass' | 'fail' | 'untested' | 'skipped';
+
+/** The smallest unit of a result: one assertion (or one reason it did not run) against one requirement. */
+export interface AssertionRecord {
+  requirement: string;
+  check: string;
+  outcome: Outcome;
+  message: string;
+  evidence?: Evidence;
+  /** Set on failures that disappeared when the check was run again. */
+  intermittent?: boolean;
+}
+
+/** Notes on behaviour the document leaves open: reported, never judged. */
+export interface Observation {
+  requirement: string;
+  check: string;
+  note: string;
+}
+
+export interface Principal {
+  /** Role name used by checks: primary, second, forbidden, readonly. */
+  role: string;
+  /** Authorization header value; absent for an anonymous principal. */
+  authorization?: string;
+  /** How a reproducer passes the credential, with environment variables in place of secrets. */
+  curlAuth?: string;
+  /** Strings that must never appear in any output. */
+  secrets: string[];
+}
+
+export interface Target {
+  api: string;
+  baseUrl: string;
+  embedded: boolean;
+  principals: Record<string, Principal>;
+  tlsInsecure?: boolean;
+  /** Values for path parameters the checks do not set themselves (e.g. user and app segments). */
+  pathDefaults?: Record<string, string>;
+  close?: () => Promise<void>;
+}

@@ -1,0 +1,75 @@
+import type { Check, CheckContext } from '../../core/check';
+import type { SendOptions } from '../../core/client';
+import { codeOf, expectError, missingId } from '../support';
+
+/** One request per operation, with whatever credentials `opts` carries. */
+const everyOperation = (ctx: CheckContext): [string, SendOptions][] => [
+  ['createStack', { body: {} }],
+  ['listStacks', {}],
+  ['listStackVersions', {}],
+  ['getStack', { params: { stackId: missingId(ctx) } }],
+  ['deleteStack', { params: { stackId: missingId(ctx) } }],
+];
+
+export const missingKeyIsUnauthorized: Check = {
+  id: 'stacks.auth.missing-key-401',
+  title: 'Every operation MUST answer 401 with code Unauthorized when the request carries no API key',
+  requirements: ['STK-AUTH-401'],
+  async run(ctx) {
+    for (const [op, opts] of everyOperation(ctx)) {
+      const ex = await ctx.http.send(op, { ...opts, as: null });
+      expectError(ctx, 'STK-AUTH-401', ex, 401, 'Unauthorized', `${op} without Authorization`);
+    }
+  },
+};
+
+export const bearerKeyIsAccepted: Check = {
+  id: 'stacks.auth.bearer-key-accepted',
+  title: 'Every operation MUST accept the API key of an allow-listed user as an HTTP bearer token',
+  requirements: ['STK-AUTH-BEARER', 'STK-AUTH-KEY'],
+  async run(ctx) {
+    for (const [op, opts] of everyOperation(ctx).filter(([op]) => op !== 'createStack')) {
+      const ex = await ctx.http.send(op, opts);
+      const ok = ex.status !== 401 && ex.status !== 403 && ex.status < 500;
+      ctx.assert('STK-AUTH-BEARER', ok, ok ? `${op} with Bearer key: ${ex.status}` : `${op} with a valid Bearer key answered ${ex.status}`, ex);
+      ctx.assert('STK-AUTH-KEY', ok, ok ? `${op} accepted the allow-listed key` : `${op} refused the allow-listed key with ${ex.status}`, ex);
+    }
+    // The scheme is Bearer: the same key under another scheme is not the documented credential.
+    const key = ctx.http.principal('primary')!.authorization!.replace(/^Bearer /, '');
+    const ex = await ctx.http.send('listStacks', { as: null, headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
+    const refused = ex.status === 401 || ex.status === 403;
+    ctx.assert('STK-AUTH-BEARER', refused, refused ? `key under the Basic scheme refused with ${ex.status}` : `the key sent with the Basic scheme was answered ${ex.status}; only Bearer is documented`, ex);
+  },
+};
+
+export const forbiddenUserIs403: Check = {
+  id: 'stacks.auth.not-allow-listed-403',
+  title: 'Every operation MUST answer 403 with code Forbidden to an authenticated caller who is not on the allow list',
+  requirements: ['STK-AUTH-403'],
+  needs: ['forbidden'],
+  async run(ctx) {
+    for (const [op, opts] of everyOperation(ctx)) {
+      const ex = await ctx.http.send(op, { ...opts, as: 'forbidden' });
+      expectError(ctx, 'STK-AUTH-403', ex, 403, 'Forbidden', `${op} by a user not on the allow list`);
+    }
+  },
+};
+
+export const unknownKeyIsRefused: Check = {
+  id: 'stacks.auth.unknown-key-refused',
+  title: 'An unknown or malformed API key MUST NOT be accepted (the document leaves 401 or 403 open)',
+  requirements: ['STK-AUTH-TOKEN'],
+  async run(ctx) {
+    const attempts: [string, Record<string, string>][] = [
+      ['an unknown key', { authorization: `Bearer unknown-${ctx.options.runTag}` }],
+      ['an empty bearer token', { authorization: 'Bearer ' }],
+      ['a bare key without scheme', { authorization: `unknown-${ctx.options.runTag}` }],
+    ];
+    for (const [what, headers] of attempts) {
+      const ex = await ctx.http.send('listStacks', { as: null, headers });
+      const ok = (ex.status === 401 || ex.status === 403) && typeof codeOf(ex) === 'string';
+      ctx.assert('STK-AUTH-TOKEN', ok, ok ? `${what}: ${ex.status} ${String(codeOf(ex))}` : `${what} was answered ${ex.status}; expected 401 or 403 with a ServiceError`, ex);
+      ctx.observe('STK-AUTH-TOKEN', `${what} is answered ${ex.status} ${String(codeOf(ex) ?? '')}`.trim());
+    }
+  },
+};

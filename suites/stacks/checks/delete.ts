@@ -1,0 +1,54 @@
+import type { Check, CheckContext } from '../../core/check';
+import type { Exchange } from '../../core/types';
+import { createStack, deleteStack, GONE_STATES, pollStack, sleep, stateOf, type Summary } from '../support';
+
+/** How long a deleted stack may still report a live state before that counts as "stays running". */
+const SETTLE_MS = 2000;
+
+async function expectGone(ctx: CheckContext, id: string, from: string): Promise<void> {
+  const started = Date.now();
+  let ex: Exchange;
+  for (;;) {
+    ex = await ctx.http.send('getStack', { params: { stackId: id } });
+    const gone = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
+    if (gone || Date.now() - started > SETTLE_MS) break;
+    await sleep(100);
+  }
+  const state = ex.status === 200 ? String(stateOf(ex)) : `HTTP ${ex.status}`;
+  const ok = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
+  ctx.assert('STK-DELETE-EFFECT', ok, ok ? `a deleted ${from} stack reads as ${state}` : `${SETTLE_MS} ms after delete the ${from} stack still reads as ${state}`, ex);
+  ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, get answers ${state}`);
+  const list = await ctx.http.send('listStacks');
+  const entry = ((list.json as { stacks?: Summary[] })?.stacks ?? []).find((s) => s.id === id);
+  const listedOk = !entry || GONE_STATES.includes(entry.state);
+  ctx.assert('STK-DELETE-EFFECT', listedOk, listedOk ? `deleted stack ${entry ? `listed as ${entry.state}` : 'no longer listed'}` : `deleted stack still listed as ${entry!.state}`, list);
+  ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, list ${entry ? `shows it as ${entry.state}` : 'no longer shows it'}`);
+}
+
+export const deleteRemovesStack: Check = {
+  id: 'stacks.delete.removes-stack',
+  title: 'Delete MUST answer 204 with an empty body, and the stack MUST NOT stay CREATING or RUNNING afterwards',
+  requirements: ['STK-DELETE-204', 'STK-DELETE-EFFECT', 'STK-TRANSITIONS', 'STK-DELETE-404'],
+  async run(ctx) {
+    const fresh = await createStack(ctx, {});
+    if (fresh.status !== 202) return ctx.untested('STK-DELETE-204', `create answered ${fresh.status}`, fresh);
+    const freshId = (fresh.json as Summary).id;
+    const ex = await deleteStack(ctx, fresh);
+    if (ctx.assert('STK-DELETE-204', ex.status === 204, `delete answered ${ex.status}`, ex)) {
+      ctx.assert('STK-DELETE-204', ex.text === '', ex.text === '' ? 'delete answered an empty body' : `204 carries a body: ${ex.text.slice(0, 80)}`, ex);
+      await expectGone(ctx, freshId, String(stateOf(fresh)));
+      const again = await ctx.http.send('deleteStack', { params: { stackId: freshId } });
+      ctx.observe('STK-TRANSITIONS', `a second delete of the same stack answers ${again.status}`);
+      const gone = (await ctx.http.send('getStack', { params: { stackId: freshId } })).status === 404;
+      if (gone) ctx.assert('STK-DELETE-404', again.status === 404, `a second delete of a stack that get reports missing answered ${again.status}`, again);
+    }
+
+    const running = await createStack(ctx, {});
+    if (running.status !== 202) return;
+    const id = (running.json as Summary).id;
+    const { ex: last, reached } = await pollStack(ctx, id, (e) => stateOf(e) === 'RUNNING');
+    if (!reached) return ctx.untested('STK-DELETE-EFFECT', `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(last))}`, last);
+    const del = await deleteStack(ctx, running);
+    if (ctx.assert('STK-DELETE-204', del.status === 204, `delete of a RUNNING stack answered ${del.status}`, del)) await expectGone(ctx, id, 'RUNNING');
+  },
+};

@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import type { Check } from '../../core/check';
+import { checkProperty } from '../../core/property';
+import { createCommand, deleteCommand, getCommand, listCommand } from '../model/commands';
+import type { StackModel, StackReal } from '../model/model';
+import { deleteStack, type Summary } from '../support';
+
+const REQUIREMENTS = ['STK-OWNERSHIP', 'STK-CREATE-VISIBLE', 'STK-GET-200', 'STK-GET-404', 'STK-DELETE-204', 'STK-DELETE-404', 'STK-DELETE-EFFECT', 'STK-LIMIT-409', 'STK-CREATE-202', 'STK-ID-UNIQUE'];
+
+export const lifecycleMatchesModel: Check = {
+  id: 'stacks.lifecycle.model',
+  title: 'Any sequence of create, list, get and delete by two users MUST agree with the documented model (ownership, visibility, limit, delete)',
+  requirements: REQUIREMENTS,
+  async run(ctx) {
+    const users = ctx.has('second') ? ['primary', 'second'] : ['primary'];
+    const user = fc.constantFrom(...users);
+    const commands = fc.commands(
+      [
+        user.map(createCommand),
+        user.map(listCommand),
+        fc.tuple(user, fc.nat(20)).map(([u, n]) => getCommand(u, n)),
+        fc.tuple(user, fc.nat(20)).map(([u, n]) => deleteCommand(u, n)),
+      ],
+      { maxCommands: 14 },
+    );
+    const property = fc.asyncProperty(commands, async (cmds) => {
+      const preexisting = new Map<string, number>();
+      for (const u of users) preexisting.set(u, ((await ctx.http.send('listStacks', { as: u })).json as { stacks?: Summary[] })?.stacks?.length ?? 0);
+      const model: StackModel = { users, owner: new Map(), live: new Set(), deleted: new Set(), preexisting, ids: [] };
+      const real: StackReal = { ctx, created: [] };
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+      } finally {
+        for (const ex of real.created) if (model.live.has((ex.json as Summary).id)) await deleteStack(ctx, ex, model.owner.get((ex.json as Summary).id));
+      }
+    });
+    await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property);
+  },
+};

@@ -1,0 +1,45 @@
+import type { Check } from '../../core/check';
+import { specOf } from '../../core/runner';
+import { missingId } from '../support';
+import { STACKS_SPEC } from '../paths';
+
+/** Every requirement the spec attaches to schemas, plus the cross-cutting ones it names in info.x-conformance. */
+function specRequirements(): string[] {
+  const spec = specOf(STACKS_SPEC);
+  const found = new Set<string>();
+  const walk = (n: unknown) => {
+    if (!n || typeof n !== 'object') return;
+    const r = (n as Record<string, unknown>)['x-requirement'];
+    if (typeof r === 'string') found.add(r);
+    Object.values(n).forEach(walk);
+  };
+  walk(spec.doc);
+  for (const r of [spec.contentTypeRequirement, spec.listedStatusesRequirement]) if (r) found.add(r);
+  return [...found].sort();
+}
+
+export const responsesConformToSpec: Check = {
+  id: 'stacks.responses.conform-to-spec',
+  title: 'Every answer MUST use a status listed for its operation, be application/json when it has a body, and match the schema of that status',
+  requirements: specRequirements(),
+  async run(ctx) {
+    // The validating client judges these (and every other check's) answers; this check guarantees each schema is reached.
+    await ctx.http.send('listStacks');
+    await ctx.http.send('listStackVersions');
+    await ctx.http.send('getStack', { params: { stackId: missingId(ctx) } });
+  },
+};
+
+export const documentedGaps: Check = {
+  id: 'stacks.document.fixed-points',
+  title: 'The interface description MUST carry label v1.0 and tolerate unknown error codes; points the document leaves open are reported',
+  requirements: ['STK-VERSION-LABEL', 'STK-ERR-CODES-EXTENSIBLE', 'STK-500', 'STK-EVENTS'],
+  async run(ctx) {
+    const spec = specOf(STACKS_SPEC);
+    ctx.assert('STK-VERSION-LABEL', spec.doc.info?.version === 'v1.0', `the stack API description carries version label ${spec.doc.info?.version}`);
+    const code = spec.doc.components?.schemas?.ServiceError?.properties?.code;
+    ctx.assert('STK-ERR-CODES-EXTENSIBLE', code?.type === 'string' && !code.enum && !code.const, 'ServiceError.code is validated as any string, so unknown codes are tolerated');
+    ctx.untested('STK-500', 'an internal failure cannot be provoked from outside; any 500 seen is still validated as a ServiceError');
+    ctx.untested('STK-EVENTS', 'the document shows no events, callbacks or notifications to check');
+  },
+};

@@ -1,0 +1,47 @@
+import type { ApiDefinition } from '../core/api';
+import { registry } from '../core/registry';
+import * as auth from './checks/auth';
+import * as create from './checks/create';
+import * as del from './checks/delete';
+import * as lifecycle from './checks/lifecycle';
+import * as limit from './checks/limit';
+import * as ownership from './checks/ownership';
+import * as read from './checks/read';
+import * as responses from './checks/responses';
+import { STACKS_CATALOGUE, STACKS_SPEC } from './paths';
+import { embeddedStacksTarget, STACK_ROLES, stacksTargetFromEnv } from './target';
+
+const checks = registry([
+  responses.responsesConformToSpec,
+  responses.documentedGaps,
+  auth.missingKeyIsUnauthorized,
+  auth.bearerKeyIsAccepted,
+  auth.forbiddenUserIs403,
+  auth.unknownKeyIsRefused,
+  create.createAnswers202,
+  create.defaultVersionIsLatestReleased,
+  create.chosenVersionIsUsed,
+  create.unknownVersionIs400,
+  create.malformedBodyIs400,
+  read.listAnswers200,
+  read.versionsAnswer200,
+  read.getAnswersDetail,
+  read.accessDetailsWhenRunning,
+  read.missingStackIs404,
+  del.deleteRemovesStack,
+  ownership.othersStacksAreInvisible,
+  limit.limitIs409,
+  lifecycle.lifecycleMatchesModel,
+]);
+
+export const stacksApi: ApiDefinition = {
+  id: 'stacks',
+  title: 'Short-Lived Test Stack Provisioning API',
+  specFile: STACKS_SPEC,
+  catalogueFile: STACKS_CATALOGUE,
+  checks,
+  responseCheckId: responses.responsesConformToSpec.id,
+  roleHints: STACK_ROLES,
+  targetFromEnv: stacksTargetFromEnv,
+  startEmbedded: () => embeddedStacksTarget(),
+};

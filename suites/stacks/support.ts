@@ -1,0 +1,94 @@
+import type { CheckContext } from '../core/check';
+import type { Exchange } from '../core/types';
+
+export interface Summary {
+  id: string;
+  name: string;
+  state: string;
+  createdAt: string;
+  terminationDate: string;
+  platformVersion: string;
+  stackAccessDetails?: unknown;
+}
+
+export interface Version {
+  buildVersion: string;
+  releaseName: string;
+  status: string;
+}
+
+export const LIVE_STATES = ['CREATING', 'RUNNING'];
+export const GONE_STATES = ['STOPPING', 'ERROR'];
+
+/** Creates a stack and puts it in the ledger at once, so it is deleted whatever the check does next. */
+export async function createStack(ctx: CheckContext, body: unknown = {}, as = 'primary'): Promise<Exchange> {
+  const ex = await ctx.http.send('createStack', { as, body });
+  const id = (ex.json as Summary | undefined)?.id;
+  if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
+    const token = ctx.ledger.add(`stack ${id} (${as})`, () => ctx.http.send('deleteStack', { as, params: { stackId: id } }));
+    (ex as Exchange & { ledgerToken?: number }).ledgerToken = token;
+  }
+  return ex;
+}
+
+/** Deletes a stack the check created and takes it off the ledger when the target confirms it. */
+export async function deleteStack(ctx: CheckContext, created: Exchange, as = 'primary'): Promise<Exchange> {
+  const id = (created.json as Summary).id;
+  const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
+  const token = (created as Exchange & { ledgerToken?: number }).ledgerToken;
+  if (token !== undefined && (ex.status === 204 || ex.status === 404)) ctx.ledger.forget(token);
+  return ex;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls get until `done` holds or the readiness timeout elapses; returns the last answer. */
+export async function pollStack(ctx: CheckContext, id: string, done: (ex: Exchange) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Exchange; reached: boolean }> {
+  const deadline = Date.now() + timeoutS * 1000;
+  let wait = 50;
+  for (;;) {
+    const ex = await ctx.http.send('getStack', { as, params: { stackId: id } });
+    if (done(ex)) return { ex, reached: true };
+    if (Date.now() >= deadline) return { ex, reached: false };
+    await sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
+    wait = Math.min(wait * 2, 2000);
+  }
+}
+
+export const stateOf = (ex: Exchange) => (ex.json as Summary | undefined)?.state;
+export const codeOf = (ex: Exchange) => (ex.json as { code?: unknown } | undefined)?.code;
+export const messageOf = (ex: Exchange) => String((ex.json as { message?: unknown } | undefined)?.message ?? '');
+
+/** Numeric comparison of dot-separated build versions; non-numeric parts compare as text. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.\-+]/);
+  const pb = b.split(/[.\-+]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? '0';
+    const y = pb[i] ?? '0';
+    const nx = Number(x);
+    const ny = Number(y);
+    const c = Number.isFinite(nx) && Number.isFinite(ny) ? nx - ny : x.localeCompare(y);
+    if (c !== 0) return Math.sign(c);
+  }
+  return 0;
+}
+
+export async function listVersions(ctx: CheckContext): Promise<Version[]> {
+  const ex = await ctx.http.send('listStackVersions');
+  const versions = (ex.json as { versions?: Version[] } | undefined)?.versions;
+  return Array.isArray(versions) ? versions : [];
+}
+
+export function latestReleased(versions: Version[]): Version | undefined {
+  return versions.filter((v) => v.status === 'released').sort((a, b) => compareVersions(b.buildVersion, a.buildVersion))[0];
+}
+
+/** Expect a ServiceError with this status and code; one assertion. */
+export function expectError(ctx: CheckContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
+  const ok = ex.status === status && codeOf(ex) === code;
+  return ctx.assert(requirement, ok, ok ? `${what}: ${status} ${code}` : `${what}: expected ${status} with code ${code}, got ${ex.status}${codeOf(ex) !== undefined ? ` with code ${JSON.stringify(codeOf(ex))}` : ''}`, ex);
+}
+
+/** An id that no implementation will have handed out. */
+export const missingId = (ctx: CheckContext) => `no-such-stack-${ctx.options.runTag}-${Math.abs(ctx.options.seed) % 100000}`;
