@@ -128,6 +128,8 @@ function list(argv: string[]): number {
 const COMMANDS: Record<string, (argv: string[]) => number | Promise<number>> = { run, list };
 
 async function main(): Promise<void> {
+  // `... | head` closes the pipe early; that is not an error worth a stack trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? process.exit(0) : undefined));
   const [command, ...rest] = process.argv.slice(2);
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     console.log(HELP.main);

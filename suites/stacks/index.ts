@@ -19,6 +19,8 @@ const checks = registry([
   auth.forbiddenUserIs403,
   auth.unknownKeyIsRefused,
   create.createAnswers202,
+  // Early, so that a delete which does not delete is caught before leaked stacks exhaust the limit.
+  del.deleteRemovesStack,
   create.defaultVersionIsLatestReleased,
   create.chosenVersionIsUsed,
   create.unknownVersionIs400,
@@ -28,7 +30,6 @@ const checks = registry([
   read.getAnswersDetail,
   read.accessDetailsWhenRunning,
   read.missingStackIs404,
-  del.deleteRemovesStack,
   ownership.othersStacksAreInvisible,
   limit.limitIs409,
   lifecycle.lifecycleMatchesModel,

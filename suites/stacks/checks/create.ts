@@ -47,7 +47,7 @@ export const defaultVersionIsLatestReleased: Check = {
 export const chosenVersionIsUsed: Check = {
   id: 'stacks.create.chosen-version',
   title: 'A create naming a listed platformVersion MUST provision exactly that version, released or unreleased',
-  requirements: ['STK-CREATE-CHOSEN-VERSION', 'STK-VERSIONS-SELECTABLE'],
+  requirements: ['STK-CREATE-CHOSEN-VERSION', 'STK-VERSIONS-SELECTABLE', 'STK-SCHEMA-CREATE-REQUEST'],
   async run(ctx) {
     const versions = await listVersions(ctx);
     const latest = latestReleased(versions);
@@ -59,6 +59,11 @@ export const chosenVersionIsUsed: Check = {
     if (!picks.length) return ctx.untested('STK-CREATE-CHOSEN-VERSION', 'the versions list offers no version other than the default');
     for (const v of picks) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });
+      if (ex.status !== 202 && ex.status !== 400) {
+        ctx.untested('STK-VERSIONS-SELECTABLE', `create with ${v.buildVersion} answered ${ex.status}, so whether the version is selectable stays open`, ex);
+        continue;
+      }
+      ctx.assert('STK-SCHEMA-CREATE-REQUEST', ex.status === 202, `a CreateStackRequest {platformVersion: "${v.buildVersion}"} is ${ex.status === 400 ? 'rejected as invalid' : 'accepted as a valid body'}`, ex);
       ctx.assert('STK-VERSIONS-SELECTABLE', ex.status === 202, ex.status === 202 ? `listed ${v.status} version ${v.buildVersion} accepted` : `listed ${v.status} version ${v.buildVersion} refused with ${ex.status}`, ex);
       if (ex.status !== 202) continue;
       const got = (ex.json as Summary).platformVersion;

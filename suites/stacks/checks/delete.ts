@@ -17,6 +17,7 @@ async function expectGone(ctx: CheckContext, id: string, from: string): Promise<
   const state = ex.status === 200 ? String(stateOf(ex)) : `HTTP ${ex.status}`;
   const ok = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
   ctx.assert('STK-DELETE-EFFECT', ok, ok ? `a deleted ${from} stack reads as ${state}` : `${SETTLE_MS} ms after delete the ${from} stack still reads as ${state}`, ex);
+  ctx.assert('STK-TRANSITIONS', ok, ok ? `within the tolerance: a deleted stack reads as ${state}` : `outside the tolerance: a deleted stack still reads as ${state}`, ex);
   ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, get answers ${state}`);
   const list = await ctx.http.send('listStacks');
   const entry = ((list.json as { stacks?: Summary[] })?.stacks ?? []).find((s) => s.id === id);

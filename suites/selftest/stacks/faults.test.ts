@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { loadStacksConfig } from '../../../reference-impl/stacks/config';
+import { stacksApi } from '../../stacks/index';
+import { embeddedStacksTarget } from '../../stacks/target';
+import { failedIds, runAgainst } from '../harness';
+import { stacksFaults } from './faults';
+
+describe('stack API suite against the reference implementation', () => {
+  it('passes every MUST and SHOULD requirement it can establish', async () => {
+    const report = await runAgainst(stacksApi, await embeddedStacksTarget());
+    expect(failedIds(report)).toEqual([]);
+    expect(report.summary.gate).toBe('pass');
+    const untestedMust = report.requirements.filter((q) => q.level === 'MUST' && q.status !== 'passed').map((q) => q.id);
+    expect(untestedMust).toEqual([]);
+  });
+});
+
+describe('stack API suite catches each deliberately broken implementation', () => {
+  it('has at least 15 distinct faults', () => {
+    expect(new Set(stacksFaults.map((f) => f.id)).size).toBeGreaterThanOrEqual(15);
+  });
+  it.each(stacksFaults.map((f) => [f.id, f] as const))('%s', async (_, fault) => {
+    const config = loadStacksConfig();
+    const report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => fault.wrap(h, config)));
+    const failed = failedIds(report);
+    for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
+    expect(report.summary.gate).toBe('fail');
+  });
+});

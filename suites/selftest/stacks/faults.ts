@@ -1,0 +1,226 @@
+import type { ApiHandler, ApiRequest, ApiResponse } from '../../../reference-impl/http/types';
+import type { StacksConfig } from '../../../reference-impl/stacks/config';
+import { isOp, mapRequest, mapResponse, withBody, withHeader, type Fault } from '../fault';
+
+type StacksFault = Fault<StacksConfig>;
+
+const STACK = /^\/v1\/stacks\/(?!versions$)[^/]+$/;
+const LIST = /^\/v1\/stacks$/;
+const keyOf = (req: ApiRequest) => String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+const allowedKeys = (c: StacksConfig) => c.users.filter((u) => u.allowed).map((u) => `Bearer ${u.apiKey}`);
+const asUser = (req: ApiRequest, authorization: string) => withHeader(req, 'authorization', authorization);
+const summaries = (res: ApiResponse) => ((res.body as { stacks?: Record<string, unknown>[] })?.stacks ?? []);
+const eachSummary = (res: ApiResponse, f: (s: Record<string, unknown>) => void) => {
+  const b = res.body as Record<string, unknown> | undefined;
+  if (!b || typeof b !== 'object') return res;
+  if (Array.isArray(b.stacks)) b.stacks.forEach((s) => f(s as Record<string, unknown>));
+  else if ('id' in b) f(b);
+  return res;
+};
+const ok = (res: ApiResponse) => res.status < 300;
+
+/** Tries every allow-listed user's key until one owns the stack: ownership ignored. */
+const anyOwner = (inner: ApiHandler, c: StacksConfig): ApiHandler => async (req) => {
+  const first = await inner(req);
+  if (first.status !== 404) return first;
+  for (const auth of allowedKeys(c)) {
+    const res = await inner(asUser(req, auth));
+    if (res.status !== 404) return res;
+  }
+  return first;
+};
+
+export const stacksFaults: StacksFault[] = [
+  {
+    id: 'auth-missing-key-accepted',
+    description: 'requests without a key are served as the first user',
+    breaks: ['STK-AUTH-401'],
+    wrap: (inner, c) => mapRequest((r) => !r.headers.authorization, (r) => asUser(r, `Bearer ${c.users[0].apiKey}`))(inner),
+  },
+  {
+    id: 'auth-allow-list-ignored',
+    description: 'a user who is not on the allow list is served like an allowed one',
+    breaks: ['STK-AUTH-403'],
+    wrap: (inner, c) => mapRequest((r) => c.users.some((u) => !u.allowed && keyOf(r) === u.apiKey), (r) => asUser(r, `Bearer ${c.users.find((u) => u.allowed)!.apiKey}`))(inner),
+  },
+  {
+    id: 'auth-missing-key-403',
+    description: 'a missing key is answered 403 Forbidden instead of 401 Unauthorized',
+    breaks: ['STK-AUTH-401'],
+    wrap: mapResponse((r, res) => !r.headers.authorization && res.status === 401, () => ({ status: 403, body: { code: 'Forbidden', message: 'no key' } })),
+  },
+  {
+    id: 'isolation-list-shows-all',
+    description: "list returns every user's stacks",
+    breaks: ['STK-LIST-OWN', 'STK-OWNERSHIP'],
+    wrap: (inner, c) => async (req) => {
+      const res = await inner(req);
+      if (!(isOp('GET', LIST)(req) && ok(res))) return res;
+      const all = [];
+      for (const auth of allowedKeys(c)) all.push(...summaries(await inner(asUser(req, auth))));
+      return { ...res, body: { stacks: all } };
+    },
+  },
+  {
+    id: 'isolation-get-foreign',
+    description: "get returns another user's stack",
+    breaks: ['STK-GET-404', 'STK-OWNERSHIP'],
+    wrap: (inner, c) => (req) => (isOp('GET', STACK)(req) ? anyOwner(inner, c)(req) : inner(req)),
+  },
+  {
+    id: 'isolation-delete-foreign',
+    description: "delete removes another user's stack",
+    breaks: ['STK-DELETE-404', 'STK-OWNERSHIP'],
+    wrap: (inner, c) => (req) => (isOp('DELETE', STACK)(req) ? anyOwner(inner, c)(req) : inner(req)),
+  },
+  {
+    id: 'create-answers-201',
+    description: 'create answers 201 instead of 202',
+    breaks: ['STK-CREATE-202', 'STK-ERR-STATUSES'],
+    wrap: mapResponse((r, res) => isOp('POST', LIST)(r) && res.status === 202, (res) => ({ ...res, status: 201 })),
+  },
+  {
+    id: 'delete-answers-200-with-body',
+    description: 'delete answers 200 with a body instead of 204',
+    breaks: ['STK-DELETE-204'],
+    wrap: mapResponse((r, res) => isOp('DELETE', STACK)(r) && res.status === 204, () => ({ status: 200, body: { deleted: true } })),
+  },
+  {
+    id: 'summary-without-termination-date',
+    description: 'summaries lack terminationDate',
+    breaks: ['STK-SCHEMA-SUMMARY', 'STK-CREATE-TERMINATION'],
+    wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => delete s.terminationDate)),
+  },
+  {
+    id: 'created-at-not-iso',
+    description: 'createdAt is sent as a locale date string',
+    breaks: ['STK-SCHEMA-SUMMARY'],
+    wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => (s.createdAt = new Date(String(s.createdAt)).toUTCString()))),
+  },
+  {
+    id: 'state-lower-case',
+    description: 'states are sent in lower case',
+    breaks: ['STK-SCHEMA-STATE'],
+    wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => (s.state = String(s.state).toLowerCase()))),
+  },
+  {
+    id: 'access-details-without-password',
+    description: 'access details lack the password',
+    breaks: ['STK-SCHEMA-ACCESS'],
+    wrap: mapResponse((r, res) => isOp('GET', STACK)(r) && ok(res), (res) => eachSummary(res, (s) => s.stackAccessDetails && delete (s.stackAccessDetails as Record<string, unknown>).password)),
+  },
+  {
+    id: 'limit-wrong-code',
+    description: 'the limit answers 409 with code LimitExceeded',
+    breaks: ['STK-LIMIT-409'],
+    wrap: mapResponse((_, res) => res.status === 409, (res) => ({ ...res, body: { code: 'LimitExceeded', message: 'too many' } })),
+  },
+  {
+    id: 'limit-counts-all-users',
+    description: "the per-user limit counts every user's stacks",
+    breaks: ['STK-LIMIT-409'],
+    wrap: (inner, c) => async (req) => {
+      if (!isOp('POST', LIST)(req)) return inner(req);
+      let total = 0;
+      for (const auth of allowedKeys(c)) total += summaries(await inner({ ...asUser(req, auth), method: 'GET', body: undefined, rawBody: '' })).length;
+      if (c.users.some((u) => u.allowed && `Bearer ${u.apiKey}` === req.headers.authorization) && total >= c.maxStacksPerUser) return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'limit' } };
+      return inner(req);
+    },
+  },
+  {
+    id: 'default-version-newest-of-any-status',
+    description: 'an omitted version selects the newest version even if unreleased',
+    breaks: ['STK-CREATE-DEFAULT-VERSION'],
+    wrap: (inner, c) => mapRequest(
+      (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
+      (r) => withBody(r, { ...(r.body as object), platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0].buildVersion }),
+    )(inner),
+  },
+  {
+    id: 'default-version-first-listed',
+    description: 'an omitted version selects the first listed version',
+    breaks: ['STK-CREATE-DEFAULT-VERSION'],
+    wrap: (inner, c) => mapRequest(
+      (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
+      (r) => withBody(r, { platformVersion: c.versions[0].buildVersion }),
+    )(inner),
+  },
+  {
+    id: 'chosen-version-ignored',
+    description: 'platformVersion in the body is ignored',
+    breaks: ['STK-CREATE-CHOSEN-VERSION'],
+    wrap: mapRequest((r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string', (r) => withBody(r, {})),
+  },
+  {
+    id: 'unreleased-version-refused',
+    description: 'listed unreleased versions are refused at create',
+    breaks: ['STK-VERSIONS-SELECTABLE'],
+    wrap: (inner, c) => async (req) => {
+      const v = (req.body as { platformVersion?: unknown })?.platformVersion;
+      if (isOp('POST', LIST)(req) && c.versions.some((x) => x.buildVersion === v && x.status === 'unreleased')) return { status: 400, body: { code: 'InvalidRequest', message: `version ${String(v)} is not available` } };
+      return inner(req);
+    },
+  },
+  {
+    id: 'unknown-version-accepted',
+    description: 'an unknown version is silently replaced by the default',
+    breaks: ['STK-CREATE-UNKNOWN-VERSION'],
+    wrap: (inner, c) => mapRequest((r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string' && !c.versions.some((v) => v.buildVersion === (r.body as { platformVersion: string }).platformVersion), (r) => withBody(r, {}))(inner),
+  },
+  {
+    id: 'unknown-version-message-silent',
+    description: 'the 400 for an unknown version does not name it',
+    breaks: ['STK-CREATE-UNKNOWN-VERSION'],
+    wrap: mapResponse((r, res) => isOp('POST', LIST)(r) && res.status === 400, (res) => ({ ...res, body: { code: 'InvalidRequest', message: 'invalid request' } })),
+  },
+  {
+    id: 'malformed-body-500',
+    description: 'invalid JSON crashes the handler into a 500',
+    breaks: ['STK-CREATE-MALFORMED'],
+    wrap: mapResponse((r) => isOp('POST', LIST)(r) && r.bodyError !== undefined, () => ({ status: 500, body: { code: 'InternalServerError', message: 'Unexpected token' } })),
+  },
+  {
+    id: 'missing-body-accepted',
+    description: 'a create without a body is treated as {}',
+    breaks: ['STK-CREATE-BODY-REQUIRED'],
+    wrap: mapRequest((r) => isOp('POST', LIST)(r) && r.rawBody === '', (r) => withBody(r, {})),
+  },
+  {
+    id: 'missing-stack-403',
+    description: 'a missing stack is answered 403 instead of 404',
+    breaks: ['STK-GET-404', 'STK-DELETE-404'],
+    wrap: mapResponse((_, res) => res.status === 404, () => ({ status: 403, body: { code: 'Forbidden', message: 'not yours' } })),
+  },
+  {
+    id: 'delete-is-a-no-op',
+    description: 'delete answers 204 but the stack keeps running',
+    breaks: ['STK-DELETE-EFFECT'],
+    wrap: (inner) => async (req) => {
+      if (!isOp('DELETE', STACK)(req)) return inner(req);
+      const found = await inner({ ...req, method: 'GET' });
+      return found.status === 200 ? { status: 204 } : found;
+    },
+  },
+  {
+    id: 'text-plain-bodies',
+    description: 'answers are labelled text/plain',
+    breaks: ['STK-JSON'],
+    wrap: mapResponse((_, res) => res.body !== undefined, (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } })),
+  },
+  {
+    id: 'error-body-not-service-error',
+    description: 'errors are sent as {error: message}',
+    breaks: ['STK-ERR-BODY'],
+    wrap: mapResponse((_, res) => res.status >= 400, (res) => ({ ...res, body: { error: (res.body as { message?: string })?.message } })),
+  },
+  {
+    id: 'refused-create-still-creates',
+    description: 'a create refused for an unknown version still provisions a stack',
+    breaks: ['STK-CREATE-REFUSED-NO-STACK'],
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      if (isOp('POST', LIST)(req) && res.status === 400 && req.bodyError === undefined && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) await inner(withBody(req, {}));
+      return res;
+    },
+  },
+];
