@@ -73,8 +73,12 @@ function getPack(ctx: OpsCtx): ApiResponse {
   return isResponse(pack) ? pack : { status: 200, body: packView(pack) };
 }
 
+function groupType(group: string): string | undefined {
+  return Object.hasOwn(GROUP_TYPES, group) ? GROUP_TYPES[group] : undefined;
+}
+
 function installedAlready(ctx: OpsCtx, group: string, obj: PackObject): boolean {
-  const type = GROUP_TYPES[group];
+  const type = groupType(group);
   return type !== undefined && ctx.state.store.has(type, obj.id);
 }
 
@@ -142,13 +146,14 @@ function install(ctx: OpsCtx): ApiResponse {
   const success: Record<string, { id: string; title: string }[]>[] = [];
   const failure: Doc[] = [];
   const wanted = (group: string, id: string) =>
-    opts.content === undefined || (opts.content[group]?.includes(id) ?? false);
+    opts.content === undefined || (Object.hasOwn(opts.content, group) && opts.content[group]!.includes(id));
 
   if (opts.content !== undefined) {
     for (const [group, ids] of Object.entries(opts.content)) {
       if (group === SAVED_SEARCHES) continue;
       for (const id of ids) {
-        if (!(pack.objects[group] ?? []).some((o) => o.id === id)) {
+        const known = Object.hasOwn(pack.objects, group) ? pack.objects[group]! : [];
+        if (!known.some((o) => o.id === id)) {
           failure.push({ content_type: group, id, title: '', type: 'OBJECT_NOT_FOUND' });
         }
       }
@@ -156,7 +161,7 @@ function install(ctx: OpsCtx): ApiResponse {
   }
 
   for (const [group, objects] of Object.entries(pack.objects)) {
-    const type = GROUP_TYPES[group];
+    const type = groupType(group);
     const rules = type === undefined ? undefined : rulesFor(type);
     const installed: { id: string; title: string }[] = [];
     for (const obj of objects) {
@@ -191,7 +196,8 @@ function install(ctx: OpsCtx): ApiResponse {
     if (installed.length > 0) success.push({ [group]: installed });
   }
 
-  const savedWanted = opts.content === undefined ? pack.saved_searches : (opts.content[SAVED_SEARCHES] ?? []);
+  const savedWanted =
+    opts.content === undefined ? pack.saved_searches : Object.hasOwn(opts.content, SAVED_SEARCHES) ? opts.content[SAVED_SEARCHES]! : [];
   const saved = {
     action_performed: opts.enabled ? 'enable' : 'install',
     success: [] as string[],

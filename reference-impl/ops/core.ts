@@ -2,20 +2,9 @@ import { route, type Route } from '../http/router';
 import type { ApiResponse } from '../http/types';
 import type { Doc } from './config';
 import type { OpsCtx, OpsRouteFn } from './context';
-import { notFound } from './errors';
 import { CORE_TYPES, UNUSED_LISTED_TYPES, flavorOf } from './object-types';
-import {
-  type TypeRules,
-  bulkUpdate,
-  countObjects,
-  createObject,
-  deleteObject,
-  deleteObjects,
-  listObjects,
-  readObject,
-  readableObjects,
-  updateObject,
-} from './objects';
+import { crudRoutes } from './crud-routes';
+import { type TypeRules, readableObjects } from './objects';
 import { ITOA } from './paths';
 
 function lowerCaseStatus(doc: Doc): undefined {
@@ -52,15 +41,6 @@ export function coreRules(type: string): TypeRules | undefined {
   return RULES.get(type);
 }
 
-function withType(fn: (ctx: OpsCtx, rules: TypeRules) => ApiResponse): OpsRouteFn {
-  return (ctx) => {
-    const type = ctx.params.objectType ?? '';
-    const rules = coreRules(type);
-    if (rules === undefined) return notFound(`Unknown object type "${type}"`);
-    return fn(ctx, rules);
-  };
-}
-
 function sortedUnion(lists: Iterable<unknown>): string[] {
   const names = new Set<string>();
   for (const list of lists) {
@@ -87,16 +67,5 @@ function aliasList(ctx: OpsCtx): ApiResponse {
 
 export const coreRoutes: Route<OpsRouteFn>[] = [
   route('GET', `${ITOA}/get_alias_list`, aliasList),
-  route('GET', `${ITOA}/get_supported_object_types`, () => ({
-    status: 200,
-    body: [...CORE_TYPES, ...UNUSED_LISTED_TYPES],
-  })),
-  route('GET', `${ITOA}/:objectType`, withType((ctx, rules) => listObjects(ctx, rules))),
-  route('POST', `${ITOA}/:objectType`, withType(createObject)),
-  route('DELETE', `${ITOA}/:objectType`, withType((ctx, rules) => deleteObjects(ctx, rules))),
-  route('POST', `${ITOA}/:objectType/bulk_update`, withType(bulkUpdate)),
-  route('GET', `${ITOA}/:objectType/count`, withType((ctx, rules) => countObjects(ctx, rules))),
-  route('GET', `${ITOA}/:objectType/:key`, withType((ctx, rules) => readObject(ctx, rules, ctx.params.key!))),
-  route('POST', `${ITOA}/:objectType/:key`, withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!))),
-  route('DELETE', `${ITOA}/:objectType/:key`, withType((ctx, rules) => deleteObject(ctx, rules, ctx.params.key!))),
+  ...crudRoutes(ITOA, [...RULES.values()]),
 ];

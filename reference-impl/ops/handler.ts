@@ -4,14 +4,37 @@ import { authenticate, isWrite } from './access';
 import { systemClock, type Clock } from './clock';
 import type { OpsConfig } from './config';
 import type { OpsRouteFn } from './context';
+import { authoringRoutes } from './authoring';
+import { backupRoutes } from './backup';
+import { contentPackRoutes } from './content-packs';
 import { coreRoutes } from './core';
+import { entityRoutes } from './entity';
+import { eventRoutes } from './events';
+import { iconRoutes } from './icons';
+import { maintenanceRoutes } from './maintenance';
+import { templateRoutes } from './templates';
+import { thresholdWindowRoutes } from './threshold-windows';
+import { ticketingRoutes } from './ticketing';
 import { forbidden, methodNotAllowed, notFound, opsErrorBody, unauthenticated } from './errors';
 import { normalisePath } from './paths';
 import { createState } from './state';
 
 export { opsErrorBody };
 
-const ROUTES: Route<OpsRouteFn>[] = [...coreRoutes];
+// The router prefers literal segments over parameters, so the order here does not matter.
+const ROUTES: Route<OpsRouteFn>[] = [
+  ...coreRoutes,
+  ...entityRoutes,
+  ...templateRoutes,
+  ...contentPackRoutes,
+  ...authoringRoutes,
+  ...thresholdWindowRoutes,
+  ...eventRoutes,
+  ...ticketingRoutes,
+  ...maintenanceRoutes,
+  ...backupRoutes,
+  ...iconRoutes,
+];
 
 /**
  * The ops API as one in-process handler. Each call gets its own store seeded from the config, so two handlers

@@ -80,14 +80,19 @@ export function stamp(ctx: OpsCtx, rules: TypeRules, doc: Doc, previous: Doc | u
   return out;
 }
 
-/** Completes, checks and stores one object; a string is the 400 message. */
-export function writeObject(ctx: OpsCtx, rules: TypeRules, content: Doc, previous: Doc | undefined): string | Doc {
+/** Completes and checks one object without storing it; a string is the 400 message. */
+function buildObject(ctx: OpsCtx, rules: TypeRules, content: Doc, previous: Doc | undefined): string | Doc {
   const missing = checkRequired(rules, content);
   if (missing !== undefined) return missing;
   const doc = stamp(ctx, rules, content, previous);
   const problem = rules.prepare?.(doc, previous, ctx);
-  if (problem !== undefined) return problem;
-  ctx.state.store.put(rules.type, doc);
+  return problem ?? doc;
+}
+
+/** Completes, checks and stores one object; a string is the 400 message. */
+export function writeObject(ctx: OpsCtx, rules: TypeRules, content: Doc, previous: Doc | undefined): string | Doc {
+  const doc = buildObject(ctx, rules, content, previous);
+  if (typeof doc !== 'string') ctx.state.store.put(rules.type, doc);
   return doc;
 }
 
@@ -170,7 +175,7 @@ export function bulkUpdate(ctx: OpsCtx, rules: TypeRules): ApiResponse {
   if (!partial.ok) return partial.error;
   const body = arrayBody(ctx.req);
   if (!body.ok) return body.error;
-  const planned: { content: Doc; previous: Doc | undefined }[] = [];
+  const planned: Doc[] = [];
   const seen = new Set<string>();
   for (const [i, entry] of body.value.entries()) {
     if (!isPlainObject(entry)) return badRequest(`Entry ${i} of bulk_update must be an object`);
@@ -184,17 +189,12 @@ export function bulkUpdate(ctx: OpsCtx, rules: TypeRules): ApiResponse {
     if (stored !== undefined && previous === undefined) return forbidden(`Cannot write ${rules.type} "${key}"`);
     // A key that does not exist yet is created, which needs the whole object whatever is_partial_data says.
     const content = previous === undefined ? merge(entry, {}) : updatedContent(key, entry, previous, partial.value);
-    const missing = checkRequired(rules, content);
-    if (missing !== undefined) return badRequest(`Entry ${i} of bulk_update: ${missing}`);
-    planned.push({ content, previous });
+    const built = buildObject(ctx, rules, content, previous);
+    if (typeof built === 'string') return badRequest(`Entry ${i} of bulk_update: ${built}`);
+    planned.push(built);
   }
-  const keys: string[] = [];
-  for (const { content, previous } of planned) {
-    const written = writeObject(ctx, rules, content, previous);
-    if (typeof written === 'string') return badRequest(written);
-    keys.push(written._key as string);
-  }
-  return { status: 200, body: { _key: keys } };
+  for (const doc of planned) ctx.state.store.put(rules.type, doc);
+  return { status: 200, body: { _key: planned.map((d) => d._key) } };
 }
 
 export function deleteObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiResponse {

@@ -33,6 +33,8 @@ export interface Spec {
   responseSchema(operationId: string, status: number): ValidationTarget | undefined;
   /** Validator for any schema under components.schemas, for checks that validate a part of a body. */
   componentSchema(name: string): ValidationTarget;
+  /** Every requirement the spec attaches to a schema, plus the cross-cutting ones of info.x-conformance. */
+  requirementIds(): string[];
   /** Whether the spec says this response has a body at all. */
   responseHasBody(operationId: string, status: number): boolean | undefined;
 }
@@ -108,6 +110,18 @@ export function loadSpec(file: string): Spec {
   return {
     doc,
     operations,
+    requirementIds() {
+      const found = new Set<string>();
+      const walk = (n: unknown) => {
+        if (!n || typeof n !== 'object') return;
+        const r = (n as Record<string, unknown>)['x-requirement'];
+        if (typeof r === 'string') found.add(r);
+        Object.values(n).forEach(walk);
+      };
+      walk(doc);
+      for (const r of [conformance['content-type'], conformance['listed-statuses']]) if (r) found.add(r);
+      return [...found].sort();
+    },
     contentTypeRequirement: conformance['content-type'] ?? null,
     listedStatusesRequirement: conformance['listed-statuses'] ?? null,
     responseHasBody(operationId, status) {

@@ -3,25 +3,10 @@ import { specOf } from '../../core/runner';
 import { missingId } from '../support';
 import { STACKS_SPEC } from '../paths';
 
-/** Every requirement the spec attaches to schemas, plus the cross-cutting ones it names in info.x-conformance. */
-function specRequirements(): string[] {
-  const spec = specOf(STACKS_SPEC);
-  const found = new Set<string>();
-  const walk = (n: unknown) => {
-    if (!n || typeof n !== 'object') return;
-    const r = (n as Record<string, unknown>)['x-requirement'];
-    if (typeof r === 'string') found.add(r);
-    Object.values(n).forEach(walk);
-  };
-  walk(spec.doc);
-  for (const r of [spec.contentTypeRequirement, spec.listedStatusesRequirement]) if (r) found.add(r);
-  return [...found].sort();
-}
-
 export const responsesConformToSpec: Check = {
   id: 'stacks.responses.conform-to-spec',
   title: 'Every answer MUST use a status listed for its operation, be application/json when it has a body, and match the schema of that status',
-  requirements: specRequirements(),
+  requirements: specOf(STACKS_SPEC).requirementIds(),
   async run(ctx) {
     // The validating client judges these (and every other check's) answers; this check guarantees each schema is reached.
     await ctx.http.send('listStacks');

@@ -1,0 +1,34 @@
+import type { Route } from '../http/router';
+import type { Doc } from './config';
+import type { OpsRouteFn } from './context';
+import { crudRoutes } from './crud-routes';
+import { isPlainObject } from './input';
+import { MAINTENANCE_TYPE } from './object-types';
+import type { TypeRules } from './objects';
+import { MAINTENANCE } from './paths';
+
+const isEpochSeconds = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+
+function prepareWindow(doc: Doc): string | undefined {
+  for (const field of ['start_time', 'end_time']) {
+    if (doc[field] !== undefined && !isEpochSeconds(doc[field])) return `${field} must be epoch seconds (a number)`;
+  }
+  if (isEpochSeconds(doc.start_time) && isEpochSeconds(doc.end_time) && (doc.end_time as number) < (doc.start_time as number)) {
+    return 'end_time must not be before start_time';
+  }
+  if (doc.objects !== undefined) {
+    if (!Array.isArray(doc.objects)) return 'objects must be an array of {object_type, _key}';
+    for (const [i, o] of doc.objects.entries()) {
+      if (!isPlainObject(o) || (o.object_type !== 'service' && o.object_type !== 'entity') || typeof o._key !== 'string') {
+        return `objects[${i}] must be {object_type: "service" or "entity", _key: string}`;
+      }
+    }
+  }
+  // Access to a window follows its sec_grp_list; a window written without one belongs to its sec_grp.
+  if (!Array.isArray(doc.sec_grp_list)) doc.sec_grp_list = [doc.sec_grp];
+  return undefined;
+}
+
+const RULES: TypeRules = { type: MAINTENANCE_TYPE, required: ['title'], flavor: 'core', prepare: prepareWindow };
+
+export const maintenanceRoutes: Route<OpsRouteFn>[] = crudRoutes(MAINTENANCE, [RULES]);

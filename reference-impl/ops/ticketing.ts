@@ -1,0 +1,124 @@
+import { route, type Route } from '../http/router';
+import type { ApiResponse } from '../http/types';
+import { newKey } from './clock';
+import type { Doc } from './config';
+import type { OpsCtx, OpsRouteFn } from './context';
+import { badRequest, notFound } from './errors';
+import { isPlainObject, optionalObjectBody } from './input';
+import { TICKET_TYPE } from './object-types';
+import { type TypeRules, readableObjects, writeObject } from './objects';
+import { EVENTS } from './paths';
+
+const BASE = `${EVENTS}/ticketing`;
+const RULES: TypeRules = { type: TICKET_TYPE, required: [], flavor: 'event' };
+
+interface Ticket {
+  ticket_system: string;
+  ticket_id: string;
+  ticket_url: string;
+}
+
+/** Episode ids of an `id`/`ids` value: one id or a comma-separated list. */
+function episodeIds(value: string): string[] {
+  return [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+}
+
+function ticketsOf(link: Doc): Doc[] {
+  return Array.isArray(link.tickets) ? link.tickets.filter(isPlainObject) : [];
+}
+
+/** Adds (or refreshes) the ticket on the episode's link for that ticket system; answers the link's key. */
+function linkTicket(ctx: OpsCtx, eventId: string, ticket: Ticket): string {
+  const existing = readableObjects(ctx, TICKET_TYPE).find(
+    (l) => l.event_id === eventId && l.ticket_system === ticket.ticket_system,
+  );
+  const tickets = existing === undefined ? [] : ticketsOf(existing).filter((t) => t.ticket_id !== ticket.ticket_id);
+  tickets.push({ ...ticket });
+  const content: Doc = {
+    ...(existing ?? {}),
+    _key: existing?._key ?? newKey(),
+    event_id: eventId,
+    ticket_system: ticket.ticket_system,
+    tickets,
+  };
+  const written = writeObject(ctx, RULES, content, existing);
+  return (typeof written === 'string' ? content._key : written._key) as string;
+}
+
+/** The four documented strings, from the body first and the query string second. */
+function ticketFields(ctx: OpsCtx, body: Doc, idNames: string[]): { ids: string; ticket: Ticket } | string {
+  const pick = (name: string): unknown => body[name] ?? ctx.req.query.get(name) ?? undefined;
+  const values: Record<string, string> = {};
+  for (const name of ['ticket_system', 'ticket_id', 'ticket_url']) {
+    const v = pick(name);
+    if (typeof v !== 'string' || v.trim() === '') return `${name} is required and must be a non-empty string`;
+    values[name] = v;
+  }
+  let ids = '';
+  for (const name of idNames) {
+    const v = pick(name);
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') return `${name} must be a string of episode identifiers`;
+    ids = v;
+    break;
+  }
+  return { ids, ticket: values as unknown as Ticket };
+}
+
+function create(ctx: OpsCtx): ApiResponse {
+  const body = optionalObjectBody(ctx.req);
+  if (!body.ok) return body.error;
+  const fields = ticketFields(ctx, body.value, ['id']);
+  if (typeof fields === 'string') return badRequest(fields);
+  const ids = episodeIds(fields.ids);
+  if (ids.length === 0) return badRequest('id is required and must hold the episode identifier(s)');
+  const keys = ids.map((id) => linkTicket(ctx, id, fields.ticket));
+  return { status: 200, body: { _key: keys[0] } };
+}
+
+function linkForEvent(ctx: OpsCtx): ApiResponse {
+  const body = optionalObjectBody(ctx.req);
+  if (!body.ok) return body.error;
+  const fields = ticketFields(ctx, body.value, ['ids', 'id']);
+  if (typeof fields === 'string') return badRequest(fields);
+  const ids = episodeIds([ctx.params.eventKey!, fields.ids].join(','));
+  return { status: 200, body: ids.map((id) => linkTicket(ctx, id, fields.ticket)) };
+}
+
+function listForEvent(ctx: OpsCtx): ApiResponse {
+  const q = ctx.req.query;
+  const ids = new Set(episodeIds([ctx.params.eventKey!, q.get('ids') ?? ''].join(',')));
+  const wanted = (name: string) => q.get(name) || undefined;
+  const system = wanted('ticket_system');
+  const ticketId = wanted('ticket_id');
+  const url = wanted('ticket_url');
+  const links = readableObjects(ctx, TICKET_TYPE).filter(
+    (l) =>
+      typeof l.event_id === 'string' &&
+      ids.has(l.event_id) &&
+      (system === undefined || l.ticket_system === system) &&
+      (ticketId === undefined || ticketsOf(l).some((t) => t.ticket_id === ticketId)) &&
+      (url === undefined || ticketsOf(l).some((t) => t.ticket_url === url)),
+  );
+  return { status: 200, body: links };
+}
+
+function unlink(ctx: OpsCtx): ApiResponse {
+  const { eventKey, system, ticketId } = ctx.params;
+  const link = readableObjects(ctx, TICKET_TYPE).find(
+    (l) => l.event_id === eventKey && l.ticket_system === system && ticketsOf(l).some((t) => t.ticket_id === ticketId),
+  );
+  if (link === undefined) return notFound(`Episode "${eventKey}" has no ${system} ticket "${ticketId}"`);
+  const tickets = ticketsOf(link).filter((t) => t.ticket_id !== ticketId);
+  if (tickets.length === 0) ctx.state.store.delete(TICKET_TYPE, link._key as string);
+  else writeObject(ctx, RULES, { ...link, tickets }, link);
+  return { status: 204 };
+}
+
+export const ticketingRoutes: Route<OpsRouteFn>[] = [
+  route('POST', BASE, create),
+  route('GET', `${BASE}/:eventKey`, listForEvent),
+  route('POST', `${BASE}/:eventKey`, linkForEvent),
+  route('PUT', `${BASE}/:eventKey`, linkForEvent),
+  route('DELETE', `${BASE}/:eventKey/:system/:ticketId`, unlink),
+];

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import { filterFor, invalidFilter } from '../arbitraries/filters';
+import { userObject } from '../arbitraries/values';
+import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
+import { selectWith } from '../model/filter-model';
+import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, type Doc } from '../support';
+
+const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REGEX', ne: 'OPS-FILTER-NE', combined: 'OPS-QUERY-FILTER' } as const;
+
+/** Objects with varied user fields, the same for a given seed, so filters have something to tell apart. */
+async function seedObjects(ctx: CheckContext, c: Collection, n: number): Promise<number> {
+  const shapes = fc.sample(userObject, { seed: ctx.options.seed, numRuns: n });
+  const made = await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra)));
+  return made.filter((m) => m.key).length;
+}
+
+const sorted = (ks: string[]) => [...ks].sort();
+
+export const filterMatchesModel: Check = {
+  id: 'ops.filter.matches-document-store',
+  title: 'A filter of equality, $regex, $ne or a combination MUST select exactly the rows a document store would, and count MUST agree',
+  requirements: ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'],
+  async run(ctx) {
+    if ((await seedObjects(ctx, SERVICE, 6)) < 6) return ctx.untested('OPS-QUERY-FILTER', 'could not create the objects to filter');
+    // Reads only from here on: the comparison is over the rows the server holds, whoever created them.
+    const snapshot = rows(await listIn(ctx, SERVICE));
+    const ours = snapshot.filter((r) => String(r.title ?? '').startsWith(ctx.options.runTag));
+    const property = fc.asyncProperty(filterFor(ours), async ({ kind, filter }) => {
+      const expected = sorted(keys(selectWith(filter, snapshot)));
+      const ex = await listIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
+      const got = sorted(keys(rows(ex)));
+      if (!ok(ex) || JSON.stringify(got) !== JSON.stringify(expected)) {
+        throw new Violation(`filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${expected.filter((k) => !got.includes(k)).slice(0, 5).join(', ') || 'none'}; extra ${got.filter((k) => !expected.includes(k)).slice(0, 5).join(', ') || 'none'})`, REQUIREMENT_OF[kind], ex);
+      }
+      const count = await countIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
+      if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count);
+    });
+    await checkProperty(ctx, ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'], 'filter semantics', property);
+  },
+};
+
+export const invalidFilterGetReturnsAll: Check = {
+  id: 'ops.filter.invalid-get-returns-all',
+  title: 'A GET with an incorrect filter MUST return all rows of the type (and count all of them)',
+  requirements: ['OPS-FILTER-INVALID-GET'],
+  async run(ctx) {
+    const all = sorted(keys(rows(await listIn(ctx, SERVICE))));
+    const property = fc.asyncProperty(invalidFilter, async (filter) => {
+      const ex = await listIn(ctx, SERVICE, { filter });
+      const got = sorted(keys(rows(ex)));
+      if (JSON.stringify(got) !== JSON.stringify(all)) throw new Violation(`GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`, 'OPS-FILTER-INVALID-GET', ex);
+      const count = await countIn(ctx, SERVICE, { filter });
+      if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count);
+    });
+    await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10) });
+  },
+};
+
+export const invalidFilterDeleteDeletesAll: Check = {
+  id: 'ops.filter.invalid-delete-deletes-all',
+  title: 'A DELETE with an incorrect filter MUST delete all rows of the type',
+  requirements: ['OPS-FILTER-INVALID-DELETE'],
+  destructive: true,
+  async run(ctx) {
+    await Promise.all(['a', 'b'].map((n) => createIn(ctx, DEEP_DIVE, `invalid delete ${n}`)));
+    const before = countOf(await countIn(ctx, DEEP_DIVE));
+    const ex = await bulkDeleteIn(ctx, DEEP_DIVE, { filter: '{title:' });
+    const after = await countIn(ctx, DEEP_DIVE);
+    ctx.assert('OPS-FILTER-INVALID-DELETE', ok(ex) && countOf(after) === 0, `DELETE with an incorrect filter answered ${ex.status}; deep_dive count went from ${before} to ${countOf(after)}`, after);
+  },
+};
+
+export { seedObjects };
+export type { Doc };

@@ -1,0 +1,3 @@
+import type { Check } from '../../core/check';
+
+export const iconsChecks: Check[] = [];

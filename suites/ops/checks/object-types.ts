@@ -1,0 +1,52 @@
+import type { Check } from '../../core/check';
+import { ENTITY } from '../collections';
+import { createIn } from '../support';
+
+const CORE_TYPES = ['team', 'entity', 'service', 'base_service_template', 'kpi_base_search', 'deep_dive', 'glass_table', 'home_view', 'kpi_template', 'kpi_threshold_template', 'event_management_state', 'entity_filter_rule', 'entity_type', 'custom_threshold_windows'];
+const EXTRA_TYPES = ['entity_relationship', 'entity_relationship_rule'];
+
+export const supportedObjectTypes: Check = {
+  id: 'ops.core.supported-object-types',
+  title: 'get_supported_object_types MUST list every core object type, plus entity_relationship and entity_relationship_rule',
+  requirements: ['OPS-CORE-SUPPORTED-TYPES', 'OPS-CORE-OBJECT-TYPES', 'OPS-CORE-SUPPORTED-TYPES-EXTRA', 'OPS-CORE-UNUSED-TYPES'],
+  async run(ctx) {
+    const ex = await ctx.http.send('coreGetSupportedObjectTypes');
+    const types = Array.isArray(ex.json) ? (ex.json as unknown[]).map(String) : [];
+    ctx.assert('OPS-CORE-SUPPORTED-TYPES', Array.isArray(ex.json), `get_supported_object_types answered ${Array.isArray(ex.json) ? `an array of ${types.length}` : ex.status}`, ex);
+    const missing = CORE_TYPES.filter((t) => !types.includes(t));
+    ctx.assert('OPS-CORE-OBJECT-TYPES', missing.length === 0, missing.length ? `missing core types: ${missing.join(', ')}` : 'every core object type is supported', ex);
+    const extra = EXTRA_TYPES.filter((t) => !types.includes(t));
+    ctx.assert('OPS-CORE-SUPPORTED-TYPES-EXTRA', extra.length === 0, extra.length ? `missing ${extra.join(', ')}` : 'entity_relationship and entity_relationship_rule are listed', ex);
+    for (const t of ['entity_filter_rule', ...EXTRA_TYPES]) {
+      const list = await ctx.http.send('coreList', { params: { object_type: t }, query: { limit: 5 } });
+      ctx.assert('OPS-CORE-UNUSED-TYPES', list.status < 500, `a read of the unused type ${t} answered ${list.status}`, list);
+      ctx.observe('OPS-CORE-UNUSED-TYPES', `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${(list.json as unknown[]).length} rows` : ''}`);
+    }
+  },
+};
+
+export const aliasList: Check = {
+  id: 'ops.core.alias-list',
+  title: 'get_alias_list MUST answer {identifier: [string], informational: [string]} naming the alias fields of the entities',
+  requirements: ['OPS-CORE-ALIAS-LIST', 'OPS-ENTITY-ALIAS-VALUES'],
+  async run(ctx) {
+    const field = `cf_alias_${ctx.options.runTag.slice(-4)}`;
+    const info = `cf_info_${ctx.options.runTag.slice(-4)}`;
+    const { key } = await createIn(ctx, ENTITY, 'Alias Entity', {
+      identifier: { fields: [field], values: ['host-a.example.test'] },
+      informational: { fields: [info], values: ['rack 7'] },
+      [field]: ['host-a.example.test'],
+      [info]: ['rack 7'],
+    });
+    if (!key) return ctx.untested('OPS-CORE-ALIAS-LIST', 'could not create an entity with alias fields');
+    const ex = await ctx.http.send('coreGetAliasList');
+    const body = ex.json as { identifier?: unknown; informational?: unknown };
+    const shaped = Array.isArray(body?.identifier) && Array.isArray(body?.informational);
+    if (!ctx.assert('OPS-CORE-ALIAS-LIST', shaped, shaped ? 'alias list has identifier and informational arrays' : `alias list is ${ex.text.slice(0, 120)}`, ex)) return;
+    const listed = (body.identifier as unknown[]).includes(field) && (body.informational as unknown[]).includes(info);
+    ctx.assert('OPS-CORE-ALIAS-LIST', listed, listed ? 'the new alias fields are listed' : `alias list does not name ${field} (identifier) and ${info} (informational)`, ex);
+    const got = await ctx.http.send('coreGet', { params: { object_type: 'entity', _key: key } });
+    const values = (got.json as Record<string, unknown>)?.[field];
+    ctx.assert('OPS-ENTITY-ALIAS-VALUES', Array.isArray(values) && values.every((v) => typeof v === 'string'), `the alias field ${field} reads back as ${JSON.stringify(values)}`, got);
+  },
+};

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import { word } from '../arbitraries/values';
+import { QUERYABLE, type Collection } from '../collections';
+import { createIn, keys, listIn, ok, ownFilter, rows, type Doc } from '../support';
+
+const SIZE = 7;
+
+/** Objects with unique titles and ranks, so that every sort order is total and paging has one right answer. */
+async function seedRanked(ctx: CheckContext, c: Collection): Promise<Doc[] | undefined> {
+  const words = fc.sample(fc.uniqueArray(word, { minLength: SIZE, maxLength: SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
+  const ranks = fc.sample(fc.uniqueArray(fc.integer({ min: -500, max: 500 }), { minLength: SIZE, maxLength: SIZE }), { seed: ctx.options.seed + 1, numRuns: 1 })[0];
+  const made = await Promise.all(words.map((w, i) => createIn(ctx, c, `p-${w}`, { cf_rank: ranks[i], cf_word: w })));
+  if (made.some((m) => !m.key)) return undefined;
+  return made.map((m) => ({ ...m.body, _key: m.key }));
+}
+
+const compare = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+
+export const sortAndPage: Check = {
+  id: 'ops.query.sort-and-page',
+  title: 'Paging with limit and offset through a list sorted by sort_key and sort_dir (1 ascending, 0 descending) MUST yield the sorted whole, without duplicates or gaps',
+  requirements: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'],
+  async run(ctx) {
+    for (const c of QUERYABLE) {
+      const seeded = await seedRanked(ctx, c);
+      if (!seeded) {
+        ctx.untested('OPS-QUERY-SORT-KEY', `could not create ${c.type} objects to sort`);
+        continue;
+      }
+      const property = fc.asyncProperty(fc.constantFrom('title', 'cf_rank'), fc.constantFrom(0, 1), fc.integer({ min: 1, max: SIZE + 1 }), async (sortKey, dir, size) => {
+        const expected = keys([...seeded].sort((a, b) => (dir === 1 ? 1 : -1) * compare(a[sortKey], b[sortKey])));
+        const whole = await listIn(ctx, c, { filter: ownFilter(ctx), sort_key: sortKey, sort_dir: dir });
+        const all = keys(rows(whole));
+        if (JSON.stringify(all) !== JSON.stringify(expected)) {
+          const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
+          throw new Violation(`${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY', whole);
+        }
+        const seen: string[] = [];
+        for (let offset = 0; offset < SIZE + size; offset += size) {
+          const page = await listIn(ctx, c, { filter: ownFilter(ctx), sort_key: sortKey, sort_dir: dir, limit: size, offset });
+          const got = keys(rows(page));
+          if (!ok(page) || got.length > size) throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page);
+          const want = expected.slice(offset, offset + size);
+          if (JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`, got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT', page);
+          seen.push(...got);
+        }
+        if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET');
+      });
+      await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, { runs: Math.max(3, Math.ceil(ctx.options.runs / 2)) });
+    }
+  },
+};
+
+export const limitUnsetReturnsAll: Check = {
+  id: 'ops.query.limit-unset-returns-all',
+  title: 'A list without limit MUST return every entry',
+  requirements: ['OPS-LIMITS-UNSET'],
+  async run(ctx) {
+    const c = QUERYABLE[0];
+    const made = await Promise.all(Array.from({ length: 12 }, (_, i) => createIn(ctx, c, `unset limit ${i}`)));
+    const ex = await listIn(ctx, c, { filter: ownFilter(ctx) });
+    const got = keys(rows(ex));
+    const all = made.every((m) => m.key && got.includes(m.key));
+    ctx.assert('OPS-LIMITS-UNSET', all, all ? `all ${made.length} entries returned without limit` : `without limit the list returned ${got.length} of ${made.length}`, ex);
+  },
+};
+
+export const fieldsSelectsFields: Check = {
+  id: 'ops.query.fields',
+  title: 'fields=a,b MUST return the asked fields of every row, and not the fields that were not asked',
+  requirements: ['OPS-QUERY-FIELDS'],
+  async run(ctx) {
+    const c = QUERYABLE[0];
+    const seeded = await seedRanked(ctx, c);
+    if (!seeded) return ctx.untested('OPS-QUERY-FIELDS', 'could not create objects');
+    const byKey = new Map(seeded.map((d) => [String(d._key), d]));
+    const property = fc.asyncProperty(fc.subarray(['title', 'cf_rank', 'cf_word', 'description'], { minLength: 1 }), async (fields) => {
+      const ex = await listIn(ctx, c, { filter: ownFilter(ctx), fields: fields.join(',') });
+      for (const row of rows(ex)) {
+        const stored = byKey.get(String(row._key));
+        if (!stored) continue;
+        for (const f of fields) if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f])) throw new Violation(`fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`, 'OPS-QUERY-FIELDS', ex);
+        const unasked = Object.keys(row).filter((k) => stored[k] !== undefined && k !== '_key' && !fields.includes(k));
+        if (unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex);
+      }
+      if (rows(ex).length !== seeded.length) throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex);
+    });
+    await checkProperty(ctx, 'OPS-QUERY-FIELDS', 'fields projection', property, { runs: Math.min(ctx.options.runs, 10) });
+  },
+};

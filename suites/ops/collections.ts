@@ -1,0 +1,47 @@
+/** The CRUD-shaped collections of the document, described once so every generic rule runs over each of them. */
+export interface Collection {
+  /** Object type as it appears in paths and in `object_type`. */
+  type: string;
+  interface: 'itoa_interface' | 'maintenance_services_interface' | 'backup_restore_interface';
+  ops: { list: string; create: string; get: string; update: string; delete: string; bulkDelete: string; count: string; bulkUpdate?: string };
+  /** Fields a valid new object needs besides its title. */
+  template: () => Record<string, unknown>;
+  /** Catalogue ids of this collection's operations, for checks that run over every collection. */
+  requirements: { list: string; create: string; get: string; update: string; delete: string; count: string; bulkDelete: string };
+}
+
+export const core = (type: string, template: () => Record<string, unknown> = () => ({})): Collection => ({
+  type,
+  interface: 'itoa_interface',
+  ops: { list: 'coreList', create: 'coreCreate', get: 'coreGet', update: 'coreUpdate', delete: 'coreDelete', bulkDelete: 'coreBulkDelete', count: 'coreCount', bulkUpdate: 'coreBulkUpdate' },
+  template,
+  requirements: { list: 'OPS-CORE-LIST', create: 'OPS-CORE-CREATE', get: 'OPS-CORE-GET', update: 'OPS-CORE-UPDATE', delete: 'OPS-CORE-DELETE', count: 'OPS-CORE-COUNT', bulkDelete: 'OPS-CORE-BULK-DELETE' },
+});
+
+const now = () => Math.floor(Date.now() / 1000);
+
+export const SERVICE = core('service', () => ({ description: 'conformance service', enabled: 0 }));
+export const ENTITY = core('entity', () => ({ description: 'conformance entity' }));
+export const KPI_BASE_SEARCH = core('kpi_base_search', () => ({ description: 'conformance base search', base_search: 'index=_internal | head 1' }));
+export const DEEP_DIVE = core('deep_dive');
+export const TEAM = core('team', () => ({ description: 'conformance team' }));
+
+export const MAINTENANCE: Collection = {
+  type: 'maintenance_calendar',
+  interface: 'maintenance_services_interface',
+  ops: { list: 'mwList', create: 'mwCreate', get: 'mwGet', update: 'mwUpdate', delete: 'mwDelete', bulkDelete: 'mwBulkDelete', count: 'mwCount' },
+  // Far in the future so a window the run creates never puts real services into maintenance.
+  template: () => ({ start_time: now() + 86400 * 3650, end_time: now() + 86400 * 3650 + 60, objects: [] }),
+  requirements: { list: 'OPS-MW-LIST', create: 'OPS-MW-CREATE', get: 'OPS-MW-GET', update: 'OPS-MW-UPDATE', delete: 'OPS-MW-DELETE', count: 'OPS-MW-COUNT', bulkDelete: 'OPS-MW-BULK-DELETE' },
+};
+
+export const BACKUP: Collection = {
+  type: 'backup_restore',
+  interface: 'backup_restore_interface',
+  ops: { list: 'brList', create: 'brCreate', get: 'brGet', update: 'brUpdate', delete: 'brDelete', bulkDelete: 'brBulkDelete', count: 'brCount' },
+  template: () => ({ job_type: 'Backup', status: 'Queued' }),
+  requirements: { list: 'OPS-BR-LIST', create: 'OPS-BR-CREATE', get: 'OPS-BR-GET', update: 'OPS-BR-UPDATE', delete: 'OPS-BR-DELETE', count: 'OPS-BR-COUNT', bulkDelete: 'OPS-BR-BULK-DELETE' },
+};
+
+/** Collections over which the list/filter/paging/partial-update rules are checked. */
+export const QUERYABLE: Collection[] = [SERVICE, DEEP_DIVE, MAINTENANCE, BACKUP];

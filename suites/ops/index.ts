@@ -1,0 +1,77 @@
+import type { ApiDefinition } from '../core/api';
+import { registry } from '../core/registry';
+import * as access from './checks/access';
+import * as bulkDelete from './checks/bulk-delete';
+import * as crud from './checks/core-crud';
+import * as entity from './checks/entity';
+import * as filter from './checks/filter';
+import * as types from './checks/object-types';
+import * as paging from './checks/paging';
+import * as partial from './checks/partial';
+import * as responses from './checks/responses';
+import * as templates from './checks/templates';
+import * as versioning from './checks/versioning';
+import { contentPacksChecks } from './checks/content-packs';
+import { authoringChecks } from './checks/authoring';
+import { thresholdWindowsChecks } from './checks/threshold-windows';
+import { eventsChecks } from './checks/events';
+import { ticketingChecks } from './checks/ticketing';
+import { maintenanceChecks } from './checks/maintenance';
+import { backupChecks } from './checks/backup';
+import { iconsChecks } from './checks/icons';
+import { OPS_CATALOGUE, OPS_SPEC } from './paths';
+import { embeddedOpsTarget, OPS_ROLES, opsTargetFromEnv } from './target';
+
+const checks = registry([
+  responses.responsesConformToSpec,
+  access.basicAuthRequired,
+  types.supportedObjectTypes,
+  types.aliasList,
+  crud.createReturnsKey,
+  crud.readAfterWrite,
+  crud.deleteRemovesExactlyOne,
+  crud.identifyingNameIsLowerCasedTitle,
+  crud.commonFieldsAreMaintained,
+  crud.countAgreesWithList,
+  crud.createWithKeyUpdates,
+  filter.filterMatchesModel,
+  filter.invalidFilterGetReturnsAll,
+  paging.sortAndPage,
+  paging.limitUnsetReturnsAll,
+  paging.fieldsSelectsFields,
+  partial.partialUpdateMerges,
+  partial.fullUpdateReplaces,
+  partial.fullUpdateNeedsRequiredFields,
+  partial.bulkUpdate,
+  entity.retireAndRestore,
+  entity.countRetirable,
+  templates.templatizeTypes,
+  templates.templateLinkPersists,
+  access.readOnlyCannotWrite,
+  access.resultsRestrictedToReadable,
+  versioning.vLatestPathsAnswerTheSame,
+  ...contentPacksChecks,
+  ...authoringChecks,
+  ...thresholdWindowsChecks,
+  ...eventsChecks,
+  ...ticketingChecks,
+  ...maintenanceChecks,
+  ...backupChecks,
+  ...iconsChecks,
+  // Destructive checks last: they may remove rows other checks would read.
+  bulkDelete.bulkDeleteByFilter,
+  entity.retireRetirable,
+  filter.invalidFilterDeleteDeletesAll,
+]);
+
+export const opsApi: ApiDefinition = {
+  id: 'ops',
+  title: 'Operations Intelligence Management REST API',
+  specFile: OPS_SPEC,
+  catalogueFile: OPS_CATALOGUE,
+  checks,
+  responseCheckId: responses.responsesConformToSpec.id,
+  roleHints: OPS_ROLES,
+  targetFromEnv: opsTargetFromEnv,
+  startEmbedded: () => embeddedOpsTarget(),
+};

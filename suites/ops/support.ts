@@ -1,0 +1,88 @@
+import type { CheckContext } from '../core/check';
+import type { SendOptions } from '../core/client';
+import type { Exchange } from '../core/types';
+import type { Collection } from './collections';
+
+export type Doc = Record<string, unknown>;
+
+/** Fields the server owns; partial-update and round-trip comparisons look only at the others. */
+export const SERVER_FIELDS = new Set(['_key', '_version', '_user', '_owner', '_type', 'object_type', 'mod_source', 'mod_timestamp', 'mod_time', 'mod_by', 'create_time', 'create_by', 'create_source', 'identifying_name', 'sec_grp', 'permissions', 'services', 'retirable', 'retired']);
+
+/** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
+export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/vLatest$2');
+
+export const tagged = (ctx: CheckContext, name: string) => `${ctx.options.runTag} ${name}`;
+
+/** A filter that selects exactly the run's own objects: the guard every bulk delete is checked against first. */
+export const ownFilter = (ctx: CheckContext) => JSON.stringify({ title: { $regex: `^${ctx.options.runTag} ` } });
+
+const params = (c: Collection, key?: string): Record<string, string> => (key === undefined ? { object_type: c.type } : { object_type: c.type, _key: key });
+
+export const keyOf = (ex: Exchange): string | undefined => {
+  const k = (ex.json as { _key?: unknown } | undefined)?._key;
+  return typeof k === 'string' ? k : undefined;
+};
+
+export const ok = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
+
+/** Creates an object tagged as the run's own and puts it in the ledger at once. */
+export interface Created {
+  ex: Exchange;
+  key?: string;
+  body: Doc;
+  token?: number;
+}
+
+export async function createIn(ctx: CheckContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
+  const body = { ...c.template(), title: tagged(ctx, title), ...extra };
+  const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
+  const key = ok(ex) ? keyOf(ex) : undefined;
+  const token = key ? ctx.ledger.add(`${c.type} ${key}`, () => ctx.http.send(c.ops.delete, { params: params(c, key) })) : undefined;
+  return { ex, key, body, token };
+}
+
+/** Deletes an object the check created and takes it off the ledger. */
+export async function removeIn(ctx: CheckContext, c: Collection, made: Created): Promise<Exchange | undefined> {
+  if (!made.key) return undefined;
+  const ex = await deleteIn(ctx, c, made.key);
+  if (made.token !== undefined && (ok(ex) || ex.status === 404)) ctx.ledger.forget(made.token);
+  return ex;
+}
+
+export const getIn = (ctx: CheckContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
+export const updateIn = (ctx: CheckContext, c: Collection, key: string, body: unknown, partial?: 0 | 1, opts: SendOptions = {}) =>
+  ctx.http.send(c.ops.update, { ...opts, params: params(c, key), body, query: partial === undefined ? undefined : { is_partial_data: partial } });
+export const deleteIn = (ctx: CheckContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.delete, { ...opts, params: params(c, key) });
+export const listIn = (ctx: CheckContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.list, { ...opts, params: params(c), query });
+export const countIn = (ctx: CheckContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.count, { ...opts, params: params(c), query });
+export const bulkDeleteIn = (ctx: CheckContext, c: Collection, query: SendOptions['query'], opts: SendOptions = {}) => ctx.http.send(c.ops.bulkDelete, { ...opts, params: params(c), query });
+
+export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? (ex.json as Doc[]) : []);
+export const keys = (docs: Doc[]) => docs.map((d) => String(d._key));
+export const countOf = (ex: Exchange): number | undefined => {
+  const c = (ex.json as { count?: unknown } | undefined)?.count;
+  return typeof c === 'number' ? c : undefined;
+};
+
+/** The caller-controlled part of an object, for comparisons that must ignore server bookkeeping. */
+export const userFields = (d: Doc): Doc => Object.fromEntries(Object.entries(d).filter(([k]) => !SERVER_FIELDS.has(k)));
+
+export const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Doc)[k])]));
+  return v;
+}
+
+/**
+ * Before any delete by filter against data the run does not own, the same filter is read first:
+ * the delete is sent only when every selected row is the run's own.
+ */
+export async function guardedBulkDelete(ctx: CheckContext, c: Collection, filter: string): Promise<Exchange | undefined> {
+  const preview = await listIn(ctx, c, { filter });
+  const foreign = rows(preview).filter((r) => !String(r.title ?? '').startsWith(`${ctx.options.runTag} `));
+  if (!ok(preview) || foreign.length) return undefined;
+  return bulkDeleteIn(ctx, c, { filter });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,3 @@
+import type { OpsFault } from '../fault';
+
+export const eventsFaults: OpsFault[] = [];
