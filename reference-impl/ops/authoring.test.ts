@@ -30,7 +30,7 @@ describe('content pack authoring', () => {
     expect(Array.isArray((full[0]!.ops_objects as Record<string, unknown>).service)).toBe(true);
     const slim = (await call('GET', AUTH, { query: { fields: 'title,status' } })).body as Row[];
     expect(slim[0]).not.toHaveProperty('ops_objects_counts');
-    expect(Object.keys(slim[0]!).sort()).toEqual(['_key', 'status', 'title']);
+    expect(Object.keys(slim[0]!).sort()).toEqual(['_key', 'object_type', 'status', 'title']);
     const generated = (await call('GET', AUTH, { query: { status: 'Generated' } })).body as Row[];
     expect(generated.map((p) => p._key)).toEqual(['ccp_database']);
     const searched = (await call('GET', AUTH, { query: { search: 'STOREFRONT' } })).body as Row[];

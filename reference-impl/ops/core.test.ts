@@ -149,8 +149,8 @@ describe('core CRUD', () => {
     })).body as Row[];
     const titles = all.map((e) => e.title as string).sort().reverse();
     expect(page).toEqual([
-      { _key: all.find((e) => e.title === titles[1])!._key, title: titles[1] },
-      { _key: all.find((e) => e.title === titles[2])!._key, title: titles[2] },
+      { _key: all.find((e) => e.title === titles[1])!._key, object_type: 'entity', title: titles[1] },
+      { _key: all.find((e) => e.title === titles[2])!._key, object_type: 'entity', title: titles[2] },
     ]);
     expect((await call('GET', `${ITOA_PATH}/entity`, { query: { limit: 'ten' } })).status).toBe(400);
     expect((await call('GET', `${ITOA_PATH}/entity`, { query: { limit: '0' } })).body).toHaveLength(all.length);

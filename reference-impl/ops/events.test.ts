@@ -13,7 +13,7 @@ describe('event management objects', () => {
     const page = (await call('GET', `${EVENTS_PATH}/notable_event_group`, {
       query: { sort_key: 'severity', sort_dir: '0', skip: '1', limit: '1', fields: 'title' },
     })).body as Row[];
-    expect(page).toEqual([{ _key: 'ep_core_flap', title: 'Core link flapping' }]);
+    expect(page).toEqual([{ _key: 'ep_core_flap', object_type: 'notable_event_group', title: 'Core link flapping' }]);
     const filtered = (await call('GET', `${EVENTS_PATH}/correlation_search`, {
       query: { filter_data: JSON.stringify({ enabled: 0 }) },
     })).body as Row[];

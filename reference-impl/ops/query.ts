@@ -79,10 +79,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The asked fields that exist (dotted paths reach into sub-objects), plus `_key`. */
+/**
+ * The asked fields that exist (dotted paths reach into sub-objects), plus `_key` and `object_type`: the document
+ * says every object has both, so a projection keeps them.
+ */
 export function project(doc: Doc, fields: readonly string[]): Doc {
   const out: Doc = {};
-  for (const field of ['_key', ...fields]) {
+  for (const field of ['_key', 'object_type', ...fields]) {
     const path = field.split('.');
     let src: unknown = doc;
     let dst: Record<string, unknown> = out;

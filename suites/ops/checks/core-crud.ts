@@ -11,6 +11,12 @@ export const createReturnsKey: Check = {
   async run(ctx) {
     for (const c of CREATED_TYPES) {
       const { ex, key } = await createIn(ctx, c, `Create ${c.type}`);
+      // Only the service's required field is documented: other types may ask for fields the suite cannot know.
+      if (c !== SERVICE && !ok(ex)) {
+        ctx.observe('OPS-CORE-CREATE', `a minimal ${c.type} was refused with ${ex.status}`);
+        ctx.untested('OPS-COMMON-KEY-OBJECT-TYPE', `the ${c.type} full schema is not shown and a minimal one was refused`, ex);
+        continue;
+      }
       ctx.assert('OPS-COMMON-POST-BODY', ok(ex), `a dictionary body for ${c.type} is accepted (${ex.status})`, ex);
       if (!ctx.assert('OPS-CORE-CREATE', ok(ex) && key !== undefined, key ? `create ${c.type} answered {_key: ${key}}` : `create ${c.type} answered ${ex.status} without a string _key`, ex)) continue;
       const got = await getIn(ctx, c, key!);

@@ -3,7 +3,7 @@ import type { Exchange } from '../../core/types';
 import { createStack, deleteStack, GONE_STATES, pollStack, sleep, stateOf, type Summary } from '../support';
 
 /** How long a deleted stack may still report a live state before that counts as "stays running". */
-const SETTLE_MS = 2000;
+const SETTLE_MS = 5000;
 
 async function expectGone(ctx: CheckContext, id: string, from: string): Promise<void> {
   const started = Date.now();

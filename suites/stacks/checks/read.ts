@@ -77,7 +77,7 @@ export const missingStackIs404: Check = {
     for (const [op, req] of [['getStack', 'STK-GET-404'], ['deleteStack', 'STK-DELETE-404']] as const) {
       const ex = await ctx.http.send(op, { params: { stackId: missingId(ctx) } });
       if (expectError(ctx, req, ex, 404, 'NotFound', `${op} of an id never issued`)) {
-        const says = /not\s*found|does not exist|no such/i.test(messageOf(ex));
+        const says = /not\s+(be\s+)?found|notfound|does\s*n[o']t\s+exist|no\s+such|unknown|missing/i.test(messageOf(ex));
         ctx.assert(req, says, says ? 'message says not found' : `message ${JSON.stringify(messageOf(ex))} does not say the resource was not found`, ex);
       }
     }
