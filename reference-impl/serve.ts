@@ -1,6 +1,7 @@
 // Starts one reference implementation on a local port:
 //   tsx reference-impl/serve.ts stacks [--port N] [--host H]
 //   tsx reference-impl/serve.ts ops [--port N] [--host H]
+import { localhostTls } from './http/tls';
 import { listen, type RunningServer } from './http/server';
 import type { ApiHandler, ErrorBody } from './http/types';
 
@@ -42,6 +43,7 @@ interface Started {
   errorBody: ErrorBody;
   /** Lines describing the demo credentials. */
   credentials: string[];
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 // Each API is imported only when chosen, so one API's server starts even while the other's code is broken.
@@ -72,7 +74,9 @@ async function ops(): Promise<Started> {
   return {
     handler: createOpsHandler(config),
     errorBody: opsErrorBody,
+    tls: localhostTls(),
     credentials: [
+      'HTTPS with a self-signed certificate for localhost (clients: OPS_TLS_INSECURE=1, curl -k)',
       'demo users (HTTP basic auth):',
       ...users.map((u) => `  ${u.name.padEnd(width)}  ${u.readOnly ? 'read-only ' : 'read-write'}  ${u.password}`),
     ],
@@ -86,6 +90,7 @@ async function main(): Promise<void> {
     errorBody: started.errorBody,
     port: args.port,
     host: args.host,
+    tls: started.tls,
   });
   process.stdout.write(`${args.api} API listening on ${server.url}\n${started.credentials.join('\n')}\n`);
 

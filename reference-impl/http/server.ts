@@ -1,4 +1,5 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ApiHandler, ApiRequest, ApiResponse, ErrorBody } from './types';
@@ -16,6 +17,8 @@ export interface ListenOptions extends NodeListenerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface RunningServer {
@@ -217,7 +220,7 @@ function formatHost(host: string): string {
 export async function listen(handler: ApiHandler, opts: ListenOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const listener = toNodeListener(handler, opts);
-  const server = createServer({ keepAlive: true }, listener);
+  const server = opts.tls ? createTlsServer({ keepAlive: true, ...opts.tls }, listener) : createServer({ keepAlive: true }, listener);
 
   // Node answers `Expect: 100-continue` by itself; refuse instead when the body or target would be refused anyway,
   // so the client never starts sending it.
@@ -263,7 +266,7 @@ export async function listen(handler: ApiHandler, opts: ListenOptions): Promise<
   const port = (server.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${formatHost(host)}:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://${formatHost(host)}:${port}`,
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {

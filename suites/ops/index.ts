@@ -11,6 +11,7 @@ import * as partial from './checks/partial';
 import * as responses from './checks/responses';
 import * as templates from './checks/templates';
 import * as versioning from './checks/versioning';
+import * as transport from './checks/transport';
 import { contentPacksChecks } from './checks/content-packs';
 import { authoringChecks } from './checks/authoring';
 import { thresholdWindowsChecks } from './checks/threshold-windows';
@@ -24,6 +25,7 @@ import { embeddedOpsTarget, OPS_ROLES, opsTargetFromEnv } from './target';
 
 const checks = registry([
   responses.responsesConformToSpec,
+  transport.servedOverHttps,
   access.basicAuthRequired,
   types.supportedObjectTypes,
   types.aliasList,

@@ -1,4 +1,5 @@
 import { listen } from '../../reference-impl/http/server';
+import { localhostTls } from '../../reference-impl/http/tls';
 import type { ApiHandler } from '../../reference-impl/http/types';
 import { loadOpsConfig, type OpsConfig } from '../../reference-impl/ops/config';
 import { createOpsHandler, opsErrorBody } from '../../reference-impl/ops/handler';
@@ -40,10 +41,10 @@ export function opsTargetFromEnv(env: NodeJS.ProcessEnv): Target | undefined {
 
 export async function embeddedOpsTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<OpsConfig> = {}): Promise<Target> {
   const config = loadOpsConfig(overrides);
-  const server = await listen(wrap(createOpsHandler(config)), { errorBody: opsErrorBody });
+  const server = await listen(wrap(createOpsHandler(config)), { errorBody: opsErrorBody, tls: localhostTls() });
   const admin = config.users.find((u) => !u.readOnly)!;
   const reader = config.users.find((u) => u.readOnly);
   const principals: Record<string, Principal> = { primary: basic('primary', admin.name, admin.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
   if (reader) principals.readonly = basic('readonly', reader.name, reader.password, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
-  return { api: 'ops', baseUrl: server.url, embedded: true, principals, pathDefaults: PATH_DEFAULTS, close: server.close };
+  return { api: 'ops', baseUrl: server.url, embedded: true, principals, pathDefaults: PATH_DEFAULTS, tlsInsecure: true, close: server.close };
 }
