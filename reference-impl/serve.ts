@@ -1,6 +1,7 @@
 // Starts one reference implementation on a local port:
 //   tsx reference-impl/serve.ts stacks [--port N] [--host H]
 //   tsx reference-impl/serve.ts ops [--port N] [--host H]
+import { pathToFileURL } from 'node:url';
 import { localhostTls } from './http/tls';
 import { listen, type RunningServer } from './http/server';
 import type { ApiHandler, ErrorBody } from './http/types';
@@ -83,16 +84,16 @@ async function ops(): Promise<Started> {
   };
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const started = args.api === 'stacks' ? await stacks() : await ops();
+/** Starts the reference implementation of one API, prints where and with which demo credentials, stops on SIGINT/SIGTERM. */
+export async function serveReference(api: 'stacks' | 'ops', port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+  const started = api === 'stacks' ? await stacks() : await ops();
   const server: RunningServer = await listen(started.handler, {
     errorBody: started.errorBody,
-    port: args.port,
-    host: args.host,
+    port,
+    host,
     tls: started.tls,
   });
-  process.stdout.write(`${args.api} API listening on ${server.url}\n${started.credentials.join('\n')}\n`);
+  process.stdout.write(`${api} API listening on ${server.url}\n${started.credentials.join('\n')}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -106,9 +107,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  return server;
 }
 
-main().catch((err: unknown) => {
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  await serveReference(args.api, args.port, args.host);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main().catch((err: unknown) => {
   process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

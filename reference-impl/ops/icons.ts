@@ -28,14 +28,23 @@ function categories(ctx: OpsCtx): Doc[] {
   return out;
 }
 
+// The document types the sizes as strings while its sample sends numbers: both are taken, strings are answered.
+const SIZE_FIELDS = ['default_width', 'default_height'] as const;
+
+function withStringSizes(icon: Doc): Doc {
+  const out: Doc = { ...icon };
+  for (const field of SIZE_FIELDS) if (typeof out[field] === 'number') out[field] = String(out[field]);
+  return out;
+}
+
 function list(ctx: OpsCtx): ApiResponse {
   const listCategories = boolParam(ctx.req.query, 'list_categories');
   if (!listCategories.ok) return listCategories.error;
   if (listCategories.value) return { status: 200, body: categories(ctx) };
   const category = ctx.req.query.get('category');
-  const icons = readableObjects(ctx, ICON_COLLECTION).filter(
-    (i) => category === null || category === '' || i.category === category,
-  );
+  const icons = readableObjects(ctx, ICON_COLLECTION)
+    .filter((i) => category === null || category === '' || i.category === category)
+    .map(withStringSizes);
   const listed = listRows(icons, ctx.req.query, ctx.state.filters);
   if (!listed.ok) return listed.error;
   return { status: 200, body: { total: listed.value.total, result: listed.value.rows } };
@@ -49,7 +58,7 @@ function checkIcon(icon: unknown, i: number): string | undefined {
   for (const field of ['title', 'svg_path', 'category']) {
     if (typeof icon[field] !== 'string' || icon[field] === '') return `Icon ${i}: ${field} must be a non-empty string`;
   }
-  for (const field of ['default_width', 'default_height']) {
+  for (const field of SIZE_FIELDS) {
     if (!isSize(icon[field])) return `Icon ${i}: ${field} must be a number (or a string holding one)`;
   }
   if (icon._key !== undefined && (typeof icon._key !== 'string' || icon._key === '')) return `Icon ${i}: _key must be a non-empty string`;
@@ -75,7 +84,7 @@ function save(ctx: OpsCtx): ApiResponse {
   }
   const keys: string[] = [];
   for (const icon of icons as Doc[]) {
-    const doc: Doc = { ...icon, _key: typeof icon._key === 'string' ? icon._key : newKey() };
+    const doc: Doc = withStringSizes({ ...icon, _key: typeof icon._key === 'string' ? icon._key : newKey() });
     ctx.state.store.put(ICON_COLLECTION, doc);
     keys.push(doc._key as string);
   }
@@ -95,7 +104,7 @@ function removeByCategory(ctx: OpsCtx): ApiResponse {
 
 function readOne(ctx: OpsCtx): ApiResponse {
   const icon = readableObjects(ctx, ICON_COLLECTION).find((i) => i._key === ctx.params.key);
-  return icon === undefined ? notFound(`No icon with _key "${ctx.params.key}"`) : { status: 200, body: icon };
+  return icon === undefined ? notFound(`No icon with _key "${ctx.params.key}"`) : { status: 200, body: withStringSizes(icon) };
 }
 
 function removeOne(ctx: OpsCtx): ApiResponse {

@@ -13,6 +13,8 @@ export interface ApiDefinition {
   /** Environment variable that supplies each optional role, for "untested" reasons. */
   roleHints: Record<string, string>;
   /** A target from environment variables, or undefined when none is set (the embedded implementation is used). */
+  /** Most checks this API can run at once against one target (shared per-user state such as quotas). */
+  maxConcurrency?: number;
   targetFromEnv(env: NodeJS.ProcessEnv): Target | undefined;
   startEmbedded(): Promise<Target>;
 }

@@ -60,6 +60,10 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
       inspect(ex);
       return ex;
     },
-    raw: (method, path, opts = {}) => dispatch(method, path, opts),
+    async raw(method, path, opts = {}) {
+      const ex = await dispatch(method, path, opts);
+      inspect(ex);
+      return ex;
+    },
   };
 }

@@ -22,6 +22,8 @@ export interface ConformanceOptions {
   tool: { name: string; version: string };
   /** Write report files; off for in-process self-tests. */
   write?: boolean;
+  /** Keep every exchange in memory (dry runs) without writing a HAR file. */
+  captureTraffic?: boolean;
 }
 
 export interface ConformanceResult {
@@ -51,7 +53,10 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
         maxBodyBytes: 16 * 1024 * 1024,
         rateLimit: s.rateLimit,
         maxWrites: s.maxWrites,
-        har: s.har,
+        har: s.har || o.captureTraffic,
+        concurrency: s.concurrency,
+        viaPrismProxy: s.viaPrismProxy,
+        shard: s.shard,
         progress: o.progress,
         signal: o.signal,
         env: o.env,
@@ -70,7 +75,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
       only: s.only,
       runTag: s.runTag,
       node: process.version,
-      config: { apis: s.apis, timeoutMs: s.timeoutMs, readyTimeoutS: s.readyTimeoutS, rateLimit: s.rateLimit, maxWrites: s.maxWrites, formats: s.formats },
+      config: { apis: s.apis, shard: s.shard, concurrency: s.concurrency, timeoutMs: s.timeoutMs, readyTimeoutS: s.readyTimeoutS, rateLimit: s.rateLimit, maxWrites: s.maxWrites, formats: s.formats },
     },
     o.tool,
   );

@@ -6,6 +6,7 @@ import { createClient } from './client';
 import { evidenceOf } from './evidence';
 import { inspectExchange } from './inspect';
 import { createLedger } from './ledger';
+import { startPrism } from './prism';
 import { matchesOnly } from './registry';
 import { createResults } from './results';
 import { loadSpec, type Spec } from './spec';
@@ -26,7 +27,15 @@ export interface RunnerOptions extends RunOptions {
   progress?: (e: ProgressEvent) => void;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Checks of one API run at once (never more than the API allows). */
+  concurrency?: number;
+  /** Route every request through `prism proxy` and compare its findings with the suite's own. */
+  viaPrismProxy?: boolean;
+  /** Run only every n-th check (1-based index of n), for spreading a run over CI machines. */
+  shard?: { index: number; count: number };
 }
+
+const inShard = (i: number, shard: RunnerOptions['shard']) => !shard || i % shard.count === shard.index - 1;
 
 export type ProgressEvent =
   | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number }
@@ -44,6 +53,15 @@ export interface ApiRun {
   cleanup: { created: number; removed: number; failed: string[] };
   exchanges?: Exchange[];
   secrets: string[];
+  /** Present in --via-prism-proxy runs: where Prism and the suite's validator disagree about an answer. */
+  crossCheck?: CrossCheck;
+}
+
+export interface CrossCheck {
+  exchanges: number;
+  agreed: number;
+  prismOnly: { request: string; status: number; prism: string[] }[];
+  suiteOnly: { request: string; status: number; suite: string[] }[];
 }
 
 const specCache = new Map<string, Spec>();
@@ -60,7 +78,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const started = performance.now();
   const spec = specOf(def.specFile);
   const catalogue = loadCatalogue(def.catalogueFile);
-  const target = options.target ?? def.targetFromEnv(options.env ?? process.env) ?? (await def.startEmbedded());
+  const upstream = options.target ?? def.targetFromEnv(options.env ?? process.env) ?? (await def.startEmbedded());
+  const prism = options.viaPrismProxy ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure }) : undefined;
+  const target: Target = prism ? { ...upstream, baseUrl: prism.url, tlsInsecure: false, close: upstream.close } : upstream;
+  const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
   // The embedded implementation holds only the run's own data, so nothing there is off limits.
   if (target.embedded && !options.allowDestructive) options = { ...options, allowDestructive: true };
   const transport = createTransport({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites });
@@ -71,33 +92,56 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const totals = { created: 0, removed: 0, failed: [] as string[] };
   try {
     await probe(target, transport);
-    const selected = def.checks.filter((c) => matchesOnly(c, options.only));
+    const selected = def.checks.filter((c, i) => matchesOnly(c, options.only) && inShard(i, options.shard));
     options.progress?.({ type: 'api-start', api: def.id, baseUrl: target.baseUrl, embedded: target.embedded, checks: selected.length });
+    const done = new Map<Check, { run: CheckRun; ms: number }>();
     let lostInARow = 0;
     let index = 0;
-    for (const check of def.checks) {
-      if (!selected.includes(check)) {
-        checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: 'filtered', attempts: 0, ms: 0 });
-        continue;
-      }
+    const runOne = async (check: Check) => {
       const t0 = performance.now();
       const run = options.signal?.aborted
         ? notRun(check, 'skipped', 'run interrupted before this check started')
         : lostInARow >= DEAD_TARGET_AFTER
           ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
-          : await runCheck(def, check, { spec, target, transport, options, exchanges });
+          : await runCheck(def, check, { spec, target, transport, options, exchanges, crossCheck });
       lostInARow = run.lostTarget ? lostInARow + 1 : 0;
+      const ms = performance.now() - t0;
+      done.set(check, { run, ms });
+      options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
+    };
+    // Independent checks share the target; destructive ones and APIs with shared per-user state run one at a time.
+    const width = Math.max(1, Math.min(options.concurrency ?? 1, def.maxConcurrency ?? Number.POSITIVE_INFINITY));
+    const inflight = new Set<Promise<void>>();
+    for (const check of selected) {
+      if (width === 1 || check.destructive) {
+        await Promise.all(inflight);
+        await runOne(check);
+        continue;
+      }
+      const p: Promise<void> = runOne(check).finally(() => inflight.delete(p));
+      inflight.add(p);
+      if (inflight.size >= width) await Promise.race(inflight);
+    }
+    await Promise.all(inflight);
+    for (const check of def.checks) {
+      const entry = done.get(check);
+      if (!entry) {
+        const why = !matchesOnly(check, options.only) ? 'not selected by --only' : `run in another shard than ${options.shard?.index}/${options.shard?.count}`;
+        for (const r of notRun(check, 'skipped', why).records) results.record(r);
+        checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: 'filtered', attempts: 0, ms: 0 });
+        continue;
+      }
+      const { run, ms } = entry;
       for (const r of run.records) results.record(r);
       observations.push(...run.observations);
       totals.created += run.cleanup.created;
       totals.removed += run.cleanup.removed;
       totals.failed.push(...run.cleanup.failed);
-      const ms = performance.now() - t0;
       checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: run.outcome, attempts: run.attempts, ms });
-      options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
     }
   } finally {
     transport.close();
+    await prism?.stop();
     if (target.embedded) await target.close?.();
   }
   const records = results.records();
@@ -115,6 +159,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     stats: { ...transport.stats, assertions: results.assertions(), ms: performance.now() - started },
     cleanup: totals,
     exchanges,
+    crossCheck,
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
   };
 }
@@ -126,6 +171,24 @@ async function probe(target: Target, transport: ReturnType<typeof createTranspor
   } catch (e) {
     throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
   }
+}
+
+const MAX_DISAGREEMENTS = 50;
+
+/** Prism reports response violations in the `sl-violations` header; the two validators should agree on each answer. */
+function compareWithPrism(cc: CrossCheck, ex: Exchange, suite: string[]): void {
+  let prism: string[] = [];
+  try {
+    const all = JSON.parse(ex.headers['sl-violations'] ?? '[]') as { location?: string[]; message?: string }[];
+    prism = all.filter((v) => v.location?.[0] === 'response').map((v) => `${(v.location ?? []).join('.')}: ${v.message ?? ''}`);
+  } catch {
+    prism = [`unreadable sl-violations header: ${ex.headers['sl-violations']}`];
+  }
+  cc.exchanges++;
+  const request = `${ex.request.method} ${new URL(ex.request.url).pathname}`;
+  if (Boolean(prism.length) === Boolean(suite.length)) cc.agreed++;
+  else if (prism.length && cc.prismOnly.length < MAX_DISAGREEMENTS) cc.prismOnly.push({ request, status: ex.status, prism });
+  else if (suite.length && cc.suiteOnly.length < MAX_DISAGREEMENTS) cc.suiteOnly.push({ request, status: ex.status, suite });
 }
 
 interface CheckRun {
@@ -154,6 +217,7 @@ interface Env {
   transport: ReturnType<typeof createTransport>;
   options: RunnerOptions;
   exchanges?: Exchange[];
+  crossCheck?: CrossCheck;
 }
 
 async function runCheck(def: ApiDefinition, check: Check, env: Env): Promise<CheckRun> {
@@ -192,7 +256,9 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
   const ledger = createLedger();
   const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
   const client = createClient(env.target, env.spec, env.transport, (ex) => {
+    ex.check = check.id;
     env.exchanges?.push(ex);
+    const first = records.length;
     inspectExchange(env.spec, ex, (requirement, ok, message, e, details) =>
       records.push({
         requirement,
@@ -202,6 +268,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
         evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
       }),
     );
+    if (env.crossCheck && ex.operationId) compareWithPrism(env.crossCheck, ex, records.slice(first).filter((r) => r.outcome === 'fail').map((r) => r.message));
   });
   const own = (requirement: string) => {
     if (!check.requirements.includes(requirement)) throw new Error(`check ${check.id} records against ${requirement}, which it does not declare`);

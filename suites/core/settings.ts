@@ -19,6 +19,9 @@ export interface Settings {
   maxWrites?: number;
   har: boolean;
   runTag: string;
+  concurrency: number;
+  viaPrismProxy: boolean;
+  shard?: { index: number; count: number };
 }
 
 /** Config-file target settings and the environment variables they stand for. */
@@ -50,6 +53,7 @@ export function configFileEnv(file: string): Record<string, string> {
   put('CONFORMANCE_FORMATS', doc.formats);
   put('CONFORMANCE_RATE_LIMIT', doc.rateLimit);
   put('CONFORMANCE_MAX_WRITES', doc.maxWrites);
+  put('CONFORMANCE_CONCURRENCY', doc.concurrency);
   for (const [api, keys] of Object.entries(TARGET_KEYS)) {
     for (const [key, envVar] of Object.entries(keys)) put(envVar, doc.targets?.[api]?.[key]);
   }
@@ -62,6 +66,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
   return n;
+}
+
+function shardOf(raw: string | undefined): Settings['shard'] {
+  if (!raw) return undefined;
+  const m = raw.match(/^(\d+)\/(\d+)$/);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like i/n with 1 ≤ i ≤ n, got '${raw}'`);
+  return { index, count };
 }
 
 const flag = (v: string | undefined) => v === '1' || v === 'true' || v === 'yes';
@@ -86,6 +99,9 @@ export function settingsFrom(env: NodeJS.ProcessEnv, known: string[]): Settings 
     rateLimit: env.CONFORMANCE_RATE_LIMIT ? int(env, 'CONFORMANCE_RATE_LIMIT', 0, 1) : undefined,
     maxWrites: env.CONFORMANCE_MAX_WRITES ? int(env, 'CONFORMANCE_MAX_WRITES', 0, 1) : undefined,
     har: flag(env.CONFORMANCE_HAR),
+    concurrency: int(env, 'CONFORMANCE_CONCURRENCY', 1, 1),
+    viaPrismProxy: flag(env.CONFORMANCE_VIA_PRISM_PROXY),
+    shard: shardOf(env.CONFORMANCE_SHARD),
     runTag: env.CONFORMANCE_RUN_TAG ?? `cf${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
   };
 }

@@ -25,6 +25,8 @@ export interface Catalogue {
 /** One HTTP request/response pair as sent and received, kept as evidence. */
 export interface Exchange {
   operationId?: string;
+  /** The check that sent it. */
+  check?: string;
   principal?: string;
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   status: number;

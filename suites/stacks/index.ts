@@ -43,6 +43,8 @@ export const stacksApi: ApiDefinition = {
   checks,
   responseCheckId: responses.responsesConformToSpec.id,
   roleHints: STACK_ROLES,
+  // Every stack check draws on the same per-user stack limit.
+  maxConcurrency: 1,
   targetFromEnv: stacksTargetFromEnv,
   startEmbedded: () => embeddedStacksTarget(),
 };

@@ -35,6 +35,13 @@ const SCRIPT = `
 })();
 `;
 
+function crossCheckSection(a: ComplianceReport['apis'][number]): string {
+  const c = a.crossCheck;
+  if (!c) return '';
+  const items = [...c.prismOnly.map((d) => `<li>Prism only: ${h(d.request)} → ${d.status}: ${h(d.prism.join('; '))}</li>`), ...c.suiteOnly.map((d) => `<li>suite only: ${h(d.request)} → ${d.status}: ${h(d.suite.join('; '))}</li>`)];
+  return `<h2>Prism proxy cross-check: ${h(a.api)}</h2><p>${c.agreed} of ${c.exchanges} answers judged alike by Prism and this suite.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}`;
+}
+
 function options(values: string[]): string {
   return ['<option value="">all</option>', ...[...new Set(values)].sort().map((v) => `<option>${h(v)}</option>`)].join('');
 }
@@ -68,6 +75,7 @@ export function renderHtml(r: ComplianceReport): string {
 <table id="reqs"><thead><tr><th>id</th><th>API</th><th>group</th><th>level</th><th>status</th><th>requirement</th><th>pass/fail</th></tr></thead><tbody>
 ${reqRows}
 </tbody></table>
+${r.apis.map(crossCheckSection).join('')}
 <h2>Observed behaviour where the document says "not shown"</h2>
 <ul>${observed.map((q) => `<li><code>${h(q.id)}</code>: ${q.observations.map((o) => h(o.note)).join('; ')}</li>`).join('') || '<li>none recorded</li>'}</ul>
 </main><script>${SCRIPT}</script></body></html>

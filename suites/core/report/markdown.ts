@@ -12,6 +12,10 @@ export function renderMarkdown(r: ComplianceReport): string {
   for (const a of r.apis) out.push(`| ${a.api} | ${a.target.embedded ? 'embedded reference' : a.target.baseUrl} | ${a.summary.passed} | ${a.summary.failed} | ${a.summary.skipped} | ${a.summary.untested} | ${a.stats.requests} |`);
   out.push('', '| level | passed | failed | skipped | untested |', '|---|---|---|---|---|');
   for (const [level, c] of Object.entries(r.summary.byLevel)) out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.untested} |`);
+  for (const a of r.apis.filter((x) => x.crossCheck)) {
+    const c = a.crossCheck!;
+    out.push('', `Prism proxy cross-check (${a.api}): ${c.agreed} of ${c.exchanges} answers judged alike; ${c.prismOnly.length} flagged only by Prism, ${c.suiteOnly.length} only by this suite.`);
+  }
   const failed = r.requirements.filter((q) => q.status === 'failed');
   if (failed.length) {
     out.push('', '## Failed requirements', '', '| id | level | summary | first failure |', '|---|---|---|---|');

@@ -43,6 +43,7 @@ export interface ComplianceReport {
     stats: ApiRun['stats'];
     cleanup: ApiRun['cleanup'];
     checks: ApiRun['checks'];
+    crossCheck?: ApiRun['crossCheck'];
   }[];
   requirements: (RequirementResult & { api: string })[];
 }
@@ -55,20 +56,25 @@ export function countOf(reqs: { status: Status }[]): Counts {
 
 export const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<ComplianceReport['run'], 'durationMs'> & { durationMs: number }, tool: ComplianceReport['tool']): ComplianceReport {
-  const requirements = runs.flatMap((r) => r.requirements.map((q) => ({ api: r.api, ...q })));
+/** The headline numbers, from requirement results alone (so merged reports are summarised the same way). */
+export function summarize(requirements: { level: Level; status: Status; intermittent?: boolean }[]): ComplianceReport['summary'] {
   const levels: Level[] = ['MUST', 'SHOULD', 'unspecified'];
   const byLevel = Object.fromEntries(levels.map((l) => [l, countOf(requirements.filter((r) => r.level === l))])) as Record<Level, Counts>;
   return {
+    ...countOf(requirements),
+    byLevel,
+    gate: byLevel.MUST.failed > 0 ? 'fail' : 'pass',
+    warnings: byLevel.SHOULD.failed,
+    intermittent: requirements.filter((r) => r.intermittent).length,
+  };
+}
+
+export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<ComplianceReport['run'], 'durationMs'> & { durationMs: number }, tool: ComplianceReport['tool']): ComplianceReport {
+  const requirements = runs.flatMap((r) => r.requirements.map((q) => ({ api: r.api, ...q })));
+  return {
     tool,
     run: meta,
-    summary: {
-      ...countOf(requirements),
-      byLevel,
-      gate: byLevel.MUST.failed > 0 ? 'fail' : 'pass',
-      warnings: byLevel.SHOULD.failed,
-      intermittent: requirements.filter((r) => r.intermittent).length,
-    },
+    summary: summarize(requirements),
     apis: runs.map((r) => ({
       api: r.api,
       title: r.title,
@@ -78,6 +84,7 @@ export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<
       stats: r.stats,
       cleanup: r.cleanup,
       checks: r.checks,
+      ...(r.crossCheck ? { crossCheck: r.crossCheck } : {}),
     })),
     requirements,
   };

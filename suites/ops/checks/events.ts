@@ -1,3 +1,262 @@
-import type { Check } from '../../core/check';
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import type { Exchange } from '../../core/types';
+import { keys, ok, rows, tagged, type Doc } from '../support';
 
-export const eventsChecks: Check[] = [];
+/** The object types the document names as seen on this interface. */
+const SEEN_TYPES = ['correlation_search', 'notable_event_group'] as const;
+const COMMENT = 'notable_event_comment';
+const FLAGS = ['is_group_compatible', 'execute_once_per_group', 'execute_in_sync', 'is_bulk_compatible'];
+const ENTRY_FIELDS = ['label', 'type', 'action_name', ...FLAGS];
+const NAMED_ACTIONS = ['email', 'script', 'ops_event_action_link_ticket', 'ops_event_action_link_url', 'ops_event_action_send_to_orchestrator', 'ops_sample_event_action_ping'];
+const CONFIG_FIELDS = ['ttl', 'filename', 'track_alert', 'maxresults', 'description', 'label', 'maxtime', 'disabled', 'hostname', 'icon_path', 'command', 'eai:userName', 'eai:appName', 'eai:acl'];
+
+const emList = (ctx: CheckContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
+
+/** Base path of the interface, for the methods the spec does not list as operations. */
+const emPath = (ctx: CheckContext, rest: string) => {
+  const d = ctx.target.pathDefaults ?? {};
+  return `/servicesNS/${encodeURIComponent(d.user ?? 'nobody')}/${encodeURIComponent(d.app ?? 'SA-ITOA')}/event_management_interface/${rest}`;
+};
+
+const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
+const isIntegerLike = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v.trim()));
+
+export const listSeenTypes: Check = {
+  id: 'ops.events.list',
+  title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
+  requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN'],
+  async run(ctx) {
+    for (const type of SEEN_TYPES) {
+      const ex = await emList(ctx, type);
+      const list = Array.isArray(ex.json) ? (ex.json as unknown[]) : undefined;
+      const objects = list?.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
+      ctx.assert('OPS-EM-LIST', ok(ex) && !!list && !!objects, `${type} list answered ${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}`, ex);
+      const found = rows(ex);
+      const off = found.filter((r) => typeof r._key !== 'string' || r.object_type !== type);
+      ctx.assert('OPS-EM-FIELDS-NOT-SHOWN', off.length === 0, off.length ? `${off.length} of ${found.length} ${type} rows lack _key or carry object_type ${JSON.stringify(off[0].object_type)}` : `all ${found.length} ${type} rows carry _key and object_type ${type}`, ex);
+      const fields = [...new Set(found.flatMap((r) => Object.keys(r)))].sort();
+      ctx.observe('OPS-EM-FIELDS-NOT-SHOWN', `${type} rows carry ${fields.slice(0, 40).join(', ') || '(no rows)'}`);
+      const partial = await emList(ctx, type, { is_partial_data: 1 });
+      ctx.observe('OPS-EM-LIST', `${type} with is_partial_data=1 answered ${partial.status} with ${rows(partial).length} rows (${found.length} without it)`);
+    }
+  },
+};
+
+/** Fields every row holds with one scalar type: what sorting and filtering can be judged on. */
+function uniformFields(all: Doc[]): { field: string; unique: boolean }[] {
+  const names = [...new Set(all.flatMap((r) => Object.keys(r)))];
+  return names
+    .filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f]))
+    .map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
+}
+
+const byCodepoint = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+const byFolded = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : byCodepoint(String(a).toLowerCase(), String(b).toLowerCase()));
+/** Ordered under binary or case-folded collation: the document names no collation. */
+const inOrder = (values: unknown[], dir: 1 | -1) => [byCodepoint, byFolded].some((cmp) => values.every((v, i) => i === 0 || dir * cmp(values[i - 1], v) <= 0));
+
+/** Live episodes change under a run: a case that fails is tried once more before it counts. */
+async function twice(body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    if (!(e instanceof Violation)) throw e;
+    await body();
+  }
+}
+
+async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
+  const fields = uniformFields(all);
+  const sortable = fields.filter((f) => f.unique).map((f) => f.field);
+  const filterable = fields.map((f) => f.field);
+  const projectable = [...new Set(all.flatMap((r) => Object.keys(r)))].filter((f) => f !== '_key' && f !== 'object_type');
+  if (!sortable.length) return ctx.untested('OPS-EM-LIST-PARAMS', `${type}: no field has distinct scalar values in every row, so no order can be judged`);
+  const n = all.length;
+  const arb = fc.record({
+    sortKey: fc.constantFrom(...sortable),
+    dir: fc.constantFrom(0, 1),
+    skip: fc.nat({ max: n }),
+    limit: fc.integer({ min: 1, max: n + 1 }),
+    asked: fc.subarray(projectable, { minLength: 1, maxLength: 3 }),
+    filterField: fc.constantFrom(...filterable),
+    filterRow: fc.nat({ max: n - 1 }),
+    ne: fc.boolean(),
+  });
+  const property = fc.asyncProperty(arb, (c) =>
+    twice(async () => {
+      const sortDir = c.dir === 1 ? 1 : -1;
+      const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
+      const values = rows(sorted).map((r) => r[c.sortKey]);
+      if (!ok(sorted) || !inOrder(values, sortDir)) throw new Violation(`${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`, 'OPS-EM-LIST-PARAMS', sorted);
+      const order = keys(rows(sorted));
+      const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
+      const got = keys(rows(page));
+      const want = order.slice(c.skip, c.skip + c.limit);
+      if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) {
+        const what = got.length > c.limit ? `more than limit=${c.limit} rows` : `rows ${got.join(',') || '(none)'} instead of ${want.join(',') || '(none)'}`;
+        throw new Violation(`${type} with skip=${c.skip}&limit=${c.limit} sorted by ${c.sortKey}/${c.dir} answered ${page.status}: ${what}`, 'OPS-EM-LIST-PARAMS', page);
+      }
+
+      const asked = [...c.asked, '_key'];
+      const projected = await emList(ctx, type, { fields: asked.join(',') });
+      const byKey = new Map(all.map((r) => [String(r._key), r]));
+      for (const r of rows(projected)) {
+        const extra = Object.keys(r).filter((k) => !asked.includes(k) && k !== 'object_type');
+        const full = byKey.get(String(r._key));
+        const changed = full ? asked.filter((f) => full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f])) : [];
+        if (extra.length || changed.length) throw new Violation(`${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`, 'OPS-EM-LIST-PARAMS', projected);
+      }
+      if (!ok(projected) || rows(projected).length !== n) throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected);
+
+      const value = all[c.filterRow][c.filterField];
+      const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);
+      const filter = JSON.stringify({ [c.filterField]: c.ne ? { $ne: value } : value });
+      const filtered = await emList(ctx, type, { filter_data: filter });
+      const wrong = rows(filtered).filter((r) => !matches(r));
+      const missing = keys(all.filter(matches)).filter((k) => !keys(rows(filtered)).includes(k));
+      if (!ok(filtered) || wrong.length || missing.length) throw new Violation(`${type} with filter_data=${filter} answered ${filtered.status}: ${wrong.length} rows that do not match, ${missing.length} matching rows left out`, 'OPS-EM-LIST-PARAMS', filtered);
+    }),
+  );
+  // A large live store makes every case expensive: fewer cases there.
+  const runs = n > 500 ? Math.min(3, ctx.options.runs) : ctx.options.runs;
+  await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs });
+}
+
+export const listParameters: Check = {
+  id: 'ops.events.list-params',
+  title: 'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
+  requirements: ['OPS-EM-LIST-PARAMS'],
+  async run(ctx) {
+    for (const type of SEEN_TYPES) {
+      const whole = await emList(ctx, type);
+      const all = rows(whole).filter((r) => typeof r._key === 'string');
+      if (!ok(whole) || all.length === 0) {
+        ctx.untested('OPS-EM-LIST-PARAMS', `${type}: the list answered ${whole.status} with no rows to sort, page or filter`, whole);
+        continue;
+      }
+      await listParamsProperty(ctx, type, all);
+    }
+  },
+};
+
+export const episodeActions: Check = {
+  id: 'ops.events.actions',
+  title: 'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
+  requirements: ['OPS-EM-ACTIONS-LIST', 'OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAMES', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'],
+  async run(ctx) {
+    const ex = await ctx.http.send('emActionList');
+    const list = rows(ex);
+    if (!ctx.assert('OPS-EM-ACTIONS-LIST', ok(ex) && Array.isArray(ex.json) && list.length > 0, `the action list answered ${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}`, ex)) return;
+    const incomplete = list.filter((a) => ENTRY_FIELDS.some((f) => a[f] === undefined) || typeof a.label !== 'string' || typeof a.action_name !== 'string');
+    ctx.assert('OPS-EM-ACTION-ENTRY', incomplete.length === 0, incomplete.length ? `${incomplete.length} entries lack a documented field, e.g. ${JSON.stringify(incomplete[0]).slice(0, 200)}` : `all ${list.length} entries carry ${ENTRY_FIELDS.join(', ')}`, ex);
+    const badFlags = list.flatMap((a) => FLAGS.filter((f) => a[f] !== undefined && !isIntegerLike(a[f])).map((f) => `${String(a.action_name)}.${f}=${JSON.stringify(a[f])}`));
+    ctx.assert('OPS-EM-ACTION-VALUES', badFlags.length === 0, badFlags.length ? `flags that are neither integers nor integer-like strings: ${badFlags.slice(0, 5).join(', ')}` : 'every flag is an integer or an integer-like string', ex);
+    const types = [...new Set(list.map((a) => a.type))];
+    ctx.assert('OPS-EM-ACTION-TYPE', types.every((t) => t === '' || t === 'external_ticket'), `action types seen: ${JSON.stringify(types)}`, ex);
+    const names = list.map((a) => a.action_name).filter((n): n is string => typeof n === 'string');
+    const absent = NAMED_ACTIONS.filter((n) => !names.includes(n));
+    ctx.assert('OPS-EM-ACTION-NAMES', absent.length === 0, absent.length ? `the listing lacks ${absent.join(', ')}` : 'the listing includes every action the document names', ex);
+
+    const lacking: string[] = [];
+    for (const entry of list.slice(0, 40)) {
+      const name = entry.action_name;
+      if (typeof name !== 'string') continue;
+      const got = await ctx.http.send('emActionGet', { params: { action_name: name } });
+      const config = got.json as Doc | undefined;
+      const isObject = ok(got) && !!config && typeof config === 'object' && !Array.isArray(config);
+      ctx.assert('OPS-EM-ACTION-NAME-SOURCE', ok(got), `GET notable_event_actions/${name} answered ${got.status}`, got);
+      if (!ok(got)) continue;
+      ctx.assert('OPS-EM-ACTION-GET', isObject, `the configuration of ${name} is ${isObject ? 'an object' : JSON.stringify(config)?.slice(0, 80)}`, got);
+      if (isObject && typeof config.label === 'string' && typeof entry.label === 'string') ctx.assert('OPS-EM-ACTION-GET', config.label === entry.label, `the configuration answered for ${name} has label ${JSON.stringify(config.label)}; the list gives ${JSON.stringify(entry.label)}`, got);
+      const missing = isObject ? CONFIG_FIELDS.filter((f) => config[f] === undefined) : CONFIG_FIELDS;
+      if (missing.length) lacking.push(`${name}: ${missing.join(', ')}`);
+    }
+    ctx.assert('OPS-EM-ACTION-CONFIG', lacking.length === 0, lacking.length ? `configurations without a documented setting: ${lacking.slice(0, 3).join('; ')}` : 'every configuration holds every documented setting');
+  },
+};
+
+export const executeAction: Check = {
+  id: 'ops.events.action-execute',
+  title: 'POST notable_event_actions/<action_name> with {params, ids} MUST run the action and answer [{action_name, ids, sid}]',
+  requirements: ['OPS-EM-ACTION-EXECUTE'],
+  // Runs an action on a real episode.
+  destructive: true,
+  async run(ctx) {
+    const actions = rows(await ctx.http.send('emActionList'));
+    const action = actions.find((a) => a.action_name === 'ops_sample_event_action_ping');
+    if (!action) return ctx.untested('OPS-EM-ACTION-EXECUTE', 'the action list has no ops_sample_event_action_ping, the one action safe to run');
+    const episodes = await emList(ctx, 'notable_event_group', { limit: 1 });
+    const episode = rows(episodes)[0]?._key;
+    if (typeof episode !== 'string') return ctx.untested('OPS-EM-ACTION-EXECUTE', 'there is no episode to run the action on', episodes);
+    const ex = await ctx.http.send('emActionExecute', { params: { action_name: 'ops_sample_event_action_ping' }, body: { params: { host: 'localhost' }, ids: [episode] } });
+    const results = rows(ex);
+    const mine = results.find((r) => r.action_name === 'ops_sample_event_action_ping');
+    const good = ok(ex) && !!mine && Array.isArray(mine.ids) && mine.ids.includes(episode) && typeof mine.sid === 'string' && mine.sid !== '';
+    ctx.assert('OPS-EM-ACTION-EXECUTE', good, `running ops_sample_event_action_ping on ${episode} answered ${ex.status} ${ex.text.slice(0, 200)}`, ex);
+  },
+};
+
+/** A comment's key: older releases answer {_key}, newer ones the record with comment_id. */
+const commentKey = (ex: Exchange): string | undefined => {
+  const d = ex.json as Doc | undefined;
+  const k = d?._key ?? d?.comment_id;
+  return typeof k === 'string' && k !== '' ? k : undefined;
+};
+
+export const commentsAppendOnly: Check = {
+  id: 'ops.events.comments-append-only',
+  title: 'Episode comments MUST be append-only: a comment can be added, but updating or deleting it MUST NOT succeed and it stays as created',
+  requirements: ['OPS-EM-COMMENTS-APPEND-ONLY', 'OPS-EM-OTHER-METHODS'],
+  async run(ctx) {
+    // An episode id of the run's own: the comment never lands on a real episode.
+    const episode = `${ctx.options.runTag}-comment-episode`;
+    const text = tagged(ctx, 'append-only comment');
+    const made = await ctx.http.raw('POST', emPath(ctx, COMMENT), { body: { event_id: episode, comment: text } });
+    ctx.observe('OPS-EM-OTHER-METHODS', `POST ${COMMENT} answered ${made.status} ${made.text.slice(0, 120)}`);
+    if (!ctx.assert('OPS-EM-COMMENTS-APPEND-ONLY', ok(made), `adding a comment answered ${made.status}`, made)) return;
+    const find = async () => {
+      const ex = await emList(ctx, COMMENT, { filter_data: JSON.stringify({ event_id: episode }) });
+      return { ex, own: rows(ex).filter((r) => r.event_id === episode) };
+    };
+    const key = commentKey(made) ?? (await find()).own.find((r) => r.comment === text)?._key;
+    if (typeof key !== 'string') return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', 'the new comment could not be found by its key', made);
+    ctx.ledger.add(`${COMMENT} ${key}`, async () => {
+      const del = await ctx.http.raw('DELETE', emPath(ctx, `${COMMENT}/${encodeURIComponent(key)}`));
+      if (!ok(del)) throw new Error(`episode comments are append-only: left on episode ${episode}`);
+    });
+
+    const changed = `${text} changed`;
+    const attempts: [string, string, unknown, Record<string, number>?][] = [
+      ['POST', `${COMMENT}/${encodeURIComponent(key)}`, { comment: changed }, { is_partial_data: 1 }],
+      ['POST', `${COMMENT}/${encodeURIComponent(key)}`, { comment: changed, event_id: episode }, { is_partial_data: 0 }],
+      ['PUT', `${COMMENT}/${encodeURIComponent(key)}`, { comment: changed, event_id: episode }],
+      ['POST', `${COMMENT}/bulk_update`, [{ _key: key, comment: changed, event_id: episode }], { is_partial_data: 1 }],
+      ['DELETE', `${COMMENT}/${encodeURIComponent(key)}`, undefined],
+    ];
+    for (const [method, rest, body, query] of attempts) {
+      const ex = await ctx.http.raw(method, emPath(ctx, rest), { body, query });
+      const what = `${method} ${rest.replace(encodeURIComponent(key), '<key>')}${query ? `?is_partial_data=${query.is_partial_data}` : ''}`;
+      ctx.assert('OPS-EM-COMMENTS-APPEND-ONLY', !ok(ex), `${what} on a comment answered ${ex.status}`, ex);
+      ctx.assert('OPS-EM-OTHER-METHODS', ex.status < 500, `${what} answered ${ex.status}`, ex);
+    }
+    const { ex, own } = await find();
+    const still = own.find((r) => r._key === key);
+    ctx.assert('OPS-EM-COMMENTS-APPEND-ONLY', ok(ex) && still?.comment === text, still ? `the comment now reads ${JSON.stringify(still.comment)}` : `the comment ${key} is gone (list answered ${ex.status})`, ex);
+  },
+};
+
+export const otherEndpoints: Check = {
+  id: 'ops.events.other-endpoints',
+  title: 'An event-management object type the document does not name MAY be served or refused, but MUST NOT answer a server error',
+  requirements: ['OPS-EM-OTHER-ENDPOINTS'],
+  async run(ctx) {
+    const type = `${ctx.options.runTag}_undocumented_type`;
+    const ex = await emList(ctx, type);
+    ctx.assert('OPS-EM-OTHER-ENDPOINTS', ex.status < 500, `GET event_management_interface/${type} answered ${ex.status}`, ex);
+    ctx.observe('OPS-EM-OTHER-ENDPOINTS', `an undocumented object type answered ${ex.status} ${ex.text.slice(0, 120)}`);
+  },
+};
+
+export const eventsChecks: Check[] = [listSeenTypes, listParameters, episodeActions, commentsAppendOnly, otherEndpoints, executeAction];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
-import { filterFor, invalidFilter } from '../arbitraries/filters';
+import { filterFor, invalidFilter, pathsAndValues, type GeneratedFilter } from '../arbitraries/filters';
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { selectWith } from '../model/filter-model';
@@ -18,6 +18,27 @@ async function seedObjects(ctx: CheckContext, c: Collection, n: number): Promise
 
 const sorted = (ks: string[]) => [...ks].sort();
 
+/**
+ * One filter of each documented shape on each kind of field the run's rows hold (scalar, array element, dotted
+ * path), plus an unanchored and a case-sensitive $regex and an $or: the shapes a small random budget may miss.
+ */
+function shapeExamples(ours: Doc[]): GeneratedFilter[] {
+  const pairs = pathsAndValues(ours);
+  const holds = (r: Doc, p: string, v: unknown, inArray: boolean) => (inArray ? Array.isArray(r[p]) && (r[p] as unknown[]).includes(v) : r[p] === v);
+  const first = (kind: 'scalar' | 'array' | 'dotted') =>
+    pairs.find(([p, v]) => (kind === 'dotted' ? p.includes('.') : !p.includes('.') && ours.some((r) => holds(r, p, v, kind === 'array'))));
+  const out: GeneratedFilter[] = [];
+  for (const pair of [first('scalar'), first('array'), first('dotted')]) {
+    if (!pair) continue;
+    out.push({ kind: 'equality', filter: { [pair[0]]: pair[1] } }, { kind: 'ne', filter: { [pair[0]]: { $ne: pair[1] } } });
+  }
+  const titles = ours.map((r) => String(r.title));
+  const tail = titles[0].slice(titles[0].indexOf(' ') + 1);
+  out.push({ kind: 'regex', filter: { title: { $regex: tail } } }, { kind: 'regex', filter: { title: { $regex: tail.toUpperCase() } } });
+  if (titles.length > 1) out.push({ kind: 'combined', filter: { $or: [{ title: titles[0] }, { title: titles[1] }] } });
+  return out;
+}
+
 export const filterMatchesModel: Check = {
   id: 'ops.filter.matches-document-store',
   title: 'A filter of equality, $regex, $ne or a combination MUST select exactly the rows a document store would, and count MUST agree',
@@ -27,7 +48,7 @@ export const filterMatchesModel: Check = {
     // Reads only from here on: the comparison is over the rows the server holds, whoever created them.
     const snapshot = rows(await listIn(ctx, SERVICE));
     const ours = snapshot.filter((r) => String(r.title ?? '').startsWith(ctx.options.runTag));
-    const property = fc.asyncProperty(filterFor(ours), async ({ kind, filter }) => {
+    const agrees = async ({ kind, filter }: GeneratedFilter) => {
       const expected = sorted(keys(selectWith(filter, snapshot)));
       const ex = await listIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
       const got = sorted(keys(rows(ex)));
@@ -36,7 +57,17 @@ export const filterMatchesModel: Check = {
       }
       const count = await countIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
       if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count);
-    });
+    };
+    for (const example of shapeExamples(ours)) {
+      try {
+        await agrees(example);
+        ctx.assert(REQUIREMENT_OF[example.kind], true, `filter ${JSON.stringify(example.filter)} selects and counts the rows a document store does`);
+      } catch (e) {
+        if (!(e instanceof Violation)) throw e;
+        ctx.assert(e.requirement ?? 'OPS-QUERY-FILTER', false, e.message, e.exchange);
+      }
+    }
+    const property = fc.asyncProperty(filterFor(ours), agrees);
     await checkProperty(ctx, ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'], 'filter semantics', property);
   },
 };

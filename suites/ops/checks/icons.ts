@@ -1,3 +1,294 @@
-import type { Check } from '../../core/check';
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import type { Exchange } from '../../core/types';
+import { word } from '../arbitraries/values';
+import { ok, same, tagged, type Doc } from '../support';
 
-export const iconsChecks: Check[] = [];
+const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
+const SIZES = ['default_width', 'default_height'];
+const DELETED = { Deleted: 'True' };
+
+const iconShape = fc.record({ name: word, width: fc.integer({ min: 1, max: 512 }), height: fc.integer({ min: 1, max: 512 }) });
+type Shape = { name: string; width: number; height: number };
+
+const iconOf = (ctx: CheckContext, category: string, s: Shape, i: number | string, numeric = false): Doc => ({
+  title: tagged(ctx, `icon ${i} ${s.name}`),
+  svg_path: `M0 0h${s.width}v${s.height}z`,
+  default_width: numeric ? s.width : String(s.width),
+  default_height: numeric ? s.height : String(s.height),
+  category,
+});
+
+/** Sizes are compared by value: the document types them as strings while its sample sends numbers. */
+const sameIcon = (read: Doc, sent: Doc) =>
+  ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
+
+const keysAnswer = (ex: Exchange) => (ok(ex) && Array.isArray(ex.json) && ex.json.every((k) => typeof k === 'string' && k !== '') ? (ex.json as string[]) : undefined);
+const listAnswer = (ex: Exchange) => {
+  const b = ex.json as Doc | undefined;
+  return ok(ex) && b && typeof b === 'object' && !Array.isArray(b) && Array.isArray(b.result) ? { total: b.total, result: b.result as Doc[] } : undefined;
+};
+const keysOf = (icons: Doc[]) => icons.map((i) => String(i._key));
+const sorted = (ks: string[]) => [...ks].sort();
+
+/** A category named with the run tag: deleting it can only touch the run's own icons, so cleanup deletes it whole. */
+function ownCategory(ctx: CheckContext, label: string) {
+  const name = tagged(ctx, label);
+  const token = ctx.ledger.add(`icon category ${name}`, () => ctx.http.send('iconDeleteByCategory', { query: { category: name } }));
+  const drop = async () => {
+    const ex = await ctx.http.send('iconDeleteByCategory', { query: { category: name } });
+    if (ok(ex)) ctx.ledger.forget(token);
+  };
+  return { name, drop };
+}
+
+async function saveIcons(ctx: CheckContext, icons: Doc[], put = false) {
+  const ex = put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
+  const saved = keysAnswer(ex);
+  for (const k of saved ?? []) ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } }));
+  return { ex, keys: saved };
+}
+
+const listIcons = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('iconList', { query });
+const allIcons = async (ctx: CheckContext) => listAnswer(await listIcons(ctx))?.result ?? [];
+
+async function categories(ctx: CheckContext) {
+  const ex = await listIcons(ctx, { list_categories: 1 });
+  return { ex, list: Array.isArray(ex.json) ? (ex.json as Doc[]) : undefined };
+}
+const isImmutable = (c: Doc) => c !== null && typeof c === 'object' && 'immutable' in c && c.immutable !== false;
+
+const createAndList: Check = {
+  id: 'ops.icons.create-and-list',
+  title: 'POST icon_collection with an array of icons MUST answer one key per icon; GET ?category= MUST answer {total, result} with exactly those icons as written',
+  requirements: ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
+  async run(ctx) {
+    let n = 0;
+    const property = fc.asyncProperty(fc.array(iconShape, { minLength: 1, maxLength: 4 }), async (shapes) => {
+      const cat = ownCategory(ctx, `icons ${n++}`);
+      const icons = shapes.map((s, i) => iconOf(ctx, cat.name, s, i));
+      try {
+        const { ex, keys } = await saveIcons(ctx, icons);
+        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex);
+        const list = await listIcons(ctx, { category: cat.name });
+        const body = listAnswer(list);
+        if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list);
+        const foreign = body.result.filter((r) => r.category !== cat.name);
+        if (foreign.length) throw new Violation(`?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', list);
+        if (!same(sorted(keysOf(body.result)), sorted(keys))) throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list);
+        if (body.total !== icons.length) throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list);
+        for (const row of body.result) {
+          const missing = ICON_FIELDS.filter((f) => typeof row[f] !== 'string');
+          if (missing.length) throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list);
+          const sent = icons.find((i) => i.title === row.title);
+          if (!sent || !sameIcon(row, sent)) throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list);
+        }
+      } finally {
+        await cat.drop();
+      }
+    });
+    await checkProperty(ctx, ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'], 'icon save and list', property, { runs: Math.min(ctx.options.runs, 8) });
+  },
+};
+
+const sizeForms: Check = {
+  id: 'ops.icons.size-forms',
+  title: 'Icon creation SHOULD accept default_width and default_height both as strings (as documented) and as numbers (as the sample sends), keeping their values',
+  requirements: ['OPS-ICON-CREATE-SIZES'],
+  async run(ctx) {
+    const cat = ownCategory(ctx, 'icon sizes');
+    for (const numeric of [false, true]) {
+      const icon = iconOf(ctx, cat.name, { name: numeric ? 'numbers' : 'strings', width: numeric ? 48 : 32, height: numeric ? 24 : 16 }, 0, numeric);
+      const { ex, keys } = await saveIcons(ctx, [icon]);
+      const form = numeric ? 'numbers' : 'strings';
+      if (!ctx.assert('OPS-ICON-CREATE-SIZES', keys?.length === 1, `an icon with sizes as ${form} answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) continue;
+      const list = await listIcons(ctx, { category: cat.name });
+      const row = listAnswer(list)?.result.find((r) => r._key === keys![0]);
+      ctx.assert('OPS-ICON-CREATE-SIZES', !!row && sameIcon(row, icon), `sizes sent as ${form} (${icon.default_width}×${icon.default_height}) read back as ${JSON.stringify(row && { default_width: row.default_width, default_height: row.default_height })}`, list);
+    }
+  },
+};
+
+const putForm: Check = {
+  id: 'ops.icons.put-form',
+  title: "PUT icon_collection with the icon array as a raw body (the sample's form) SHOULD save the icons like POST and answer their keys",
+  requirements: ['OPS-ICON-CREATE-PUT'],
+  async run(ctx) {
+    const cat = ownCategory(ctx, 'icon put');
+    const icons = [iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0), iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1)];
+    const { ex, keys } = await saveIcons(ctx, icons, true);
+    if (!ctx.assert('OPS-ICON-CREATE-PUT', keys?.length === 2, `PUT of two icons as raw data answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+    const listed = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
+    const good = keys!.every((k) => listed.some((r) => r._key === k && icons.some((i) => sameIcon(r, i))));
+    ctx.assert('OPS-ICON-CREATE-PUT', good, `after the PUT the category lists ${JSON.stringify(listed.map((r) => ({ _key: r._key, title: r.title })))}`);
+  },
+};
+
+const listParameters: Check = {
+  id: 'ops.icons.list-parameters',
+  title: 'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
+  requirements: ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'],
+  async run(ctx) {
+    const size = 6;
+    const words = fc.sample(fc.uniqueArray(word, { minLength: size, maxLength: size }), { seed: ctx.options.seed, numRuns: 1 })[0];
+    const main = ownCategory(ctx, 'icon paging');
+    const other = ownCategory(ctx, 'icon paging other');
+    const icons: Doc[] = words.map((w, i) => ({ ...iconOf(ctx, main.name, { name: w, width: 10 + i, height: 20 + i }, ''), title: tagged(ctx, w) }));
+    const a = await saveIcons(ctx, icons);
+    const b = await saveIcons(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
+    if (!a.keys || !b.keys) return ctx.untested('OPS-ICON-LIST', `could not save the icons to page through (${a.ex.status}, ${b.ex.status})`);
+    const totals = new Set<string>();
+    const params = fc.record({
+      dir: fc.constantFrom(0, 1),
+      limit: fc.option(fc.integer({ min: 1, max: size + 1 }), { nil: undefined }),
+      offset: fc.option(fc.integer({ min: 0, max: size }), { nil: undefined }),
+      fields: fc.option(fc.subarray(['svg_path', 'default_width', 'default_height', 'category']), { nil: undefined }),
+      only: fc.option(fc.integer({ min: 0, max: size - 1 }), { nil: undefined }),
+      listCategories: fc.constantFrom(undefined, 0),
+    });
+    const property = fc.asyncProperty(params, async (p) => {
+      const filter = p.only === undefined ? undefined : JSON.stringify({ title: icons[p.only].title });
+      // title is always asked for: it names each row even when the projection leaves _key out.
+      const fields = p.fields ? ['title', ...p.fields] : undefined;
+      const query = { category: main.name, sort_key: 'title', sort_dir: p.dir, limit: p.limit, offset: p.offset, fields: fields?.join(','), filter, list_categories: p.listCategories };
+      const ex = await listIcons(ctx, query);
+      const body = listAnswer(ex);
+      if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex);
+      const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title).sort((x, y) => (x.title < y.title ? -1 : 1) * (p.dir === 1 ? 1 : -1));
+      const start = p.offset ?? 0;
+      const want = selected.slice(start, p.limit === undefined ? undefined : start + p.limit).map((i) => String(i.title));
+      const got = body.result.map((r) => String(r.title));
+      const strays = got.filter((t) => !icons.some((i) => i.title === t));
+      if (strays.length) throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex);
+      if (!same(got, want)) throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex);
+      if (body.total !== selected.length && body.total !== got.length) throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex);
+      totals.add(body.total === selected.length ? 'the number of matching icons before paging' : 'the number of icons returned');
+      for (const row of fields ? body.result : []) {
+        const stored = icons.find((i) => i.title === row.title)!;
+        const extra = ICON_FIELDS.filter((f) => f !== '_key' && row[f] !== undefined && !fields!.includes(f));
+        const wrong = fields!.filter((f) => String(row[f]) !== String(stored[f]));
+        if (extra.length || wrong.length) throw new Violation(`fields=${fields!.join(',')}: ${row.title} ${extra.length ? `also carries ${extra.join(', ')}` : `has ${wrong.map((f) => `${f}=${JSON.stringify(row[f])}`).join(', ')}`}`, 'OPS-ICON-LIST', ex);
+      }
+    });
+    await checkProperty(ctx, ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'], 'icon list parameters', property, { runs: Math.min(ctx.options.runs, 20) });
+    if (totals.size) ctx.observe('OPS-ICON-LIST', `total is ${[...totals].join(' or ')}`);
+  },
+};
+
+const listCategories: Check = {
+  id: 'ops.icons.list-categories',
+  title: 'GET icon_collection?list_categories=1 MUST answer every category as {name}, immutable only on categories that cannot be modified; list_categories=0 answers the icons',
+  requirements: ['OPS-ICON-LIST-CATEGORIES', 'OPS-ICON-CATEGORY', 'OPS-ICON-LIST'],
+  async run(ctx) {
+    const cat = ownCategory(ctx, 'icon category');
+    const saved = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
+    if (!saved.keys) return ctx.untested('OPS-ICON-LIST-CATEGORIES', `could not save an icon (${saved.ex.status})`);
+    const { ex, list } = await categories(ctx);
+    if (!ctx.assert('OPS-ICON-LIST-CATEGORIES', ok(ex) && !!list, `list_categories=1 answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+    const malformed = list!.filter((c) => !c || typeof c !== 'object' || typeof c.name !== 'string');
+    ctx.assert('OPS-ICON-CATEGORY', malformed.length === 0, malformed.length ? `category entries without a string name: ${JSON.stringify(malformed.slice(0, 3))}` : `all ${list!.length} entries carry a string name`, ex);
+    const mine = list!.find((c) => c?.name === cat.name);
+    ctx.assert('OPS-ICON-LIST-CATEGORIES', !!mine, mine ? 'the category of the new icon is listed' : `the category ${cat.name} of the new icon is not among ${list!.length} categories`, ex);
+    if (mine) ctx.assert('OPS-ICON-CATEGORY', !('immutable' in mine), `the run's own category, which can be modified, is listed as ${JSON.stringify(mine)}`, ex);
+    const names = new Set(list!.map((c) => c?.name));
+    const unlisted = [...new Set((await allIcons(ctx)).map((i) => i.category))].filter((c) => !names.has(c));
+    ctx.assert('OPS-ICON-LIST-CATEGORIES', unlisted.length === 0, unlisted.length ? `categories of listed icons missing from list_categories=1: ${unlisted.slice(0, 5).map((c) => JSON.stringify(c)).join(', ')}` : 'every category an icon carries is listed', ex);
+    ctx.observe('OPS-ICON-CATEGORY', `immutable categories: ${list!.filter(isImmutable).map((c) => `${c.name} (immutable=${JSON.stringify(c.immutable)})`).join(', ') || 'none'}`);
+    const icons = await listIcons(ctx, { list_categories: 0, category: cat.name });
+    ctx.assert('OPS-ICON-LIST', !!listAnswer(icons), `list_categories=0 answered ${icons.status} ${icons.text.slice(0, 80)}`, icons);
+  },
+};
+
+const deleteCategory: Check = {
+  id: 'ops.icons.delete-category',
+  title: "DELETE icon_collection?category=<name> MUST answer {Deleted: 'True'} and delete the icons of that category only, whatever other categories hold",
+  requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'],
+  async run(ctx) {
+    let n = 0;
+    const placed = fc.array(fc.record({ cat: fc.integer({ min: 0, max: 2 }), shape: iconShape }), { minLength: 1, maxLength: 6 });
+    const property = fc.asyncProperty(placed, fc.nat(), async (spread, pick) => {
+      // Names that are prefixes of each other: a delete by prefix or substring shows at once.
+      const base = `del${n++}`;
+      const cats = [ownCategory(ctx, base), ownCategory(ctx, `${base}x`), ownCategory(ctx, `x${base}`)];
+      const icons = spread.map((s, i) => iconOf(ctx, cats[s.cat].name, s.shape, i));
+      const target = cats[spread[pick % spread.length].cat].name;
+      try {
+        const saved = await saveIcons(ctx, icons);
+        if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex);
+        const before = await allIcons(ctx);
+        const missing = saved.keys.filter((k) => !before.some((i) => i._key === k));
+        if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE');
+        const del = await ctx.http.send('iconDeleteByCategory', { query: { category: target } });
+        if (!ok(del) || !same(del.json, DELETED)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del);
+        const after = new Set(keysOf(await allIcons(ctx)));
+        const kept = before.filter((i) => i.category === target && after.has(String(i._key)));
+        if (kept.length) throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del);
+        const lost = before.filter((i) => i.category !== target && !after.has(String(i._key)));
+        if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del);
+      } finally {
+        for (const c of cats) await c.drop();
+      }
+    });
+    await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8) });
+  },
+};
+
+const deleteByKey: Check = {
+  id: 'ops.icons.delete-by-key',
+  title: "DELETE icon_collection/<_key> MUST delete that icon only and answer {Deleted: 'True'}",
+  requirements: ['OPS-ICON-DELETE'],
+  async run(ctx) {
+    const cat = ownCategory(ctx, 'icon delete key');
+    const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)));
+    if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE', `could not save two icons (${ex.status})`);
+    const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
+    ctx.assert('OPS-ICON-DELETE', ok(del) && same(del.json, DELETED), `DELETE icon_collection/${keys[0]} answered ${del.status} ${del.text.slice(0, 80)}`, del);
+    const left = keysOf(listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? []);
+    ctx.assert('OPS-ICON-DELETE', same(left, [keys[1]]), `after deleting ${keys[0]} the category lists ${JSON.stringify(left)}`);
+    const again = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
+    ctx.observe('OPS-ICON-DELETE', `deleting the same icon again answered ${again.status} ${again.text.slice(0, 80)}`);
+  },
+};
+
+const immutableCategories: Check = {
+  id: 'ops.icons.immutable-categories',
+  title: 'Icons of a category listed as immutable MUST survive a DELETE of that category and a DELETE by key',
+  requirements: ['OPS-ICON-CATEGORY'],
+  destructive: true,
+  async run(ctx) {
+    const { list } = await categories(ctx);
+    const all = await allIcons(ctx);
+    const cat = (list ?? []).filter(isImmutable).map((c) => String(c.name)).find((name) => all.some((i) => i.category === name));
+    if (!cat) return ctx.untested('OPS-ICON-CATEGORY', 'no category listed as immutable holds an icon');
+    const held = keysOf(all.filter((i) => i.category === cat));
+    const byCategory = await ctx.http.send('iconDeleteByCategory', { query: { category: cat } });
+    const byKey = await ctx.http.send('iconDelete', { params: { _key: held[0] } });
+    const after = new Set(keysOf(await allIcons(ctx)));
+    const lost = held.filter((k) => !after.has(k));
+    ctx.assert('OPS-ICON-CATEGORY', lost.length === 0, `after DELETE ?category=${cat} (${byCategory.status}) and DELETE of ${held[0]} (${byKey.status}), ${lost.length ? `${lost.length} of its ${held.length} icons are gone` : `all ${held.length} icons remain`}`, byCategory);
+    const { ex, keys } = await saveIcons(ctx, [iconOf(ctx, cat, { name: 'immutable', width: 2, height: 2 }, 0)]);
+    ctx.observe('OPS-ICON-CATEGORY', `DELETE ?category of immutable ${cat}: ${byCategory.status}; DELETE by key: ${byKey.status}; saving a new icon into it: ${ex.status}${keys ? ' (accepted)' : ''}`);
+  },
+};
+
+const deleteAll: Check = {
+  id: 'ops.icons.delete-all',
+  title: "DELETE icon_collection?category=* MUST answer {Deleted: 'True'} and delete all icons (icons of immutable categories excepted)",
+  requirements: ['OPS-ICON-DELETE-ALL'],
+  destructive: true,
+  async run(ctx) {
+    const cat = ownCategory(ctx, 'icon delete all');
+    const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'all', width: 4, height: 4 }, i)));
+    if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE-ALL', `could not save two icons (${ex.status})`);
+    const immutable = new Set(((await categories(ctx)).list ?? []).filter(isImmutable).map((c) => c.name));
+    const del = await ctx.http.send('iconDeleteByCategory', { query: { category: '*' } });
+    ctx.assert('OPS-ICON-DELETE-ALL', ok(del) && same(del.json, DELETED), `DELETE ?category=* answered ${del.status} ${del.text.slice(0, 80)}`, del);
+    const left = await allIcons(ctx);
+    const wrong = left.filter((i) => !immutable.has(i.category));
+    ctx.assert('OPS-ICON-DELETE-ALL', wrong.length === 0, wrong.length ? `${wrong.length} icons remain outside immutable categories, ${keysOf(wrong).filter((k) => keys.includes(k)).length} of them the run's` : `no icon remains outside immutable categories (${left.length} immutable ones kept)`, del);
+    ctx.observe('OPS-ICON-DELETE-ALL', `${left.length} icons of immutable categories remain after category=*`);
+  },
+};
+
+export const iconsChecks: Check[] = [createAndList, sizeForms, putForm, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];

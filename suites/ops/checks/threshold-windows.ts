@@ -1,3 +1,247 @@
-import type { Check } from '../../core/check';
+import type { Check, CheckContext } from '../../core/check';
+import type { Exchange } from '../../core/types';
+import { core, SERVICE } from '../collections';
+import { createIn, getIn, listIn, ok, rows, tagged, type Doc } from '../support';
 
-export const thresholdWindowsChecks: Check[] = [];
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A window of the run's own; it only ever links KPIs of services the run created, so it changes no real threshold. */
+const CTW = core('custom_threshold_windows', () => ({
+  description: 'conformance window',
+  status: 'active',
+  window_type: 'percentage',
+  window_config_percentage: 10,
+  window_config_static: {},
+  start_time: now(),
+  end_time: now() + 3600,
+  duration: 3600,
+  recurrence: false,
+  is_overlapping: false,
+  overlapping_kpis: [],
+  linked_services: [],
+}));
+
+const PARAM_NAMES = ['ctw_id', 'custom_threshold_window_id'] as const;
+
+interface Kpi {
+  key: string;
+  title: string;
+}
+interface OwnService {
+  key: string;
+  title: string;
+  kpis: Kpi[];
+}
+type Links = { _key: string; kpi_ids: string[] }[];
+
+/** A disabled service with `n` KPIs; the KPI keys are read back, since a server may assign its own. */
+async function serviceWithKpis(ctx: CheckContext, name: string, n: number): Promise<OwnService | undefined> {
+  const titles = Array.from({ length: n }, (_, i) => tagged(ctx, `${name} kpi ${i}`));
+  const kpis = titles.map((title, i) => ({ _key: `${ctx.options.runTag}_${name.replace(/\W/g, '_')}_k${i}`, title, type: 'kpis', threshold_field: 'count', search_type: 'adhoc' }));
+  const made = await createIn(ctx, SERVICE, name, { kpis });
+  if (!made.key) return undefined;
+  const stored = rowsOf((await getIn(ctx, SERVICE, made.key)).json, 'kpis');
+  const found = titles.map((t) => stored.find((k) => k.title === t)).filter((k): k is Doc => typeof k?._key === 'string');
+  if (found.length !== n) return undefined;
+  return { key: made.key, title: String(made.body.title), kpis: found.map((k) => ({ key: String(k._key), title: String(k.title) })) };
+}
+
+const rowsOf = (json: unknown, field: string): Doc[] => {
+  const v = (json as Doc | undefined)?.[field];
+  return Array.isArray(v) ? (v as Doc[]).filter((d) => d && typeof d === 'object') : [];
+};
+
+const associate = (ctx: CheckContext, window: string, services: Links) =>
+  ctx.http.send('ctwAssociateServiceKpi', { params: { object_id: window }, query: { ctw_id: window }, body: { services } });
+
+const disconnect = (ctx: CheckContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
+
+/** linked_kpis with the window under the given parameter names (both unless told). */
+const linkedKpis = (ctx: CheckContext, window: string, query: Record<string, number> = {}, names: readonly string[] = PARAM_NAMES) =>
+  ctx.http.send('ctwLinkedKpis', { query: { ...Object.fromEntries(names.map((n) => [n, window])), ...query } });
+
+const pairsOfLinks = (links: Links) => links.flatMap((s) => s.kpi_ids.map((k) => `${s._key}/${k}`)).sort();
+const pairsOfRows = (ex: Exchange) => rowsOf(ex.json, 'linked_kpis').map((r) => `${String(r.service_key)}/${String(r.kpi_key)}`).sort();
+const sameSet = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+const show = (pairs: string[]) => (pairs.length ? pairs.join(', ') : '(none)');
+
+const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
+
+export const associateAndLinkedKpis: Check = {
+  id: 'ops.ctw.associate-linked-kpis',
+  title: 'associate_service_kpi MUST link the window to the KPIs sent and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
+  requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
+  async run(ctx) {
+    const s1 = await serviceWithKpis(ctx, 'ctw one', 3);
+    const s2 = await serviceWithKpis(ctx, 'ctw two', 1);
+    const a = await createIn(ctx, CTW, 'window a');
+    const b = await createIn(ctx, CTW, 'window b');
+    if (!s1 || !s2 || !a.key || !b.key) return ctx.untested('OPS-CTW-ASSOCIATE', 'could not create the services with KPIs and the two windows');
+    const wanted: [string, Links][] = [
+      [a.key, [{ _key: s1.key, kpi_ids: [s1.kpis[0].key, s1.kpis[1].key] }, { _key: s2.key, kpi_ids: [s2.kpis[0].key] }]],
+      [b.key, [{ _key: s1.key, kpi_ids: [s1.kpis[2].key] }]],
+    ];
+    for (const [window, links] of wanted) {
+      const ex = await associate(ctx, window, links);
+      const answered = rowsOf(ex.json, 'services');
+      const answeredPairs = answered.flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
+      const want = pairsOfLinks(links);
+      const good = ok(ex) && sameSet([...new Set(answeredPairs)], want);
+      ctx.assert('OPS-CTW-ASSOCIATE', good, `associate_service_kpi for ${window} answered ${ex.status} listing ${show(answeredPairs)}; sent ${show(want)}`, ex);
+    }
+    const services = new Map([s1, s2].map((s) => [s.key, s]));
+
+    const honoured: string[] = [];
+    for (const name of PARAM_NAMES) {
+      const ex = await linkedKpis(ctx, a.key, {}, [name]);
+      const got = pairsOfRows(ex);
+      const match = ok(ex) && sameSet(got, pairsOfLinks(wanted[0][1]));
+      if (match) honoured.push(name);
+      ctx.observe('OPS-CTW-LINKED-KPIS-PARAM', `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ', exactly the window\'s' : ''}`);
+    }
+    ctx.assert('OPS-CTW-LINKED-KPIS-PARAM', honoured.length > 0, honoured.length ? `linked_kpis selects the window by ${honoured.join(' and ')}` : 'neither ctw_id nor custom_threshold_window_id alone selects the window\'s KPIs');
+
+    for (const [window, links] of wanted) {
+      const ex = await linkedKpis(ctx, window);
+      const got = pairsOfRows(ex);
+      const want = pairsOfLinks(links);
+      ctx.assert('OPS-CTW-LINKED-KPIS', ok(ex) && sameSet(got, want), `linked_kpis of ${window} answered ${ex.status} with ${show(got)}; linked were ${show(want)}`, ex);
+      const count = (ex.json as Doc | undefined)?.count;
+      ctx.assert('OPS-CTW-LINKED-KPIS', count === got.length, `with every entry returned, count is ${JSON.stringify(count)} for ${got.length} entries`, ex);
+      const wrong = rowsOf(ex.json, 'linked_kpis').filter((r) => {
+        const s = services.get(String(r.service_key));
+        return !s || r.service_title !== s.title || r.kpi_title !== s.kpis.find((k) => k.key === r.kpi_key)?.title;
+      });
+      ctx.assert('OPS-CTW-LINKED-KPIS', wrong.length === 0, wrong.length ? `entries with wrong titles: ${JSON.stringify(wrong.slice(0, 2))}` : 'every entry names its KPI and service with their titles', ex);
+      const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
+      const storedPairs = stored.flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : []));
+      ctx.assert('OPS-CTW-FIELDS', sameSet([...new Set(storedPairs)], want), `the window's linked_services reads ${show(storedPairs)}`);
+    }
+
+    const all = pairsOfLinks(wanted[0][1]);
+    for (const limit of [1, 2]) {
+      const ex = await linkedKpis(ctx, a.key, { limit });
+      const got = pairsOfRows(ex);
+      const good = ok(ex) && got.length > 0 && got.length <= limit && got.every((p) => all.includes(p));
+      ctx.assert('OPS-CTW-LINKED-KPIS', good, `limit=${limit} answered ${ex.status} with ${got.length} of ${all.length} KPIs`, ex);
+      ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify((ex.json as Doc | undefined)?.count)} (${all.length} linked)`);
+    }
+    const zero = await linkedKpis(ctx, a.key, { limit: 0 });
+    const got = pairsOfRows(zero);
+    ctx.assert('OPS-LIMITS-LINKED-KPIS-ZERO', ok(zero) && sameSet(got, all), `limit=0 answered ${zero.status} with ${got.length} of ${all.length} linked KPIs`, zero);
+  },
+};
+
+export const disconnectUnlinks: Check = {
+  id: 'ops.ctw.disconnect',
+  title: 'disconnect_kpis MUST unlink every KPI of that window, and only of that window',
+  requirements: ['OPS-CTW-DISCONNECT'],
+  async run(ctx) {
+    const s = await serviceWithKpis(ctx, 'ctw disconnect', 3);
+    const a = await createIn(ctx, CTW, 'disconnect a');
+    const b = await createIn(ctx, CTW, 'disconnect b');
+    if (!s || !a.key || !b.key) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the service with KPIs and the two windows');
+    const linkA: Links = [{ _key: s.key, kpi_ids: [s.kpis[0].key, s.kpis[1].key] }];
+    const linkB: Links = [{ _key: s.key, kpi_ids: [s.kpis[2].key] }];
+    const assoc = [await associate(ctx, a.key, linkA), await associate(ctx, b.key, linkB)];
+    if (assoc.some((ex) => !ok(ex))) return ctx.untested('OPS-CTW-DISCONNECT', `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`, assoc.find((e) => !ok(e)));
+    const ex = await disconnect(ctx, a.key);
+    const dict = (ex.json as Doc | undefined)?.service_kpis_dict;
+    ctx.assert('OPS-CTW-DISCONNECT', ok(ex) && Array.isArray(dict), `disconnect_kpis answered ${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}`, ex);
+    ctx.observe('OPS-CTW-DISCONNECT', `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`);
+    const left = await linkedKpis(ctx, a.key);
+    ctx.assert('OPS-CTW-DISCONNECT', ok(left) && pairsOfRows(left).length === 0, `after disconnect_kpis the window's linked_kpis answered ${left.status} with ${show(pairsOfRows(left))}`, left);
+    const stored = rowsOf((await getIn(ctx, CTW, a.key)).json, 'linked_services').flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : []));
+    ctx.assert('OPS-CTW-DISCONNECT', stored.length === 0, `after disconnect_kpis the window's linked_services still names ${stored.length} KPIs`);
+    const other = await linkedKpis(ctx, b.key);
+    ctx.assert('OPS-CTW-DISCONNECT', ok(other) && sameSet(pairsOfRows(other), pairsOfLinks(linkB)), `another window's linked_kpis now reads ${show(pairsOfRows(other))}; it had ${show(pairsOfLinks(linkB))}`, other);
+  },
+};
+
+export const stopMovesToStopped: Check = {
+  id: 'ops.ctw.stop',
+  title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
+  requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES'],
+  async run(ctx) {
+    // Written in the state table's capitalisation: responses must still say it in lower case.
+    const a = await createIn(ctx, CTW, 'stop a', { status: 'Active' });
+    const b = await createIn(ctx, CTW, 'stop b', { status: 'Active' });
+    if (!a.key || !b.key) return ctx.untested('OPS-CTW-STOP', 'could not create two windows');
+    const before = await getIn(ctx, CTW, a.key);
+    const first = before.json as Doc | undefined;
+    ctx.assert('OPS-CTW-STATUS-LOWERCASE', ok(before) && isLower(first?.status), `a window written with status "Active" reads status ${JSON.stringify(first?.status)}`, before);
+    ctx.assert('OPS-CTW-OBJECT-TYPE', first?.object_type === 'custom_threshold_windows', `the window reads object_type ${JSON.stringify(first?.object_type)}`, before);
+    if (String(first?.status).toLowerCase() !== 'active') {
+      ctx.observe('OPS-CTW-OTHER-STATES', `a window created with status "Active" reads ${JSON.stringify(first?.status)}`);
+      return ctx.untested('OPS-CTW-STOP', `the window is not active after create (status ${JSON.stringify(first?.status)})`, before);
+    }
+    const stop = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
+    const w = stop.json as Doc | undefined;
+    const stopped = ok(stop) && w?._key === a.key && String(w?.status).toLowerCase() === 'stopped';
+    ctx.assert('OPS-CTW-STOP', stopped, `stop answered ${stop.status} with _key ${JSON.stringify(w?._key)} and status ${JSON.stringify(w?.status)}`, stop);
+    ctx.assert('OPS-CTW-STOP', typeof w?.last_stopped_time === 'number' && w.last_stopped_time > 0, `the stopped window's last_stopped_time is ${JSON.stringify(w?.last_stopped_time)}`, stop);
+    ctx.assert('OPS-CTW-STATUS-LOWERCASE', isLower(w?.status), `stop answered status ${JSON.stringify(w?.status)}`, stop);
+    const after = await getIn(ctx, CTW, a.key);
+    const read = after.json as Doc | undefined;
+    ctx.assert('OPS-CTW-STOP', String(read?.status).toLowerCase() === 'stopped' && read?.last_stopped_time === w?.last_stopped_time, `after stop the window reads status ${JSON.stringify(read?.status)} and last_stopped_time ${JSON.stringify(read?.last_stopped_time)}`, after);
+    ctx.assert('OPS-CTW-STATUS-LOWERCASE', isLower(read?.status), `the stopped window reads status ${JSON.stringify(read?.status)}`, after);
+    const other = (await getIn(ctx, CTW, b.key)).json as Doc | undefined;
+    ctx.assert('OPS-CTW-STOP', String(other?.status).toLowerCase() === 'active', `another window reads status ${JSON.stringify(other?.status)} after the first was stopped`);
+
+    const again = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
+    ctx.assert('OPS-CTW-OTHER-STATES', again.status < 500, `stopping the stopped window again answered ${again.status}`, again);
+    const w2 = again.json as Doc | undefined;
+    ctx.observe('OPS-CTW-OTHER-STATES', `stopping a stopped window answered ${again.status}${ok(again) ? ` with status ${JSON.stringify(w2?.status)}, last_stopped_time ${w2?.last_stopped_time === w?.last_stopped_time ? 'unchanged' : `now ${JSON.stringify(w2?.last_stopped_time)}`}` : ''}`);
+  },
+};
+
+const TYPES: Record<string, (v: unknown) => boolean> = {
+  title: (v) => typeof v === 'string',
+  description: (v) => typeof v === 'string',
+  pause_description: (v) => typeof v === 'string',
+  identifying_name: (v) => typeof v === 'string',
+  status: (v) => typeof v === 'string',
+  window_type: (v) => typeof v === 'string',
+  next_scheduled_time: (v) => typeof v === 'string',
+  cron_schedule: (v) => typeof v === 'string',
+  window_config_percentage: (v) => typeof v === 'number',
+  start_time: (v) => typeof v === 'number',
+  end_time: (v) => typeof v === 'number',
+  last_stopped_time: (v) => typeof v === 'number',
+  duration: (v) => typeof v === 'number',
+  window_config_static: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  recurrence: (v) => typeof v === 'boolean',
+  is_overlapping: (v) => typeof v === 'boolean',
+  can_view: (v) => typeof v === 'boolean',
+  can_link: (v) => typeof v === 'boolean',
+  can_edit: (v) => typeof v === 'boolean',
+  can_transition: (v) => typeof v === 'boolean',
+  overlapping_kpis: Array.isArray,
+  sec_grp_list: (v) => Array.isArray(v) && v.every((s) => typeof s === 'string'),
+  linked_services: (v) => Array.isArray(v) && v.every((l) => typeof l?.service_id === 'string' && Array.isArray(l?.linked_kpi_ids) && l.linked_kpi_ids.every((k: unknown) => typeof k === 'string')),
+};
+
+export const windowFields: Check = {
+  id: 'ops.ctw.fields',
+  title: 'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
+  requirements: ['OPS-CTW-FIELDS', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OTHER-STATES'],
+  async run(ctx) {
+    // One window of the run's own, so the list is never empty.
+    await createIn(ctx, CTW, 'fields');
+    const ex = await listIn(ctx, CTW);
+    const windows = rows(ex);
+    if (!ok(ex) || !windows.length) return ctx.untested('OPS-CTW-FIELDS', `the window list answered ${ex.status} with ${windows.length} windows`, ex);
+    const badType = windows.filter((w) => w.object_type !== 'custom_threshold_windows');
+    ctx.assert('OPS-CTW-OBJECT-TYPE', badType.length === 0, badType.length ? `${badType.length} windows have object_type ${JSON.stringify(badType[0].object_type)}` : `all ${windows.length} windows have object_type custom_threshold_windows`, ex);
+    const statuses = [...new Set(windows.map((w) => w.status))];
+    ctx.assert('OPS-CTW-STATUS-LOWERCASE', statuses.every(isLower), `window statuses seen: ${JSON.stringify(statuses)}`, ex);
+    const other = statuses.filter((s) => s !== 'active' && s !== 'stopped');
+    ctx.assert('OPS-CTW-OTHER-STATES', other.every(isLower), `statuses besides active and stopped: ${JSON.stringify(other)}`, ex);
+    if (other.length) ctx.observe('OPS-CTW-OTHER-STATES', `windows also have status ${other.join(', ')}`);
+    const wrong: string[] = [];
+    for (const w of windows) for (const [f, test] of Object.entries(TYPES)) if (w[f] !== undefined && !test(w[f])) wrong.push(`${String(w._key)}.${f}=${JSON.stringify(w[f])?.slice(0, 60)}`);
+    ctx.assert('OPS-CTW-FIELDS', wrong.length === 0, wrong.length ? `fields of another type than listed: ${wrong.slice(0, 5).join('; ')}` : `every listed field of ${windows.length} windows has its listed type`, ex);
+  },
+};
+
+export const thresholdWindowsChecks: Check[] = [associateAndLinkedKpis, disconnectUnlinks, stopMovesToStopped, windowFields];

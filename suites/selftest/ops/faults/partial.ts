@@ -1,3 +1,114 @@
-import type { OpsFault } from '../fault';
+import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
+import { mapRequest, withBody } from '../../fault';
+import { opsPath, type OpsFault } from '../fault';
 
-export const partialFaults: OpsFault[] = [];
+type Doc = Record<string, unknown>;
+
+const ITOA = 'itoa_interface';
+const ACTIONS = new Set(['bulk_update', 'count', 'retire', 'restore', 'retire_retirable', 'count_retirable']);
+/** Fields the service schema names; anything else is what a schema-bound writer would drop. */
+const SCHEMA_FIELDS = new Set(['_key', 'title', 'description', 'enabled', 'kpis', 'entity_rules', 'sec_grp', 'tags', 'services_depends_on', 'base_service_template_id']);
+
+const segs = (r: ApiRequest) => opsPath(r.path, ITOA);
+const isObj = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isUpdateByKey = (r: ApiRequest) => r.method === 'POST' && segs(r)?.length === 2 && !ACTIONS.has(segs(r)![1]) && isObj(r.body);
+const isBulkUpdate = (r: ApiRequest) => r.method === 'POST' && segs(r)?.[1] === 'bulk_update' && Array.isArray(r.body);
+const flag = (r: ApiRequest) => r.query.get('is_partial_data');
+const isFullUpdate = (r: ApiRequest) => isUpdateByKey(r) && flag(r) !== '1';
+
+function withFlag(req: ApiRequest, value: string): ApiRequest {
+  const query = new URLSearchParams(req.query);
+  query.set('is_partial_data', value);
+  return { ...req, query };
+}
+
+async function stored(inner: ApiHandler, req: ApiRequest): Promise<Doc | undefined> {
+  const res = await inner({ ...req, method: 'GET', query: new URLSearchParams(), body: undefined, rawBody: '' });
+  return res.status < 300 && isObj(res.body) ? res.body : undefined;
+}
+
+/** A merge in the style of general-purpose deep-merge helpers: objects recursively, arrays index by index. */
+function deepMerge(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return a.map((v, i) => (i < b.length ? deepMerge(v, b[i]) : v)).concat(b.slice(a.length));
+  if (isObj(a) && isObj(b)) return Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, k in b ? deepMerge(a[k], b[k]) : a[k]]));
+  return b;
+}
+
+export const partialFaults: OpsFault[] = [
+  {
+    id: 'partial-flag-swapped',
+    description: 'is_partial_data=1 is handled as a full replace (refused without title) and is_partial_data=0 merges',
+    breaks: ['OPS-PARTIAL-VALUES', 'OPS-PARTIAL-REPLACE'],
+    only: ['ops.partial.merge', 'ops.partial.replace'],
+    wrap: mapRequest((r) => isUpdateByKey(r) && (flag(r) === '0' || flag(r) === '1'), (r) => withFlag(r, flag(r) === '1' ? '0' : '1')),
+  },
+  {
+    id: 'partial-deep-merge',
+    description: 'is_partial_data=1 merges nested objects and arrays into the stored ones instead of replacing the fields sent',
+    breaks: ['OPS-PARTIAL-MERGE'],
+    only: ['ops.partial.merge'],
+    wrap: (inner) => async (req) => {
+      if (!(isUpdateByKey(req) && flag(req) === '1')) return inner(req);
+      const before = await stored(inner, req);
+      return inner(before ? withFlag(withBody(req, deepMerge(before, req.body)), '0') : req);
+    },
+  },
+  {
+    id: 'full-update-zero-is-truthy',
+    description: 'is_partial_data=0 is read as a non-empty string, so a full update merges and keeps the old fields',
+    breaks: ['OPS-PARTIAL-REPLACE'],
+    only: ['ops.partial.replace'],
+    wrap: mapRequest((r) => isUpdateByKey(r) && flag(r) === '0', (r) => withFlag(r, '1')),
+  },
+  {
+    id: 'partial-default-is-one',
+    description: 'an update without is_partial_data is treated as a partial update',
+    breaks: ['OPS-PARTIAL-DEFAULT'],
+    only: ['ops.partial.replace'],
+    wrap: mapRequest((r) => isUpdateByKey(r) && flag(r) === null, (r) => withFlag(r, '1')),
+  },
+  {
+    id: 'full-update-drops-unknown-fields',
+    description: 'a full update writes only the fields of the schema and drops the others',
+    breaks: ['OPS-PARTIAL-UNKNOWN-FIELDS'],
+    only: ['ops.partial.replace'],
+    wrap: mapRequest(isFullUpdate, (r) => withBody(r, Object.fromEntries(Object.entries(r.body as Doc).filter(([k]) => SCHEMA_FIELDS.has(k))))),
+  },
+  {
+    id: 'full-update-title-from-store',
+    description: 'a full update without title takes the stored title instead of being refused',
+    breaks: ['OPS-PARTIAL-REQUIRED-FIELDS'],
+    only: ['ops.partial.required-fields'],
+    wrap: (inner) => async (req) => {
+      if (!(isFullUpdate(req) && (req.body as Doc).title === undefined)) return inner(req);
+      const before = await stored(inner, req);
+      return inner(before ? withBody(req, { ...(req.body as Doc), title: before.title }) : req);
+    },
+  },
+  {
+    id: 'full-update-required-check-skipped',
+    description: 'a full update without title is accepted and stores an empty title',
+    breaks: ['OPS-PARTIAL-REQUIRED-FIELDS'],
+    only: ['ops.partial.required-fields'],
+    wrap: mapRequest((r) => isFullUpdate(r) && (r.body as Doc).title === undefined, (r) => withBody(r, { ...(r.body as Doc), title: '' })),
+  },
+  {
+    id: 'bulk-update-first-only',
+    description: 'bulk_update writes only the first object of the array but answers every key',
+    breaks: ['OPS-CORE-BULK-UPDATE'],
+    only: ['ops.core.bulk-update'],
+    wrap: (inner) => async (req) => {
+      if (!isBulkUpdate(req)) return inner(req);
+      const entries = req.body as Doc[];
+      const res = await inner(withBody(req, entries.slice(0, 1)));
+      return res.status < 300 ? { ...res, body: { _key: entries.map((e) => e._key) } } : res;
+    },
+  },
+  {
+    id: 'bulk-update-always-merges',
+    description: 'bulk_update ignores is_partial_data and always merges',
+    breaks: ['OPS-CORE-BULK-UPDATE'],
+    only: ['ops.core.bulk-update'],
+    wrap: mapRequest(isBulkUpdate, (r) => withFlag(r, '1')),
+  },
+];

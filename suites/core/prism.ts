@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const PRISM = fileURLToPath(new URL('../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
+
+export interface PrismProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts Prism (`mock` or `proxy <upstream>`) for a spec on a free port and waits until it answers.
+ * Prism is started with node directly: killing an npx wrapper would leave it running.
+ */
+export async function startPrism(mode: 'mock' | 'proxy', spec: string, opts: { upstream?: string; port?: number; insecure?: boolean; quiet?: boolean } = {}): Promise<PrismProcess> {
+  const port = opts.port ?? (await freePort());
+  const args = [PRISM, mode, spec, ...(mode === 'proxy' ? [opts.upstream!] : []), '-h', '127.0.0.1', '-p', String(port), '--errors', 'false'];
+  if (mode === 'mock') args.splice(args.indexOf('--errors'), 2);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    stdio: opts.quiet === false ? 'inherit' : 'ignore',
+    env: { ...process.env, ...(opts.insecure ? { NODE_TLS_REJECT_UNAUTHORIZED: '0' } : {}) },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`prism ${mode} exited before it was ready`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`prism ${mode} did not answer within 60 s`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
