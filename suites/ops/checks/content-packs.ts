@@ -1,3 +1,552 @@
-import type { Check } from '../../core/check';
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import type { Exchange } from '../../core/types';
+import { SERVICE } from '../collections';
+import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc } from '../support';
 
-export const contentPacksChecks: Check[] = [];
+const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+const docs = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter(isDoc) : []);
+const str = (v: unknown): v is string => typeof v === 'string';
+const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
+const member = (ex: Exchange, name: string): unknown => (isDoc(ex.json) ? ex.json[name] : undefined);
+
+// ---- Library list, single read, preview ------------------------------------------------------
+
+const listPacks = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
+const packsOf = (ex: Exchange) => docs(member(ex, 'success'));
+const idsOf = (packs: Doc[]) => packs.map((p) => String(p.id));
+const failuresOf = (ex: Exchange) => (Array.isArray(member(ex, 'failure')) ? (member(ex, 'failure') as unknown[]).map((f) => JSON.stringify(f)).sort() : undefined);
+const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.version) });
+const previewOf = (ctx: CheckContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
+
+function packFieldProblems(p: Doc): string[] {
+  const bad: string[] = [];
+  for (const f of ['id', 'title', 'description', 'overview', 'author', 'version', 'icon']) if (!str(p[f])) bad.push(`${f} is ${JSON.stringify(p[f])}`);
+  for (const f of ['help_links', 'installed_versions', 'screenshots']) if (!Array.isArray(p[f])) bad.push(`${f} is ${JSON.stringify(p[f])}, not an array`);
+  const shot = (s: unknown) => isDoc(s) && str(s.path) && str(s.thumb);
+  if (Array.isArray(p.screenshots) && !p.screenshots.every(shot)) bad.push(`screenshots ${JSON.stringify(p.screenshots).slice(0, 120)} are not all {path, thumb}`);
+  if (!shot(p.main_screenshot)) bad.push(`main_screenshot is ${JSON.stringify(p.main_screenshot)}`);
+  return bad.map((b) => `${String(p.id)}: ${b}`);
+}
+
+/** Orders a server may reasonably sort strings in; a list sorted in none of them is out of order. */
+const COLLATIONS: ((a: string, b: string) => number)[] = [
+  (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  (a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0),
+  (a, b) => a.localeCompare(b),
+  (a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' }),
+];
+const sortedIn = (values: string[], dir: 1 | -1) => COLLATIONS.some((c) => values.every((v, i) => i === 0 || dir * c(values[i - 1], v) <= 0));
+
+const libraryList: Check = {
+  id: 'ops.content-packs.list',
+  title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
+  requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
+  async run(ctx) {
+    const ex = await listPacks(ctx);
+    const packs = packsOf(ex);
+    const failure = member(ex, 'failure');
+    const shaped = ok(ex) && Array.isArray(member(ex, 'success')) && Array.isArray(failure);
+    if (!ctx.assert('OPS-CP-LIST-SHAPE', shaped, shaped ? `the list answered ${packs.length} packs in success and ${(failure as unknown[]).length} entries in failure` : `the list answered ${shown(ex)}`, ex)) return;
+    if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
+    else {
+      const bad = packs.flatMap(packFieldProblems);
+      ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.slice(0, 5).join('; ') : `all ${packs.length} packs carry the documented fields`, ex);
+      const versions = packs.filter((p) => !(Array.isArray(p.installed_versions) && p.installed_versions.every(str)));
+      ctx.assert('OPS-CP-INSTALLED-VERSIONS', versions.length === 0, versions.length ? `installed_versions of ${idsOf(versions).join(', ')} is not an array of strings` : `installed_versions is an array of strings on every pack (${packs.filter((p) => (p.installed_versions as unknown[]).length).length} installed)`, ex);
+    }
+    const failed = docs(failure);
+    const doubled = failed.filter((f) => packs.some((p) => p.id === f.id && (f.version === undefined || p.version === f.version)));
+    ctx.assert('OPS-ERR-CP-LIST-FAILURES', doubled.length === 0, doubled.length ? `${doubled.map((f) => String(f.id)).join(', ')} is reported as failed to load and also listed in success` : `${failed.length} packs that failed to load are reported apart from the ${packs.length} listed`, ex);
+    if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${JSON.stringify(failed[0]).slice(0, 200)}`);
+  },
+};
+
+const libraryPaging: Check = {
+  id: 'ops.content-packs.list-paging',
+  title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
+  requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
+  async run(ctx) {
+    const whole = await listPacks(ctx);
+    const all = packsOf(whole);
+    const n = all.length;
+    if (!ok(whole) || n < 2) return ctx.untested('OPS-CP-LIST', `the library lists ${n} packs (${whole.status}); paging and sorting need at least two`, whole);
+    const allIds = JSON.stringify([...idsOf(all)].sort());
+    const failures = JSON.stringify(failuresOf(whole));
+    // Only keys whose values differ on every pack, whatever the case: then each order has one right answer.
+    const sortable = ['id', 'title', 'version', 'author'].filter((k) => all.every((p) => str(p[k])) && new Set(all.map((p) => String(p[k]).toLowerCase())).size === n);
+    const property = fc.asyncProperty(
+      fc.constantFrom<string | null>(...sortable, null),
+      fc.constantFrom('asc', 'desc'),
+      fc.option(fc.integer({ min: 1, max: n + 1 }), { nil: undefined }),
+      fc.option(fc.integer({ min: 0, max: n + 1 }), { nil: undefined }),
+      async (key, dir, count, offset) => {
+        const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
+        const full = await listPacks(ctx, sort);
+        const order = idsOf(packsOf(full));
+        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full);
+        if (key !== null) {
+          const values = packsOf(full).map((p) => String(p[key]));
+          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full);
+          const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
+          const back = idsOf(packsOf(other)).reverse();
+          if (JSON.stringify(back) !== JSON.stringify(order)) throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
+        }
+        const page = await listPacks(ctx, { ...sort, count, offset });
+        const start = offset ?? 0;
+        const want = order.slice(start, count === undefined ? undefined : start + count);
+        const got = idsOf(packsOf(page));
+        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${count} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CP-LIST', page);
+        if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${count} offset=${offset} reported failure ${JSON.stringify(member(page, 'failure')).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page);
+      },
+    );
+    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property);
+  },
+};
+
+const libraryGet: Check = {
+  id: 'ops.content-packs.get',
+  title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
+  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
+  async run(ctx) {
+    const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
+    if (!packs.length) return ctx.untested('OPS-CP-GET', 'the library lists no content pack with an id and a version');
+    for (const p of packs.slice(0, 5)) {
+      const ex = await ctx.http.send('contentPackGet', { params: packParams(p) });
+      const d = isDoc(ex.json) ? ex.json : {};
+      const good = ok(ex) && d.id === p.id && d.version === p.version && d.title === p.title;
+      ctx.assert('OPS-CP-GET', good, `GET ${p.id}/${p.version} answered ${ex.status} with id ${JSON.stringify(d.id)}, version ${JSON.stringify(d.version)}, title ${JSON.stringify(d.title)}`, ex);
+      if (ok(ex)) {
+        const bad = packFieldProblems(d);
+        ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.join('; ') : `${p.id} read alone carries the documented fields`, ex);
+      }
+    }
+    const p = packs[0];
+    for (const params of [{ name: String(p.id), version: `${p.version}.${ctx.options.runTag}` }, { name: `${p.id}-${ctx.options.runTag}`, version: String(p.version) }]) {
+      const ex = await ctx.http.send('contentPackGet', { params });
+      ctx.assert('OPS-CP-GET', !ok(ex) && ex.status < 500, `GET ${params.name}/${params.version}, which the library does not hold, answered ${shown(ex)}`, ex);
+    }
+  },
+};
+
+const libraryPreview: Check = {
+  id: 'ops.content-packs.preview',
+  title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
+  requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
+  async run(ctx) {
+    const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
+    if (!packs.length) return ctx.untested('OPS-CP-PREVIEW-SHAPE', 'the library lists no content pack to preview');
+    let older = 0;
+    let current = 0;
+    let saved = 0;
+    for (const p of packs.slice(0, 5)) {
+      const ex = await previewOf(ctx, p);
+      const body = isDoc(ex.json) ? ex.json : undefined;
+      const groups = Object.entries(body ?? {}).filter(([g]) => g !== 'saved_searches');
+      const notArrays = groups.filter(([, v]) => !Array.isArray(v)).map(([g]) => g);
+      ctx.assert('OPS-CP-PREVIEW-SHAPE', ok(ex) && !!body && notArrays.length === 0, body ? `preview of ${p.id} answered ${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : `preview of ${p.id} answered ${shown(ex)}`, ex);
+      const entries = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).map((e) => [g, isDoc(e) ? e : {}] as const));
+      // Every entry carries at least the older form; the current form adds two booleans, both or neither.
+      const notOld = entries.filter(([, d]) => !(str(d.id) && str(d.title) && str(d.description) && typeof d.installed === 'boolean'));
+      const newer = entries.filter(([, d]) => d.entitlement_status !== undefined || d.has_dependency !== undefined);
+      const notNew = newer.filter(([, d]) => typeof d.entitlement_status !== 'boolean' || typeof d.has_dependency !== 'boolean');
+      older += entries.length - newer.length;
+      current += newer.length;
+      const say = (bad: (readonly [string, Doc])[]) => bad.slice(0, 3).map(([g, d]) => `${g} ${JSON.stringify(d).slice(0, 140)}`).join('; ');
+      if (entries.length) ctx.assert('OPS-CP-PREVIEW-OLDER-FORM', notOld.length === 0, notOld.length ? `preview entries of ${p.id} without string id, title, description and boolean installed: ${say(notOld)}` : `all ${entries.length} preview entries of ${p.id} carry id, title, description and installed`, ex);
+      if (newer.length) ctx.assert('OPS-CP-PREVIEW-ENTRY', notNew.length === 0 && notOld.length === 0, notNew.length || notOld.length ? `current-form entries of ${p.id} with wrong fields: ${say([...notNew, ...notOld])}` : `all ${newer.length} current-form entries of ${p.id} carry boolean entitlement_status and has_dependency`, ex);
+      if (body?.saved_searches !== undefined) {
+        saved++;
+        const s = body.saved_searches;
+        const good = isDoc(s) && typeof s.has_saved_searches === 'boolean' && typeof s.has_consistent_status === 'boolean';
+        ctx.assert('OPS-CP-PREVIEW-SAVED-SEARCHES', good, `saved_searches of ${p.id} is ${JSON.stringify(s)}`, ex);
+      }
+    }
+    if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');
+    if (!saved) ctx.untested('OPS-CP-PREVIEW-SAVED-SEARCHES', 'no preview carried a saved_searches member');
+    ctx.observe('OPS-CP-PREVIEW-OLDER-FORM', `${older} preview entries were in the older form, ${current} in the current one`);
+  },
+};
+
+// ---- Install ---------------------------------------------------------------------------------
+
+/**
+ * The group the document's preview example calls `services`. Installs are limited to services wherever the rule
+ * allows it: they can be found and deleted again over the core interface, unlike saved searches or correlation
+ * searches, which this API cannot remove.
+ */
+const SERVICES = 'services';
+
+/** Object types the groups of the document's examples install, for the groups the core interface can delete. */
+const GROUP_TYPES: Record<string, string> = {
+  services: 'service',
+  glass_tables: 'glass_table',
+  service_analyzers: 'home_view',
+  entity_types: 'entity_type',
+  kpi_base_searches: 'kpi_base_search',
+  deep_dives: 'deep_dive',
+  service_templates: 'base_service_template',
+  kpi_threshold_templates: 'kpi_threshold_template',
+  teams: 'team',
+};
+
+interface Entry {
+  id: string;
+  title: string;
+}
+interface Candidate {
+  pack: Doc;
+  groups: Record<string, Entry[]>;
+  /** Services of the pack that are neither installed nor present under their identifier. */
+  free: Entry[];
+}
+
+const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown })[]> =>
+  Object.fromEntries(
+    Object.entries(preview)
+      .filter(([g, v]) => g !== 'saved_searches' && Array.isArray(v))
+      .map(([g, v]) => [g, docs(v).flatMap((e) => (str(e.id) && str(e.title) ? [{ id: e.id, title: e.title, installed: e.installed }] : []))]),
+  );
+
+/** Packs with services the run can install and remove again, most free services first. */
+async function candidates(ctx: CheckContext): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
+    const ex = await previewOf(ctx, pack);
+    if (!ok(ex) || !isDoc(ex.json)) continue;
+    const groups = entriesOf(ex.json);
+    const free: Entry[] = [];
+    for (const e of groups[SERVICES] ?? []) {
+      if (e.installed === true) continue;
+      if (!ok(await getIn(ctx, SERVICE, e.id))) free.push({ id: e.id, title: e.title });
+    }
+    out.push({ pack, groups, free });
+  }
+  return out.sort((a, b) => b.free.length - a.free.length);
+}
+
+const install = (ctx: CheckContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
+const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICES]: [id] }, ...extra });
+
+const successIds = (ex: Exchange, group: string) => docs(member(ex, 'success')).flatMap((g) => docs(g[group]).map((e) => String(e.id)));
+const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
+
+function resultProblems(ex: Exchange): string[] {
+  const success = member(ex, 'success');
+  const failure = member(ex, 'failure');
+  const bad: string[] = [];
+  if (!Array.isArray(success)) bad.push(`success is ${JSON.stringify(success)}`);
+  else
+    for (const g of success) {
+      if (!isDoc(g)) bad.push(`success holds ${JSON.stringify(g).slice(0, 80)}, not an object keyed by group`);
+      else for (const [group, items] of Object.entries(g)) if (!Array.isArray(items) || !items.every((i) => isDoc(i) && str(i.id) && str(i.title))) bad.push(`success.${group} is ${JSON.stringify(items).slice(0, 80)}, not an array of {id, title}`);
+    }
+  if (!Array.isArray(failure)) bad.push(`failure is ${JSON.stringify(failure)}`);
+  else for (const f of failure) if (!(isDoc(f) && ['content_type', 'id', 'title', 'type'].every((k) => str(f[k])))) bad.push(`failure entry ${JSON.stringify(f).slice(0, 80)} is not {content_type, id, title, type}`);
+  return bad;
+}
+
+/** Problems of the newer `saved_searches` member; undefined when the result does not carry it. */
+function savedSearchProblems(ex: Exchange): string[] | undefined {
+  const s = member(ex, 'saved_searches');
+  if (s === undefined) return undefined;
+  if (!isDoc(s)) return [`saved_searches is ${JSON.stringify(s)}`];
+  const bad: string[] = [];
+  if (!str(s.action_performed)) bad.push(`action_performed is ${JSON.stringify(s.action_performed)}`);
+  if (!(Array.isArray(s.success) && s.success.every(str))) bad.push(`success is ${JSON.stringify(s.success)}`);
+  if (!(Array.isArray(s.failure) && s.failure.every((f) => isDoc(f) && str(f.name) && str(f.error_message)))) bad.push(`failure is ${JSON.stringify(s.failure)}`);
+  return bad;
+}
+
+/** Deletes, when the check ends, every object the installs of this check left; each key once. */
+function tracker(ctx: CheckContext) {
+  const seen = new Set<string>();
+  return (type: string, key: unknown) => {
+    if (!str(key) || seen.has(`${type}/${key}`)) return;
+    seen.add(`${type}/${key}`);
+    ctx.ledger.add(`${type} ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } }));
+  };
+}
+
+/** The installed service: under the pack's identifier, or else by one of the titles it may carry. */
+async function findService(ctx: CheckContext, id: string, titles: string[]): Promise<Doc | undefined> {
+  const byKey = await getIn(ctx, SERVICE, id);
+  if (ok(byKey) && isDoc(byKey.json)) return byKey.json;
+  for (const title of titles) {
+    const hit = docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title }) })).json).find((d) => d.title === title);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
+async function sweep(ctx: CheckContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const type of new Set(Object.values(GROUP_TYPES))) {
+    const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
+    const keys = docs(ex.json).filter((d) => String(d.title ?? '').startsWith(`${ctx.options.runTag} `)).map((d) => String(d._key));
+    keys.forEach((k) => track(type, k));
+    if (keys.length) found[type] = keys;
+  }
+  return found;
+}
+
+type Prior = 'absent' | 'installed' | 'changed';
+type Resolution = 'skip' | 'overwrite' | 'unset';
+const PRIORS: Prior[] = ['absent', 'installed', 'changed'];
+const RESOLUTIONS: Resolution[] = ['unset', 'skip', 'overwrite'];
+const COMBOS = PRIORS.flatMap((prior) => RESOLUTIONS.map((resolution) => ({ prior, resolution })));
+
+const installResolution: Check = {
+  id: 'ops.content-packs.install-resolution',
+  title: 'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; conflicts MUST be reported inside a normal result',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'],
+  destructive: true,
+  async run(ctx) {
+    const found = (await candidates(ctx)).find((c) => c.free.length > 0);
+    if (!found) return ctx.untested('OPS-CP-INSTALL', 'no content pack has a service that is not installed yet');
+    const { pack } = found;
+    const x = found.free[0];
+    const tag = ctx.options.runTag;
+    const [p1, p2, changed] = [`${tag} `, `${tag} again `, `${tag} changed ${x.title}`];
+    const titles = [p2 + x.title, p1 + x.title, changed];
+    const track = tracker(ctx);
+    const notes = new Set<string>();
+
+    const reset = async () => {
+      for (let i = 0; i < 3; i++) {
+        const there = await findService(ctx, x.id, titles);
+        if (!there) return;
+        await deleteIn(ctx, SERVICE, String(there._key));
+      }
+      throw new Violation(`the installed service ${x.id} could not be deleted between cases`, 'OPS-CP-INSTALL');
+    };
+
+    const step = async (prior: Prior, resolution: Resolution) => {
+      await reset();
+      let before: Doc | undefined;
+      if (prior !== 'absent') {
+        const first = await install(ctx, pack, only(x.id, { prefix: p1 }));
+        before = await findService(ctx, x.id, [p1 + x.title]);
+        track('service', before?._key);
+        if (!ok(first) || !before) throw new Violation(`installing ${x.id} of ${pack.id} answered ${shown(first)}, and ${before ? 'the service exists' : `no service ${x.id} titled "${p1}${x.title}" exists`}`, 'OPS-CP-INSTALL', first);
+        if (prior === 'changed') {
+          const upd = await updateIn(ctx, SERVICE, String(before._key), { title: changed, cf_marker: tag }, 1);
+          if (!ok(upd)) throw new Violation(`could not change the installed service (${shown(upd)})`, 'OPS-CP-INSTALL-RESOLUTION', upd);
+          before = { ...before, title: changed, cf_marker: tag };
+        }
+      }
+      const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
+      const ex = await install(ctx, pack, body);
+      const label = `with ${x.id} ${prior === 'absent' ? 'not installed' : prior === 'installed' ? 'installed' : 'installed and changed'}, install ${JSON.stringify(body)}`;
+      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+      const bad = resultProblems(ex);
+      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+      const listed = successIds(ex, SERVICES).includes(x.id);
+      const failed = failuresFor(ex, x.id);
+      const after = await findService(ctx, x.id, titles);
+      track('service', after?._key);
+      const kept = !!before && after?.title === before.title && after?.cf_marker === before.cf_marker;
+      const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
+      const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
+      if (prior === 'absent') {
+        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex);
+        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex);
+        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex);
+      } else if (resolution === 'skip') {
+        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+      } else if (resolution === 'overwrite') {
+        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+      } else if (failed.length) {
+        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+        notes.add(`without resolution an installed object is reported as failure type ${JSON.stringify(failed[0].type)}`);
+      } else notes.add(`without resolution an installed object is ${listed ? 'installed again' : 'left out of success and failure'}: ${now}`);
+    };
+
+    // Every prior state meets every resolution in each run, in a random order.
+    const property = fc.asyncProperty(fc.shuffledSubarray(COMBOS, { minLength: COMBOS.length }), async (combos) => {
+      for (const c of combos) await step(c.prior, c.resolution);
+    });
+    await checkProperty(ctx, installResolution.requirements, `install resolution over prior states of ${pack.id} ${x.id}`, property, { runs: Math.min(ctx.options.runs, 3) });
+    await reset().catch(() => undefined);
+    for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
+  },
+};
+
+const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
+type Flag = 'unset' | 'on' | 'off';
+const FLAGS: Flag[] = ['unset', 'on', 'off'];
+const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : numeric ? (f === 'on' ? 1 : 0) : f === 'on');
+
+/** `backfill_enabled` wherever the installed service shows it: on the service or on its KPIs. */
+const backfillFlags = (d: Doc): unknown[] => [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
+
+const installOptions: Check = {
+  id: 'ops.content-packs.install-options',
+  title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
+  requirements: ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-BACKFILL', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-SAVED-SEARCHES', 'OPS-CP-INSTALLED-VERSIONS'],
+  destructive: true,
+  async run(ctx) {
+    const found = (await candidates(ctx)).find((c) => c.free.length > 0);
+    if (!found) return ctx.untested('OPS-CP-INSTALL-OPTIONAL', 'no content pack has a service that is not installed yet');
+    const { pack } = found;
+    const x = found.free[0];
+    const prefix = `${ctx.options.runTag} `;
+    const track = tracker(ctx);
+    let backfillSeen = 0;
+    let savedSeen = 0;
+
+    const reset = async () => {
+      const there = await findService(ctx, x.id, [prefix + x.title]);
+      if (there) await deleteIn(ctx, SERVICE, String(there._key));
+    };
+    const checkSaved = (ex: Exchange, label: string) => {
+      const bad = savedSearchProblems(ex);
+      if (bad === undefined) return;
+      savedSeen++;
+      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex);
+    };
+
+    const cases = fc.tuple(fc.shuffledSubarray(FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)), { minLength: 9 }), fc.boolean());
+    const property = fc.asyncProperty(cases, async ([combos, numeric]) => {
+      for (const [enabled, backfill] of combos) {
+        await reset();
+        const body = only(x.id, { prefix, enabled: flagValue(enabled, numeric), backfill: flagValue(backfill, numeric) });
+        const label = `install ${JSON.stringify(body)}`;
+        const ex = await install(ctx, pack, body);
+        const after = await findService(ctx, x.id, [prefix + x.title]);
+        track('service', after?._key);
+        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex);
+        const bad = resultProblems(ex);
+        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+        checkSaved(ex, label);
+        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex);
+        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex);
+        const flags = backfillFlags(after);
+        if (flags.length) backfillSeen++;
+        if (flags.some((f) => isOn(f) !== (backfill !== 'off'))) throw new Violation(`${label} installed the service with backfill_enabled ${JSON.stringify(flags)}`, 'OPS-CP-INSTALL-BACKFILL', ex);
+      }
+    });
+    const held = await checkProperty(ctx, ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT'], `install options of ${pack.id} ${x.id}`, property, { runs: Math.min(ctx.options.runs, 2) });
+    if (held && backfillSeen) ctx.assert('OPS-CP-INSTALL-BACKFILL', true, `backfill_enabled followed the backfill parameter (default true) in ${backfillSeen} installs`);
+    else if (held) {
+      ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the installed service shows no backfill_enabled, on itself or its KPIs');
+      ctx.observe('OPS-CP-INSTALL-BACKFILL', 'installs with backfill true, false, 1, 0 and unset were accepted; their effect is not visible over this API');
+    }
+    if (held && savedSeen) ctx.assert('OPS-CP-INSTALL-SAVED-SEARCHES', true, `saved_searches was {action_performed, success, failure} in ${savedSeen} results`);
+    else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
+
+    // The default prefix: no prefix sent, so this one object is briefly untagged; it is deleted at once.
+    await reset();
+    const namesake = async () => docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: x.title }) })).json).filter((d) => d.title === x.title);
+    const earlier = new Set((await namesake()).map((d) => String(d._key)));
+    const bare = await install(ctx, pack, only(x.id));
+    const plain = (await findService(ctx, x.id, [])) ?? (await namesake()).find((d) => !earlier.has(String(d._key)));
+    if (plain) {
+      track('service', plain._key);
+      await deleteIn(ctx, SERVICE, String(plain._key));
+    }
+    ctx.assert('OPS-CP-INSTALL-OPTIONAL', ok(bare), `install with content only answered ${shown(bare)}`, bare);
+    if (plain) ctx.assert('OPS-CP-INSTALL-PREFIX', plain.title === x.title, `without prefix ${x.id} was installed as ${JSON.stringify(plain.title)}; the pack calls it ${JSON.stringify(x.title)}`, bare);
+    else ctx.untested('OPS-CP-INSTALL-PREFIX', `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`, bare);
+
+    const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
+    const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
+    ctx.assert('OPS-CP-INSTALLED-VERSIONS', Array.isArray(versions) && versions.length > 0, `after installing from ${pack.id} ${pack.version}, installed_versions is ${JSON.stringify(versions)}`, read);
+    if (Array.isArray(versions)) ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
+  },
+};
+
+const installContent: Check = {
+  id: 'ops.content-packs.install-content',
+  title: 'Install with content MUST install only the objects named; without content it MUST install every object of the pack',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT'],
+  destructive: true,
+  async run(ctx) {
+    const all = await candidates(ctx);
+    const prefix = `${ctx.options.runTag} `;
+    const track = tracker(ctx);
+    const two = all.find((c) => c.free.length >= 2);
+    if (!two) ctx.untested('OPS-CP-INSTALL-CONTENT', 'no content pack has two services that are not installed yet');
+    else {
+      const [x, y] = two.free;
+      const ex = await install(ctx, two.pack, only(x.id, { prefix, resolution: 'skip' }));
+      const swept = await sweep(ctx, track);
+      ctx.assert('OPS-CP-INSTALL', ok(ex), `install of ${x.id} from ${two.pack.id} answered ${shown(ex)}`, ex);
+      const bad = resultProblems(ex);
+      ctx.assert('OPS-CP-INSTALL-RESULT', bad.length === 0, bad.length ? bad.join('; ') : 'the result has success and failure in the documented shape', ex);
+      const others = docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((i) => String(i.id)))).filter((id) => id !== x.id);
+      ctx.assert('OPS-CP-INSTALL-CONTENT', others.length === 0 && successIds(ex, SERVICES).includes(x.id), `content {${SERVICES}: [${x.id}]} reported installed ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, ex);
+      const xThere = await findService(ctx, x.id, [prefix + x.title]);
+      const yThere = await findService(ctx, y.id, [prefix + y.title]);
+      track('service', yThere?._key);
+      const stray = Object.entries(swept).flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`)).filter((k) => k !== `service ${String(xThere?._key)}`);
+      ctx.assert('OPS-CP-INSTALL-CONTENT', !yThere && stray.length === 0, yThere ? `${y.id}, which content did not name, was installed too` : `besides ${x.id}, the install left ${stray.length ? stray.join(', ') : 'nothing'} titled with the prefix`);
+    }
+
+    // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
+    const cost = (c: Candidate) => Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length * 1000 + Object.values(c.groups).flat().length;
+    const pick = [...all].sort((a, b) => cost(a) - cost(b))[0];
+    if (!pick) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'the library lists no content pack to install whole');
+    const fresh = await previewOf(ctx, pick.pack);
+    const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
+    const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
+    await sweep(ctx, track);
+    ctx.assert('OPS-CP-INSTALL', ok(ex), `install of all of ${pick.pack.id} answered ${shown(ex)}`, ex);
+    const reported = new Set([...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))), ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`)]);
+    const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
+    ctx.assert('OPS-CP-INSTALL-CONTENT', ok(ex) && missing.length === 0, missing.length ? `without content, ${missing.map(([g, id]) => `${g} ${id}`).join(', ')} were neither installed nor reported as failed` : `without content, all ${expected.length} objects the preview showed as not installed were installed or reported`, ex);
+    const kept = Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length);
+    if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
+  },
+};
+
+// ---- Refresh ---------------------------------------------------------------------------------
+
+const refresh = (ctx: CheckContext, body: Doc) => ctx.http.send('contentPackRefresh', { body });
+const delta = (ex: Exchange, side: 'success' | 'failed', which: 'apps_added' | 'apps_removed'): string[] => {
+  const s = member(ex, side);
+  const v = isDoc(s) ? s[which] : undefined;
+  return Array.isArray(v) ? v.map(String) : [];
+};
+function refreshShaped(ex: Exchange): boolean {
+  const part = (side: string) => {
+    const s = member(ex, side);
+    return isDoc(s) && ['apps_added', 'apps_removed'].every((k) => Array.isArray(s[k]) && (s[k] as unknown[]).every(str));
+  };
+  return ok(ex) && part('success') && part('failed');
+}
+
+const libraryRefresh: Check = {
+  id: 'ops.content-packs.refresh',
+  title: 'POST content_pack/refresh MUST answer {success, failed} of apps_added and apps_removed, and the list MUST then reflect what it reports',
+  requirements: ['OPS-CP-REFRESH', 'OPS-CP-REFRESH-SYNC'],
+  destructive: true,
+  async run(ctx) {
+    const ids = async () => idsOf(packsOf(await listPacks(ctx)));
+    const start = await ids();
+    const plain = await refresh(ctx, {});
+    ctx.assert('OPS-CP-REFRESH', refreshShaped(plain), `refresh with no apps answered ${shown(plain)}`, plain);
+    const synced = await ids();
+    const want = [...start.filter((id) => !delta(plain, 'success', 'apps_removed').includes(id)), ...delta(plain, 'success', 'apps_added')];
+    ctx.assert('OPS-CP-REFRESH-SYNC', [...new Set(want)].sort().join() === [...new Set(synced)].sort().join(), `before the refresh the list held ${start.join(', ')}; the refresh reported ${JSON.stringify(plain.json).slice(0, 160)}; the list now holds ${synced.join(', ')}`);
+    const app = synced[0];
+    if (!app) return ctx.untested('OPS-CP-REFRESH-SYNC', 'the library lists no content pack to report as removed and added');
+
+    const gone = await refresh(ctx, { apps_removed: [app] });
+    ctx.assert('OPS-CP-REFRESH', refreshShaped(gone), `refresh with apps_removed [${app}] answered ${shown(gone)}`, gone);
+    const afterGone = await ids();
+    if (delta(gone, 'success', 'apps_removed').includes(app)) ctx.assert('OPS-CP-REFRESH-SYNC', !afterGone.includes(app), `the refresh reported ${app} removed; the list ${afterGone.includes(app) ? 'still holds it' : 'no longer holds it'}`);
+    else if (delta(gone, 'failed', 'apps_removed').includes(app)) ctx.assert('OPS-CP-REFRESH-SYNC', afterGone.includes(app), `the refresh reported the removal of ${app} as failed; the list ${afterGone.includes(app) ? 'still holds it' : 'no longer holds it'}`);
+    else ctx.observe('OPS-CP-REFRESH-SYNC', `refresh with apps_removed [${app}] reported neither success nor failure for it`);
+
+    const back = await refresh(ctx, { apps_added: [app] });
+    ctx.assert('OPS-CP-REFRESH', refreshShaped(back), `refresh with apps_added [${app}] answered ${shown(back)}`, back);
+    const end = await ids();
+    ctx.assert('OPS-CP-REFRESH-SYNC', end.includes(app), `after a refresh adding back ${app}, which is still installed, the list ${end.includes(app) ? 'holds it again' : `does not hold it (${end.join(', ')})`}`);
+    ctx.observe('OPS-CP-REFRESH-SYNC', `apps_added [${app}] was reported as ${JSON.stringify(back.json).slice(0, 160)}`);
+  },
+};
+
+export const contentPacksChecks: Check[] = [libraryList, libraryPaging, libraryGet, libraryPreview, installResolution, installOptions, installContent, libraryRefresh];

@@ -155,7 +155,7 @@ const listParameters: Check = {
       const ex = await listIcons(ctx, query);
       const body = listAnswer(ex);
       if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex);
-      const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title).sort((x, y) => (x.title < y.title ? -1 : 1) * (p.dir === 1 ? 1 : -1));
+      const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title).sort((x, y) => (String(x.title) < String(y.title) ? -1 : 1) * (p.dir === 1 ? 1 : -1));
       const start = p.offset ?? 0;
       const want = selected.slice(start, p.limit === undefined ? undefined : start + p.limit).map((i) => String(i.title));
       const got = body.result.map((r) => String(r.title));

@@ -115,7 +115,10 @@ export const associateAndLinkedKpis: Check = {
       ctx.assert('OPS-CTW-LINKED-KPIS', wrong.length === 0, wrong.length ? `entries with wrong titles: ${JSON.stringify(wrong.slice(0, 2))}` : 'every entry names its KPI and service with their titles', ex);
       const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
       const storedPairs = stored.flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : []));
-      ctx.assert('OPS-CTW-FIELDS', sameSet([...new Set(storedPairs)], want), `the window's linked_services reads ${show(storedPairs)}`);
+      const inLinks = sameSet([...new Set(storedPairs)], want);
+      ctx.assert('OPS-CTW-FIELDS', inLinks, `the window's linked_services reads ${show(storedPairs)}`);
+      // The association must be kept: it shows in one read of the window or the other.
+      ctx.assert('OPS-CTW-ASSOCIATE', inLinks || (ok(ex) && sameSet(got, want)), `after associate_service_kpi, ${window} holds ${show(storedPairs)} in linked_services and ${show(got)} in linked_kpis; linked were ${show(want)}`, ex);
     }
 
     const all = pairsOfLinks(wanted[0][1]);

@@ -1,3 +1,107 @@
-import type { OpsFault } from '../fault';
+import type { OpsConfig } from '../../../../reference-impl/ops/config';
+import type { ApiRequest } from '../../../../reference-impl/http/types';
+import { mapRequest, mapResponse, withBody, withHeader } from '../../fault';
+import { opsPath, type OpsFault } from '../fault';
 
-export const maintenanceFaults: OpsFault[] = [];
+type Doc = Record<string, unknown>;
+const only = ['ops.maintenance.*'];
+const IFACE = 'maintenance_services_interface';
+const segs = (req: ApiRequest) => opsPath(req.path, IFACE);
+const isRead = (req: ApiRequest) => req.method === 'GET' && (segs(req)?.length ?? 0) >= 1 && segs(req)?.[0] === 'maintenance_calendar' && segs(req)?.[1] !== 'count';
+const isByKey = (method: string) => (req: ApiRequest) => req.method === method && segs(req)?.length === 2 && segs(req)?.[1] !== 'count';
+const isCount = (req: ApiRequest) => req.method === 'GET' && segs(req)?.[1] === 'count';
+
+/** Applies `change` to every window a read answers, whether a list or one window. */
+const eachWindow = (change: (w: Doc) => void) =>
+  mapResponse(
+    (req, res) => isRead(req) && res.status === 200,
+    (res) => {
+      for (const w of Array.isArray(res.body) ? res.body : [res.body]) if (w && typeof w === 'object') change(w as Doc);
+      return res;
+    },
+  );
+
+const adminAuth = (config: OpsConfig) => {
+  const admin = config.users.find((u) => !u.readOnly)!;
+  return `Basic ${Buffer.from(`${admin.name}:${admin.password}`).toString('base64')}`;
+};
+
+export const maintenanceFaults: OpsFault[] = [
+  {
+    id: 'mw-supported-types-wrong-name',
+    description: 'get_supported_object_types of the maintenance interface names the type "maintenance" instead of maintenance_calendar',
+    breaks: ['OPS-MW-SUPPORTED-TYPES'],
+    only,
+    wrap: (inner) => mapResponse((req) => segs(req)?.[0] === 'get_supported_object_types', (res) => ({ ...res, body: ['maintenance'] }))(inner),
+  },
+  {
+    id: 'mw-object-type-renamed',
+    description: 'maintenance windows are answered with object_type "maintenance_window"',
+    breaks: ['OPS-MW-OBJECT-TYPE'],
+    only,
+    wrap: (inner) => eachWindow((w) => (w.object_type = 'maintenance_window'))(inner),
+  },
+  {
+    id: 'mw-objects-field-renamed',
+    description: 'the entries of a window\'s objects are answered as {type, _key}, without object_type',
+    breaks: ['OPS-MW-OBJECTS'],
+    only,
+    wrap: (inner) =>
+      eachWindow((w) => {
+        if (Array.isArray(w.objects)) w.objects = w.objects.map((o: Doc) => ({ type: o.object_type, _key: o._key }));
+      })(inner),
+  },
+  {
+    id: 'mw-times-truncated',
+    description: 'start_time and end_time are stored as whole seconds, dropping the fraction',
+    breaks: ['OPS-MW-CREATE', 'OPS-MW-UPDATE'],
+    only,
+    wrap: (inner) =>
+      mapRequest(
+        (req) => req.method === 'POST' && segs(req)?.[0] === 'maintenance_calendar' && !!req.body && typeof req.body === 'object',
+        (req) => {
+          const body = { ...(req.body as Doc) };
+          for (const f of ['start_time', 'end_time']) if (typeof body[f] === 'number') body[f] = Math.floor(body[f] as number);
+          return withBody(req, body);
+        },
+      )(inner),
+  },
+  {
+    id: 'mw-partial-flag-ignored',
+    description: 'is_partial_data=1 is ignored on maintenance windows: the fields sent replace the whole window',
+    breaks: ['OPS-MW-UPDATE'],
+    only,
+    wrap: (inner) =>
+      mapRequest(isByKey('POST'), (req) => {
+        const query = new URLSearchParams(req.query);
+        query.set('is_partial_data', '0');
+        return { ...req, query };
+      })(inner),
+  },
+  {
+    id: 'mw-delete-not-persisted',
+    description: 'DELETE maintenance_calendar/<_key> answers 204 but the window stays',
+    breaks: ['OPS-MW-DELETE'],
+    only,
+    wrap: (inner) => async (req) => (isByKey('DELETE')(req) ? { status: 204 } : inner(req)),
+  },
+  {
+    id: 'mw-count-ignores-filter',
+    description: 'maintenance_calendar/count ignores filter and counts every readable window',
+    breaks: ['OPS-MW-COUNT'],
+    only,
+    wrap: (inner) =>
+      mapRequest(isCount, (req) => {
+        const query = new URLSearchParams(req.query);
+        query.delete('filter');
+        return { ...req, query };
+      })(inner),
+  },
+  {
+    id: 'mw-count-ignores-access',
+    description: 'maintenance_calendar/count is computed with the service account, so it counts windows the caller cannot read',
+    breaks: ['OPS-AUTH-COUNTS'],
+    only,
+    wrap: (inner, config) => mapRequest(isCount, (req) => withHeader(req, 'authorization', adminAuth(config)))(inner),
+  },
+];

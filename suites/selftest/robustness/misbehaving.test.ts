@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../core/api';
+import { runConformance } from '../../core/conformance';
+import { stacksApi } from '../../stacks/index';
+import { embeddedStacksTarget } from '../../stacks/target';
+import { selftestSettings } from '../harness';
+import { misbehavingProxy, type Misbehaviour } from './misbehaving-server';
+
+const TIMEOUT_MS = 800;
+
+async function runThrough(kind: Misbehaviour, healthy: number) {
+  const real = await embeddedStacksTarget();
+  const proxy = await misbehavingProxy(real.baseUrl, kind, healthy);
+  const started = Date.now();
+  try {
+    const result = await runConformance({
+      settings: { ...selftestSettings('stacks', { timeoutMs: TIMEOUT_MS, runs: 3 }) },
+      apis: [stacksApi],
+      targets: { stacks: { ...real, baseUrl: proxy.url, embedded: false, close: undefined } },
+      tool: { name: 'api-conformance', version: 'test' },
+      write: false,
+    });
+    return { result, ms: Date.now() - started };
+  } finally {
+    await proxy.close();
+    await real.close?.();
+  }
+}
+
+describe('a misbehaving target ends the run in time with a clear verdict', () => {
+  it.each(['hang', 'reset', 'non-json', 'gigantic', 'redirect', 'slow'] as Misbehaviour[])('%s after 20 good answers: failed requirements with reasons, exit 1', async (kind) => {
+    const { result, ms } = await runThrough(kind, 20);
+    expect(result.exitCode).toBe(1);
+    const failed = result.report.requirements.filter((q) => q.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const q of failed) expect(q.evidence[0]?.message.length, q.id).toBeGreaterThan(10);
+    // Bounded by the per-request timeout and the dead-target cut-off, not by the number of checks.
+    expect(ms).toBeLessThan(40_000);
+    console.log(`${kind}: ${failed.length} requirements failed in ${ms} ms; first reason: ${failed[0].evidence[0]?.message}`);
+  }, 60_000);
+
+  it.each(['hang', 'reset'] as Misbehaviour[])('%s from the first request: a usage error (exit 2), nothing else runs', async (kind) => {
+    await expect(runThrough(kind, 0)).rejects.toBeInstanceOf(UsageError);
+  }, 30_000);
+});
