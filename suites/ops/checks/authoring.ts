@@ -1,3 +1,333 @@
-import type { Check } from '../../core/check';
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import type { Exchange } from '../../core/types';
+import { word } from '../arbitraries/values';
+import { SERVICE } from '../collections';
+import { countOf, createIn, keyOf, ok, ownFilter, tagged, type Doc } from '../support';
 
-export const authoringChecks: Check[] = [];
+const STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'];
+const KINDS = ['dashboards', 'lookups', 'macros', 'props', 'savedsearches', 'transforms'];
+const EXTRA = ['icon', 'ops_objects_counts', 'platform_objects_counts'];
+/** Fields that belong to the pack itself; `_key` and `object_type` may come with any projection. */
+const ALWAYS = new Set(['_key', 'object_type']);
+
+const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+const docs = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter(isDoc) : []);
+const str = (v: unknown): v is string => typeof v === 'string';
+const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
+const sameSet = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
+
+const id = (key: string) => ({ content_pack_id: key });
+const list = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('cpAuthList', { query });
+const read = (ctx: CheckContext, key: string) => ctx.http.send('cpAuthGet', { params: id(key) });
+const keysOf = (ex: Exchange) => docs(ex.json).map((d) => String(d._key));
+
+function packBody(ctx: CheckContext, name: string, extra: Doc = {}): Doc {
+  return {
+    title: tagged(ctx, name),
+    description: `conformance pack ${name}`,
+    overview: 'written by the conformance suite',
+    cp_version: '1.0.0',
+    metadata: { icon: null, main_screenshot: {}, screenshots: [] },
+    ops_objects: {},
+    platform_objects: Object.fromEntries(KINDS.map((k) => [k, []])),
+    user_selected_objects: { ops_objects: {}, platform_objects: {} },
+    ...extra,
+  };
+}
+
+interface Made {
+  ex: Exchange;
+  key?: string;
+  body: Doc;
+  token?: number;
+}
+
+async function createPack(ctx: CheckContext, name: string, extra: Doc = {}): Promise<Made> {
+  const body = packBody(ctx, name, extra);
+  const ex = await ctx.http.send('cpAuthCreate', { body });
+  const key = ok(ex) ? keyOf(ex) : undefined;
+  const token = key ? ctx.ledger.add(`content_pack ${key}`, () => ctx.http.send('cpAuthDelete', { params: id(key) })) : undefined;
+  return { ex, key, body, token };
+}
+
+async function createPacks(ctx: CheckContext, bodies: [string, Doc][]): Promise<Made[] | undefined> {
+  const made: Made[] = [];
+  for (const [name, extra] of bodies) made.push(await createPack(ctx, name, extra));
+  return made.every((m) => m.key) ? made : undefined;
+}
+
+/** Identifier → title pairs of a single-read `ops_objects` member: `{id: title}` entries in an array, or one such map. */
+function singleReadPairs(v: unknown): [string, unknown][] | undefined {
+  if (Array.isArray(v)) return v.every((e) => isDoc(e) && Object.keys(e).length === 1) ? v.flatMap((e) => Object.entries(e as Doc)) : undefined;
+  return isDoc(v) ? Object.entries(v) : undefined;
+}
+/** Identifiers of an `ops_objects` member in either form. */
+const idsIn = (v: unknown): string[] => (Array.isArray(v) && v.every(str) ? v : (singleReadPairs(v) ?? []).map(([k]) => k));
+
+async function ownServices(ctx: CheckContext, n: number): Promise<Doc[] | undefined> {
+  const made = await Promise.all(Array.from({ length: n }, (_, i) => createIn(ctx, SERVICE, `cpa service ${i}`)));
+  return made.every((m) => m.key) ? made.map((m) => ({ _key: m.key, title: m.body.title })) : undefined;
+}
+
+const crud: Check = {
+  id: 'ops.authoring.crud',
+  title: 'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted with its details in the answer',
+  requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS'],
+  async run(ctx) {
+    const made = await createPack(ctx, 'crud');
+    if (!ctx.assert('OPS-CPA-CREATE', !!made.key, made.key ? `create answered {_key: ${made.key}}` : `create answered ${shown(made.ex)}`, made.ex)) return;
+    const key = made.key!;
+    const got = await read(ctx, key);
+    const d = isDoc(got.json) ? got.json : {};
+    const same = ['title', 'description', 'overview', 'cp_version'].filter((f) => d[f] !== made.body[f]);
+    ctx.assert('OPS-CPA-GET', ok(got) && d._key === key && same.length === 0, `GET ${key} answered ${got.status} with _key ${JSON.stringify(d._key)}${same.length ? `; ${same.map((f) => `${f} ${JSON.stringify(d[f])}`).join(', ')} differ from what was sent` : ' and the fields as sent'}`, got);
+    ctx.assert('OPS-CPA-OBJECT-TYPE', d.object_type === 'content_pack', `the pack reads with object_type ${JSON.stringify(d.object_type)}`, got);
+    ctx.assert('OPS-CPA-STATUS', STATUSES.includes(String(d.status)), `a new pack reads with status ${JSON.stringify(d.status)}`, got);
+    ctx.assert('OPS-CPA-TRANSITIONS', STATUSES.includes(String(d.status)), `a new pack starts in ${JSON.stringify(d.status)}`, got);
+    ctx.observe('OPS-CPA-TRANSITIONS', `a pack created without status starts in ${JSON.stringify(d.status)}`);
+    const missing = await read(ctx, `${key}${ctx.options.runTag}`);
+    ctx.assert('OPS-CPA-GET', !ok(missing) && missing.status < 500, `GET of a key no pack has answered ${shown(missing)}`, missing);
+
+    const next = packBody(ctx, 'crud renamed', { description: 'changed', overview: 'changed overview', cp_version: '1.1.0', platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] } });
+    const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body: next });
+    ctx.assert('OPS-CPA-UPDATE', ok(upd) && keyOf(upd) === key, `update answered ${upd.status} {_key: ${JSON.stringify(keyOf(upd))}}`, upd);
+    const again = await read(ctx, key);
+    const a = isDoc(again.json) ? again.json : {};
+    const stale = ['title', 'description', 'overview', 'cp_version'].filter((f) => a[f] !== next[f]);
+    const macros = isDoc(a.platform_objects) ? a.platform_objects.macros : undefined;
+    ctx.assert('OPS-CPA-UPDATE', stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]), stale.length ? `after the update ${stale.map((f) => `${f} reads ${JSON.stringify(a[f])}`).join(', ')}` : `after the update platform_objects.macros reads ${JSON.stringify(macros)}`, again);
+    ctx.assert('OPS-CPA-TRANSITIONS', STATUSES.includes(String(a.status)), `after an update the pack is in ${JSON.stringify(a.status)}`, again);
+    if (a.status !== d.status) ctx.observe('OPS-CPA-TRANSITIONS', `an update moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`);
+
+    const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
+    const details = isDoc(del.json) ? del.json : {};
+    ctx.assert('OPS-CPA-DELETE', ok(del) && (details._key === key || details.title === next.title), `delete answered ${shown(del)}; the details of the deleted pack carry its _key or title`, del);
+    if (ok(del) && made.token !== undefined) ctx.ledger.forget(made.token);
+    const gone = await read(ctx, key);
+    ctx.assert('OPS-CPA-DELETE', !ok(gone) && gone.status < 500, `GET of the deleted pack answered ${gone.status}`, gone);
+    const listed = keysOf(await list(ctx, { filter: ownFilter(ctx) }));
+    ctx.assert('OPS-CPA-DELETE', !listed.includes(key), listed.includes(key) ? 'the deleted pack is still listed' : 'the deleted pack is no longer listed');
+  },
+};
+
+function fieldProblems(d: Doc): string[] {
+  const bad: string[] = [];
+  for (const f of ['title', 'description', 'overview', 'cp_version']) if (!str(d[f])) bad.push(`${f} is ${JSON.stringify(d[f])}`);
+  const m = d.metadata;
+  if (!(isDoc(m) && (m.icon === null || str(m.icon)) && isDoc(m.main_screenshot) && Array.isArray(m.screenshots))) bad.push(`metadata is ${JSON.stringify(m)}`);
+  const p = d.platform_objects;
+  if (!(isDoc(p) && KINDS.every((k) => Array.isArray(p[k])))) bad.push(`platform_objects is ${JSON.stringify(p)}`);
+  const u = d.user_selected_objects;
+  const idArrays = (v: unknown) => isDoc(v) && Object.values(v).every((a) => Array.isArray(a) && a.every(str));
+  if (!(isDoc(u) && idArrays(u.ops_objects) && idArrays(u.platform_objects))) bad.push(`user_selected_objects is ${JSON.stringify(u)}`);
+  for (const f of ['mod_time', 'mod_timestamp', 'mod_source', '_version', 'identifying_name', '_user', '_key']) if (!str(d[f])) bad.push(`${f} is ${JSON.stringify(d[f])}`);
+  return bad;
+}
+
+const forms: Check = {
+  id: 'ops.authoring.fields',
+  title: 'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
+  requirements: ['OPS-CPA-FIELDS'],
+  async run(ctx) {
+    const services = await ownServices(ctx, 2);
+    if (!services) return ctx.untested('OPS-CPA-FIELDS', 'could not create services for the pack to name');
+    const ids = services.map((s) => String(s._key));
+    const macro = `${ctx.options.runTag}_macro`;
+    const made = await createPack(ctx, 'fields', {
+      ops_objects: { service: ids },
+      platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [macro] },
+      user_selected_objects: { ops_objects: { service: [ids[0]] }, platform_objects: { macros: [macro] } },
+    });
+    if (!made.key) return ctx.untested('OPS-CPA-FIELDS', `create answered ${shown(made.ex)}`, made.ex);
+    const got = await read(ctx, made.key);
+    const d = isDoc(got.json) ? got.json : {};
+    const bad = fieldProblems(d);
+    ctx.assert('OPS-CPA-FIELDS', bad.length === 0, bad.length ? bad.join('; ') : 'the single read carries every documented field with its type', got);
+    const pairs = singleReadPairs(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
+    const titled = !!pairs && sameSet(pairs.map(([k]) => k), ids) && pairs.every(([k, t]) => t === services.find((s) => s._key === k)?.title);
+    ctx.assert('OPS-CPA-FIELDS', titled, `a single read gives ops_objects.service as ${JSON.stringify(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects)}, expected {id: title} entries for ${ids.join(', ')}`, got);
+    const row = docs((await list(ctx, { filter: ownFilter(ctx) })).json).find((r) => r._key === made.key);
+    const listForm = isDoc(row?.ops_objects) ? row.ops_objects.service : undefined;
+    ctx.assert('OPS-CPA-FIELDS', Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids), `the list gives ops_objects.service as ${JSON.stringify(listForm)}, expected the identifiers ${ids.join(', ')}`);
+  },
+};
+
+const LISTED = ['title', 'description', 'overview', 'cp_version', 'status', 'metadata', 'ops_objects', 'platform_objects', 'user_selected_objects'];
+
+const extraFields: Check = {
+  id: 'ops.authoring.list-fields',
+  title: 'The authoring list MUST return icon, ops_objects_counts and platform_objects_counts only without a fields parameter, and with fields MUST return the asked fields',
+  requirements: ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'],
+  async run(ctx) {
+    const services = await ownServices(ctx, 1);
+    const made = await createPacks(ctx, [
+      ['extra a', { ops_objects: services ? { service: [services[0]._key] } : {}, platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), lookups: ['l1', 'l2'] } }],
+      ['extra b', {}],
+    ]);
+    if (!made) return ctx.untested('OPS-CPA-LIST-EXTRA-FIELDS', 'could not create two content packs');
+    const full = await list(ctx, { filter: ownFilter(ctx) });
+    const rows = docs(full.json);
+    const lacking = rows.filter((r) => EXTRA.some((f) => r[f] === undefined));
+    ctx.assert('OPS-CPA-LIST-EXTRA-FIELDS', ok(full) && rows.length === made.length && lacking.length === 0, `without fields the list answered ${full.status} with ${rows.length} of the run's ${made.length} packs${lacking.length ? `, ${lacking.length} of them without ${EXTRA.join(', ')}` : ', each with icon and both counts'}`, full);
+    if (rows[0]) ctx.observe('OPS-CPA-LIST-EXTRA-FIELDS', `counts look like ops_objects_counts ${JSON.stringify(rows[0].ops_objects_counts)}, platform_objects_counts ${JSON.stringify(rows[0].platform_objects_counts)}`);
+    const byKey = new Map(rows.map((r) => [String(r._key), r]));
+    const property = fc.asyncProperty(fc.subarray(LISTED, { minLength: 1 }), async (fields) => {
+      const ex = await list(ctx, { filter: ownFilter(ctx), fields: fields.join(',') });
+      const got = docs(ex.json);
+      if (!ok(ex) || got.length !== made.length) throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex);
+      for (const r of got) {
+        const extra = EXTRA.filter((f) => r[f] !== undefined);
+        if (extra.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex);
+        const whole = byKey.get(String(r._key)) ?? {};
+        const wrong = fields.filter((f) => whole[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(whole[f]));
+        const unasked = Object.keys(r).filter((k) => !ALWAYS.has(k) && !fields.includes(k));
+        if (wrong.length || unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} ${wrong.length ? `has ${wrong.map((f) => `${f}=${JSON.stringify(r[f]).slice(0, 60)}`).join(', ')}, the full list ${wrong.map((f) => JSON.stringify(whole[f]).slice(0, 60)).join(', ')}` : `also carries ${unasked.join(', ')}`}`, 'OPS-CPA-LIST', ex);
+      }
+    });
+    await checkProperty(ctx, ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'], 'authoring list fields', property, { runs: Math.min(ctx.options.runs, 10) });
+  },
+};
+
+const SIZE = 6;
+
+const paging: Check = {
+  id: 'ops.authoring.list-paging',
+  title: 'The authoring list MUST apply filter, then sort by sort_key in sort_dir order (asc or des), then skip offset and return at most count packs',
+  requirements: ['OPS-CPA-LIST'],
+  async run(ctx) {
+    const words = fc.sample(fc.uniqueArray(word, { minLength: 2 * SIZE, maxLength: 2 * SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
+    const made = await createPacks(ctx, Array.from({ length: SIZE }, (_, i) => [`cpa ${words[i]}`, { description: words[SIZE + i] }] as [string, Doc]));
+    if (!made) return ctx.untested('OPS-CPA-LIST', `could not create ${SIZE} content packs`);
+    const filtered = await list(ctx, { filter: ownFilter(ctx) });
+    const mine = made.map((m) => m.key!);
+    if (!ctx.assert('OPS-CPA-LIST', ok(filtered) && sameSet(keysOf(filtered), mine), `filter on the run's titles listed ${keysOf(filtered).length} packs, the run made ${mine.length}`, filtered)) return;
+    const property = fc.asyncProperty(fc.constantFrom('title', 'description'), fc.constantFrom('asc', 'des'), fc.integer({ min: 1, max: SIZE + 1 }), async (key, dir, size) => {
+      const asc = [...made].sort((a, b) => (String(a.body[key]) < String(b.body[key]) ? -1 : 1)).map((m) => m.key!);
+      const expected = dir === 'asc' ? asc : [...asc].reverse();
+      const whole = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir });
+      const all = keysOf(whole);
+      if (JSON.stringify(all) !== JSON.stringify(expected)) {
+        const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
+        throw new Violation(`sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, 'OPS-CPA-LIST', whole);
+      }
+      for (let offset = 0; offset < SIZE + size; offset += size) {
+        const page = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir, count: size, offset });
+        const got = keysOf(page);
+        const want = expected.slice(offset, offset + size);
+        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page);
+      }
+    });
+    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property);
+  },
+};
+
+const statusAndSearch: Check = {
+  id: 'ops.authoring.list-status-search',
+  title: 'The authoring list with status MUST return exactly the packs in that status; with search MUST return exactly the packs whose title contains it',
+  requirements: ['OPS-CPA-LIST-STATUS', 'OPS-CPA-LIST-SEARCH', 'OPS-CPA-STATUS'],
+  async run(ctx) {
+    const words = fc.sample(fc.uniqueArray(fc.stringMatching(/^[a-z]{4,8}$/), { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
+    const asked = fc.sample(fc.shuffledSubarray(STATUSES, { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
+    const made = await createPacks(ctx, words.map((w, i) => [`cpa search ${w}`, { status: asked[i] }] as [string, Doc]));
+    if (!made) return ctx.untested('OPS-CPA-LIST-STATUS', 'could not create five content packs');
+    const packs = await Promise.all(made.map(async (m) => (await read(ctx, m.key!)).json as Doc));
+    const honoured = packs.filter((p, i) => p?.status === asked[i]).length;
+    for (const status of STATUSES) {
+      const ex = await list(ctx, { status });
+      const rows = docs(ex.json);
+      const others = rows.filter((r) => r.status !== status);
+      const want = packs.filter((p) => p?.status === status).map((p) => String(p._key));
+      const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k));
+      ctx.assert('OPS-CPA-LIST-STATUS', ok(ex) && others.length === 0 && sameSet(got, want), `status=${status} answered ${ex.status} with ${rows.length} packs${others.length ? `, ${others.length} of them in ${[...new Set(others.map((o) => JSON.stringify(o.status)))].join(', ')}` : ''}; of the run's packs it lists ${got.length}, ${want.length} are in ${status}`, ex);
+    }
+    const all = await list(ctx);
+    const odd = docs(all.json).filter((r) => !STATUSES.includes(String(r.status)));
+    ctx.assert('OPS-CPA-STATUS', ok(all) && odd.length === 0, odd.length ? `packs in statuses ${[...new Set(odd.map((o) => JSON.stringify(o.status)))].join(', ')}` : `all ${docs(all.json).length} listed packs are in one of the six statuses (${honoured} of 5 created with a status kept it)`, all);
+
+    const titles = made.map((m) => String(m.body.title));
+    const notes = new Set<string>();
+    const query = fc.oneof(
+      fc.tuple(fc.constantFrom(...words), fc.nat(), fc.nat(), fc.boolean()).map(([w, a, b, upper]) => {
+        const start = a % (w.length - 1);
+        const q = w.slice(start, start + 2 + (b % (w.length - start - 1)));
+        return upper ? q.toUpperCase() : q;
+      }),
+      fc.constantFrom(...titles),
+      fc.constant(`${ctx.options.runTag}absent`),
+    );
+    const property = fc.asyncProperty(query, async (q) => {
+      const ex = await list(ctx, { search: q });
+      if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex);
+      const rows = docs(ex.json);
+      const stray = rows.filter((r) => !String(r.title ?? '').toLowerCase().includes(q.toLowerCase()));
+      if (stray.length) throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex);
+      const got = new Set(rows.map((r) => String(r._key)));
+      const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key!));
+      if (lost.length) throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex);
+      const folded = made.filter((m) => !String(m.body.title).includes(q) && String(m.body.title).toLowerCase().includes(q.toLowerCase()));
+      if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key!)) ? 'regardless of case' : 'case-sensitively'}`);
+    });
+    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property);
+    for (const n of notes) ctx.observe('OPS-CPA-LIST-SEARCH', n);
+  },
+};
+
+const count: Check = {
+  id: 'ops.authoring.count',
+  title: 'GET content_pack_authorship/content_pack/count MUST answer {count} with the number of packs the filter matches; no filter counts all',
+  requirements: ['OPS-CPA-COUNT'],
+  async run(ctx) {
+    const made = await createPacks(ctx, [['count a', {}], ['count b', {}], ['count c', {}]]);
+    if (!made) return ctx.untested('OPS-CPA-COUNT', 'could not create three content packs');
+    const counted = async (filter?: string) => {
+      const ex = await ctx.http.send('cpAuthCount', { query: { filter } });
+      return { ex, n: countOf(ex) };
+    };
+    const own = await counted(ownFilter(ctx));
+    ctx.assert('OPS-CPA-COUNT', own.n === 3, `count with the run's filter is ${own.n}, the run made 3`, own.ex);
+    const one = await counted(JSON.stringify({ title: made[1].body.title }));
+    ctx.assert('OPS-CPA-COUNT', one.n === 1, `count with a filter on one title is ${one.n}`, one.ex);
+    const every = await counted();
+    const listed = docs((await list(ctx)).json).length;
+    ctx.assert('OPS-CPA-COUNT', every.n === listed, `count without filter is ${every.n}, the list has ${listed} packs`, every.ex);
+    const del = await ctx.http.send('cpAuthDelete', { params: id(made[0].key!) });
+    if (ok(del) && made[0].token !== undefined) ctx.ledger.forget(made[0].token);
+    const after = await counted(ownFilter(ctx));
+    ctx.assert('OPS-CPA-COUNT', after.n === 2, `after deleting one of the run's packs the count is ${after.n}`, after.ex);
+  },
+};
+
+const semver = fc.tuple(fc.nat(9), fc.nat(9), fc.nat(9)).map((v) => v.join('.'));
+
+const updateRoundTrip: Check = {
+  id: 'ops.authoring.update-round-trip',
+  title: 'POST content_pack_authorship/content_pack/<id> with a full pack MUST answer {_key} and store what was sent',
+  requirements: ['OPS-CPA-UPDATE'],
+  async run(ctx) {
+    const services = await ownServices(ctx, 3);
+    const made = await createPack(ctx, 'round trip');
+    if (!services || !made.key) return ctx.untested('OPS-CPA-UPDATE', 'could not create services and a content pack');
+    const key = made.key;
+    let n = 0;
+    const platform = fc.record(Object.fromEntries(KINDS.map((k) => [k, fc.uniqueArray(word, { maxLength: 3 })])) as Record<string, fc.Arbitrary<string[]>>);
+    const shape = fc.record({ description: word, overview: word, cp_version: semver, platform, services: fc.subarray(services.map((s) => String(s._key))) });
+    const property = fc.asyncProperty(shape, async (r) => {
+      const ops = r.services.length ? { service: r.services } : {};
+      const body = packBody(ctx, `round trip ${n++}`, { description: r.description, overview: r.overview, cp_version: r.cp_version, ops_objects: ops, platform_objects: r.platform, user_selected_objects: { ops_objects: ops, platform_objects: r.platform } });
+      const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body });
+      if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd);
+      const got = await read(ctx, key);
+      const d = isDoc(got.json) ? got.json : {};
+      const stale = ['title', 'description', 'overview', 'cp_version'].filter((f) => d[f] !== body[f]);
+      const p = isDoc(d.platform_objects) ? d.platform_objects : {};
+      const kinds = KINDS.filter((k) => !sameSet(Array.isArray(p[k]) ? p[k] : [], r.platform[k]));
+      const opsIds = idsIn(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
+      if (stale.length || kinds.length || !sameSet(opsIds, r.services)) throw new Violation(`after a full update the pack reads ${[...stale.map((f) => `${f}=${JSON.stringify(d[f])}`), ...kinds.map((k) => `platform_objects.${k}=${JSON.stringify(p[k])}`), `ops_objects.service ids ${JSON.stringify(opsIds)}`].join(', ')}; sent ${JSON.stringify({ ...r, title: body.title })}`, 'OPS-CPA-UPDATE', got);
+    });
+    await checkProperty(ctx, 'OPS-CPA-UPDATE', 'authoring full update', property, { runs: Math.min(ctx.options.runs, 10) });
+  },
+};
+
+export const authoringChecks: Check[] = [crud, forms, extraFields, paging, statusAndSearch, count, updateRoundTrip];

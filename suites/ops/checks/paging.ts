@@ -50,6 +50,10 @@ export const sortAndPage: Check = {
           seen.push(...got);
         }
         if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET');
+        // Without limit, offset still skips: the rest of the list from there.
+        const rest = await listIn(ctx, c, { filter: ownFilter(ctx), sort_key: sortKey, sort_dir: dir, offset: size });
+        const tail = keys(rows(rest));
+        if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size))) throw new Violation(`${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`, 'OPS-QUERY-OFFSET', rest);
       });
       await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, { runs: Math.max(3, Math.ceil(ctx.options.runs / 2)) });
     }

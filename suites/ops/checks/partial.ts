@@ -83,21 +83,21 @@ export const fullUpdateNeedsRequiredFields: Check = {
 
 export const bulkUpdate: Check = {
   id: 'ops.core.bulk-update',
-  title: 'bulk_update MUST apply each object by its _key: merging with is_partial_data=1, replacing with 0',
+  title: 'bulk_update MUST apply each object by its _key: merging with is_partial_data=1, replacing with 0 or without is_partial_data',
   requirements: ['OPS-CORE-BULK-UPDATE'],
   async run(ctx) {
-    const property = fc.asyncProperty(fc.array(fc.tuple(userObject, userObject), { minLength: 1, maxLength: 3 }), fc.constantFrom(0 as const, 1 as const), async (pairs, partial) => {
+    const property = fc.asyncProperty(fc.array(fc.tuple(userObject, userObject), { minLength: 1, maxLength: 3 }), fc.constantFrom(0 as const, 1 as const, undefined), async (pairs, partial) => {
       const made = await Promise.all(pairs.map(([initial]) => createIn(ctx, SERVICE, 'bulk', initial)));
       try {
         if (made.some((m) => !m.key)) throw new Violation('create did not answer a key', 'OPS-CORE-BULK-UPDATE');
-        const payload = made.map((m, i) => ({ ...pairs[i][1], _key: m.key, ...(partial === 0 ? { title: title(ctx, `bulk ${i}`) } : {}) }));
-        const ex = await ctx.http.send('coreBulkUpdate', { params: { object_type: 'service' }, query: { is_partial_data: partial }, body: payload });
-        if (!ok(ex)) throw new Violation(`bulk_update answered ${ex.status}`, 'OPS-CORE-BULK-UPDATE', ex);
+        const payload = made.map((m, i) => ({ ...pairs[i][1], _key: m.key, ...(partial !== 1 ? { title: title(ctx, `bulk ${i}`) } : {}) }));
+        const ex = await ctx.http.send('coreBulkUpdate', { params: { object_type: 'service' }, query: partial === undefined ? undefined : { is_partial_data: partial }, body: payload });
+        if (!ok(ex)) throw new Violation(`bulk_update ${partial === undefined ? 'without is_partial_data' : `with is_partial_data=${partial}`} answered ${ex.status}`, 'OPS-CORE-BULK-UPDATE', ex);
         for (const [i, m] of made.entries()) {
           const got = await getIn(ctx, SERVICE, m.key!);
           const { _key, ...sent } = payload[i];
           const expected = partial === 1 ? { ...userFields(m.body), ...sent } : sent;
-          if (!same(userFields(got.json as Doc), expected)) throw new Violation(`after bulk_update (is_partial_data=${partial}) object ${_key} is ${JSON.stringify(userFields(got.json as Doc))}, expected ${JSON.stringify(expected)}`, 'OPS-CORE-BULK-UPDATE', got);
+          if (!same(userFields(got.json as Doc), expected)) throw new Violation(`after bulk_update (${partial === undefined ? 'without is_partial_data' : `is_partial_data=${partial}`}) object ${_key} is ${JSON.stringify(userFields(got.json as Doc))}, expected ${JSON.stringify(expected)}`, 'OPS-CORE-BULK-UPDATE', got);
         }
       } finally {
         for (const m of made) await removeIn(ctx, SERVICE, m);

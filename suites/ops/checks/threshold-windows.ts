@@ -148,6 +148,11 @@ export const disconnectUnlinks: Check = {
     const linkB: Links = [{ _key: s.key, kpi_ids: [s.kpis[2].key] }];
     const assoc = [await associate(ctx, a.key, linkA), await associate(ctx, b.key, linkB)];
     if (assoc.some((ex) => !ok(ex))) return ctx.untested('OPS-CTW-DISCONNECT', `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`, assoc.find((e) => !ok(e)));
+    // Judged only where linked_kpis shows each window's links before the disconnect.
+    const before = [await linkedKpis(ctx, a.key), await linkedKpis(ctx, b.key)];
+    if (!sameSet(pairsOfRows(before[0]), pairsOfLinks(linkA)) || !sameSet(pairsOfRows(before[1]), pairsOfLinks(linkB))) {
+      return ctx.untested('OPS-CTW-DISCONNECT', `before disconnecting, linked_kpis does not show the windows' links (${show(pairsOfRows(before[0]))} and ${show(pairsOfRows(before[1]))})`, before[0]);
+    }
     const ex = await disconnect(ctx, a.key);
     const dict = (ex.json as Doc | undefined)?.service_kpis_dict;
     ctx.assert('OPS-CTW-DISCONNECT', ok(ex) && Array.isArray(dict), `disconnect_kpis answered ${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}`, ex);
@@ -238,7 +243,7 @@ export const windowFields: Check = {
     ctx.assert('OPS-CTW-OBJECT-TYPE', badType.length === 0, badType.length ? `${badType.length} windows have object_type ${JSON.stringify(badType[0].object_type)}` : `all ${windows.length} windows have object_type custom_threshold_windows`, ex);
     const statuses = [...new Set(windows.map((w) => w.status))];
     ctx.assert('OPS-CTW-STATUS-LOWERCASE', statuses.every(isLower), `window statuses seen: ${JSON.stringify(statuses)}`, ex);
-    const other = statuses.filter((s) => s !== 'active' && s !== 'stopped');
+    const other = statuses.filter((s) => !['active', 'stopped'].includes(String(s).toLowerCase()));
     ctx.assert('OPS-CTW-OTHER-STATES', other.every(isLower), `statuses besides active and stopped: ${JSON.stringify(other)}`, ex);
     if (other.length) ctx.observe('OPS-CTW-OTHER-STATES', `windows also have status ${other.join(', ')}`);
     const wrong: string[] = [];
