@@ -9,6 +9,9 @@ export class Violation extends Error {
   }
 }
 
+/** Generated cases run in this process, for the benchmark's figures. */
+export const propertyStats = { properties: 0, cases: 0 };
+
 /** Counterexample paths come from the environment so a printed failure can be replayed exactly. */
 const replayPath = () => process.env.CONFORMANCE_PATH || undefined;
 
@@ -26,6 +29,8 @@ export async function checkProperty<T>(
   const path = replayPath();
   const details = await fc.check(property, { seed: ctx.options.seed, numRuns: opts.runs ?? ctx.options.runs, path, endOnFailure: false });
   const all = Array.isArray(requirements) ? requirements : [requirements];
+  propertyStats.properties++;
+  propertyStats.cases += details.numRuns;
   if (!details.failed) {
     for (const r of all) ctx.assert(r, true, `${name}: held for ${details.numRuns} generated cases (seed ${ctx.options.seed})`);
     return true;

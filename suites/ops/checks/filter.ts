@@ -9,9 +9,12 @@ import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, type 
 
 const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REGEX', ne: 'OPS-FILTER-NE', combined: 'OPS-QUERY-FILTER' } as const;
 
+/** One object with a field of every kind (scalar, array, sub-object), whatever the seed draws for the others. */
+const EVERY_KIND = { cf_alpha: 'fixed', cf_beta: ['red', 'blue'], cf_gamma: { x: 'deep', y: 7 } };
+
 /** Objects with varied user fields, the same for a given seed, so filters have something to tell apart. */
 async function seedObjects(ctx: CheckContext, c: Collection, n: number): Promise<number> {
-  const shapes = fc.sample(userObject, { seed: ctx.options.seed, numRuns: n });
+  const shapes = [EVERY_KIND, ...fc.sample(userObject, { seed: ctx.options.seed, numRuns: n - 1 })];
   const made = await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra)));
   return made.filter((m) => m.key).length;
 }
@@ -33,6 +36,7 @@ function shapeExamples(ours: Doc[]): GeneratedFilter[] {
     out.push({ kind: 'equality', filter: { [pair[0]]: pair[1] } }, { kind: 'ne', filter: { [pair[0]]: { $ne: pair[1] } } });
   }
   const titles = ours.map((r) => String(r.title));
+  if (titles.length === 0) return out;
   const tail = titles[0].slice(titles[0].indexOf(' ') + 1);
   out.push({ kind: 'regex', filter: { title: { $regex: tail } } }, { kind: 'regex', filter: { title: { $regex: tail.toUpperCase() } } });
   if (titles.length > 1) out.push({ kind: 'combined', filter: { $or: [{ title: titles[0] }, { title: titles[1] }] } });

@@ -35,18 +35,23 @@ const sorted = (ks: string[]) => [...ks].sort();
 /** A category named with the run tag: deleting it can only touch the run's own icons, so cleanup deletes it whole. */
 function ownCategory(ctx: CheckContext, label: string) {
   const name = tagged(ctx, label);
-  const token = ctx.ledger.add(`icon category ${name}`, () => ctx.http.send('iconDeleteByCategory', { query: { category: name } }));
+  const tokens = [ctx.ledger.add(`icon category ${name}`, () => ctx.http.send('iconDeleteByCategory', { query: { category: name } }))];
   const drop = async () => {
     const ex = await ctx.http.send('iconDeleteByCategory', { query: { category: name } });
-    if (ok(ex)) ctx.ledger.forget(token);
+    if (ok(ex)) for (const t of tokens.splice(0)) ctx.ledger.forget(t);
   };
-  return { name, drop };
+  return { name, tokens, drop };
 }
+type OwnCategory = ReturnType<typeof ownCategory>;
 
-async function saveIcons(ctx: CheckContext, icons: Doc[], put = false) {
-  const ex = put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
+/** Saves icons, each in the ledger; the tokens go with `owner` when given, so dropping that category settles them. */
+async function saveIcons(ctx: CheckContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'tokens'> } = {}) {
+  const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
   const saved = keysAnswer(ex);
-  for (const k of saved ?? []) ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } }));
+  for (const k of saved ?? []) {
+    const token = ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } }));
+    opts.owner?.tokens.push(token);
+  }
   return { ex, keys: saved };
 }
 
@@ -69,7 +74,7 @@ const createAndList: Check = {
       const cat = ownCategory(ctx, `icons ${n++}`);
       const icons = shapes.map((s, i) => iconOf(ctx, cat.name, s, i));
       try {
-        const { ex, keys } = await saveIcons(ctx, icons);
+        const { ex, keys } = await saveIcons(ctx, icons, { owner: cat });
         if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex);
         const list = await listIcons(ctx, { category: cat.name });
         const body = listAnswer(list);
@@ -117,7 +122,7 @@ const putForm: Check = {
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon put');
     const icons = [iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0), iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1)];
-    const { ex, keys } = await saveIcons(ctx, icons, true);
+    const { ex, keys } = await saveIcons(ctx, icons, { put: true });
     if (!ctx.assert('OPS-ICON-CREATE-PUT', keys?.length === 2, `PUT of two icons as raw data answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
     const listed = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
     const good = keys!.every((k) => listed.some((r) => r._key === k && icons.some((i) => sameIcon(r, i))));
@@ -206,15 +211,16 @@ const deleteCategory: Check = {
   requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'],
   async run(ctx) {
     let n = 0;
-    const placed = fc.array(fc.record({ cat: fc.integer({ min: 0, max: 2 }), shape: iconShape }), { minLength: 1, maxLength: 6 });
+    const placed = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 6 });
     const property = fc.asyncProperty(placed, fc.nat(), async (spread, pick) => {
       // Names that are prefixes of each other: a delete by prefix or substring shows at once.
       const base = `del${n++}`;
       const cats = [ownCategory(ctx, base), ownCategory(ctx, `${base}x`), ownCategory(ctx, `x${base}`)];
-      const icons = spread.map((s, i) => iconOf(ctx, cats[s.cat].name, s.shape, i));
-      const target = cats[spread[pick % spread.length].cat].name;
+      const icons = spread.map((c, i) => iconOf(ctx, cats[c].name, { name: 'del', width: 8 + i, height: 8 }, i));
+      const target = cats[spread[pick % spread.length]].name;
+      const held = { tokens: [] as number[] };
       try {
-        const saved = await saveIcons(ctx, icons);
+        const saved = await saveIcons(ctx, icons, { owner: held });
         if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex);
         const before = await allIcons(ctx);
         const missing = saved.keys.filter((k) => !before.some((i) => i._key === k));
@@ -228,6 +234,7 @@ const deleteCategory: Check = {
         if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del);
       } finally {
         for (const c of cats) await c.drop();
+        if (cats.every((c) => c.tokens.length === 0)) for (const t of held.tokens) ctx.ledger.forget(t);
       }
     });
     await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8) });

@@ -1,3 +1,219 @@
-import type { OpsFault } from '../fault';
+import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-impl/http/types';
+import { mapRequest, mapResponse, withBody } from '../../fault';
+import { opsPath, type OpsFault } from '../fault';
 
-export const contentPacksFaults: OpsFault[] = [];
+type Doc = Record<string, unknown>;
+
+const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Path segments after `itoa_interface/content_pack`; undefined for any other path. */
+function library(r: ApiRequest): string[] | undefined {
+  const s = opsPath(r.path, 'itoa_interface');
+  return s?.[0] === 'content_pack' ? s.slice(1) : undefined;
+}
+const isList = (r: ApiRequest) => r.method === 'GET' && library(r)?.length === 0;
+const isRead = (r: ApiRequest) => r.method === 'GET' && library(r)?.length === 2 && library(r)![0] !== 'refresh';
+const isPreview = (r: ApiRequest) => r.method === 'GET' && library(r)?.[2] === 'preview';
+const isInstall = (r: ApiRequest) => r.method === 'POST' && library(r)?.[2] === 'install';
+const isRefresh = (r: ApiRequest) => r.method === 'POST' && library(r)?.[0] === 'refresh' && library(r)?.length === 1;
+const bodyOf = (r: ApiRequest): Doc => (isDoc(r.body) ? r.body : {});
+const okAnswer = (res: ApiResponse) => res.status >= 200 && res.status < 300;
+
+function withQuery(req: ApiRequest, change: (q: URLSearchParams) => void): ApiRequest {
+  const query = new URLSearchParams(req.query);
+  change(query);
+  return { ...req, query };
+}
+const listQuery = (change: (q: URLSearchParams) => void) => mapRequest(isList, (r) => withQuery(r, change));
+const installBody = (change: (b: Doc) => Doc) => mapRequest(isInstall, (r) => withBody(r, change({ ...bodyOf(r) })));
+
+/** Another request from the same caller, sent straight to the implementation. */
+const call = (inner: ApiHandler, req: ApiRequest, method: string, path: string, body?: unknown, query = '') =>
+  inner({ ...req, method, path, query: new URLSearchParams(query), body, rawBody: body === undefined ? '' : JSON.stringify(body), bodyError: undefined });
+const interfaceRoot = (r: ApiRequest) => r.path.replace(/\/content_pack(\/.*)?$/, '');
+
+const ONLY_LIST = ['ops.content-packs.list'];
+const ONLY_PAGING = ['ops.content-packs.list-paging'];
+const ONLY_RESOLUTION = ['ops.content-packs.install-resolution'];
+const ONLY_OPTIONS = ['ops.content-packs.install-options'];
+
+export const contentPacksFaults: OpsFault[] = [
+  {
+    id: 'cp-list-desc-as-asc',
+    description: 'the library list sorts ascending whatever sort_dir says',
+    breaks: ['OPS-CP-LIST'],
+    only: ONLY_PAGING,
+    wrap: listQuery((q) => q.get('sort_dir') === 'desc' && q.set('sort_dir', 'asc')),
+  },
+  {
+    id: 'cp-list-offset-off-by-one',
+    description: 'the library list skips one pack more than offset asks',
+    breaks: ['OPS-CP-LIST'],
+    only: ONLY_PAGING,
+    wrap: listQuery((q) => q.get('offset') !== null && q.set('offset', String(Number(q.get('offset')) + 1))),
+  },
+  {
+    id: 'cp-list-count-ignored',
+    description: 'the library list returns every pack whatever count says',
+    breaks: ['OPS-CP-LIST'],
+    only: ONLY_PAGING,
+    wrap: listQuery((q) => q.delete('count')),
+  },
+  {
+    id: 'cp-list-failures-paged',
+    description: 'a paged library list reports no load failures',
+    breaks: ['OPS-ERR-CP-LIST-FAILURES'],
+    only: ONLY_PAGING,
+    wrap: mapResponse((r, res) => isList(r) && okAnswer(res) && (r.query.has('count') || r.query.has('offset')), (res) => ({ ...res, body: { ...(res.body as Doc), failure: [] } })),
+  },
+  {
+    id: 'cp-list-failed-pack-in-success',
+    description: 'packs that failed to load are listed in success as well as in failure',
+    breaks: ['OPS-ERR-CP-LIST-FAILURES'],
+    only: ONLY_LIST,
+    wrap: mapResponse((r, res) => isList(r) && okAnswer(res), (res) => {
+      const b = res.body as { success: Doc[]; failure: Doc[] };
+      return { ...res, body: { ...b, success: [...b.success, ...b.failure] } };
+    }),
+  },
+  {
+    id: 'cp-get-ignores-version',
+    description: 'GET content_pack/<name>/<version> answers the pack of that name whatever the version',
+    breaks: ['OPS-CP-GET'],
+    only: ['ops.content-packs.get'],
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      if (!isRead(req) || res.status !== 404) return res;
+      const all = await call(inner, req, 'GET', req.path.replace(/\/[^/]+\/[^/]+$/, ''));
+      const pack = ((all.body as { success?: Doc[] })?.success ?? []).find((p) => p.id === library(req)![0]);
+      return pack ? { status: 200, body: pack } : res;
+    },
+  },
+  {
+    id: 'cp-preview-flags-as-strings',
+    description: 'preview entries carry installed, entitlement_status and has_dependency as the strings "true"/"false"',
+    breaks: ['OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-OLDER-FORM'],
+    only: ['ops.content-packs.preview'],
+    wrap: mapResponse((r, res) => isPreview(r) && okAnswer(res), (res) => {
+      const body = res.body as Record<string, unknown>;
+      for (const v of Object.values(body)) if (Array.isArray(v)) for (const e of v as Doc[]) for (const f of ['installed', 'entitlement_status', 'has_dependency']) if (typeof e[f] === 'boolean') e[f] = String(e[f]);
+      return res;
+    }),
+  },
+  {
+    id: 'cp-install-prefix-ignored',
+    description: 'install writes objects under their own titles, without the prefix',
+    breaks: ['OPS-CP-INSTALL-PREFIX'],
+    only: ONLY_OPTIONS,
+    wrap: installBody(({ prefix: _prefix, ...b }) => b),
+  },
+  {
+    id: 'cp-install-enabled-ignored',
+    description: 'install always installs services disabled, whatever enabled says',
+    breaks: ['OPS-CP-INSTALL-ENABLED'],
+    only: ONLY_OPTIONS,
+    wrap: installBody(({ enabled: _enabled, ...b }) => b),
+  },
+  {
+    id: 'cp-install-enabled-by-default',
+    description: 'install without enabled installs services enabled',
+    breaks: ['OPS-CP-INSTALL-ENABLED'],
+    only: ONLY_OPTIONS,
+    wrap: installBody((b) => (b.enabled === undefined ? { ...b, enabled: 1 } : b)),
+  },
+  {
+    id: 'cp-install-backfill-off-by-default',
+    description: 'install without backfill does not backfill',
+    breaks: ['OPS-CP-INSTALL-BACKFILL'],
+    only: ONLY_OPTIONS,
+    wrap: installBody((b) => (b.backfill === undefined ? { ...b, backfill: false } : b)),
+  },
+  {
+    id: 'cp-install-skip-as-overwrite',
+    description: 'resolution=skip replaces installed objects like overwrite',
+    breaks: ['OPS-CP-INSTALL-RESOLUTION'],
+    only: ONLY_RESOLUTION,
+    wrap: installBody((b) => (b.resolution === 'skip' ? { ...b, resolution: 'overwrite' } : b)),
+  },
+  {
+    id: 'cp-install-overwrite-keeps-changes',
+    description: 'resolution=overwrite keeps the fields changed since the last install that the pack does not define',
+    breaks: ['OPS-CP-INSTALL-RESOLUTION'],
+    only: ONLY_RESOLUTION,
+    wrap: (inner) => async (req) => {
+      if (!isInstall(req) || bodyOf(req).resolution !== 'overwrite') return inner(req);
+      const ids = ((bodyOf(req).content as Record<string, string[]> | undefined)?.services ?? []).map(String);
+      const at = (id: string) => `${interfaceRoot(req)}/service/${encodeURIComponent(id)}`;
+      const before = await Promise.all(ids.map((id) => call(inner, req, 'GET', at(id))));
+      const res = await inner(req);
+      for (const [i, id] of ids.entries()) {
+        const after = await call(inner, req, 'GET', at(id));
+        if (before[i].status !== 200 || after.status !== 200) continue;
+        const old = before[i].body as Doc;
+        const kept = Object.fromEntries(Object.entries(old).filter(([k]) => (after.body as Doc)[k] === undefined));
+        if (Object.keys(kept).length) await call(inner, req, 'POST', at(id), kept, 'is_partial_data=1');
+      }
+      return res;
+    },
+  },
+  {
+    id: 'cp-install-conflict-as-error',
+    description: 'an install that meets an object that already exists answers 409 instead of reporting it in failure',
+    breaks: ['OPS-ERR-CP-INSTALL-FAILURES'],
+    only: ONLY_RESOLUTION,
+    wrap: mapResponse(
+      (r, res) => isInstall(r) && okAnswer(res) && ((res.body as { failure?: Doc[] }).failure ?? []).some((f) => f.type === 'OBJECT_ALREADY_EXISTS'),
+      () => ({ status: 409, body: { messages: [{ type: 'ERROR', text: 'Object already exists' }] } }),
+    ),
+  },
+  {
+    id: 'cp-install-success-ungrouped',
+    description: 'the install result lists installed objects as a flat array of {id, title}, not keyed by group',
+    breaks: ['OPS-CP-INSTALL-RESULT'],
+    only: ONLY_RESOLUTION,
+    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
+      const b = res.body as { success: Record<string, Doc[]>[] };
+      return { ...res, body: { ...b, success: b.success.flatMap((g) => Object.values(g).flat()) } };
+    }),
+  },
+  {
+    id: 'cp-install-content-ignored',
+    description: 'install installs the whole pack whatever content names',
+    breaks: ['OPS-CP-INSTALL-CONTENT'],
+    only: ['ops.content-packs.install-content'],
+    wrap: installBody(({ content: _content, ...b }) => b),
+  },
+  {
+    id: 'cp-installed-versions-not-recorded',
+    description: 'installed_versions stays empty after an install',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS'],
+    only: ONLY_OPTIONS,
+    wrap: mapResponse((r, res) => (isList(r) || isRead(r)) && okAnswer(res), (res) => {
+      const b = res.body as Doc;
+      for (const p of Array.isArray(b.success) ? (b.success as Doc[]) : [b]) p.installed_versions = [];
+      return res;
+    }),
+  },
+  {
+    id: 'cp-install-saved-searches-no-action',
+    description: 'the saved_searches member of the install result leaves out action_performed',
+    breaks: ['OPS-CP-INSTALL-SAVED-SEARCHES'],
+    only: ONLY_OPTIONS,
+    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
+      delete ((res.body as Doc).saved_searches as Doc).action_performed;
+      return res;
+    }),
+  },
+  {
+    id: 'cp-refresh-not-persisted',
+    description: 'refresh reports the apps it added and removed but the library list does not change',
+    breaks: ['OPS-CP-REFRESH-SYNC'],
+    only: ['ops.content-packs.refresh'],
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      if (!isRefresh(req) || !okAnswer(res)) return res;
+      const done = (res.body as { success: { apps_added: string[]; apps_removed: string[] } }).success;
+      await call(inner, req, 'POST', req.path, { apps_added: done.apps_removed, apps_removed: done.apps_added });
+      return res;
+    },
+  },
+];

@@ -105,6 +105,13 @@ export const partialFaults: OpsFault[] = [
     },
   },
   {
+    id: 'bulk-update-default-partial',
+    description: 'bulk_update without is_partial_data merges instead of replacing',
+    breaks: ['OPS-CORE-BULK-UPDATE'],
+    only: ['ops.core.bulk-update'],
+    wrap: mapRequest((r) => isBulkUpdate(r) && flag(r) === null, (r) => withFlag(r, '1')),
+  },
+  {
     id: 'bulk-update-always-merges',
     description: 'bulk_update ignores is_partial_data and always merges',
     breaks: ['OPS-CORE-BULK-UPDATE'],

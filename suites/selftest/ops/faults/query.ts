@@ -156,6 +156,13 @@ export const queryFaults: OpsFault[] = [
     wrap: paramFault((r) => isListRead(r) && r.query.has('offset'), (q) => q.set('offset', String(Number(q.get('offset')) + 1))),
   },
   {
+    id: 'offset-needs-limit',
+    description: 'offset is applied only together with limit',
+    breaks: ['OPS-QUERY-OFFSET'],
+    only: ONLY_PAGING,
+    wrap: paramFault((r) => isListRead(r) && r.query.has('offset') && !r.query.has('limit'), (q) => q.delete('offset')),
+  },
+  {
     id: 'limit-off-by-one',
     description: 'limit returns one entry more than asked',
     breaks: ['OPS-QUERY-LIMIT'],

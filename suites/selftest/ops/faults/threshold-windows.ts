@@ -178,4 +178,25 @@ export const thresholdWindowsFaults: OpsFault[] = [
       return res;
     },
   },
+  {
+    id: 'ctw-times-as-strings',
+    description: 'window reads give start_time and end_time as strings of epoch seconds',
+    breaks: ['OPS-CTW-FIELDS'],
+    only: ONLY,
+    wrap: mapResponse((req, res) => isWindowRead(req) && ok(res), (res) => {
+      for (const w of windows(res)) for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = String(w[f]);
+      return res;
+    }),
+  },
+  {
+    id: 'ctw-restop-server-error',
+    description: 'stopping a window that is already stopped fails with a server error',
+    breaks: ['OPS-CTW-OTHER-STATES'],
+    only: ONLY,
+    wrap: (inner) => async (req) => {
+      if (!isAction('stop')(req)) return inner(req);
+      const got = await readWindow(inner, req, ctw(req)![0]);
+      return ok(got) && (got.body as Doc).status === 'stopped' ? { status: 500, body: { message: 'window is not active' } } : inner(req);
+    },
+  },
 ];

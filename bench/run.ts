@@ -1,0 +1,49 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { opsApi } from '../suites/ops/index';
+import { stacksApi } from '../suites/stacks/index';
+import { conformanceFigures } from './conformance';
+import { scalingFigures } from './scaling';
+import { startupSeconds } from './startup';
+import { throughputFigures } from './throughput';
+
+// The embedded ops implementation serves HTTPS with a self-signed certificate; the load tool must accept it.
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+
+const quick = process.argv.includes('--quick');
+const seconds = quick ? 1 : 3;
+const sizes = quick ? [1000, 10000] : [1000, 10000, 100000];
+const OPS = '/servicesNS/nobody/SA-ITOA/itoa_interface';
+
+const table = (rows: Record<string, unknown>[]) => {
+  const cols = Object.keys(rows[0] ?? {});
+  const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(v < 10 ? 2 : 0)) : String(v));
+  return [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cols.map((c) => fmt(r[c])).join(' | ')} |`)].join('\n');
+};
+
+const sections: [string, Record<string, unknown>[]][] = [];
+const say = (title: string, rows: Record<string, unknown>[]) => {
+  sections.push([title, rows]);
+  process.stdout.write(`\n## ${title}\n\n${table(rows)}\n`);
+};
+
+const t0 = performance.now();
+const conformance = [await conformanceFigures(stacksApi, '/v1/stacks'), await conformanceFigures(opsApi, `${OPS}/service`)];
+say('Conformance run against the embedded implementation (floor: the same number of requests from autocannon, 1 connection)', conformance);
+say('Both APIs, total', [{ wallSeconds: conformance.reduce((s, c) => s + c.wallSeconds, 0), requests: conformance.reduce((s, c) => s + c.requests, 0) }]);
+say('Start-up of npm run conformance until the first request', [{ seconds: await startupSeconds() }]);
+say(
+  `Throughput of typical endpoints (10 connections, ${seconds} s each)`,
+  [
+    ...(await throughputFigures(stacksApi, [{ name: 'GET /v1/stacks', path: '/v1/stacks' }, { name: 'GET /v1/stacks/versions', path: '/v1/stacks/versions' }], seconds)),
+    ...(await throughputFigures(opsApi, [{ name: 'GET service list', path: `${OPS}/service` }, { name: 'GET service count', path: `${OPS}/service/count` }, { name: 'GET entity by filter', path: `${OPS}/entity?filter=${encodeURIComponent('{"title":{"$regex":"web"}}')}` }], seconds)),
+  ],
+);
+say(`Scaling of the ops store (4 connections, ${seconds} s per query)`, await scalingFigures(sizes, seconds));
+
+const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick, totalSeconds: (performance.now() - t0) / 1000 };
+mkdirSync('reports', { recursive: true });
+writeFileSync('reports/bench.json', JSON.stringify({ meta, sections: Object.fromEntries(sections) }, null, 2));
+writeFileSync('reports/bench.md', `# Benchmark\n\n${Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`).join('\n')}\n${sections.map(([t, r]) => `\n## ${t}\n\n${table(r)}\n`).join('')}`);
+process.stdout.write(`\nwrote reports/bench.json and reports/bench.md in ${meta.totalSeconds.toFixed(1)} s\n`);
+process.exit(0);

@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+
+/** Nesting depth of the deep bodies: beyond what V8's JSON.stringify and structuredClone manage on a default stack. */
+export const DEEP = 5000;
+/** Characters of the long strings: 1 MB, still under the HTTP layer's 1 MiB body limit once wrapped in JSON. */
+export const LONG = 1_000_000;
+/** Elements of the huge arrays. */
+export const HUGE = 100_000;
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+export const deepArrayText = lazy(() => '['.repeat(DEEP) + ']'.repeat(DEEP));
+export const deepObjectText = lazy(() => '{"a":'.repeat(DEEP) + '"x"' + '}'.repeat(DEEP));
+export const longString = lazy(() => 'a'.repeat(LONG));
+/** A long string of comma-separated identifiers: endpoints that split id lists must not do work per element. */
+export const longIdList = lazy(() => Array.from({ length: HUGE }, (_, i) => `ep${i}`).join(','));
+export const hugeNumberArrayText = lazy(() => `[${new Array(HUGE).fill('0').join(',')}]`);
+export const hugeStringArrayText = lazy(() => `[${new Array(HUGE).fill('"x"').join(',')}]`);
+
+/** Strings that break naive code: encodings, prototype names, control and bidi characters, lone surrogates. */
+export const ODD_STRINGS: readonly string[] = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '\u202egnp.exe',
+  '\u05e9\u05dc\u05d5\u05dd',
+  '\ufeff',
+  '\u{1f4a9}',
+  'e\u0301',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  '0x10',
+  '9007199254740993',
+  '..',
+  '../../etc/passwd',
+  '%00',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%2F',
+  '*',
+  '$where',
+  '{"$where":"sleep(1000)"}',
+  '{"title":{"$regex":"(a+)+$"}}',
+  '<script>alert(1)</script>',
+  "' OR '1'='1",
+  '\r\nX-Injected: 1',
+  'x'.repeat(5000),
+];
+
+export const oddString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...ODD_STRINGS) },
+  { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => longString()) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => longIdList()) },
+);
+
+/** Numbers JSON can carry, including the ones that lose precision or overflow to Infinity when parsed. */
+export const oddNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, -0, -1, 1, 1.5, 2 ** 53 + 1, -(2 ** 31), 1e308, 5e-324),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+/** JSON values where a string, number or object is expected, built from `strings` (e.g. real keys) and odd values. */
+export function oddValue(strings: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      strings,
+      oddNumber,
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 3 }),
+      fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '_key', 'title'), fc.string({ maxLength: 6 })), tie('value'), { maxKeys: 3 }),
+    ),
+  }));
+  return value;
+}
+
+/** Serialises `value`; own `__proto__` members survive (JSON.stringify keeps own properties of that name). */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value) ?? 'null';
+}
+
+const INVALID_JSON = [
+  '{',
+  '}',
+  '{"a":}',
+  '{"a":1,}',
+  '[1,2',
+  "{'a':1}",
+  'nul',
+  'undefined',
+  'NaN',
+  '\ufeff{}',
+  '{"a":"\\x41"}',
+  '{"a":1}{"b":2}',
+  '--',
+  '\u0000',
+  '{"a": 01}',
+];
+
+/**
+ * Body texts: none, invalid JSON, deep nesting, 1 MB strings, 100k-element arrays, prototype keys, odd Unicode,
+ * and `plausible` (bodies close to what an endpoint takes), alone or with one member swapped for a hostile value.
+ */
+export function bodyText(plausible: fc.Arbitrary<Record<string, unknown> | unknown[]>): fc.Arbitrary<string> {
+  const hostileMember = fc.constantFrom<() => string>(
+    deepArrayText,
+    deepObjectText,
+    () => JSON.stringify(longString()),
+    () => JSON.stringify(longIdList()),
+    hugeNumberArrayText,
+    hugeStringArrayText,
+    () => '"\\ud800\\u0000\\u202e"',
+    () => '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}',
+  );
+  const withHostileMember = fc
+    .tuple(plausible, fc.string({ maxLength: 8 }), hostileMember)
+    .map(([base, name, member]) => {
+      const json = toJson(base);
+      if (Array.isArray(base)) return `[${member()}${json.length > 2 ? `,${json.slice(1)}` : ']'}`;
+      const key = Object.keys(base)[0] ?? name;
+      // Put the hostile value first under an existing member name, so validation has to look at it.
+      return `{${JSON.stringify(key)}:${member()}${json.length > 2 ? `,${json.slice(1)}` : '}'}`;
+    });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant('') },
+    { weight: 8, arbitrary: plausible.map(toJson) },
+    { weight: 4, arbitrary: withHostileMember },
+    { weight: 2, arbitrary: fc.constantFrom(...INVALID_JSON) },
+    { weight: 1, arbitrary: fc.constantFrom(deepArrayText, deepObjectText, hugeNumberArrayText, hugeStringArrayText).map((f) => f()) },
+    { weight: 1, arbitrary: fc.constant(null).map(() => JSON.stringify(longString())) },
+    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype').map((k) => `{"${k}":{"title":"t","polluted":1},"title":"t"}`) },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(toJson) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  );
+}
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+/** Methods for in-process calls, where node's parser does not stand in the way of odd spellings. */
+export const methodInProcess: fc.Arbitrary<string> = fc.oneof(
+  { weight: 10, arbitrary: fc.constantFrom(...METHODS) },
+  { weight: 1, arbitrary: fc.constantFrom('post', 'Delete', 'TRACE', 'CONNECT', 'PROPFIND', 'FOO', '') },
+);
+
+export const methodOnWire: fc.Arbitrary<string> = fc.constantFrom(...METHODS);
+
+export const contentType: fc.Arbitrary<string | undefined> = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/JSON;charset=latin1',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+  'application/octet-stream',
+  'application/xml',
+  '',
+  '*/*',
+  'application/json; charset=utf-16',
+);
+
+/** Extra request headers, spelled so node's client accepts them (token names, visible ASCII values). */
+export const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.dictionary(
+  fc.constantFrom('x-http-method-override', 'accept', 'accept-encoding', 'x-forwarded-for', 'origin', 'cookie', 'x-request-id', 'if-none-match', 'range', 'expect-ct'),
+  fc.oneof(fc.constantFrom('DELETE', '*/*', 'gzip', '127.0.0.1', 'null', 'a=b', 'bytes=0-1', 'x'.repeat(2000)), fc.stringMatching(/^[!-~]{0,20}$/)),
+  { maxKeys: 3 },
+);
+
+const fixSurrogates = (text: string) => text.replace(/[\ud800-\udfff]/gu, '\ufffd');
+
+/** Encodes a query pair, sometimes leaving reserved characters raw so the parser meets `&`, `=`, `%` and `+` alone. */
+export function encodeQueryPart(text: string, raw: boolean): string {
+  if (!raw) return encodeURIComponent(fixSurrogates(text));
+  // Raw, except what would end the target early or cannot go on the wire.
+  return text.replace(/[^\x21-\x7e]|#/gu, (c) => encodeURIComponent(fixSurrogates(c)));
+}
+
+/** Percent-encodes a path segment; `mode` 1 also encodes unreserved characters (still the same segment once decoded). */
+export function encodeSegment(segment: string, mode: 0 | 1): string {
+  const safe = encodeURIComponent(fixSurrogates(segment));
+  if (mode === 0) return safe;
+  return safe.replace(/[A-Za-z0-9_.~-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
