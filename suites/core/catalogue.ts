@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readYaml } from './yaml-cache';
 import type { Catalogue } from './types';
 
 const cache = new Map<string, Catalogue>();
@@ -7,7 +6,7 @@ const cache = new Map<string, Catalogue>();
 export function loadCatalogue(file: string): Catalogue {
   let c = cache.get(file);
   if (!c) {
-    c = parse(readFileSync(file, 'utf8')) as Catalogue;
+    c = readYaml(file) as Catalogue;
     for (const r of c.requirements) r.checks ??= [];
     cache.set(file, c);
   }

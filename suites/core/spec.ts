@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { createAjv, exercised } from './ajv';
+import { readYaml } from './yaml-cache';
 
 export interface Operation {
   id: string;
@@ -59,7 +58,7 @@ function annotate(node: unknown, inherited: string | undefined, into: WeakMap<ob
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 export function loadSpec(file: string): Spec {
-  const doc = parse(readFileSync(file, 'utf8'));
+  const doc = readYaml(file);
   const id = `https://conformance.local/${encodeURIComponent(file)}`;
   const ajv = createAjv();
   ajv.addSchema({ ...doc, $id: id });

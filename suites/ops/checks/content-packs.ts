@@ -202,6 +202,8 @@ interface Candidate {
   groups: Record<string, Entry[]>;
   /** Services of the pack that are neither installed nor present under their identifier. */
   free: Entry[];
+  /** The preview says the pack holds saved searches, which this API cannot remove once installed. */
+  saved: boolean;
 }
 
 const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown })[]> =>
@@ -223,7 +225,8 @@ async function candidates(ctx: CheckContext): Promise<Candidate[]> {
       if (e.installed === true) continue;
       if (!ok(await getIn(ctx, SERVICE, e.id))) free.push({ id: e.id, title: e.title });
     }
-    out.push({ pack, groups, free });
+    const saved = isDoc(ex.json.saved_searches) && ex.json.saved_searches.has_saved_searches === true;
+    out.push({ pack, groups, free, saved });
   }
   return out.sort((a, b) => b.free.length - a.free.length);
 }
@@ -488,7 +491,7 @@ const installContent: Check = {
     }
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
-    const cost = (c: Candidate) => Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length * 1000 + Object.values(c.groups).flat().length;
+    const cost = (c: Candidate) => (Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length + Number(c.saved)) * 1000 + Object.values(c.groups).flat().length;
     const pick = [...all].sort((a, b) => cost(a) - cost(b))[0];
     if (!pick) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'the library lists no content pack to install whole');
     const fresh = await previewOf(ctx, pick.pack);
@@ -499,7 +502,7 @@ const installContent: Check = {
     const reported = new Set([...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))), ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`)]);
     const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
     ctx.assert('OPS-CP-INSTALL-CONTENT', ok(ex) && missing.length === 0, missing.length ? `without content, ${missing.map(([g, id]) => `${g} ${id}`).join(', ')} were neither installed nor reported as failed` : `without content, all ${expected.length} objects the preview showed as not installed were installed or reported`, ex);
-    const kept = Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length);
+    const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
     if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
   },
 };

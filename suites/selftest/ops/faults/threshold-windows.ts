@@ -59,7 +59,7 @@ export const thresholdWindowsFaults: OpsFault[] = [
   },
   {
     id: 'ctw-stop-without-last-stopped-time',
-    description: 'the window stop answers carries no last_stopped_time',
+    description: 'the window that stop answers carries no last_stopped_time',
     breaks: ['OPS-CTW-STOP'],
     only: ONLY,
     wrap: mapResponse((req, res) => isAction('stop')(req) && ok(res), (res) => {
