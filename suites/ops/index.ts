@@ -1,6 +1,7 @@
 import type { ApiDefinition } from '../core/api';
 import { registry } from '../core/registry';
 import * as access from './checks/access';
+import * as addressing from './checks/addressing';
 import * as bulkDelete from './checks/bulk-delete';
 import * as crud from './checks/core-crud';
 import * as entity from './checks/entity';
@@ -26,6 +27,10 @@ import { embeddedOpsTarget, OPS_ROLES, opsTargetFromEnv } from './target';
 const checks = registry([
   responses.responsesConformToSpec,
   transport.servedOverHttps,
+  addressing.interfacesAtTheirPaths,
+  addressing.platformLimits,
+  addressing.templateLinkNeedsWriteAccess,
+  addressing.outsideHttp,
   access.basicAuthRequired,
   types.supportedObjectTypes,
   types.aliasList,

@@ -1,0 +1,93 @@
+import type { Check } from '../../core/check';
+import { SERVICE } from '../collections';
+import { createIn, getIn, ok, type Doc } from '../support';
+
+/** One request per interface of the addressing table, each at the path segment the document gives it. */
+const INTERFACES: [string, string, Record<string, string>][] = [
+  ['OPS-ADDR-IF-CORE', 'coreGetSupportedObjectTypes', {}],
+  ['OPS-ADDR-IF-EVENTS', 'emActionList', {}],
+  ['OPS-ADDR-IF-MAINTENANCE', 'mwSupportedObjectTypes', {}],
+  ['OPS-ADDR-IF-BACKUP', 'brList', { object_type: 'backup_restore' }],
+  ['OPS-ADDR-IF-ICONS', 'iconList', {}],
+];
+
+export const interfacesAtTheirPaths: Check = {
+  id: 'ops.addressing.interfaces',
+  title: 'Each interface MUST answer at its documented path segment, under user nobody and app SA-ITOA',
+  requirements: ['OPS-ADDR-IF-CORE', 'OPS-ADDR-IF-EVENTS', 'OPS-ADDR-IF-MAINTENANCE', 'OPS-ADDR-IF-BACKUP', 'OPS-ADDR-IF-ICONS', 'OPS-ADDR-USER-APP'],
+  async run(ctx) {
+    for (const [requirement, op, params] of INTERFACES) {
+      const ex = await ctx.http.send(op, { params });
+      const path = new URL(ex.request.url).pathname;
+      ctx.assert(requirement, ok(ex) && ex.json !== undefined, `${path} answered ${ex.status}${ex.json === undefined ? ' without a JSON body' : ''}`, ex);
+    }
+    const ns = await ctx.http.send('coreGetSupportedObjectTypes', { params: { user: 'nobody', app: 'SA-ITOA' } });
+    ctx.assert('OPS-ADDR-USER-APP', ok(ns), `/servicesNS/nobody/SA-ITOA/itoa_interface answered ${ns.status}`, ns);
+  },
+};
+
+export const platformLimits: Check = {
+  id: 'ops.limits.platform-settings',
+  title: 'Ordinary payloads up to 1 MB MUST be accepted; compression, payload limits and rate limits are the platform\'s and only observed',
+  requirements: ['OPS-ADDR-CORE-SETTINGS', 'OPS-LIMITS-PAYLOAD', 'OPS-LIMITS-RATE', 'OPS-COMMON-FULL-SCHEMAS'],
+  async run(ctx) {
+    const gz = await ctx.http.send('coreGetSupportedObjectTypes', { headers: { 'accept-encoding': 'gzip' } });
+    const decodable = gz.status < 500 && (gz.headers['content-encoding'] !== undefined || gz.json !== undefined);
+    ctx.assert('OPS-ADDR-CORE-SETTINGS', decodable, `with accept-encoding gzip the answer is ${gz.status} ${gz.headers['content-encoding'] ?? 'uncompressed'}`, gz);
+    ctx.observe('OPS-ADDR-CORE-SETTINGS', `compression on request: ${gz.headers['content-encoding'] ?? 'none'}`);
+
+    const big = 'x'.repeat(512 * 1024);
+    const made = await createIn(ctx, SERVICE, 'large payload', { description: big, cf_nested: { deep: { list: [1, 'two', { three: 3 }] } } });
+    ctx.assert('OPS-LIMITS-PAYLOAD', ok(made.ex), `a create of about 0.5 MB answered ${made.ex.status}`, made.ex);
+    if (made.key) {
+      const got = (await getIn(ctx, SERVICE, made.key)).json as Doc;
+      const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
+      ctx.assert('OPS-COMMON-FULL-SCHEMAS', kept, kept ? 'fields beyond the listed ones are stored as sent' : 'a field beyond the listed ones came back changed');
+    } else ctx.untested('OPS-COMMON-FULL-SCHEMAS', 'the large object was not created');
+    const huge = await ctx.http.send('coreCreate', { params: { object_type: 'service' }, body: { title: `${ctx.options.runTag} huge`, description: 'x'.repeat(4 * 1024 * 1024) } });
+    if (ok(huge)) {
+      const key = (huge.json as Doc)?._key;
+      if (typeof key === 'string') ctx.ledger.add(`service ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: 'service', _key: key } }));
+    }
+    ctx.assert('OPS-LIMITS-PAYLOAD', huge.status < 500, `a 4 MB create answered ${huge.status}`, huge);
+    ctx.observe('OPS-LIMITS-PAYLOAD', `a 4 MB create answers ${huge.status}`);
+
+    const burst = await Promise.all(Array.from({ length: 20 }, () => ctx.http.send('coreCount', { params: { object_type: 'service' } })));
+    const statuses = [...new Set(burst.map((b) => b.status))].sort();
+    ctx.assert('OPS-LIMITS-RATE', burst.every((b) => ok(b) || b.status === 429 || b.status === 503), `a burst of 20 reads answered ${statuses.join(', ')}`, burst.find((b) => !ok(b)));
+    ctx.observe('OPS-LIMITS-RATE', `a burst of 20 concurrent reads answered ${statuses.join(', ')}`);
+  },
+};
+
+export const templateLinkNeedsWriteAccess: Check = {
+  id: 'ops.auth.template-link-access',
+  title: 'Linking a service to a template MUST be refused to a caller without write access to the service',
+  requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-CAPABILITIES'],
+  needs: ['readonly'],
+  async run(ctx) {
+    const tpl = await ctx.http.send('coreCreate', { params: { object_type: 'base_service_template' }, body: { title: `${ctx.options.runTag} access template`, entity_rules: [] } });
+    const tplKey = (tpl.json as Doc)?._key as string | undefined;
+    if (tplKey) ctx.ledger.add(`base_service_template ${tplKey}`, () => ctx.http.send('coreDelete', { params: { object_type: 'base_service_template', _key: tplKey } }));
+    const svc = await createIn(ctx, SERVICE, 'access linked service');
+    if (!tplKey || !svc.key) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', 'could not create the template and the service');
+    const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as: 'readonly', params: { _key: svc.key }, body: { _key: tplKey } });
+    ctx.assert('OPS-AUTH-TEMPLATE-LINK', !ok(link), `a read-only caller's link answered ${link.status}`, link);
+    ctx.assert('OPS-AUTH-CAPABILITIES', link.status < 500, `a refused link answered ${link.status}`, link);
+    ctx.observe('OPS-AUTH-CAPABILITIES', `a caller without write access is refused with ${link.status}`);
+    const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
+    const linked = ok(after) && (after.json as Doc)?._key === tplKey;
+    ctx.assert('OPS-AUTH-TEMPLATE-LINK', !linked, linked ? 'the refused link was made anyway' : 'the service stays unlinked', after);
+  },
+};
+
+export const outsideHttp: Check = {
+  id: 'ops.document.outside-http',
+  title: 'Statements about the search command, events and product history are recorded as outside an HTTP suite',
+  requirements: ['OPS-SEARCH-LIMIT-COUNT', 'OPS-SEARCH-REPORT-AS-TEXT', 'OPS-EVENTS-NOT-SHOWN', 'OPS-VERSION-HISTORY'],
+  async run(ctx) {
+    ctx.untested('OPS-SEARCH-LIMIT-COUNT', 'the platform search command is not reachable through this HTTP API');
+    ctx.untested('OPS-SEARCH-REPORT-AS-TEXT', 'the platform search command is not reachable through this HTTP API');
+    ctx.untested('OPS-EVENTS-NOT-SHOWN', 'the document shows no events, callbacks or notifications to check');
+    ctx.untested('OPS-VERSION-HISTORY', 'no documented endpoint exposes the product version; current behaviour is checked elsewhere');
+  },
+};
