@@ -442,7 +442,7 @@ const installOptions: Check = {
     if (held && savedSeen) ctx.assert('OPS-CP-INSTALL-SAVED-SEARCHES', true, `saved_searches was {action_performed, success, failure} in ${savedSeen} results`);
     else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
 
-    // The default prefix: no prefix sent, so this one object is briefly untagged; it is deleted at once.
+    // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
     await reset();
     const namesake = async () => docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: x.title }) })).json).filter((d) => d.title === x.title);
     const earlier = new Set((await namesake()).map((d) => String(d._key)));

@@ -101,12 +101,14 @@ export interface TargetPlan {
 /** Segments put on the wire as they are: invalid percent-encodings, encoded separators, dot segments. */
 const RAW_SEGMENTS = ['', '.', '..', '%2F', '%2e%2e', '%00', '%E0%A4%A', '%ED%A0%80', '%C0%AF', '%', '%zz', '%252F', ';x=1', 'a%2Fb'];
 
-/** Values for path parameters: `known` (real values, weighted up), odd values, and raw wire segments. */
+/** Values for path parameters: `known` (real values, weighted up), odd values, raw wire segments, and long ones. */
 export function segmentValue(known: fc.Arbitrary<SegmentValue>, odd: fc.Arbitrary<string>): fc.Arbitrary<SegmentPlan> {
   return fc.oneof(
-    { weight: 6, arbitrary: fc.record({ value: known, enc: fc.constantFrom<0 | 1>(0, 0, 0, 1) }) },
-    { weight: 3, arbitrary: fc.record({ value: odd, enc: fc.constantFrom<0 | 1>(0, 1) }) },
-    { weight: 1, arbitrary: fc.record({ value: fc.constantFrom(...RAW_SEGMENTS), enc: fc.constant<'raw'>('raw') }) },
+    { weight: 12, arbitrary: fc.record({ value: known, enc: fc.constantFrom<0 | 1>(0, 0, 0, 1) }) },
+    { weight: 6, arbitrary: fc.record({ value: odd, enc: fc.constantFrom<0 | 1>(0, 1) }) },
+    { weight: 2, arbitrary: fc.record({ value: fc.constantFrom(...RAW_SEGMENTS), enc: fc.constant<'raw'>('raw') }) },
+    // Past the HTTP layer's target limit (8192) and past node's header limit (16 KiB) on the wire.
+    { weight: 1, arbitrary: fc.record({ value: fc.constantFrom(9000, 20000).map((n) => 'p'.repeat(n)), enc: fc.constant<'raw'>('raw') }) },
   );
 }
 

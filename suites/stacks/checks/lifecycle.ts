@@ -26,7 +26,7 @@ export const lifecycleMatchesModel: Check = {
     const property = fc.asyncProperty(commands, async (cmds) => {
       const preexisting = new Map<string, number>();
       for (const u of users) preexisting.set(u, ((await ctx.http.send('listStacks', { as: u })).json as { stacks?: Summary[] })?.stacks?.length ?? 0);
-      const model: StackModel = { users, owner: new Map(), live: new Set(), deleted: new Set(), preexisting, ids: [] };
+      const model: StackModel = { users, owner: new Map(), live: new Set(), deleted: new Set(), deletedAt: new Map(), preexisting, ids: [] };
       const real: StackReal = { ctx, created: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);

@@ -8,6 +8,8 @@ export interface StackModel {
   owner: Map<string, string>;
   live: Set<string>;
   deleted: Set<string>;
+  /** When each deleted stack was deleted: it may read as live for a short settle time. */
+  deletedAt: Map<string, number>;
   /** Stacks that existed before the sequence (not ours; counted against the limit, never touched). */
   preexisting: Map<string, number>;
   /** Per-user maximum, learned from the first 409. */
@@ -30,3 +32,8 @@ export const pick = (m: StackModel, n: number) => (m.ids.length ? m.ids[n % m.id
 export function violated(requirement: string, message: string, ex?: Exchange): never {
   throw new Violation(message, requirement, ex);
 }
+
+/** How long after a 204 a deleted stack may still read as live (deletes may take effect asynchronously). */
+export const SETTLE_MS = 5000;
+
+export const settling = (m: StackModel, id: string) => Date.now() - (m.deletedAt.get(id) ?? 0) < SETTLE_MS;

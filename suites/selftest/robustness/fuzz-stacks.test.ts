@@ -1,0 +1,177 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type RunningServer } from '../../../reference-impl/http/server';
+import type { ApiHandler } from '../../../reference-impl/http/types';
+import { stacksErrorBody } from '../../../reference-impl/stacks/errors';
+import { callHandler, getRequest, type WireRequest } from './api-request';
+import {
+  checkedSequence,
+  fuzzRuns,
+  inProcessStep,
+  newStats,
+  summary,
+  wireStep,
+  withPreview,
+  describeWire,
+  type ResponseCheck,
+} from './fuzz-run';
+import { canCollect, mb, settledHeap } from './heap';
+import { bodyText, methodInProcess, methodOnWire } from './hostile';
+import { materialise, targetPlan, type TargetPlan } from './spec-operations';
+import {
+  OWNERS,
+  STACKS_CONFIG,
+  STACK_OPERATIONS,
+  bearer,
+  plausibleStackBody,
+  resolveStack,
+  stackHeaders,
+  stackPathValue,
+  stackQueryValue,
+  stacksFingerprint,
+  stacksWorld,
+  type StacksWorld,
+} from './stacks-world';
+
+const RUNS = fuzzRuns(250);
+const SOCKET_RUNS = Math.max(10, Math.round(RUNS / 6));
+const LONG_LIVED_REQUESTS = RUNS * 2;
+
+interface Planned {
+  method: string;
+  plan: TargetPlan | string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const STRAY_TARGETS = ['/', '*', '/v1', '/v2/stacks', '/v1/stacks/a/b', '/V1/STACKS', 'http://other.test/v1/stacks', '/v1/stacks?', '/v1/stacks#x', '//v1/stacks', '/v1/stacks/%', '/../v1/stacks', '/v1/stacks/versions/..'];
+
+function planned(method: fc.Arbitrary<string>): fc.Arbitrary<Planned> {
+  const templated = fc.constantFrom(...STACK_OPERATIONS).chain((op) =>
+    fc.record({
+      method: fc.oneof({ weight: 3, arbitrary: fc.constant(op.method) }, { weight: 2, arbitrary: method }),
+      plan: targetPlan(op, { pathValue: stackPathValue, queryValue: stackQueryValue, extraQueryNames: ['platformVersion', 'limit', 'filter', '__proto__'] }),
+      headers: stackHeaders,
+      body: bodyText(plausibleStackBody),
+    }),
+  );
+  const stray = fc.record({ method, plan: fc.constantFrom(...STRAY_TARGETS), headers: stackHeaders, body: bodyText(plausibleStackBody) });
+  return fc.oneof({ weight: 12, arbitrary: templated }, { weight: 1, arbitrary: stray }).map((p) =>
+    withPreview(p, (v) => `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 200)} ${JSON.stringify(v.headers).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 80))}`),
+  );
+}
+
+const toWire = (p: Planned, resolve: (ref: string, index: number) => string): WireRequest => ({
+  method: p.method,
+  target: typeof p.plan === 'string' ? p.plan : materialise(p.plan, resolve),
+  headers: p.headers,
+  body: p.body,
+});
+
+const KEYS = new Map(STACKS_CONFIG.users.map((u) => [u.apiKey, u]));
+
+/** The user a request authenticates as (RFC 6750 bearer syntax, scheme case-insensitive), if any. */
+function caller(headers: Record<string, string>) {
+  const value = Object.entries(headers).find(([n]) => n.toLowerCase() === 'authorization')?.[1];
+  const token = value === undefined ? undefined : /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i.exec(value)?.[1];
+  return token === undefined ? undefined : KEYS.get(token);
+}
+
+const isServiceError = (b: unknown) =>
+  typeof b === 'object' && b !== null && !Array.isArray(b) && typeof (b as { code?: unknown }).code === 'string' && typeof (b as { message?: unknown }).message === 'string' && (b as { message: string }).message.length > 0;
+
+const checkStacks: ResponseCheck = (wire, status, body) => {
+  const problems: string[] = [];
+  if (status >= 400 && !isServiceError(body)) problems.push(`error body is not a ServiceError {code, message}: ${JSON.stringify(body)?.slice(0, 200)}`);
+  if (status === 204 && body !== undefined) problems.push('204 with a body');
+  // 413, 414 and 431 come from the HTTP layer before any authentication.
+  if (![413, 414, 431].includes(status)) {
+    const user = caller(wire.headers);
+    if (user === undefined && status !== 401) problems.push(`no valid key but ${status}`);
+    if (user !== undefined && !user.allowed && status !== 403) problems.push(`user ${user.name} is not allowed but ${status}`);
+    if (user?.allowed && (status === 401 || status === 403)) problems.push(`user ${user.name} is allowed but ${status}`);
+  }
+  return problems;
+};
+
+/** Stacks of each owner right now, so path references keep pointing at live stacks in a long-lived run. */
+async function liveIds(handler: ApiHandler): Promise<StacksWorld['ids']> {
+  const ids: StacksWorld['ids'] = { alice: [], bob: [] };
+  for (const owner of OWNERS) {
+    const key = STACKS_CONFIG.users.find((u) => u.name === owner)!.apiKey;
+    const out = await callHandler(handler, getRequest('/v1/stacks', { authorization: bearer(key) }));
+    if (out.ok) ids[owner] = ((out.res.body as { stacks: { id: string }[] }).stacks ?? []).map((s) => s.id);
+  }
+  return ids;
+}
+
+describe('stack API reference under generated requests', () => {
+  it(`in-process: no 5xx, no throw, < 1 s, ServiceError bodies, rejected requests change nothing (${RUNS} runs)`, async () => {
+    const stats = newStats();
+    const heapBefore = await settledHeap();
+    await fc.assert(
+      fc.asyncProperty(fc.array(planned(methodInProcess), { minLength: 1, maxLength: 5 }), async (plans) => {
+        const world = await stacksWorld();
+        const wires = plans.map((p) => toWire(p, resolveStack(world)));
+        await checkedSequence(wires, (w) => inProcessStep(world.handler, w, checkStacks, stats), () => stacksFingerprint(world.handler));
+      }),
+      { numRuns: RUNS },
+    );
+    const growth = (await settledHeap()) - heapBefore;
+    console.log(summary('stacks in-process', RUNS, stats));
+    console.log(`stacks in-process: heap growth after the run ${mb(growth)} MB (bound 64 MB; gc ${canCollect ? 'forced' : 'not available'})`);
+    expect(growth).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it(`one long-lived handler: same properties over ${LONG_LIVED_REQUESTS} requests, heap stays bounded`, async () => {
+    const stats = newStats();
+    const world = await stacksWorld(1);
+    const plans = fc.sample(planned(methodInProcess), { numRuns: LONG_LIVED_REQUESTS, seed: 20261122 });
+    // Warm the code paths once so the first compilations do not count as growth.
+    for (const p of plans.slice(0, 20)) await inProcessStep(world.handler, toWire(p, resolveStack(world)), checkStacks, newStats());
+    const heapBefore = await settledHeap();
+    let before = await stacksFingerprint(world.handler);
+    for (const p of plans) {
+      world.ids = await liveIds(world.handler);
+      const wire = toWire(p, resolveStack(world));
+      const status = await inProcessStep(world.handler, wire, checkStacks, stats);
+      const after = await stacksFingerprint(world.handler);
+      if (status >= 400) expect(after, `rejected with ${status} but changed the state: ${describeWire(wire)}`).toBe(before);
+      before = after;
+    }
+    const growth = (await settledHeap()) - heapBefore;
+    console.log(summary('stacks long-lived', 1, stats));
+    console.log(`stacks long-lived: heap growth ${mb(growth)} MB over ${plans.length} requests (bound 32 MB: state is capped by the per-user limit)`);
+    expect(growth).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  describe('through listen() with real sockets', () => {
+    let server: RunningServer;
+    let current: ApiHandler;
+    beforeAll(async () => {
+      // One server for the whole batch; each run swaps in a fresh handler behind it.
+      server = await listen((req) => current(req), { errorBody: stacksErrorBody });
+    });
+    afterAll(async () => server.close());
+
+    it(`same properties over HTTP (${SOCKET_RUNS} runs)`, async () => {
+      const { wireClient } = await import('./wire');
+      const client = wireClient(server.url);
+      const stats = newStats();
+      try {
+        await fc.assert(
+          fc.asyncProperty(fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans) => {
+            const world = await stacksWorld();
+            current = world.handler;
+            const wires = plans.map((p) => toWire(p, resolveStack(world)));
+            await checkedSequence(wires, (w) => wireStep(client, w, checkStacks, stats), () => stacksFingerprint(world.handler));
+          }),
+          { numRuns: SOCKET_RUNS },
+        );
+      } finally {
+        client.close();
+      }
+      console.log(summary('stacks over HTTP', SOCKET_RUNS, stats));
+    });
+  });
+});
