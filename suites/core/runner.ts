@@ -47,6 +47,8 @@ export interface ApiRun {
   api: string;
   title: string;
   target: { baseUrl: string; embedded: boolean };
+  /** Whether destructive checks were allowed for this API (always for the embedded implementation). */
+  allowDestructive: boolean;
   requirements: RequirementResult[];
   checks: { id: string; title: string; requirements: string[]; destructive: boolean; outcome: CheckOutcome; attempts: number; ms: number }[];
   stats: { requests: number; writes: number; assertions: number; ms: number };
@@ -154,6 +156,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     api: def.id,
     title: def.title,
     target: { baseUrl: target.baseUrl, embedded: target.embedded },
+    allowDestructive: options.allowDestructive,
     requirements,
     checks: checkRuns,
     stats: { ...transport.stats, assertions: results.assertions(), ms: performance.now() - started },

@@ -38,6 +38,7 @@ export interface ComplianceReport {
     api: string;
     title: string;
     target: { baseUrl: string; embedded: boolean };
+    allowDestructive: boolean;
     specSha256: string;
     summary: Counts;
     stats: ApiRun['stats'];
@@ -79,6 +80,7 @@ export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<
       api: r.api,
       title: r.title,
       target: r.target,
+      allowDestructive: r.allowDestructive,
       specSha256: sha256(r.specFile),
       summary: countOf(r.requirements),
       stats: r.stats,
