@@ -1,15 +1,6 @@
 import type { AssertionRecord, Observation, Requirement, Status } from './types';
 
-export interface RequirementResult {
-  id: string;
-  level: Requirement['level'];
-  group: string;
-  section: string;
-  clause: string;
-  summary: string;
-  tolerance?: string;
-  destructive?: boolean;
-  checks: string[];
+export interface RequirementResult extends Requirement {
   status: Status;
   /** Why it is skipped or untested. */
   reason?: string;

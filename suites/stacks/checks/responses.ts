@@ -1,19 +1,19 @@
 import type { Check } from '../../core/check';
+import { responseConformanceCheck } from '../../core/response-check';
 import { specOf } from '../../core/runner';
 import { missingId } from '../support';
 import { STACKS_SPEC } from '../paths';
 
-export const responsesConformToSpec: Check = {
-  id: 'stacks.responses.conform-to-spec',
-  title: 'Every answer MUST use a status listed for its operation, be application/json when it has a body, and match the schema of that status',
-  requirements: specOf(STACKS_SPEC).requirementIds(),
-  async run(ctx) {
-    // The validating client judges these (and every other check's) answers; this check guarantees each schema is reached.
+export const responsesConformToSpec = responseConformanceCheck(
+  'stacks',
+  STACKS_SPEC,
+  'Every answer MUST use a status listed for its operation, be application/json when it has a body, and match the schema of that status',
+  async (ctx) => {
     await ctx.http.send('listStacks');
     await ctx.http.send('listStackVersions');
     await ctx.http.send('getStack', { params: { stackId: missingId(ctx) } });
   },
-};
+);
 
 export const documentedGaps: Check = {
   id: 'stacks.document.fixed-points',

@@ -1,0 +1,15 @@
+import type { Check, CheckContext } from './check';
+import { specOf } from './runner';
+
+/**
+ * The check under which the validating client records what it finds in every answer (status listed, media type,
+ * schema). It covers every requirement the spec attaches to a schema; `warmup` only makes sure each schema is reached.
+ */
+export function responseConformanceCheck(api: string, specFile: string, title: string, warmup: (ctx: CheckContext) => Promise<unknown>): Check {
+  return {
+    id: `${api}.responses.conform-to-spec`,
+    title,
+    requirements: specOf(specFile).requirementIds(),
+    run: async (ctx) => void (await warmup(ctx)),
+  };
+}
