@@ -128,6 +128,11 @@ function serialise(response: ApiResponse): { status: number; headers: Record<str
     headers[name.toLowerCase()] = String(value);
   }
   const bodyless = response.status === 204 || response.status === 304;
+  if (response.rawBody !== undefined && !bodyless) {
+    const payload = Buffer.from(response.rawBody, 'utf8');
+    headers['content-length'] = String(payload.length);
+    return { status: response.status, headers, payload };
+  }
   if (response.body === undefined || bodyless) {
     if (!bodyless) headers['content-length'] = '0';
     return { status: response.status, headers };

@@ -19,6 +19,8 @@ export interface ApiResponse {
   status: number;
   /** Serialised as JSON unless undefined (then the response has no body). */
   body?: unknown;
+  /** Sent byte for byte instead of `body` (for wrappers that imitate odd but real servers). */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 

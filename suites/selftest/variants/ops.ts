@@ -1,0 +1,40 @@
+import type { ApiHandler } from '../../../reference-impl/http/types';
+import type { OpsConfig } from '../../../reference-impl/ops/config';
+import { mapResponse } from '../fault';
+import type { Variant } from './stacks';
+
+/** Keeps only the asked fields and `_key`, as a bare key-value store projection does. */
+function strictProjection(inner: ApiHandler): ApiHandler {
+  return async (req) => {
+    const res = await inner(req);
+    const fields = req.query.get('fields');
+    if (req.method !== 'GET' || !fields || res.status !== 200 || !Array.isArray(res.body)) return res;
+    const keep = new Set(['_key', ...fields.split(',').map((f) => f.trim())]);
+    return { ...res, body: (res.body as Record<string, unknown>[]).map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => keep.has(k)))) };
+  };
+}
+
+export const opsVariants: Variant<OpsConfig>[] = [
+  { id: 'strict-projection', description: '`fields` returns only the asked fields and _key', wrap: strictProjection },
+  {
+    id: 'padded-json',
+    description: 'every JSON body is preceded by a long run of white space and a newline, as seen in the field',
+    wrap: mapResponse((_, res) => res.body !== undefined && res.status !== 204, (res) => ({ ...res, rawBody: `${' '.repeat(2048)}\n${JSON.stringify(res.body)}` })),
+  },
+  {
+    id: 'created-201-deleted-200',
+    description: 'creates answer 201, deletes 200 with an empty body',
+    wrap: mapResponse(
+      (req, res) => (req.method === 'POST' && res.status === 200 && typeof (res.body as { _key?: unknown })?._key === 'string' && !/\/(bulk_update|retire|restore|install|refresh|stop|associate_service_kpi|disconnect_kpis|base_service_template)$/.test(req.path)) || (req.method === 'DELETE' && res.status === 204),
+      (res, req) => (req.method === 'DELETE' ? { status: 200 } : { ...res, status: 201 }),
+    ),
+  },
+  {
+    id: 'platform-error-bodies',
+    description: 'errors come as {"messages": [{type, text}]}, unknown keys as 400 in the older (400, ...) form',
+    wrap: mapResponse(
+      (_, res) => res.status >= 400,
+      (res) => ({ status: res.status === 404 ? 400 : res.status, body: { messages: [{ type: 'ERROR', text: `(${res.status}, '${String((res.body as { message?: string })?.message ?? 'error')}')` }] } }),
+    ),
+  },
+];
