@@ -2,6 +2,7 @@ import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse }
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { buildApiRequest } from './request';
 import type { ApiHandler, ApiRequest, ApiResponse, ErrorBody } from './types';
 
 export interface NodeListenerOptions {
@@ -72,45 +73,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   });
 }
 
-function splitTarget(target: string): { path: string; query: string } {
-  let rest = target;
-  if (!rest.startsWith('/') && rest !== '*') {
-    // Absolute-form request targets (RFC 9112 §3.2.2) are legal, if rare outside proxies.
-    try {
-      const url = new URL(rest);
-      rest = url.pathname + url.search;
-    } catch {
-      return { path: rest, query: '' };
-    }
-  }
-  const hash = rest.indexOf('#');
-  if (hash !== -1) rest = rest.slice(0, hash);
-  const q = rest.indexOf('?');
-  return q === -1 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q + 1) };
-}
-
 function parseRequest(req: IncomingMessage, raw: Buffer): ApiRequest {
-  const { path, query } = splitTarget(req.url ?? '/');
-  const rawBody = raw.toString('utf8');
-  let body: unknown;
-  let bodyError: string | undefined;
-  if (rawBody.length > 0) {
-    try {
-      body = JSON.parse(rawBody);
-    } catch (err) {
-      bodyError = err instanceof Error ? err.message : String(err);
-    }
-  }
-  const parsed: ApiRequest = {
-    method: req.method ?? 'GET',
-    path,
-    query: new URLSearchParams(query),
-    headers: req.headers,
-    rawBody,
-    body,
-  };
-  if (bodyError !== undefined) parsed.bodyError = bodyError;
-  return parsed;
+  return buildApiRequest(req.method ?? 'GET', req.url ?? '/', req.headers, raw.toString('utf8'));
 }
 
 function isValidStatus(status: unknown): status is number {

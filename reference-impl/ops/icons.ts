@@ -4,7 +4,7 @@ import { newKey } from './clock';
 import type { Doc } from './config';
 import type { OpsCtx, OpsRouteFn } from './context';
 import { badRequest, notFound } from './errors';
-import { boolParam, isPlainObject } from './input';
+import { boolParam, isPlainObject, parsedBody } from './input';
 import { ICON_COLLECTION } from './object-types';
 import { readableObjects } from './objects';
 import { ICONS } from './paths';
@@ -68,9 +68,10 @@ function checkIcon(icon: unknown, i: number): string | undefined {
 /** POST or PUT: saves each icon of the array (one object is taken as an array of one) and answers their keys. */
 function save(ctx: OpsCtx): ApiResponse {
   const { req } = ctx;
-  if (req.bodyError !== undefined) return badRequest(`Malformed JSON body: ${req.bodyError}`);
-  if (req.body === undefined) return badRequest('A JSON array of icons is required');
-  const icons = Array.isArray(req.body) ? req.body : [req.body];
+  if (req.bodyError === undefined && req.body === undefined) return badRequest('A JSON array of icons is required');
+  const body = parsedBody(req);
+  if (!body.ok) return body.error;
+  const icons = Array.isArray(body.value) ? body.value : [body.value];
   if (icons.length === 0) return badRequest('A JSON array of icons is required');
   for (const [i, icon] of icons.entries()) {
     const problem = checkIcon(icon, i);

@@ -7,9 +7,34 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parsedBody(req: ApiRequest): Checked<unknown> {
+/**
+ * How deep a body may nest: the key-value store behind the API refuses documents nested deeper than 100 levels,
+ * and deeper values overflow the stack of structuredClone and JSON.stringify (about 3,000 levels on node's
+ * default stack), so they are refused before anything copies or stores them.
+ */
+export const MAX_BODY_DEPTH = 100;
+
+/** True when `value` nests objects or arrays more than `max` levels deep; iterative, so any depth is safe to measure. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [v, depth] = pending.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** The parsed JSON body, or a 400 when it is missing, malformed or nested too deeply. */
+export function parsedBody(req: ApiRequest): Checked<unknown> {
   if (req.bodyError !== undefined) return { ok: false, error: badRequest(`Malformed JSON body: ${req.bodyError}`) };
   if (req.body === undefined) return { ok: false, error: badRequest('A JSON body is required') };
+  if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+    return { ok: false, error: badRequest(`The JSON body nests deeper than ${MAX_BODY_DEPTH} levels`) };
+  }
   return { ok: true, value: req.body };
 }
 

@@ -23,26 +23,45 @@ function episodeIds(value: string): string[] {
   return [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
 }
 
+/**
+ * Most episodes one call links a ticket to. The document leaves the number open; a bound keeps one request from
+ * writing an unbounded number of links (a 1 MB id list holds over 100,000 ids).
+ */
+export const MAX_EPISODES_PER_LINK = 1000;
+
 function ticketsOf(link: Doc): Doc[] {
   return Array.isArray(link.tickets) ? link.tickets.filter(isPlainObject) : [];
 }
 
-/** Adds (or refreshes) the ticket on the episode's link for that ticket system; answers the link's key. */
-function linkTicket(ctx: OpsCtx, eventId: string, ticket: Ticket): string {
-  const existing = readableObjects(ctx, TICKET_TYPE).find(
-    (l) => l.event_id === eventId && l.ticket_system === ticket.ticket_system,
-  );
-  const tickets = existing === undefined ? [] : ticketsOf(existing).filter((t) => t.ticket_id !== ticket.ticket_id);
-  tickets.push({ ...ticket });
-  const content: Doc = {
-    ...(existing ?? {}),
-    _key: existing?._key ?? newKey(),
-    event_id: eventId,
-    ticket_system: ticket.ticket_system,
-    tickets,
-  };
-  const written = writeObject(ctx, RULES, content, existing);
-  return (typeof written === 'string' ? content._key : written._key) as string;
+/**
+ * Adds (or refreshes) the ticket on each episode's link for that ticket system; answers the links' keys in the order
+ * of `eventIds`. The stored links are read once, so the work grows with the ids, not with ids times links.
+ */
+function linkTicket(ctx: OpsCtx, eventIds: string[], ticket: Ticket): string[] {
+  const existingByEvent = new Map<unknown, Doc>();
+  for (const l of readableObjects(ctx, TICKET_TYPE)) {
+    if (l.ticket_system === ticket.ticket_system && !existingByEvent.has(l.event_id)) existingByEvent.set(l.event_id, l);
+  }
+  return eventIds.map((eventId) => {
+    const existing = existingByEvent.get(eventId);
+    const tickets = existing === undefined ? [] : ticketsOf(existing).filter((t) => t.ticket_id !== ticket.ticket_id);
+    tickets.push({ ...ticket });
+    const content: Doc = {
+      ...(existing ?? {}),
+      _key: existing?._key ?? newKey(),
+      event_id: eventId,
+      ticket_system: ticket.ticket_system,
+      tickets,
+    };
+    const written = writeObject(ctx, RULES, content, existing);
+    return (typeof written === 'string' ? content._key : written._key) as string;
+  });
+}
+
+function tooManyEpisodes(ids: string[]): ApiResponse | undefined {
+  return ids.length > MAX_EPISODES_PER_LINK
+    ? badRequest(`At most ${MAX_EPISODES_PER_LINK} episode identifiers per call, got ${ids.length}`)
+    : undefined;
 }
 
 /** The four documented strings, from the body first and the query string second. */
@@ -72,7 +91,9 @@ function create(ctx: OpsCtx): ApiResponse {
   if (typeof fields === 'string') return badRequest(fields);
   const ids = episodeIds(fields.ids);
   if (ids.length === 0) return badRequest('id is required and must hold the episode identifier(s)');
-  const keys = ids.map((id) => linkTicket(ctx, id, fields.ticket));
+  const refusal = tooManyEpisodes(ids);
+  if (refusal !== undefined) return refusal;
+  const keys = linkTicket(ctx, ids, fields.ticket);
   return { status: 200, body: { _key: keys[0] } };
 }
 
@@ -82,7 +103,9 @@ function linkForEvent(ctx: OpsCtx): ApiResponse {
   const fields = ticketFields(ctx, body.value, ['ids', 'id']);
   if (typeof fields === 'string') return badRequest(fields);
   const ids = episodeIds([ctx.params.eventKey!, fields.ids].join(','));
-  return { status: 200, body: ids.map((id) => linkTicket(ctx, id, fields.ticket)) };
+  const refusal = tooManyEpisodes(ids);
+  if (refusal !== undefined) return refusal;
+  return { status: 200, body: linkTicket(ctx, ids, fields.ticket) };
 }
 
 function listForEvent(ctx: OpsCtx): ApiResponse {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { buildApiRequest } from '../../../reference-impl/http/request';
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../reference-impl/http/types';
 
 /** What a client puts on the wire, before the HTTP layer turns it into an ApiRequest. */
@@ -11,41 +12,11 @@ export interface WireRequest {
   body: string;
 }
 
-// Same steps as reference-impl/http/server.ts (splitTarget + parseRequest), which keeps them private: the in-process
-// runs must see exactly the requests a socket would produce.
-function splitTarget(target: string): { path: string; query: string } {
-  let rest = target;
-  if (!rest.startsWith('/') && rest !== '*') {
-    try {
-      const url = new URL(rest);
-      rest = url.pathname + url.search;
-    } catch {
-      return { path: rest, query: '' };
-    }
-  }
-  const hash = rest.indexOf('#');
-  if (hash !== -1) rest = rest.slice(0, hash);
-  const q = rest.indexOf('?');
-  return q === -1 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q + 1) };
-}
-
 /** The ApiRequest node:http + server.ts would hand to the handler for `wire` (header names lower-cased as node does). */
 export function toApiRequest(wire: WireRequest): ApiRequest {
-  const { path, query } = splitTarget(wire.target);
   const headers: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(wire.headers)) headers[name.toLowerCase()] = value;
-  let body: unknown;
-  let bodyError: string | undefined;
-  if (wire.body.length > 0) {
-    try {
-      body = JSON.parse(wire.body);
-    } catch (err) {
-      bodyError = err instanceof Error ? err.message : String(err);
-    }
-  }
-  const req: ApiRequest = { method: wire.method, path, query: new URLSearchParams(query), headers, rawBody: wire.body, body };
-  if (bodyError !== undefined) req.bodyError = bodyError;
-  return req;
+  return buildApiRequest(wire.method, wire.target, headers, wire.body);
 }
 
 export type Outcome = { ok: true; res: ApiResponse; ms: number; json: string | undefined } | { ok: false; error: unknown; ms: number };

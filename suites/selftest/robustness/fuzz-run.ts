@@ -6,6 +6,12 @@ import type { WireClient } from './wire';
 /** Every call, in-process or over a socket, must answer within this. */
 export const TIME_LIMIT_MS = 1000;
 
+/** FUZZ_SEED replays a run (fast-check prints the seed of a failure); unset, every run explores new cases. */
+export function fuzzSeed(): number | undefined {
+  const n = Number(process.env.FUZZ_SEED);
+  return process.env.FUZZ_SEED !== undefined && Number.isInteger(n) ? n : undefined;
+}
+
 /** Scales the fuzz budget: FUZZ_RUNS=2000 for a long run. */
 export function fuzzRuns(fallback: number): number {
   const n = Number(process.env.FUZZ_RUNS);

@@ -137,18 +137,24 @@ export function bodyText(plausible: fc.Arbitrary<Record<string, unknown> | unkno
     () => '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}',
   );
   const withHostileMember = fc
-    .tuple(plausible, fc.string({ maxLength: 8 }), hostileMember)
+    .tuple(plausible, fc.oneof(fc.constant(undefined), fc.constantFrom('extra', 'description', 'data', 'content', 'platformVersion')), hostileMember)
     .map(([base, name, member]) => {
-      const json = toJson(base);
-      if (Array.isArray(base)) return `[${member()}${json.length > 2 ? `,${json.slice(1)}` : ']'}`;
-      const key = Object.keys(base)[0] ?? name;
-      // Put the hostile value first under an existing member name, so validation has to look at it.
+      if (Array.isArray(base)) {
+        const json = toJson(base);
+        return `[${member()}${json.length > 2 ? `,${json.slice(1)}` : ']'}`;
+      }
+      // Under an existing member name (validation has to look at it) or an extra one (it may be stored as is);
+      // the member is taken out of the rest, as JSON.parse keeps the last of two equal names.
+      const key = name ?? Object.keys(base)[0] ?? 'extra';
+      const rest: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(base)) if (k !== key) Object.defineProperty(rest, k, { value: v, enumerable: true });
+      const json = toJson(rest);
       return `{${JSON.stringify(key)}:${member()}${json.length > 2 ? `,${json.slice(1)}` : '}'}`;
     });
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant('') },
     { weight: 8, arbitrary: plausible.map(toJson) },
-    { weight: 4, arbitrary: withHostileMember },
+    { weight: 6, arbitrary: withHostileMember },
     { weight: 2, arbitrary: fc.constantFrom(...INVALID_JSON) },
     { weight: 1, arbitrary: fc.constantFrom(deepArrayText, deepObjectText, hugeNumberArrayText, hugeStringArrayText).map((f) => f()) },
     { weight: 1, arbitrary: fc.constant(null).map(() => JSON.stringify(longString())) },
@@ -204,4 +210,57 @@ export function encodeSegment(segment: string, mode: 0 | 1): string {
   const safe = encodeURIComponent(fixSurrogates(segment));
   if (mode === 0) return safe;
   return safe.replace(/[A-Za-z0-9_.~-]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/**
+ * Every hostile variant of a body, named: deep nesting, 1 MB strings, 100k arrays and odd Unicode under the first
+ * member and under an extra one, numbers where strings are, prototype keys, and hostile whole bodies.
+ */
+export function hostileVariants(base: Record<string, unknown> | unknown[]): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  const members: [string, () => string][] = [
+    ['deep array', deepArrayText],
+    ['deep object', deepObjectText],
+    ['1 MB string', () => JSON.stringify(longString())],
+    ['100k-id comma list', () => JSON.stringify(longIdList())],
+    ['100k numbers', hugeNumberArrayText],
+    ['100k strings', hugeStringArrayText],
+    ['lone surrogates, NUL, RTL', () => '"\\ud800x\\udfff\\u0000\\u202e"'],
+    ['prototype keys', () => '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}'],
+    ['a number', () => '1e308'],
+  ];
+  const record = Array.isArray(base) ? base[0] : base;
+  const rest = (obj: Record<string, unknown>, without: string) => {
+    const copy = { ...obj };
+    delete copy[without];
+    const json = JSON.stringify(copy);
+    return json.length > 2 ? `,${json.slice(1, -1)}` : '';
+  };
+  const wrap = (text: string) => (Array.isArray(base) ? `[${text}${base.length > 1 ? `,${JSON.stringify(base.slice(1)).slice(1, -1)}` : ''}]` : text);
+  if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
+    const obj = record as Record<string, unknown>;
+    // The first and last members (validated early and late) and an extra one (possibly stored as is).
+    const keys = Object.keys(obj);
+    const names = [...new Set([keys[0], keys.at(-1), 'extra'].filter((k): k is string => k !== undefined))];
+    for (const name of names) {
+      for (const [label, member] of members) out.push({ name: `${label} in ${name}`, text: wrap(`{${JSON.stringify(name)}:${member()}${rest(obj, name)}}`) });
+    }
+    for (const proto of ['__proto__', 'constructor', 'prototype']) {
+      out.push({ name: `own ${proto} member`, text: wrap(`{${JSON.stringify(proto)}:{"polluted":1,"title":"p"}${rest(obj, proto)}}`) });
+    }
+  }
+  out.push(
+    { name: 'deep array body', text: deepArrayText() },
+    { name: 'deep object body', text: deepObjectText() },
+    { name: '100k-element body', text: hugeNumberArrayText() },
+    { name: '1 MB string body', text: JSON.stringify(longString()) },
+    { name: 'copies of the body up to 1 MB', text: copiesUpTo(JSON.stringify(record ?? {}), LONG) },
+  );
+  return out;
+}
+
+/** A JSON array of as many copies of `json` as fit in `limit` characters (at most HUGE): the HTTP layer takes no more. */
+function copiesUpTo(json: string, limit: number): string {
+  const count = Math.max(1, Math.min(HUGE, Math.floor(limit / (json.length + 1))));
+  return `[${new Array(count).fill(json).join(',')}]`;
 }

@@ -104,8 +104,8 @@ const RAW_SEGMENTS = ['', '.', '..', '%2F', '%2e%2e', '%00', '%E0%A4%A', '%ED%A0
 /** Values for path parameters: `known` (real values, weighted up), odd values, raw wire segments, and long ones. */
 export function segmentValue(known: fc.Arbitrary<SegmentValue>, odd: fc.Arbitrary<string>): fc.Arbitrary<SegmentPlan> {
   return fc.oneof(
-    { weight: 12, arbitrary: fc.record({ value: known, enc: fc.constantFrom<0 | 1>(0, 0, 0, 1) }) },
-    { weight: 6, arbitrary: fc.record({ value: odd, enc: fc.constantFrom<0 | 1>(0, 1) }) },
+    { weight: 40, arbitrary: fc.record({ value: known, enc: fc.constantFrom<0 | 1>(0, 0, 0, 1) }) },
+    { weight: 5, arbitrary: fc.record({ value: odd, enc: fc.constantFrom<0 | 1>(0, 1) }) },
     { weight: 2, arbitrary: fc.record({ value: fc.constantFrom(...RAW_SEGMENTS), enc: fc.constant<'raw'>('raw') }) },
     // Past the HTTP layer's target limit (8192) and past node's header limit (16 KiB) on the wire.
     { weight: 1, arbitrary: fc.record({ value: fc.constantFrom(9000, 20000).map((n) => 'p'.repeat(n)), enc: fc.constant<'raw'>('raw') }) },
@@ -114,7 +114,7 @@ export function segmentValue(known: fc.Arbitrary<SegmentValue>, odd: fc.Arbitrar
 
 export interface TargetOptions {
   /** Values of a path parameter, by parameter name. */
-  pathValue(param: string): fc.Arbitrary<SegmentPlan>;
+  pathValue(param: string, op: SpecOperation): fc.Arbitrary<SegmentPlan>;
   /** Values of a query parameter, by name (documented names and odd ones alike). */
   queryValue(name: string): fc.Arbitrary<string>;
   /** Query names besides the operation's own. */
@@ -129,31 +129,38 @@ export function targetPlan(op: SpecOperation, opts: TargetOptions): fc.Arbitrary
   const segments = fc.tuple(
     ...parts.map((part): fc.Arbitrary<SegmentPlan> => {
       const param = /^\{(.+)\}$/.exec(part)?.[1];
-      if (param !== undefined) return opts.pathValue(param);
+      if (param !== undefined) return opts.pathValue(param, op);
       // A literal segment is mostly sent as is; fully percent-encoded it is still the same segment.
       return fc.constantFrom<SegmentPlan>({ value: part, enc: 'raw' }, { value: part, enc: 'raw' }, { value: part, enc: 'raw' }, { value: part, enc: 1 });
     }),
   );
   const names = [...new Set([...op.queryParams.map((p) => p.name), ...opts.extraQueryNames])];
-  const query = fc.array(
+  const query: fc.Arbitrary<TargetPlan['query']> = names.length === 0 ? fc.constant([]) : fc.array(
     fc.constantFrom(...names).chain((name) =>
       fc.record({ name: fc.oneof({ weight: 9, arbitrary: fc.constant(name) }, { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, name.toUpperCase(), `${name} `) }), value: opts.queryValue(name), raw: fc.boolean() }),
     ),
     { maxLength: 4 },
   );
   const mutation = fc.oneof(
-    { weight: 12, arbitrary: fc.constant<PathMutation>('none') },
+    { weight: 16, arbitrary: fc.constant<PathMutation>('none') },
     { weight: 1, arbitrary: fc.constantFrom<PathMutation>('trailing-slash', 'double-slash', 'drop-last', 'extra-segment', 'upper-case', 'vlatest', 'absolute-form', 'fragment') },
   );
   return fc.record({ segments: segments.map((s) => [...s]), mutation, query });
 }
 
+/** Resolves a run-time reference; `previous` is the text of the segment before it (e.g. the object type of a key). */
+export type Resolve = (ref: string, index: number, previous: string | undefined) => string;
+
+function segmentTexts(plan: TargetPlan, resolve: Resolve): string[] {
+  const texts: string[] = [];
+  for (const s of plan.segments) texts.push(typeof s.value === 'string' ? s.value : resolve(s.value.ref, s.value.index, texts.at(-1)));
+  return texts;
+}
+
 /** The request target of a plan, with run-time references resolved by `resolve`. */
-export function materialise(plan: TargetPlan, resolve: (ref: string, index: number) => string, vlatestAfter: readonly string[] = []): string {
-  let segments = plan.segments.map((s) => {
-    const text = typeof s.value === 'string' ? s.value : resolve(s.value.ref, s.value.index);
-    return s.enc === 'raw' ? text : encodeSegment(text, s.enc);
-  });
+export function materialise(plan: TargetPlan, resolve: Resolve, vlatestAfter: readonly string[] = []): string {
+  const texts = segmentTexts(plan, resolve);
+  let segments = plan.segments.map((s, i) => (s.enc === 'raw' ? texts[i]! : encodeSegment(texts[i]!, s.enc)));
   switch (plan.mutation) {
     case 'drop-last':
       segments = segments.slice(0, -1);
@@ -183,8 +190,8 @@ export function materialise(plan: TargetPlan, resolve: (ref: string, index: numb
 }
 
 /** Strings of a plan (resolved path values and query values), e.g. to know which event ids a run may have touched. */
-export function planStrings(plan: TargetPlan, resolve: (ref: string, index: number) => string): string[] {
-  const out = plan.segments.map((s) => (typeof s.value === 'string' ? s.value : resolve(s.value.ref, s.value.index)));
+export function planStrings(plan: TargetPlan, resolve: Resolve): string[] {
+  const out = segmentTexts(plan, resolve);
   for (const q of plan.query) out.push(q.value);
   return out;
 }

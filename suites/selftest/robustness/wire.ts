@@ -23,7 +23,7 @@ const VALID_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function wireClient(baseUrl: string, maxSockets = 8): WireClient {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
-  const agent = secure
+  const pool = secure
     ? new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: false })
     : new HttpAgent({ keepAlive: true, maxSockets });
   const send = (req: WireRequest & { chunked?: boolean }) =>
@@ -35,7 +35,7 @@ export function wireClient(baseUrl: string, maxSockets = 8): WireClient {
       if (!req.chunked && (payload.length > 0 || !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(req.method))) {
         headers['content-length'] = String(payload.length);
       }
-      const options = { host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent };
+      const options = { host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent: pool };
       let settled = false;
       const onResponse = (res: import('node:http').IncomingMessage) => {
         const chunks: Buffer[] = [];
@@ -61,5 +61,5 @@ export function wireClient(baseUrl: string, maxSockets = 8): WireClient {
         r.end(payload);
       }
     });
-  return { send, close: () => agent.destroy() };
+  return { send, close: () => pool.destroy() };
 }
