@@ -92,3 +92,15 @@ export function expectError(ctx: CheckContext, requirement: string, ex: Exchange
 
 /** An id that no implementation will have handed out. */
 export const missingId = (ctx: CheckContext) => `no-such-stack-${ctx.options.runTag}-${Math.abs(ctx.options.seed) % 100000}`;
+
+/** Ids the caller's list shows now. */
+export async function listedIds(ctx: CheckContext, as = 'primary'): Promise<Set<string>> {
+  const ex = await ctx.http.send('listStacks', { as });
+  return new Set(((ex.json as { stacks?: Summary[] } | undefined)?.stacks ?? []).map((s) => s.id));
+}
+
+/**
+ * Stacks that appeared between two lists and are not among `expected`. Counting would not do: a stack deleted
+ * earlier may still be listed as STOPPING and vanish in between.
+ */
+export const appeared = (before: Set<string>, after: Set<string>, expected: string[] = []) => [...after].filter((id) => !before.has(id) && !expected.includes(id));

@@ -1,5 +1,5 @@
 import type { Check } from '../../core/check';
-import { createStack, deleteStack, expectError, latestReleased, listVersions, LIVE_STATES, messageOf, type Summary } from '../support';
+import { appeared, createStack, deleteStack, expectError, latestReleased, listedIds, listVersions, LIVE_STATES, messageOf, type Summary } from '../support';
 
 export const createAnswers202: Check = {
   id: 'stacks.create.accepted-202',
@@ -79,15 +79,14 @@ export const unknownVersionIs400: Check = {
   requirements: ['STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-REFUSED-NO-STACK'],
   async run(ctx) {
     const bogus = `0.0.0-unknown-${ctx.options.runTag}`;
-    const before = await ctx.http.send('listStacks');
+    const before = await listedIds(ctx);
     const ex = await createStack(ctx, { platformVersion: bogus });
     if (expectError(ctx, 'STK-CREATE-UNKNOWN-VERSION', ex, 400, 'InvalidRequest', `create with platformVersion ${bogus}`)) {
       const named = messageOf(ex).includes(bogus);
       ctx.assert('STK-CREATE-UNKNOWN-VERSION', named, named ? 'the message names the version' : `the message ${JSON.stringify(messageOf(ex))} does not name the version ${bogus}`, ex);
     }
-    const after = await ctx.http.send('listStacks');
-    const count = (x: typeof before) => ((x.json as { stacks?: unknown[] })?.stacks ?? []).length;
-    ctx.assert('STK-CREATE-REFUSED-NO-STACK', count(after) === count(before), `list held ${count(before)} stacks before and ${count(after)} after the refused create`, after);
+    const extra = appeared(before, await listedIds(ctx));
+    ctx.assert('STK-CREATE-REFUSED-NO-STACK', extra.length === 0, extra.length ? `the refused create left stack(s) ${extra.join(', ')}` : 'the refused create added no stack');
   },
 };
 
@@ -105,8 +104,7 @@ export const malformedBodyIs400: Check = {
   title: 'A create with a malformed or missing body MUST answer 400 InvalidRequest and create nothing',
   requirements: ['STK-CREATE-MALFORMED', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-REFUSED-NO-STACK'],
   async run(ctx) {
-    const count = async () => ((await ctx.http.send('listStacks')).json as { stacks?: unknown[] })?.stacks?.length ?? 0;
-    const before = await count();
+    const before = await listedIds(ctx);
     for (const [what, raw] of MALFORMED) {
       const ex = await ctx.http.send('createStack', { rawBody: raw });
       expectError(ctx, 'STK-CREATE-MALFORMED', ex, 400, 'InvalidRequest', `create with ${what}`);
@@ -115,7 +113,7 @@ export const malformedBodyIs400: Check = {
     const none = await ctx.http.send('createStack', {});
     expectError(ctx, 'STK-CREATE-BODY-REQUIRED', none, 400, 'InvalidRequest', 'create without a body');
     if (none.status === 202) await ctx.http.send('deleteStack', { params: { stackId: String((none.json as Summary)?.id) } });
-    const after = await count();
-    ctx.assert('STK-CREATE-REFUSED-NO-STACK', after === before, `list held ${before} stacks before and ${after} after the malformed creates`);
+    const extra = appeared(before, await listedIds(ctx));
+    ctx.assert('STK-CREATE-REFUSED-NO-STACK', extra.length === 0, extra.length ? `the malformed creates left stack(s) ${extra.join(', ')}` : 'the malformed creates added no stack');
   },
 };

@@ -1,6 +1,6 @@
 import type { Check } from '../../core/check';
 import type { Exchange } from '../../core/types';
-import { codeOf, createStack, deleteStack, expectError, type Summary } from '../support';
+import { appeared, codeOf, createStack, deleteStack, expectError, listedIds, type Summary } from '../support';
 
 /** Creates the check will attempt before concluding the limit is out of reach. */
 const PROBE_MAX = Number(process.env.STACKS_LIMIT_PROBE_MAX ?? 12);
@@ -10,8 +10,9 @@ export const limitIs409: Check = {
   title: 'Create beyond the per-user maximum MUST answer 409 MaxStacksLimitReached, create nothing, and not affect other users',
   requirements: ['STK-LIMIT-409', 'STK-LIMIT-VALUE', 'STK-CREATE-REFUSED-NO-STACK'],
   async run(ctx) {
-    const listed = async (as = 'primary') => ((await ctx.http.send('listStacks', { as })).json as { stacks?: Summary[] })?.stacks?.length ?? 0;
-    const existing = await listed();
+    const listed = async (as = 'primary') => (await listedIds(ctx, as)).size;
+    const before = await listedIds(ctx);
+    const existing = before.size;
     const created: Exchange[] = [];
     let refused: Exchange | undefined;
     for (let i = 0; i < PROBE_MAX; i++) {
@@ -29,8 +30,8 @@ export const limitIs409: Check = {
     ctx.observe('STK-LIMIT-VALUE', `limit reached at ${existing + created.length} active stacks`);
     ctx.assert('STK-LIMIT-VALUE', existing + created.length >= 1, `the limit allows ${existing + created.length} stacks`, refused);
     if (!expectError(ctx, 'STK-LIMIT-409', refused, 409, 'MaxStacksLimitReached', `create number ${created.length + 1}`)) return;
-    const count = await listed();
-    ctx.assert('STK-CREATE-REFUSED-NO-STACK', count === existing + created.length, `list holds ${count} stacks after the refused create (expected ${existing + created.length})`);
+    const extra = appeared(before, await listedIds(ctx), created.map((c) => (c.json as Summary).id));
+    ctx.assert('STK-CREATE-REFUSED-NO-STACK', extra.length === 0, extra.length ? `the create refused at the limit left stack(s) ${extra.join(', ')}` : 'the create refused at the limit added no stack');
 
     // Still refused: the limit is a state, not a one-off answer.
     const again = await createStack(ctx, {});
