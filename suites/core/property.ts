@@ -24,10 +24,11 @@ export async function checkProperty<T>(
   requirements: string | string[],
   name: string,
   property: fc.IAsyncPropertyWithHooks<T> | fc.IAsyncProperty<T>,
-  opts: { runs?: number } = {},
+  opts: { runs?: number; examples?: T[] } = {},
 ): Promise<boolean> {
   const path = replayPath();
-  const details = await fc.check(property, { seed: ctx.options.seed, numRuns: opts.runs ?? ctx.options.runs, path, endOnFailure: false });
+  // Fixed examples run first, whatever the seed: the cases a rule is most often broken on are always tried.
+  const details = await fc.check(property, { seed: ctx.options.seed, numRuns: opts.runs ?? ctx.options.runs, path, endOnFailure: false, examples: opts.examples ?? [] });
   const all = Array.isArray(requirements) ? requirements : [requirements];
   propertyStats.properties++;
   propertyStats.cases += details.numRuns;

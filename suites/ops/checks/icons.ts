@@ -237,7 +237,8 @@ const deleteCategory: Check = {
         if (cats.every((c) => c.tokens.length === 0)) for (const t of held.tokens) ctx.ledger.forget(t);
       }
     });
-    await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8) });
+    // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
+    await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8), examples: [[[0, 1, 2], 0]] });
   },
 };
 
