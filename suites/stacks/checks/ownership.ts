@@ -15,6 +15,7 @@ export const othersStacksAreInvisible: Check = {
     const list = await ctx.http.send('listStacks');
     const ids = ((list.json as { stacks?: Summary[] })?.stacks ?? []).map((s) => s.id);
     ctx.assert('STK-LIST-OWN', !ids.includes(id), ids.includes(id) ? `the first user's list shows the second user's stack ${id}` : "list hides the other user's stack", list);
+    ctx.assert('STK-OWNERSHIP', !ids.includes(id), ids.includes(id) ? `list reveals stack ${id} of another user` : "list does not reveal another user's stack", list);
     if (mine.status === 202) ctx.assert('STK-LIST-OWN', ids.includes((mine.json as Summary).id), "the caller's own stack is listed", list);
 
     const get = await ctx.http.send('getStack', { params: { stackId: id } });
