@@ -41,9 +41,15 @@ say(
 );
 say(`Scaling of the ops store (4 connections, ${seconds} s per query)`, await scalingFigures(sizes, seconds));
 
+const NOTES = `Every list and count scans the collection: cost grows linearly with the number of stored objects (filtering
+is linear, sorting n log n over the matching rows only). An index would help where a filter names a field by equality
+(a hash index on the field: the scan becomes a lookup), where a list is sorted by a field and paged (a sorted index:
+the first offset+limit rows without sorting the whole), and for count without a filter (a counter per collection).`;
+
 const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick, totalSeconds: (performance.now() - t0) / 1000 };
 mkdirSync('reports', { recursive: true });
 writeFileSync('reports/bench.json', JSON.stringify({ meta, sections: Object.fromEntries(sections) }, null, 2));
-writeFileSync('reports/bench.md', `# Benchmark\n\n${Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`).join('\n')}\n${sections.map(([t, r]) => `\n## ${t}\n\n${table(r)}\n`).join('')}`);
+writeFileSync('reports/bench.md', `# Benchmark\n\n${Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`).join('\n')}\n${sections.map(([t, r]) => `\n## ${t}\n\n${table(r)}\n`).join('')}\n## Where an index would help\n\n${NOTES}\n`);
+process.stdout.write(`\n## Where an index would help\n\n${NOTES}\n`);
 process.stdout.write(`\nwrote reports/bench.json and reports/bench.md in ${meta.totalSeconds.toFixed(1)} s\n`);
 process.exit(0);

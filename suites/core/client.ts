@@ -34,7 +34,8 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
     const who = principal(opts.as);
     if (opts.as !== null && opts.as !== undefined && !who) throw new Error(`no credentials configured for role '${opts.as}'`);
     const finalPath = opts.path ? opts.path(path) : path;
-    const url = new URL(target.baseUrl.replace(/\/$/, '') + finalPath);
+    const base = opts.rawBody !== undefined && target.directUrl ? target.directUrl : target.baseUrl;
+    const url = new URL(base.replace(/\/$/, '') + finalPath);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     if (who?.authorization) headers.authorization = who.authorization;
@@ -42,7 +43,7 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const ex: Exchange = { ...(await transport.send({ method, url: url.toString(), headers, body })), operationId, principal: who?.role };
+    const ex: Exchange = { ...(await transport.send({ method, url: url.toString(), headers, body })), operationId, principal: who?.role, ...(opts.path ? { pathRewritten: true } : {}) };
     return ex;
   }
 

@@ -36,6 +36,8 @@ export interface Exchange {
   json?: unknown;
   jsonError?: string;
   ms: number;
+  /** Sent at another path form than the spec's (e.g. vLatest), so tools matching paths to the spec may disagree. */
+  pathRewritten?: boolean;
 }
 
 export interface Evidence {
@@ -83,6 +85,11 @@ export interface Target {
   embedded: boolean;
   principals: Record<string, Principal>;
   tlsInsecure?: boolean;
+  /**
+   * The deployment's own address when baseUrl is a validating proxy in front of it: requests with deliberately
+   * malformed bodies go there directly (the proxy would refuse them itself), and address checks judge it.
+   */
+  directUrl?: string;
   /** Values for path parameters the checks do not set themselves (e.g. user and app segments). */
   pathDefaults?: Record<string, string>;
   close?: () => Promise<void>;

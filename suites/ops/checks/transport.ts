@@ -5,7 +5,7 @@ export const servedOverHttps: Check = {
   title: 'The API MUST be served over HTTPS on the management port',
   requirements: ['OPS-AUTH-HTTPS', 'OPS-ADDR-BASE-FORM'],
   async run(ctx) {
-    const url = new URL(ctx.target.baseUrl);
+    const url = new URL(ctx.target.directUrl ?? ctx.target.baseUrl);
     ctx.assert('OPS-AUTH-HTTPS', url.protocol === 'https:', `the target is addressed as ${url.protocol}//`);
     ctx.observe('OPS-AUTH-HTTPS', `management port ${url.port || '443'}${url.port === '8089' ? ' (the documented default)' : ' (not the documented 8089)'}`);
     const ex = await ctx.http.send('coreGetSupportedObjectTypes');
