@@ -32,13 +32,23 @@ const listAnswer = (ex: Exchange) => {
 const keysOf = (icons: Doc[]) => icons.map((i) => String(i._key));
 const sorted = (ks: string[]) => [...ks].sort();
 
+/**
+ * Deletes a category only after a GET of the same category shows nothing but that category's icons: a server that
+ * ignored the parameter would otherwise delete every icon. Answers undefined when the delete was not sent.
+ */
+async function guardedCategoryDelete(ctx: CheckContext, name: string): Promise<Exchange | undefined> {
+  const preview = listAnswer(await listIcons(ctx, { category: name }));
+  if (!preview || preview.result.some((i) => i.category !== name)) return undefined;
+  return ctx.http.send('iconDeleteByCategory', { query: { category: name } });
+}
+
 /** A category named with the run tag: deleting it can only touch the run's own icons, so cleanup deletes it whole. */
 function ownCategory(ctx: CheckContext, label: string) {
   const name = tagged(ctx, label);
-  const tokens = [ctx.ledger.add(`icon category ${name}`, () => ctx.http.send('iconDeleteByCategory', { query: { category: name } }))];
+  const tokens = [ctx.ledger.add(`icon category ${name}`, () => guardedCategoryDelete(ctx, name))];
   const drop = async () => {
-    const ex = await ctx.http.send('iconDeleteByCategory', { query: { category: name } });
-    if (ok(ex)) for (const t of tokens.splice(0)) ctx.ledger.forget(t);
+    const ex = await guardedCategoryDelete(ctx, name);
+    if (ex && ok(ex)) for (const t of tokens.splice(0)) ctx.ledger.forget(t);
   };
   return { name, tokens, drop };
 }
@@ -208,7 +218,7 @@ const listCategories: Check = {
 const deleteCategory: Check = {
   id: 'ops.icons.delete-category',
   title: "DELETE icon_collection?category=<name> MUST answer {Deleted: 'True'} and delete the icons of that category only, whatever other categories hold",
-  requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'],
+  requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'],
   async run(ctx) {
     let n = 0;
     const placed = fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 6 });
@@ -225,7 +235,8 @@ const deleteCategory: Check = {
         const before = await allIcons(ctx);
         const missing = saved.keys.filter((k) => !before.some((i) => i._key === k));
         if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE');
-        const del = await ctx.http.send('iconDeleteByCategory', { query: { category: target } });
+        const del = await guardedCategoryDelete(ctx, target);
+        if (!del) throw new Violation(`GET ?category=${target} listed icons of other categories, so the delete was not sent`, 'OPS-ICON-CATEGORY-FILTER');
         if (!ok(del) || !same(del.json, DELETED)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del);
         const after = new Set(keysOf(await allIcons(ctx)));
         const kept = before.filter((i) => i.category === target && after.has(String(i._key)));
@@ -238,7 +249,7 @@ const deleteCategory: Check = {
       }
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
-    await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8), examples: [[[0, 1, 2], 0]] });
+    await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8), examples: [[[0, 1, 2], 0]] });
   },
 };
 
