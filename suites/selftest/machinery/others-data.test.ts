@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiHandler } from '../../../reference-impl/http/types';
 import type { ApiDefinition } from '../../core/api';
 import { createClient } from '../../core/client';
 import { specOf } from '../../core/runner';
@@ -64,6 +65,26 @@ describe('a run without destructive checks leaves data it did not create untouch
     const before = await snapshot(opsApi, target, reads);
     await runAgainst(opsApi, target, { allowDestructive: true, only: ['ops.filter.invalid-delete-deletes-all', 'ops.entity.retire-retirable'] });
     expect(unchanged(before, await snapshot(opsApi, target, reads)).length).toBeGreaterThan(0);
+    await live.close?.();
+  }, 120_000);
+
+  it("a server that ignores the category of icon reads and deletes is not led into deleting others' icons", async () => {
+    const ignoreCategory = (inner: ApiHandler): ApiHandler => (req) => {
+      if (!req.path.endsWith('/icon_collection') || req.query.get('category') === '*') return inner(req);
+      const query = new URLSearchParams(req.query);
+      if (req.method === 'DELETE' && query.has('category')) query.set('category', '*');
+      else query.delete('category');
+      return inner({ ...req, query });
+    };
+    const live = await embeddedOpsTarget(ignoreCategory);
+    const target: Target = { ...live, embedded: false, close: undefined };
+    const reads: [string, Record<string, string>][] = [['iconList', {}]];
+    const before = await snapshot(opsApi, target, reads);
+    expect(before.size).toBeGreaterThan(0);
+    const report = await runAgainst(opsApi, target, { allowDestructive: false, only: ['ops.icons.*'] });
+    expect(report.requirements.filter((q) => q.status === 'failed').map((q) => q.id)).toContain('OPS-ICON-CATEGORY-FILTER');
+    const after = await snapshot(opsApi, target, reads);
+    expect([...before.keys()].filter((k) => !after.has(k))).toEqual([]);
     await live.close?.();
   }, 120_000);
 
