@@ -104,3 +104,13 @@ export async function listedIds(ctx: CheckContext, as = 'primary'): Promise<Set<
  * earlier may still be listed as STOPPING and vanish in between.
  */
 export const appeared = (before: Set<string>, after: Set<string>, expected: string[] = []) => [...after].filter((id) => !before.has(id) && !expected.includes(id));
+
+/** Two renderings of a summary field agree: timestamps as instants (precision and offset notation may differ between answers). */
+export function sameField(key: keyof Summary, a: unknown, b: unknown): boolean {
+  if ((key === 'createdAt' || key === 'terminationDate') && typeof a === 'string' && typeof b === 'string') {
+    const x = Date.parse(a);
+    const y = Date.parse(b);
+    return Number.isFinite(x) && x === y;
+  }
+  return a === b;
+}

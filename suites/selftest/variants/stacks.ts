@@ -73,6 +73,14 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     wrap: mapResponse((_, res) => res.status < 300 && res.body !== undefined, (res) => ({ ...res, body: decorate(res.body) })),
   },
   {
+    id: 'reads-render-time-differently',
+    description: 'create answers timestamps with Z, reads with microseconds and +00:00',
+    wrap: mapResponse(
+      (req, res) => req.method === 'GET' && res.status === 200,
+      (res) => ({ ...res, body: JSON.parse(JSON.stringify(res.body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g, (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`)) }),
+    ),
+  },
+  {
     id: 'other-wording',
     description: 'error messages are worded differently and carry extra fields',
     wrap: mapResponse(

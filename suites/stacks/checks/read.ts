@@ -1,5 +1,5 @@
 import type { Check } from '../../core/check';
-import { createStack, expectError, messageOf, missingId, pollStack, stateOf, type Summary, type Version } from '../support';
+import { createStack, expectError, messageOf, missingId, pollStack, sameField, stateOf, type Summary, type Version } from '../support';
 
 export const listAnswers200: Check = {
   id: 'stacks.list.own-stacks-200',
@@ -13,7 +13,7 @@ export const listAnswers200: Check = {
     ctx.assert('STK-VERSION-PREFIX', ex.status === 200, `GET /v1/stacks answered ${ex.status}`, ex);
     if (!ctx.assert('STK-LIST-200', ex.status === 200, `list answered ${ex.status}`, ex)) return;
     const entry = ((ex.json as { stacks?: Summary[] }).stacks ?? []).find((x) => x.id === s.id);
-    const same = entry && entry.name === s.name && entry.platformVersion === s.platformVersion && entry.createdAt === s.createdAt && entry.terminationDate === s.terminationDate;
+    const same = entry && (['name', 'platformVersion', 'createdAt', 'terminationDate'] as const).every((k) => sameField(k, entry[k], s[k]));
     ctx.assert('STK-LIST-200', Boolean(same), same ? 'listed summary matches the created one' : `listed entry ${JSON.stringify(entry)} differs from the created summary ${JSON.stringify(s)}`, ex);
   },
 };
@@ -44,7 +44,7 @@ export const getAnswersDetail: Check = {
     ctx.assert('STK-STACKID-PARAM', ex.status === 200, `get addressed by the created id answered ${ex.status}`, ex);
     if (!ctx.assert('STK-GET-200', ex.status === 200, `get answered ${ex.status}`, ex)) return;
     const d = ex.json as Summary;
-    const diffs = (['id', 'name', 'createdAt', 'terminationDate', 'platformVersion'] as const).filter((k) => d[k] !== s[k]);
+    const diffs = (['id', 'name', 'createdAt', 'terminationDate', 'platformVersion'] as const).filter((k) => !sameField(k, d[k], s[k]));
     ctx.assert('STK-GET-200', diffs.length === 0, diffs.length ? `get differs from create in ${diffs.map((k) => `${k}: ${JSON.stringify(s[k])} → ${JSON.stringify(d[k])}`).join(', ')}` : 'detail matches the created summary', ex);
   },
 };
