@@ -105,7 +105,8 @@ export const commonFieldsAreMaintained: Check = {
     else ctx.untested('OPS-COMMON-SEC-GRP-DEFAULT', 'the stored object has no sec_grp to compare', first);
     let last = String(d?.mod_timestamp ?? '');
     for (const note of ['one', 'two']) {
-      await sleep(5);
+      // A deployment may keep mod_timestamp to the second: wait past one, so "moved forward" is a fair question.
+      await sleep(ctx.target.embedded ? 5 : 1100);
       await updateIn(ctx, SERVICE, key, { cf_note: note }, 1);
       const next = await getIn(ctx, SERVICE, key);
       const ts = String((next.json as Doc)?.mod_timestamp ?? '');
