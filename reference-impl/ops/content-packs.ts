@@ -145,14 +145,17 @@ function install(ctx: OpsCtx): ApiResponse {
 
   const success: Record<string, { id: string; title: string }[]>[] = [];
   const failure: Doc[] = [];
+  // The document maps object-type names to ids; the preview and results name groups. Either key selects the objects.
+  const named = (key: string) => (opts.content !== undefined && Object.hasOwn(opts.content, key) ? opts.content[key]! : []);
   const wanted = (group: string, id: string) =>
-    opts.content === undefined || (Object.hasOwn(opts.content, group) && opts.content[group]!.includes(id));
+    opts.content === undefined || named(group).includes(id) || (GROUP_TYPES[group] !== undefined && named(GROUP_TYPES[group]).includes(id));
 
   if (opts.content !== undefined) {
     for (const [group, ids] of Object.entries(opts.content)) {
       if (group === SAVED_SEARCHES) continue;
+      const packGroup = Object.hasOwn(pack.objects, group) ? group : Object.keys(GROUP_TYPES).find((g) => GROUP_TYPES[g] === group) ?? group;
       for (const id of ids) {
-        const known = Object.hasOwn(pack.objects, group) ? pack.objects[group]! : [];
+        const known = Object.hasOwn(pack.objects, packGroup) ? pack.objects[packGroup]! : [];
         if (!known.some((o) => o.id === id)) {
           failure.push({ content_type: group, id, title: '', type: 'OBJECT_NOT_FOUND' });
         }

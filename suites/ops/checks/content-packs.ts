@@ -232,7 +232,9 @@ async function candidates(ctx: CheckContext): Promise<Candidate[]> {
 }
 
 const install = (ctx: CheckContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
-const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICES]: [id] }, ...extra });
+/** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
+const SERVICE_TYPE = 'service';
+const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
 
 const successIds = (ex: Exchange, group: string) => docs(member(ex, 'success')).flatMap((g) => docs(g[group]).map((e) => String(e.id)));
 const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
@@ -482,7 +484,7 @@ const installContent: Check = {
       const bad = resultProblems(ex);
       ctx.assert('OPS-CP-INSTALL-RESULT', bad.length === 0, bad.length ? bad.join('; ') : 'the result has success and failure in the documented shape', ex);
       const others = docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((i) => String(i.id)))).filter((id) => id !== x.id);
-      ctx.assert('OPS-CP-INSTALL-CONTENT', others.length === 0 && successIds(ex, SERVICES).includes(x.id), `content {${SERVICES}: [${x.id}]} reported installed ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, ex);
+      ctx.assert('OPS-CP-INSTALL-CONTENT', others.length === 0 && successIds(ex, SERVICES).includes(x.id), `content {${SERVICE_TYPE}: [${x.id}]} reported installed ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, ex);
       const xThere = await findService(ctx, x.id, [prefix + x.title]);
       const yThere = await findService(ctx, y.id, [prefix + y.title]);
       track('service', yThere?._key);

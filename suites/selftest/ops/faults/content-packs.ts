@@ -141,7 +141,8 @@ export const contentPacksFaults: OpsFault[] = [
     only: ONLY_RESOLUTION,
     wrap: (inner) => async (req) => {
       if (!isInstall(req) || bodyOf(req).resolution !== 'overwrite') return inner(req);
-      const ids = ((bodyOf(req).content as Record<string, string[]> | undefined)?.services ?? []).map(String);
+      const content = bodyOf(req).content as Record<string, string[]> | undefined;
+      const ids = (content?.service ?? content?.services ?? []).map(String);
       const at = (id: string) => `${interfaceRoot(req)}/service/${encodeURIComponent(id)}`;
       const before = await Promise.all(ids.map((id) => call(inner, req, 'GET', at(id))));
       const res = await inner(req);
