@@ -1,7 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type RunningServer } from '../../../reference-impl/http/server';
-import type { ApiHandler } from '../../../reference-impl/http/types';
+import { describe, expect, it } from 'vitest';
 import { opsErrorBody } from '../../../reference-impl/ops/handler';
 import { toApiRequest, type WireRequest } from './api-request';
 import { checkedSequence, describeWire, fuzzRuns, fuzzSeed, inProcessStep, newStats, summary, wireStep, withPreview, type ResponseCheck } from './fuzz-run';
@@ -25,7 +23,7 @@ import {
   resolveOps,
 } from './ops-world';
 import { materialise, targetPlan, type TargetPlan } from './spec-operations';
-import { wireClient } from './wire';
+import { describeOverSockets } from './over-sockets';
 
 const RUNS = fuzzRuns(200);
 const SOCKET_RUNS = Math.max(10, Math.round(RUNS / 6));
@@ -223,33 +221,12 @@ describe('ops API reference under generated requests', () => {
     expect(growth).toBeLessThan(16 * 1024 * 1024);
   });
 
-  describe('through listen() with real sockets', () => {
-    let server: RunningServer;
-    let current: ApiHandler;
-    beforeAll(async () => {
-      server = await listen((req) => current(req), { errorBody: opsErrorBody });
-    });
-    afterAll(async () => server.close());
-
-    it(`same properties over HTTP (${SOCKET_RUNS} runs)`, async () => {
-      const client = wireClient(server.url);
-      const stats = newStats();
-      try {
-        await fc.assert(
-          fc.asyncProperty(fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans) => {
-            const handler = opsWorld();
-            current = handler;
-            const wires = plans.map(toWire);
-            const ids = new Set<string>();
-            for (const w of wires) touchedEventIds(w, ids);
-            await checkedSequence(wires, (w) => wireStep(client, w, checkOps, stats), () => opsFingerprint(handler, ids));
-          }),
-          { numRuns: SOCKET_RUNS, seed: fuzzSeed() },
-        );
-      } finally {
-        client.close();
-      }
-      console.log(summary('ops over HTTP', SOCKET_RUNS, stats));
-    });
+  describeOverSockets('ops', opsErrorBody, SOCKET_RUNS, fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans, client, stats, serve) => {
+    const handler = opsWorld();
+    serve(handler);
+    const wires = plans.map(toWire);
+    const ids = new Set<string>();
+    for (const w of wires) touchedEventIds(w, ids);
+    await checkedSequence(wires, (w) => wireStep(client, w, checkOps, stats), () => opsFingerprint(handler, ids));
   });
 });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type RunningServer } from '../../../reference-impl/http/server';
+import { describe, expect, it } from 'vitest';
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import { stacksErrorBody } from '../../../reference-impl/stacks/errors';
 import { callHandler, getRequest, type WireRequest } from './api-request';
@@ -19,7 +18,7 @@ import {
 import { canCollect, mb, settledHeap } from './heap';
 import { bodyText, hostileVariants, methodInProcess, methodOnWire } from './hostile';
 import { materialise, targetPlan, type TargetPlan } from './spec-operations';
-import { wireClient } from './wire';
+import { describeOverSockets } from './over-sockets';
 import {
   ALICE_KEY,
   OWNERS,
@@ -175,32 +174,10 @@ describe('stack API reference under generated requests', () => {
     expect(growth).toBeLessThan(16 * 1024 * 1024);
   });
 
-  describe('through listen() with real sockets', () => {
-    let server: RunningServer;
-    let current: ApiHandler;
-    beforeAll(async () => {
-      // One server for the whole batch; each run swaps in a fresh handler behind it.
-      server = await listen((req) => current(req), { errorBody: stacksErrorBody });
-    });
-    afterAll(async () => server.close());
-
-    it(`same properties over HTTP (${SOCKET_RUNS} runs)`, async () => {
-      const client = wireClient(server.url);
-      const stats = newStats();
-      try {
-        await fc.assert(
-          fc.asyncProperty(fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans) => {
-            const world = await stacksWorld();
-            current = world.handler;
-            const wires = plans.map((p) => toWire(p, resolveStack(world)));
-            await checkedSequence(wires, (w) => wireStep(client, w, checkStacks, stats), () => stacksFingerprint(world.handler));
-          }),
-          { numRuns: SOCKET_RUNS, seed: fuzzSeed() },
-        );
-      } finally {
-        client.close();
-      }
-      console.log(summary('stacks over HTTP', SOCKET_RUNS, stats));
-    });
+  describeOverSockets('stacks', stacksErrorBody, SOCKET_RUNS, fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans, client, stats, serve) => {
+    const world = await stacksWorld();
+    serve(world.handler);
+    const wires = plans.map((p) => toWire(p, resolveStack(world)));
+    await checkedSequence(wires, (w) => wireStep(client, w, checkStacks, stats), () => stacksFingerprint(world.handler));
   });
 });
