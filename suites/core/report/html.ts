@@ -35,6 +35,13 @@ const SCRIPT = `
 })();
 `;
 
+function checksSection(a: ComplianceReport['apis'][number]): string {
+  const rows = a.checks
+    .map((c) => `<tr><td><code>${h(c.id)}</code>${c.destructive ? ' <i>destructive</i>' : ''}</td><td>${h(c.outcome)}</td><td>${c.attempts}</td><td>${Math.round(c.ms)}</td><td>${c.requirements.map((q) => `<code>${h(q)}</code>`).join(' ')}</td></tr>`)
+    .join('');
+  return `<details><summary><b>Checks of ${h(a.api)}</b> (${a.checks.length}: ${a.checks.filter((c) => c.outcome === 'ran').length} ran)</summary><table><thead><tr><th>check</th><th>outcome</th><th>attempts</th><th>ms</th><th>requirements</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
 function crossCheckSection(a: ComplianceReport['apis'][number]): string {
   const c = a.crossCheck;
   if (!c) return '';
@@ -75,6 +82,7 @@ export function renderHtml(r: ComplianceReport): string {
 <table id="reqs"><thead><tr><th>id</th><th>API</th><th>group</th><th>level</th><th>status</th><th>requirement</th><th>pass/fail</th></tr></thead><tbody>
 ${reqRows}
 </tbody></table>
+${r.apis.map(checksSection).join('')}
 ${r.apis.map(crossCheckSection).join('')}
 <h2>Observed behaviour where the document says "not shown"</h2>
 <ul>${observed.map((q) => `<li><code>${h(q.id)}</code>: ${q.observations.map((o) => h(o.note)).join('; ')}</li>`).join('') || '<li>none recorded</li>'}</ul>
