@@ -16,6 +16,11 @@ describe('correct implementations that choose differently where the document is 
     const config = loadStacksConfig(v.config);
     const report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => (v.wrap ? v.wrap(h, config) : h), v.config));
     expect(failures(report), v.description).toEqual([]);
+    for (const id of v.untested ?? []) {
+      const q = report.requirements.find((r) => r.id === id)!;
+      expect(q.status, id).toBe('untested');
+      expect(q.reason, id).toMatch(/did not become RUNNING within 5 s.*last state CREATING/);
+    }
   });
   it.each(opsVariants.map((v) => [v.id, v] as const))('ops: %s', async (_, v) => {
     const config = loadOpsConfig(v.config);
