@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { opsErrorBody } from '../../../reference-impl/ops/handler';
 import { toApiRequest, type WireRequest } from './api-request';
-import { checkedSequence, describeWire, fuzzRuns, fuzzSeed, inProcessStep, newStats, summary, wireStep, withPreview, type ResponseCheck } from './fuzz-run';
+import { checkedSequence, describeWire, fuzzRuns, fuzzSeed, inProcessStep, newStats, summary, wireStep, type ResponseCheck } from './fuzz-run';
 import { canCollect, mb, settledHeap } from './heap';
-import { bodyText, hostileVariants, methodInProcess, methodOnWire } from './hostile';
+import { hostileVariants, methodInProcess, methodOnWire } from './hostile';
 import {
   ADMIN,
   ANALYST,
@@ -22,19 +22,12 @@ import {
   plausibleOpsBody,
   resolveOps,
 } from './ops-world';
-import { materialise, targetPlan, type TargetPlan } from './spec-operations';
 import { describeOverSockets } from './over-sockets';
+import { plannedRequest, socketRuns, toWire as toWireAt, type PlannedRequest, type RequestSpace } from './planned-request';
 
 const RUNS = fuzzRuns(200);
-const SOCKET_RUNS = Math.max(10, Math.round(RUNS / 6));
+const SOCKET_RUNS = socketRuns(RUNS);
 const LONG_LIVED_REQUESTS = RUNS;
-
-interface Planned {
-  method: string;
-  plan: TargetPlan | string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 const STRAY_TARGETS = [
   '/',
@@ -50,27 +43,17 @@ const STRAY_TARGETS = [
   '/servicesNS/nobody/SA-ITOA/itoa_interface/entity/../team',
 ];
 
-function planned(method: fc.Arbitrary<string>): fc.Arbitrary<Planned> {
-  const templated = fc.constantFrom(...OPS_OPERATIONS).chain((op) =>
-    fc.record({
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: method }),
-      plan: targetPlan(op, { pathValue: opsPathValue, queryValue: opsQueryValue, extraQueryNames: OPS_QUERY_NAMES, vlatestAfter: INTERFACES }),
-      headers: opsHeaders,
-      body: bodyText(plausibleOpsBody(op)),
-    }),
-  );
-  const stray = fc.record({ method, plan: fc.constantFrom(...STRAY_TARGETS), headers: opsHeaders, body: bodyText(fc.constant({ title: 't' })) });
-  return fc.oneof({ weight: 15, arbitrary: templated }, { weight: 1, arbitrary: stray }).map((p) =>
-    withPreview(p, (v) => `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 300)} ${JSON.stringify(v.headers).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 100))}`),
-  );
-}
-
-const toWire = (p: Planned): WireRequest => ({
-  method: p.method,
-  target: typeof p.plan === 'string' ? p.plan : materialise(p.plan, resolveOps, INTERFACES),
-  headers: p.headers,
-  body: p.body,
-});
+const SPACE: RequestSpace = {
+  operations: OPS_OPERATIONS,
+  target: { pathValue: opsPathValue, queryValue: opsQueryValue, extraQueryNames: OPS_QUERY_NAMES, vlatestAfter: INTERFACES },
+  headers: opsHeaders,
+  body: plausibleOpsBody,
+  strayTargets: STRAY_TARGETS,
+  strayBody: fc.constant({ title: 't' }),
+  templatedWeight: 15,
+};
+const planned = (method: fc.Arbitrary<string>) => plannedRequest(SPACE, method);
+const toWire = (p: PlannedRequest) => toWireAt(p, resolveOps, INTERFACES);
 
 /** Episode ids a ticketing request may have linked tickets to, so the fingerprint reads their links too. */
 function touchedEventIds(wire: WireRequest, into: Set<string>): void {

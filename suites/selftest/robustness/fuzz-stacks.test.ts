@@ -11,14 +11,13 @@ import {
   newStats,
   summary,
   wireStep,
-  withPreview,
   describeWire,
   type ResponseCheck,
 } from './fuzz-run';
 import { canCollect, mb, settledHeap } from './heap';
-import { bodyText, hostileVariants, methodInProcess, methodOnWire } from './hostile';
-import { materialise, targetPlan, type TargetPlan } from './spec-operations';
+import { hostileVariants, methodInProcess, methodOnWire } from './hostile';
 import { describeOverSockets } from './over-sockets';
+import { plannedRequest, socketRuns, toWire, type RequestSpace } from './planned-request';
 import {
   ALICE_KEY,
   OWNERS,
@@ -36,39 +35,21 @@ import {
 } from './stacks-world';
 
 const RUNS = fuzzRuns(400);
-const SOCKET_RUNS = Math.max(10, Math.round(RUNS / 6));
+const SOCKET_RUNS = socketRuns(RUNS);
 const LONG_LIVED_REQUESTS = RUNS;
-
-interface Planned {
-  method: string;
-  plan: TargetPlan | string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 const STRAY_TARGETS = ['/', '*', '/v1', '/v2/stacks', '/v1/stacks/a/b', '/V1/STACKS', 'http://other.test/v1/stacks', '/v1/stacks?', '/v1/stacks#x', '//v1/stacks', '/v1/stacks/%', '/../v1/stacks', '/v1/stacks/versions/..'];
 
-function planned(method: fc.Arbitrary<string>): fc.Arbitrary<Planned> {
-  const templated = fc.constantFrom(...STACK_OPERATIONS).chain((op) =>
-    fc.record({
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(op.method) }, { weight: 1, arbitrary: method }),
-      plan: targetPlan(op, { pathValue: stackPathValue, queryValue: stackQueryValue, extraQueryNames: ['platformVersion', 'limit', 'filter', '__proto__'] }),
-      headers: stackHeaders,
-      body: bodyText(plausibleStackBody),
-    }),
-  );
-  const stray = fc.record({ method, plan: fc.constantFrom(...STRAY_TARGETS), headers: stackHeaders, body: bodyText(plausibleStackBody) });
-  return fc.oneof({ weight: 12, arbitrary: templated }, { weight: 1, arbitrary: stray }).map((p) =>
-    withPreview(p, (v) => `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 200)} ${JSON.stringify(v.headers).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 80))}`),
-  );
-}
-
-const toWire = (p: Planned, resolve: (ref: string, index: number) => string): WireRequest => ({
-  method: p.method,
-  target: typeof p.plan === 'string' ? p.plan : materialise(p.plan, resolve),
-  headers: p.headers,
-  body: p.body,
-});
+const SPACE: RequestSpace = {
+  operations: STACK_OPERATIONS,
+  target: { pathValue: stackPathValue, queryValue: stackQueryValue, extraQueryNames: ['platformVersion', 'limit', 'filter', '__proto__'] },
+  headers: stackHeaders,
+  body: () => plausibleStackBody,
+  strayTargets: STRAY_TARGETS,
+  strayBody: plausibleStackBody,
+  templatedWeight: 12,
+};
+const planned = (method: fc.Arbitrary<string>) => plannedRequest(SPACE, method);
 
 const KEYS = new Map(STACKS_CONFIG.users.map((u) => [u.apiKey, u]));
 
