@@ -33,12 +33,14 @@ export function summary(label: string, runs: number, stats: FuzzStats): string {
   return `${label}: ${stats.requests} generated requests in ${runs} runs, ${stats.rejected} rejected (>= 400); statuses ${statuses}; slowest ${stats.maxMs.toFixed(1)} ms (${stats.slowest})`;
 }
 
+/** Credentials stay out of logs even in tests: the scheme is kept, the secret is not. */
+export const maskedHeaders = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? v.replace(/^(\S+\s+).+$/, '$1***') : v]));
+
 /** A short description of a request for failure messages and counterexamples (bodies can be megabytes). */
 export function describeWire(w: WireRequest): string {
   const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s);
-  // Credentials stay out of logs even in tests: the scheme is kept, the secret is not.
-  const headers = Object.fromEntries(Object.entries(w.headers).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? v.replace(/^(\S+\s+).+$/, '$1***') : v]));
-  return `${w.method} ${cut(w.target, 160)} headers=${cut(JSON.stringify(headers), 200)} body=${cut(JSON.stringify(w.body), 160)}`;
+  return `${w.method} ${cut(w.target, 160)} headers=${cut(JSON.stringify(maskedHeaders(w.headers)), 200)} body=${cut(JSON.stringify(w.body), 160)}`;
 }
 
 /** Gives a generated value a short printed form in fast-check counterexamples. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { WireRequest } from './api-request';
-import { withPreview } from './fuzz-run';
+import { maskedHeaders, withPreview } from './fuzz-run';
 import { bodyText } from './hostile';
 import { materialise, targetPlan, type SpecOperation, type TargetOptions, type TargetPlan } from './spec-operations';
 
@@ -36,7 +36,7 @@ export function plannedRequest(space: RequestSpace, method: fc.Arbitrary<string>
   );
   const stray = fc.record({ method, plan: fc.constantFrom(...space.strayTargets), headers: space.headers, body: bodyText(space.strayBody) });
   return fc.oneof({ weight: space.templatedWeight, arbitrary: templated }, { weight: 1, arbitrary: stray }).map((p) =>
-    withPreview(p, (v) => `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 300)} ${JSON.stringify(v.headers).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 100))}`),
+    withPreview(p, (v) => `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 300)} ${JSON.stringify(maskedHeaders(v.headers)).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 100))}`),
   );
 }
 
