@@ -25,6 +25,7 @@ export const ENTITY = core('entity', () => ({ description: 'conformance entity' 
 export const KPI_BASE_SEARCH = core('kpi_base_search', () => ({ description: 'conformance base search', base_search: 'index=_internal | head 1' }));
 export const DEEP_DIVE = core('deep_dive');
 export const TEAM = core('team', () => ({ description: 'conformance team' }));
+export const BASE_SERVICE_TEMPLATE = core('base_service_template', () => ({ description: 'conformance template' }));
 
 export const MAINTENANCE: Collection = {
   type: 'maintenance_calendar',

@@ -1,5 +1,5 @@
 import type { Check } from '../../core/check';
-import { SERVICE } from '../collections';
+import { BASE_SERVICE_TEMPLATE, SERVICE } from '../collections';
 import { createIn, getIn, ok, type Doc } from '../support';
 
 /** One request per interface of the addressing table, each at the path segment the document gives it. */
@@ -44,11 +44,7 @@ export const platformLimits: Check = {
       const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
       ctx.assert('OPS-COMMON-FULL-SCHEMAS', kept, kept ? 'fields beyond the listed ones are stored as sent' : 'a field beyond the listed ones came back changed');
     } else ctx.untested('OPS-COMMON-FULL-SCHEMAS', 'the large object was not created');
-    const huge = await ctx.http.send('coreCreate', { params: { object_type: 'service' }, body: { title: `${ctx.options.runTag} huge`, description: 'x'.repeat(4 * 1024 * 1024) } });
-    if (ok(huge)) {
-      const key = (huge.json as Doc)?._key;
-      if (typeof key === 'string') ctx.ledger.add(`service ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: 'service', _key: key } }));
-    }
+    const { ex: huge } = await createIn(ctx, SERVICE, 'huge', { description: 'x'.repeat(4 * 1024 * 1024) });
     ctx.assert('OPS-LIMITS-PAYLOAD', huge.status < 500, `a 4 MB create answered ${huge.status}`, huge);
     ctx.observe('OPS-LIMITS-PAYLOAD', `a 4 MB create answers ${huge.status}`);
 
@@ -65,9 +61,7 @@ export const templateLinkNeedsWriteAccess: Check = {
   requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-CAPABILITIES'],
   needs: ['readonly'],
   async run(ctx) {
-    const tpl = await ctx.http.send('coreCreate', { params: { object_type: 'base_service_template' }, body: { title: `${ctx.options.runTag} access template`, entity_rules: [] } });
-    const tplKey = (tpl.json as Doc)?._key as string | undefined;
-    if (tplKey) ctx.ledger.add(`base_service_template ${tplKey}`, () => ctx.http.send('coreDelete', { params: { object_type: 'base_service_template', _key: tplKey } }));
+    const { key: tplKey } = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'access template', { entity_rules: [] });
     const svc = await createIn(ctx, SERVICE, 'access linked service');
     if (!tplKey || !svc.key) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', 'could not create the template and the service');
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as: 'readonly', params: { _key: svc.key }, body: { _key: tplKey } });

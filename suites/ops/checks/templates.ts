@@ -1,8 +1,7 @@
 import type { Check } from '../../core/check';
-import { core, KPI_BASE_SEARCH, SERVICE, TEAM } from '../collections';
+import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM } from '../collections';
 import { createIn, getIn, keyOf, ok, type Doc } from '../support';
 
-const TEMPLATE = core('base_service_template', () => ({ description: 'conformance template' }));
 
 export const templatizeTypes: Check = {
   id: 'ops.core.templatize',
@@ -32,7 +31,7 @@ export const templateLinkPersists: Check = {
   requirements: ['OPS-TEMPLATE-BASE-GET', 'OPS-TEMPLATE-BASE-LINK', 'OPS-TEMPLATE-APPEND-RULES'],
   async run(ctx) {
     const rule = (field: string) => ({ rule_condition: 'AND', rule_items: [{ field, field_type: 'alias', rule_type: 'matches', value: `${ctx.options.runTag}-${field}` }] });
-    const tpl = await createIn(ctx, TEMPLATE, 'Link Template', { entity_rules: [rule('host')] });
+    const tpl = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'Link Template', { entity_rules: [rule('host')] });
     const svc = await createIn(ctx, SERVICE, 'Linked Service', { entity_rules: [rule('ip')] });
     if (!tpl.key || !svc.key) return ctx.untested('OPS-TEMPLATE-BASE-LINK', 'could not create the template and the service');
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: svc.key }, body: { _key: tpl.key } });
