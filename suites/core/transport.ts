@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { sleep } from './sleep';
 import type { Exchange } from './types';
 
 /** Raised when a request gets no usable answer: the check that sent it is aborted with this reason. */
@@ -34,7 +35,6 @@ export interface Transport {
   close(): void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function createTransport(options: TransportOptions): Transport {
   const agents = {

@@ -85,4 +85,4 @@ export async function guardedBulkDelete(ctx: CheckContext, c: Collection, filter
   return bulkDeleteIn(ctx, c, { filter });
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../core/sleep';

@@ -1,4 +1,5 @@
 import type { CheckContext } from '../core/check';
+import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 
 export interface Summary {
@@ -40,7 +41,6 @@ export async function deleteStack(ctx: CheckContext, created: Exchange, as = 'pr
   return ex;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls get until `done` holds or the readiness timeout elapses; returns the last answer. */
 export async function pollStack(ctx: CheckContext, id: string, done: (ex: Exchange) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Exchange; reached: boolean }> {
@@ -114,3 +114,5 @@ export function sameField(key: keyof Summary, a: unknown, b: unknown): boolean {
   }
   return a === b;
 }
+
+export { sleep };
