@@ -63,6 +63,7 @@ export function createTransport(options: TransportOptions): Transport {
     const url = new URL(req.url);
     const lib = url.protocol === 'https:' ? https : http;
     const started = performance.now();
+    const at = Date.now();
     return new Promise<Omit<Exchange, 'operationId' | 'principal'>>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...req.headers };
       if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
@@ -93,7 +94,7 @@ export function createTransport(options: TransportOptions): Transport {
               jsonError = (e as Error).message;
             }
           }
-          resolve({ request: req, status: res.statusCode ?? 0, headers: resHeaders, text, json, jsonError, ms: performance.now() - started });
+          resolve({ request: req, status: res.statusCode ?? 0, headers: resHeaders, text, json, jsonError, at, ms: performance.now() - started });
         });
       });
       // A whole-exchange deadline: a socket idle timeout would let a server that drips bytes hold the run forever.

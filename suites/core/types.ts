@@ -35,6 +35,8 @@ export interface Exchange {
   /** Parsed body when the body is JSON. */
   json?: unknown;
   jsonError?: string;
+  /** When the request was sent (epoch ms) and how long the answer took. */
+  at?: number;
   ms: number;
   /** Sent at another path form than the spec's (e.g. vLatest), so tools matching paths to the spec may disagree. */
   pathRewritten?: boolean;

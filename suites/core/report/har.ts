@@ -9,7 +9,7 @@ export function toHar(exchanges: Exchange[]) {
       version: '1.2',
       creator: { name: 'api-conformance', version: '0.1.0' },
       entries: exchanges.map((ex) => ({
-        startedDateTime: new Date().toISOString(),
+        startedDateTime: new Date(ex.at ?? Date.now()).toISOString(),
         time: ex.ms,
         request: {
           method: ex.request.method,
