@@ -4,7 +4,7 @@ import { loadCatalogue } from '../../core/catalogue';
 import { specOf } from '../../core/runner';
 import { opsApi } from '../../ops/index';
 
-const REALWORLD = new URL('../../../../shared/realworld/', import.meta.url);
+const REALWORLD = new URL('../../../fixtures/realworld/', import.meta.url);
 
 /** Which documented answer each sample is (from the samples' README); samples of undocumented endpoints are left out. */
 const SAMPLES: [file: string, operationId: string][] = [
