@@ -5,9 +5,6 @@ import type { Collection } from './collections';
 
 export type Doc = Record<string, unknown>;
 
-/** Fields the server owns; partial-update and round-trip comparisons look only at the others. */
-export const SERVER_FIELDS = new Set(['_key', '_version', '_user', '_owner', '_type', 'object_type', 'mod_source', 'mod_timestamp', 'mod_time', 'mod_by', 'create_time', 'create_by', 'create_source', 'identifying_name', 'sec_grp', 'permissions', 'services', 'retirable', 'retired']);
-
 /** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
 export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/vLatest$2');
 
@@ -63,9 +60,6 @@ export const countOf = (ex: Exchange): number | undefined => {
   const c = (ex.json as { count?: unknown } | undefined)?.count;
   return typeof c === 'number' ? c : undefined;
 };
-
-/** The caller-controlled part of an object, for comparisons that must ignore server bookkeeping. */
-export const userFields = (d: Doc): Doc => Object.fromEntries(Object.entries(d).filter(([k]) => !SERVER_FIELDS.has(k)));
 
 export const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 function canonical(v: unknown): unknown {

@@ -1,0 +1,70 @@
+import type { CheckContext } from '../core/check';
+import { Violation } from '../core/property';
+import type { Exchange } from '../core/types';
+import type { Collection } from './collections';
+import { createIn, getIn, ok, removeIn, same, updateIn, type Doc } from './support';
+
+/**
+ * Real servers add fields of their own to what a client writes (a service comes back with `kpis`, `entity_rules`,
+ * `permissions`, `enabled`...) and keep them through updates. Which fields those are is learned from the server
+ * during the run, never listed here: the fields a minimal create comes back with that were not sent, and those
+ * still there after a replacement that sent only the title.
+ */
+const learned = new Map<string, Promise<Set<string>>>();
+
+export function serverFields(ctx: CheckContext, c: Collection): Promise<Set<string>> {
+  const id = `${ctx.target.baseUrl} ${ctx.options.runTag} ${c.type}`;
+  let fields = learned.get(id);
+  if (!fields) learned.set(id, (fields = learn(ctx, c)));
+  return fields;
+}
+
+async function learn(ctx: CheckContext, c: Collection): Promise<Set<string>> {
+  const owned = new Set<string>(['_key']);
+  const made = await createIn(ctx, c, 'field ownership');
+  if (!made.key) return owned;
+  try {
+    const created = await getIn(ctx, c, made.key);
+    for (const k of Object.keys(asDoc(created.json))) if (!(k in made.body)) owned.add(k);
+    const title = made.body.title;
+    const replaced = await updateIn(ctx, c, made.key, { title }, 0);
+    if (ok(replaced)) for (const k of Object.keys(asDoc((await getIn(ctx, c, made.key)).json))) if (k !== 'title') owned.add(k);
+  } finally {
+    await removeIn(ctx, c, made);
+  }
+  return owned;
+}
+
+const asDoc = (v: unknown): Doc => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {});
+const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+
+/**
+ * A partial update changes the fields it sends and nothing the client owns: the object as read just before,
+ * shallow-merged with the patch. Fields of the server's own may change (bookkeeping) but must not vanish.
+ */
+export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Set<string>, requirement: string): void {
+  const now = asDoc(after.json);
+  for (const [k, v] of Object.entries(patch)) {
+    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after);
+  }
+  for (const [k, v] of Object.entries(before)) {
+    if (k in patch) continue;
+    if (owned.has(k)) {
+      if (!(k in now)) throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after);
+    } else if (!same(now[k], v)) throw new Violation(`field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`, requirement, after);
+  }
+}
+
+/**
+ * A full update writes every field it carries, and every field the client had set before and the body omits is
+ * gone; fields the server adds on its own are tolerated.
+ */
+export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: Set<string>, requirement: string): void {
+  const now = asDoc(after.json);
+  for (const [k, v] of Object.entries(next)) {
+    if (k === '_key') continue;
+    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after);
+  }
+  const kept = Object.keys(earlier).filter((k) => !(k in next) && !owned.has(k) && k in now);
+  if (kept.length) throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after);
+}
