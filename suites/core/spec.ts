@@ -92,7 +92,7 @@ export function loadSpec(file: string): Spec {
       validate(data) {
         exercised.clear();
         fn(data);
-        const findings = (fn.errors ?? []).map((e) => finding(e, owners, fallback));
+        const findings = attributeBranches(fn.errors ?? [], doc).map((e) => finding(e, owners, fallback));
         return { exercised: [...exercised], findings };
       },
     };
@@ -154,6 +154,51 @@ function resolve(doc: any, node: any): any {
     .split('/')
     .map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((at: any, part: string) => at?.[part], doc);
+}
+
+/**
+ * A body that fails one branch of an anyOf/oneOf fails it for the reasons of the branch it is shaped as, not for the
+ * composition as a whole: keep that branch's own errors (attributed to their innermost requirement and level) and drop
+ * the other branches' and the composite error itself, so a field-level deviation never escalates to the whole answer.
+ * An if/then failure is likewise told by the errors inside `then`.
+ */
+function attributeBranches(errors: ErrorObject[], doc: unknown): ErrorObject[] {
+  let kept = errors.filter((e) => e.keyword !== 'if');
+  const composites = kept.filter((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && Array.isArray(e.schema));
+  for (const c of composites) {
+    if (!kept.includes(c)) continue;
+    const inside = (e: ErrorObject) => e !== c && (e.instancePath === c.instancePath || e.instancePath.startsWith(`${c.instancePath}/`));
+    const branches = (c.schema as unknown[]).map((b) => {
+      const nodes = branchNodes(b, doc);
+      return { nodes, errors: kept.filter((e) => inside(e) && nodes.has(e.parentSchema as object)) };
+    });
+    // oneOf failing because two branches matched has no branch errors: that is the composite's own finding.
+    if (branches.every((b) => b.errors.length === 0)) continue;
+    // The branch the body is shaped as: fewest mismatches at the body's own level (type, required), then fewest overall.
+    const shallow = (b: { errors: ErrorObject[] }) => b.errors.filter((e) => e.instancePath === c.instancePath).length;
+    const best = branches.reduce((a, b) => (shallow(b) < shallow(a) || (shallow(b) === shallow(a) && b.errors.length < a.errors.length) ? b : a));
+    const others = new Set(branches.filter((b) => b !== best).flatMap((b) => b.errors.filter((e) => !best.errors.includes(e))));
+    kept = kept.filter((e) => e !== c && !others.has(e));
+  }
+  return kept;
+}
+
+const branchCache = new WeakMap<object, Set<object>>();
+function branchNodes(branch: unknown, doc: unknown): Set<object> {
+  if (!branch || typeof branch !== 'object') return new Set();
+  let nodes = branchCache.get(branch);
+  if (!nodes) branchCache.set(branch, (nodes = reachable(branch, doc)));
+  return nodes;
+}
+
+/** Every schema object reachable from `node`, following local $refs into the document. */
+function reachable(node: unknown, doc: unknown, into = new Set<object>()): Set<object> {
+  if (!node || typeof node !== 'object' || into.has(node)) return into;
+  into.add(node);
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) reachable(resolve(doc, { $ref: ref }), doc, into);
+  for (const child of Object.values(node)) reachable(child, doc, into);
+  return into;
 }
 
 function finding(e: ErrorObject, owners: WeakMap<object, string>, fallback: string | undefined): SchemaFinding {
