@@ -306,7 +306,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
   } catch (e) {
     const err = e as Error;
     lostTarget = err instanceof TransportError && (err.kind === 'timeout' || err.kind === 'connection');
-    const capped = err instanceof TransportError && err.kind === 'write-cap';
+    const capped = err instanceof TransportError && (err.kind === 'write-cap' || err.kind === 'rate-limited');
     outcome = capped ? 'untested' : 'aborted';
     const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
     const affected = check.requirements.filter((r) => !touched.has(r));

@@ -5,7 +5,7 @@ import type { Exchange } from './types';
 
 /** Raised when a request gets no usable answer: the check that sent it is aborted with this reason. */
 export class TransportError extends Error {
-  constructor(message: string, readonly kind: 'timeout' | 'connection' | 'too-large' | 'write-cap') {
+  constructor(message: string, readonly kind: 'timeout' | 'connection' | 'too-large' | 'write-cap' | 'rate-limited') {
     super(message);
   }
 }
@@ -36,6 +36,8 @@ export interface Transport {
 }
 
 
+const RATE_LIMIT_RETRIES = 5;
+
 export function createTransport(options: TransportOptions): Transport {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
@@ -52,7 +54,21 @@ export function createTransport(options: TransportOptions): Transport {
     if (at > now) await sleep(at - now);
   }
 
+  /**
+   * Neither document gives rate limits: a 429 is the target asking for patience, never a verdict. Wait as long as
+   * Retry-After says (or back off exponentially) and send again; a target that keeps refusing leaves the check untested.
+   */
   async function send(req: RawRequest) {
+    for (let attempt = 0; ; attempt++) {
+      const ex = await sendOnce(req);
+      if (ex.status !== 429) return ex;
+      if (attempt >= RATE_LIMIT_RETRIES) throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
+      const after = Number(ex.headers['retry-after']);
+      await sleep(Number.isFinite(after) && after >= 0 ? Math.min(after, 30) * 1000 : 250 * 2 ** attempt);
+    }
+  }
+
+  async function sendOnce(req: RawRequest) {
     const write = req.method !== 'GET' && req.method !== 'HEAD';
     if (write && options.maxWrites && stats.writes >= options.maxWrites) {
       throw new TransportError(`write cap of ${options.maxWrites} requests reached (--max-writes)`, 'write-cap');

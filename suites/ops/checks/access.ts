@@ -1,6 +1,6 @@
 import type { Check } from '../../core/check';
-import { BACKUP, MAINTENANCE, SERVICE } from '../collections';
-import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, rows, updateIn, type Doc } from '../support';
+import { BACKUP, MAINTENANCE, SERVICE, TEAM } from '../collections';
+import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, updateIn, type Doc } from '../support';
 
 export const basicAuthRequired: Check = {
   id: 'ops.auth.basic',
@@ -12,8 +12,7 @@ export const basicAuthRequired: Check = {
     const wrong = `Basic ${Buffer.from(`conformance-${ctx.options.runTag}:wrong`).toString('base64')}`;
     for (const [what, headers] of [['no credentials', {}], ['a wrong password', { authorization: wrong }]] as const) {
       const read = await ctx.http.send('coreList', { as: null, headers, params: { object_type: 'service' } });
-      ctx.assert('OPS-AUTH-ACCESS-CHECKS', read.status >= 400 && read.status < 500 && !Array.isArray(read.json), `a list with ${what} answered ${read.status}`, read);
-      ctx.assert('OPS-ERR-STATUS-NOT-SHOWN', read.status < 500, `a request with ${what} is a client mistake answered ${read.status}`, read);
+      ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(read) && !Array.isArray(read.json), `a list with ${what} answered ${read.status}`, read);
       ctx.observe('OPS-ERR-STATUS-NOT-SHOWN', `${what}: ${read.status} ${read.text.slice(0, 100).replace(/\s+/g, ' ')}`);
       const before = countOf(await countIn(ctx, SERVICE));
       const write = await ctx.http.send('coreCreate', { as: null, headers, params: { object_type: 'service' }, body: { title: `${ctx.options.runTag} must not exist` } });
@@ -44,19 +43,33 @@ export const readOnlyCannotWrite: Check = {
 
 export const resultsRestrictedToReadable: Check = {
   id: 'ops.auth.results-readable',
-  title: "Lists and counts MUST contain only objects the caller can read: never more than an administrator sees, and counts match the caller's own list",
+  title: "Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count",
   requirements: ['OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS'],
   needs: ['readonly'],
   async run(ctx) {
+    // An object the reader cannot read: one in a team of the run's own, which nobody has granted the reader.
+    const team = await createIn(ctx, TEAM, 'unreadable team');
+    if (!team.key) return ctx.untested('OPS-AUTH-RESULTS-READABLE', `could not create a team to hold an unreadable object (${team.ex.status})`, team.ex);
+    const filter = ownFilter(ctx);
     for (const c of [SERVICE, MAINTENANCE, BACKUP]) {
-      const admin = new Set(keys(rows(await listIn(ctx, c))));
-      const mine = keys(rows(await listIn(ctx, c, {}, { as: 'readonly' })));
-      const extra = mine.filter((k) => !admin.has(k));
-      ctx.assert('OPS-AUTH-RESULTS-READABLE', extra.length === 0, extra.length ? `the read-only caller sees ${c.type} ${extra.join(', ')} that the administrator does not` : `${c.type}: the read-only list is within the administrator's`);
-      const count = await countIn(ctx, c, {}, { as: 'readonly' });
       const req = c === SERVICE ? 'OPS-AUTH-RESULTS-READABLE' : 'OPS-AUTH-COUNTS';
-      ctx.assert(req, countOf(count) === mine.length, `${c.type}: the read-only count is ${countOf(count)}, its list has ${mine.length}`, count);
-      if (mine.length < admin.size) ctx.observe('OPS-AUTH-RESULTS-READABLE', `${c.type}: the read-only caller sees ${mine.length} of ${admin.size} objects`);
+      const hidden = await createIn(ctx, c, 'unreadable', c === MAINTENANCE ? { sec_grp: team.key, sec_grp_list: [team.key] } : { sec_grp: team.key });
+      if (!hidden.key) {
+        ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
+        continue;
+      }
+      const probe = await getIn(ctx, c, hidden.key, { as: 'readonly' });
+      if (ok(probe)) {
+        ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
+        continue;
+      }
+      const admin = new Set(keys(rows(await listIn(ctx, c, { filter }))));
+      const list = await listIn(ctx, c, { filter }, { as: 'readonly' });
+      const mine = keys(rows(list));
+      const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
+      ctx.assert('OPS-AUTH-RESULTS-READABLE', ok(list) && extra.length === 0, extra.length ? `the read-only caller, refused ${c.type}/${hidden.key} (${probe.status}), still lists ${extra.join(', ')}` : `${c.type}: the read-only list leaves out the object it cannot read`, list);
+      const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
+      ctx.assert(req, countOf(count) === mine.length, `${c.type}: the read-only count of the run's objects is ${countOf(count)}, its list of them has ${mine.length} (an object it cannot read is among ${admin.size})`, count);
     }
   },
 };

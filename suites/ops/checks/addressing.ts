@@ -28,29 +28,25 @@ export const interfacesAtTheirPaths: Check = {
 
 export const platformLimits: Check = {
   id: 'ops.limits.platform-settings',
-  title: 'Ordinary payloads up to 1 MB MUST be accepted; compression, payload limits and rate limits are the platform\'s and only observed',
+  title: 'Fields beyond the listed ones MUST be stored as sent; compression, payload limits and rate limits are the platform\'s and only observed',
   requirements: ['OPS-ADDR-CORE-SETTINGS', 'OPS-LIMITS-PAYLOAD', 'OPS-LIMITS-RATE', 'OPS-COMMON-FULL-SCHEMAS'],
   async run(ctx) {
     const gz = await ctx.http.send('coreGetSupportedObjectTypes', { headers: { 'accept-encoding': 'gzip' } });
-    const decodable = gz.status < 500 && (gz.headers['content-encoding'] !== undefined || gz.json !== undefined);
-    ctx.assert('OPS-ADDR-CORE-SETTINGS', decodable, `with accept-encoding gzip the answer is ${gz.status} ${gz.headers['content-encoding'] ?? 'uncompressed'}`, gz);
     ctx.observe('OPS-ADDR-CORE-SETTINGS', `compression on request: ${gz.headers['content-encoding'] ?? 'none'}`);
 
     const big = 'x'.repeat(512 * 1024);
     const made = await createIn(ctx, SERVICE, 'large payload', { description: big, cf_nested: { deep: { list: [1, 'two', { three: 3 }] } } });
-    ctx.assert('OPS-LIMITS-PAYLOAD', ok(made.ex), `a create of about 0.5 MB answered ${made.ex.status}`, made.ex);
+    ctx.observe('OPS-LIMITS-PAYLOAD', `a create of about 0.5 MB answers ${made.ex.status}`);
     if (made.key) {
       const got = (await getIn(ctx, SERVICE, made.key)).json as Doc;
       const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
       ctx.assert('OPS-COMMON-FULL-SCHEMAS', kept, kept ? 'fields beyond the listed ones are stored as sent' : 'a field beyond the listed ones came back changed');
     } else ctx.untested('OPS-COMMON-FULL-SCHEMAS', 'the large object was not created');
     const { ex: huge } = await createIn(ctx, SERVICE, 'huge', { description: 'x'.repeat(4 * 1024 * 1024) });
-    ctx.assert('OPS-LIMITS-PAYLOAD', huge.status < 500, `a 4 MB create answered ${huge.status}`, huge);
     ctx.observe('OPS-LIMITS-PAYLOAD', `a 4 MB create answers ${huge.status}`);
 
     const burst = await Promise.all(Array.from({ length: 20 }, () => ctx.http.send('coreCount', { params: { object_type: 'service' } })));
     const statuses = [...new Set(burst.map((b) => b.status))].sort();
-    ctx.assert('OPS-LIMITS-RATE', burst.every((b) => ok(b) || b.status === 429 || b.status === 503), `a burst of 20 reads answered ${statuses.join(', ')}`, burst.find((b) => !ok(b)));
     ctx.observe('OPS-LIMITS-RATE', `a burst of 20 concurrent reads answered ${statuses.join(', ')}`);
   },
 };
@@ -66,7 +62,6 @@ export const templateLinkNeedsWriteAccess: Check = {
     if (!tplKey || !svc.key) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', 'could not create the template and the service');
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as: 'readonly', params: { _key: svc.key }, body: { _key: tplKey } });
     ctx.assert('OPS-AUTH-TEMPLATE-LINK', !ok(link), `a read-only caller's link answered ${link.status}`, link);
-    ctx.assert('OPS-AUTH-CAPABILITIES', link.status < 500, `a refused link answered ${link.status}`, link);
     ctx.observe('OPS-AUTH-CAPABILITIES', `a caller without write access is refused with ${link.status}`);
     const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
     const linked = ok(after) && (after.json as Doc)?._key === tplKey;

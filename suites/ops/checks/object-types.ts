@@ -19,7 +19,6 @@ export const supportedObjectTypes: Check = {
     ctx.assert('OPS-CORE-SUPPORTED-TYPES-EXTRA', extra.length === 0, extra.length ? `missing ${extra.join(', ')}` : 'entity_relationship and entity_relationship_rule are listed', ex);
     for (const t of ['entity_filter_rule', ...EXTRA_TYPES]) {
       const list = await ctx.http.send('coreList', { params: { object_type: t }, query: { limit: 5 } });
-      ctx.assert('OPS-CORE-UNUSED-TYPES', list.status < 500, `a read of the unused type ${t} answered ${list.status}`, list);
       ctx.observe('OPS-CORE-UNUSED-TYPES', `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${(list.json as unknown[]).length} rows` : ''}`);
     }
   },
