@@ -26,7 +26,11 @@ export function requirementResult(req: Requirement, records: AssertionRecord[], 
     reason = [...new Set(skipped.map((r) => r.message))].join('; ');
   } else {
     status = 'untested';
-    reason = untested.length ? [...new Set(untested.map((r) => r.message))].join('; ') : 'no assertion of this requirement ran';
+    reason = untested.length
+      ? [...new Set(untested.map((r) => r.message))].join('; ')
+      : req.level === 'unspecified' && observations.length
+        ? `the document leaves this open: ${observations.length} observation(s) recorded, nothing judged`
+        : 'no assertion of this requirement ran';
   }
   return {
     id: req.id,

@@ -56,8 +56,8 @@ export const forbiddenUserIs403: Check = {
 
 export const unknownKeyIsRefused: Check = {
   id: 'stacks.auth.unknown-key-refused',
-  title: 'An unknown or malformed API key MUST NOT be accepted (the document leaves 401 or 403 open)',
-  requirements: ['STK-AUTH-TOKEN'],
+  title: 'A bearer key that was never issued MUST NOT be accepted: every operation requires bearer authentication (401 or 403; which one is left open)',
+  requirements: ['STK-AUTH-BEARER', 'STK-AUTH-TOKEN'],
   async run(ctx) {
     const attempts: [string, Record<string, string>][] = [
       ['an unknown key', { authorization: `Bearer unknown-${ctx.options.runTag}` }],
@@ -65,11 +65,13 @@ export const unknownKeyIsRefused: Check = {
       ['a bare key without scheme', { authorization: `unknown-${ctx.options.runTag}` }],
     ];
     for (const [what, headers] of attempts) {
-      const ex = await ctx.http.send('listStacks', { as: null, headers });
-      // Unknown keys are not described: any refusal with a ServiceError is reasonable, acceptance or a crash is not.
-      const ok = ex.status >= 400 && ex.status < 500 && typeof codeOf(ex) === 'string';
-      ctx.assert('STK-AUTH-TOKEN', ok, ok ? `${what}: ${ex.status} ${String(codeOf(ex))}` : `${what} was answered ${ex.status}; expected a 4xx refusal with a ServiceError`, ex);
-      ctx.observe('STK-AUTH-TOKEN', `${what} is answered ${ex.status} ${String(codeOf(ex) ?? '')}`.trim());
+      for (const [op, opts] of everyOperation(ctx)) {
+        const ex = await ctx.http.send(op, { ...opts, as: null, headers });
+        if (ex.status === 202) await ctx.http.send('deleteStack', { as: null, headers, params: { stackId: String((ex.json as { id?: unknown })?.id) } });
+        const refused = ex.status === 401 || ex.status === 403;
+        ctx.assert('STK-AUTH-BEARER', refused, refused ? `${op} with ${what}: ${ex.status}` : `${op} with ${what} was answered ${ex.status}; a key that was never issued authenticates nobody (401 or 403)`, ex);
+        ctx.observe('STK-AUTH-TOKEN', `${what} is answered ${ex.status} ${String(codeOf(ex) ?? '')}`.trim());
+      }
     }
   },
 };

@@ -1,23 +1,21 @@
 import type { Check, CheckContext } from '../../core/check';
 import type { Exchange } from '../../core/types';
-import { createStack, deleteStack, GONE_STATES, pollStack, sleep, stateOf, type Summary } from '../support';
-
-/** How long a deleted stack may still report a live state before that counts as "stays running". */
-const SETTLE_MS = 5000;
+import { createdAsDocumented, createStack, deleteStack, GONE_STATES, pollStack, sleep, stateOf, type Summary } from '../support';
 
 async function expectGone(ctx: CheckContext, id: string, from: string): Promise<void> {
+  // How long teardown takes is not shown: a deleted stack may read as live for up to the ready timeout.
+  const settleMs = ctx.options.readyTimeoutS * 1000;
   const started = Date.now();
   let ex: Exchange;
-  for (;;) {
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
     ex = await ctx.http.send('getStack', { params: { stackId: id } });
     const gone = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
-    if (gone || Date.now() - started > SETTLE_MS) break;
-    await sleep(100);
+    if (gone || Date.now() - started > settleMs) break;
+    await sleep(wait);
   }
   const state = ex.status === 200 ? String(stateOf(ex)) : `HTTP ${ex.status}`;
   const ok = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
-  ctx.assert('STK-DELETE-EFFECT', ok, ok ? `a deleted ${from} stack reads as ${state}` : `${SETTLE_MS} ms after delete the ${from} stack still reads as ${state}`, ex);
-  ctx.assert('STK-TRANSITIONS', ok, ok ? `within the tolerance: a deleted stack reads as ${state}` : `outside the tolerance: a deleted stack still reads as ${state}`, ex);
+  ctx.assert('STK-DELETE-EFFECT', ok, ok ? `a deleted ${from} stack reads as ${state}` : `${ctx.options.readyTimeoutS} s after delete the ${from} stack still reads as ${state}`, ex);
   ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, get answers ${state}`);
   const list = await ctx.http.send('listStacks');
   const entry = ((list.json as { stacks?: Summary[] })?.stacks ?? []).find((s) => s.id === id);
@@ -32,7 +30,7 @@ export const deleteRemovesStack: Check = {
   requirements: ['STK-DELETE-204', 'STK-DELETE-EFFECT', 'STK-TRANSITIONS', 'STK-DELETE-404'],
   async run(ctx) {
     const fresh = await createStack(ctx, {});
-    if (fresh.status !== 202) return ctx.untested('STK-DELETE-204', `create answered ${fresh.status}`, fresh);
+    if (!createdAsDocumented(ctx, ['STK-DELETE-204'], fresh)) return;
     const freshId = (fresh.json as Summary).id;
     const ex = await deleteStack(ctx, fresh);
     if (ctx.assert('STK-DELETE-204', ex.status === 204, `delete answered ${ex.status}`, ex)) {

@@ -3,7 +3,7 @@ import type { Check } from '../../core/check';
 import { checkProperty } from '../../core/property';
 import { createCommand, deleteCommand, getCommand, listCommand } from '../model/commands';
 import type { StackModel, StackReal } from '../model/model';
-import { deleteStack, type Summary } from '../support';
+import { deleteStack, LIVE_STATES, stacksOf, type Summary } from '../support';
 
 const REQUIREMENTS = ['STK-OWNERSHIP', 'STK-CREATE-VISIBLE', 'STK-GET-200', 'STK-GET-404', 'STK-DELETE-204', 'STK-DELETE-404', 'STK-DELETE-EFFECT', 'STK-LIMIT-409', 'STK-CREATE-202', 'STK-ID-UNIQUE'];
 
@@ -23,10 +23,14 @@ export const lifecycleMatchesModel: Check = {
       ],
       { maxCommands: 14 },
     );
+    const exercised = new Set<string>();
     const property = fc.asyncProperty(commands, async (cmds) => {
-      const preexisting = new Map<string, number>();
-      for (const u of users) preexisting.set(u, ((await ctx.http.send('listStacks', { as: u })).json as { stacks?: Summary[] })?.stacks?.length ?? 0);
-      const model: StackModel = { users, owner: new Map(), live: new Set(), deleted: new Set(), deletedAt: new Map(), preexisting, ids: [] };
+      const preexisting = new Map<string, { active: number; listed: number }>();
+      for (const u of users) {
+        const stacks = stacksOf(await ctx.http.send('listStacks', { as: u }));
+        preexisting.set(u, { active: stacks.filter((s) => LIVE_STATES.includes(s.state)).length, listed: stacks.length });
+      }
+      const model: StackModel = { users, owner: new Map(), live: new Set(), deleted: new Set(), deletedAt: new Map(), settleMs: ctx.options.readyTimeoutS * 1000, preexisting, limit: new Map(), ids: [], exercised };
       const real: StackReal = { ctx, created: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
@@ -34,6 +38,6 @@ export const lifecycleMatchesModel: Check = {
         for (const ex of real.created) if (model.live.has((ex.json as Summary).id)) await deleteStack(ctx, ex, model.owner.get((ex.json as Summary).id));
       }
     });
-    await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property);
+    await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property, { exercised });
   },
 };

@@ -1,28 +1,36 @@
 import type fc from 'fast-check';
-import { createStack, GONE_STATES, stateOf, type Summary } from '../support';
-import { liveCount, pick, settling, violated, type StackModel, type StackReal } from './model';
+import { codeOf, createStack, GONE_STATES, stacksOf, stateOf, type Summary } from '../support';
+import { limitOf, ownedBy, pick, settling, violated, type StackModel, type StackReal } from './model';
 
 type Command = fc.AsyncCommand<StackModel, StackReal>;
 
 export const createCommand = (user: string): Command => ({
   check: () => true,
   async run(m, r) {
-    const count = liveCount(m, user);
-    const ex = await createStack(r.ctx, {}, user);
+    const live = ownedBy(m, m.live, user);
+    const pre = m.preexisting.get(user) ?? { active: 0, listed: 0 };
+    const lingering = ownedBy(m, m.deleted, user);
+    const limit = limitOf(m, user);
+    const ex = await createStack(r.ctx, {}, user, { settle: false });
+    m.exercised.add('STK-CREATE-202');
     if (ex.status === 202) {
       const id = (ex.json as Summary).id;
+      if (m.owner.size) m.exercised.add('STK-ID-UNIQUE');
       if (m.owner.has(id)) violated('STK-ID-UNIQUE', `create returned id ${id}, which an earlier stack of this sequence already had`, ex);
-      if (m.limit !== undefined && count >= m.limit) violated('STK-LIMIT-409', `create succeeded for ${user} holding ${count} stacks, but an earlier create was refused at ${m.limit}`, ex);
       r.created.push(ex);
       m.owner.set(id, user);
       m.live.add(id);
       m.ids.push(id);
+      limit.atLeast = Math.max(limit.atLeast, live + pre.active + 1);
+      if (Number.isFinite(limit.atMost)) m.exercised.add('STK-LIMIT-409');
+      if (limit.atLeast > limit.atMost) violated('STK-LIMIT-409', `create succeeded for ${user} holding ${live + pre.active} active stacks, but an earlier create was refused when at most ${limit.atMost} could count`, ex);
     } else if (ex.status === 409) {
-      if ((ex.json as { code?: string })?.code !== 'MaxStacksLimitReached') violated('STK-LIMIT-409', `create refused with 409 but code ${JSON.stringify((ex.json as { code?: string })?.code)}`, ex);
-      // A deleted stack may still be stopping and count for a while: only a refusal below that is wrong.
-      const stopping = [...m.deleted].filter((id) => m.owner.get(id) === user).length;
-      if (m.limit === undefined) m.limit = count;
-      else if (count + stopping < m.limit) violated('STK-LIMIT-409', `create refused with 409 for ${user} holding ${count} stacks, below the limit ${m.limit} seen earlier`, ex);
+      m.exercised.add('STK-LIMIT-409');
+      if (codeOf(ex) !== 'MaxStacksLimitReached') violated('STK-LIMIT-409', `create refused with 409 but code ${JSON.stringify(codeOf(ex))}`, ex);
+      const couldCount = live + pre.listed + lingering;
+      if (couldCount === 0) violated('STK-LIMIT-409', `create refused with 409 for ${user}, who holds no stack at all`, ex);
+      limit.atMost = Math.min(limit.atMost, couldCount);
+      if (limit.atLeast > limit.atMost) violated('STK-LIMIT-409', `create refused with 409 for ${user} when at most ${couldCount} stacks could count, but an earlier create succeeded with ${limit.atLeast - 1} active`, ex);
     } else violated('STK-CREATE-202', `create answered ${ex.status}`, ex);
   },
   toString: () => `create(${user})`,
@@ -32,18 +40,18 @@ export const listCommand = (user: string): Command => ({
   check: () => true,
   async run(m, r) {
     const ex = await r.ctx.http.send('listStacks', { as: user });
-    if (ex.status !== 200) violated('STK-LIST-OWN', `list answered ${ex.status}`, ex);
-    const stacks = (ex.json as { stacks?: Summary[] }).stacks ?? [];
-    const listed = new Map(stacks.map((s) => [s.id, s]));
-    for (const id of m.live) {
+    if (ex.status !== 200) violated('STK-CREATE-VISIBLE', `list answered ${ex.status}`, ex);
+    const listed = new Map(stacksOf(ex).map((s) => [s.id, s]));
+    for (const id of [...m.live, ...m.deleted]) {
       const mine = m.owner.get(id) === user;
-      if (mine && !listed.has(id)) violated('STK-CREATE-VISIBLE', `${user}'s live stack ${id} is missing from the list`, ex);
+      m.exercised.add(mine ? 'STK-CREATE-VISIBLE' : 'STK-OWNERSHIP');
       if (!mine && listed.has(id)) violated('STK-OWNERSHIP', `${user}'s list shows stack ${id} of ${m.owner.get(id)}`, ex);
-    }
-    for (const id of m.deleted) {
+      if (mine && m.live.has(id) && !listed.has(id)) violated('STK-CREATE-VISIBLE', `${user}'s live stack ${id} is missing from the list`, ex);
       const s = listed.get(id);
-      if (s && m.owner.get(id) !== user) violated('STK-OWNERSHIP', `${user}'s list shows deleted stack ${id} of ${m.owner.get(id)}`, ex);
-      if (s && !GONE_STATES.includes(s.state) && !settling(m, id)) violated('STK-DELETE-EFFECT', `deleted stack ${id} is still listed as ${s.state}`, ex);
+      if (mine && s && m.deleted.has(id) && !GONE_STATES.includes(s.state) && !settling(m, id)) {
+        m.exercised.add('STK-DELETE-EFFECT');
+        violated('STK-DELETE-EFFECT', `deleted stack ${id} is still listed as ${s.state} ${m.settleMs} ms after the delete`, ex);
+      }
     }
   },
   toString: () => `list(${user})`,
@@ -56,10 +64,17 @@ export const getCommand = (user: string, n: number): Command => ({
     const ex = await r.ctx.http.send('getStack', { as: user, params: { stackId: id } });
     const owner = m.owner.get(id);
     if (m.live.has(id) && owner === user) {
+      m.exercised.add('STK-GET-200');
       if (ex.status !== 200 || (ex.json as Summary).id !== id) violated('STK-GET-200', `get of ${user}'s own stack ${id} answered ${ex.status}`, ex);
     } else if (m.deleted.has(id) && owner === user) {
-      if (!(ex.status === 404 || (ex.status === 200 && (GONE_STATES.includes(String(stateOf(ex))) || settling(m, id))))) violated('STK-DELETE-EFFECT', `get of deleted stack ${id} answered ${ex.status} ${String(stateOf(ex) ?? '')}`, ex);
-    } else if (ex.status !== 404) violated(owner ? 'STK-OWNERSHIP' : 'STK-GET-404', `get by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex);
+      if (settling(m, id)) return;
+      m.exercised.add('STK-DELETE-EFFECT');
+      if (!(ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex)))))) violated('STK-DELETE-EFFECT', `get of deleted stack ${id} answered ${ex.status} ${String(stateOf(ex) ?? '')} ${m.settleMs} ms after the delete`, ex);
+    } else {
+      const requirement = owner ? 'STK-OWNERSHIP' : 'STK-GET-404';
+      m.exercised.add(requirement);
+      if (ex.status !== 404) violated(requirement, `get by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex);
+    }
   },
   toString: () => `get(${user}, #${n})`,
 });
@@ -71,13 +86,19 @@ export const deleteCommand = (user: string, n: number): Command => ({
     const ex = await r.ctx.http.send('deleteStack', { as: user, params: { stackId: id } });
     const owner = m.owner.get(id);
     if (m.live.has(id) && owner === user) {
+      m.exercised.add('STK-DELETE-204');
       if (ex.status !== 204) violated('STK-DELETE-204', `delete of ${user}'s own stack ${id} answered ${ex.status}`, ex);
       m.live.delete(id);
       m.deleted.add(id);
       m.deletedAt.set(id, Date.now());
     } else if (m.deleted.has(id) && owner === user) {
+      // A stack still stopping may or may not "exist" for the caller: 204 and 404 are both consistent.
       if (ex.status !== 404 && ex.status !== 204) violated('STK-DELETE-404', `a repeated delete of ${id} answered ${ex.status}`, ex);
-    } else if (ex.status !== 404) violated(owner ? 'STK-OWNERSHIP' : 'STK-DELETE-404', `delete by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex);
+    } else {
+      const requirement = owner ? 'STK-OWNERSHIP' : 'STK-DELETE-404';
+      m.exercised.add(requirement);
+      if (ex.status !== 404) violated(requirement, `delete by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex);
+    }
   },
   toString: () => `delete(${user}, #${n})`,
 });

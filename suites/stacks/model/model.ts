@@ -2,20 +2,30 @@ import type { CheckContext } from '../../core/check';
 import { Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 
-/** What the document lets a client predict about its stacks, learned as the sequence runs. */
+/**
+ * What the document lets a client predict about its stacks, learned as the sequence runs. The model flags only
+ * contradictions that hold whatever the document leaves open: whether a STOPPING stack still counts against the
+ * limit, and how long teardown takes.
+ */
 export interface StackModel {
   users: string[];
   owner: Map<string, string>;
   live: Set<string>;
   deleted: Set<string>;
-  /** When each deleted stack was deleted: it may read as live for a short settle time. */
+  /** When each deleted stack was deleted: it may read as live until the settle time has passed. */
   deletedAt: Map<string, number>;
-  /** Stacks that existed before the sequence (not ours; counted against the limit, never touched). */
-  preexisting: Map<string, number>;
-  /** Per-user maximum, learned from the first 409. */
-  limit?: number;
+  settleMs: number;
+  /** Stacks that existed before the sequence (not ours, never touched): those surely active, and all listed. */
+  preexisting: Map<string, { active: number; listed: number }>;
+  /**
+   * Per user, what the answers so far prove about the maximum: a 202 proves it exceeds the stacks surely active
+   * then, a 409 proves it is at most the stacks that could count then (lingering deleted ones included).
+   */
+  limit: Map<string, { atLeast: number; atMost: number }>;
   /** Every id the sequence created, in order; commands pick among them. */
   ids: string[];
+  /** Requirements some command could have found broken: only these pass when the property holds. */
+  exercised: Set<string>;
 }
 
 export interface StackReal {
@@ -24,7 +34,13 @@ export interface StackReal {
   created: Exchange[];
 }
 
-export const liveCount = (m: StackModel, user: string) => [...m.live].filter((id) => m.owner.get(id) === user).length + (m.preexisting.get(user) ?? 0);
+export const ownedBy = (m: StackModel, ids: Set<string>, user: string) => [...ids].filter((id) => m.owner.get(id) === user).length;
+
+export const limitOf = (m: StackModel, user: string) => {
+  let l = m.limit.get(user);
+  if (!l) m.limit.set(user, (l = { atLeast: 1, atMost: Number.POSITIVE_INFINITY }));
+  return l;
+};
 
 /** Picks one of the sequence's ids, or an id nobody has when there is none yet. */
 export const pick = (m: StackModel, n: number) => (m.ids.length ? m.ids[n % m.ids.length] : `never-created-${n}`);
@@ -33,7 +49,4 @@ export function violated(requirement: string, message: string, ex?: Exchange): n
   throw new Violation(message, requirement, ex);
 }
 
-/** How long after a 204 a deleted stack may still read as live (deletes may take effect asynchronously). */
-export const SETTLE_MS = 5000;
-
-export const settling = (m: StackModel, id: string) => Date.now() - (m.deletedAt.get(id) ?? 0) < SETTLE_MS;
+export const settling = (m: StackModel, id: string) => Date.now() - (m.deletedAt.get(id) ?? 0) < m.settleMs;

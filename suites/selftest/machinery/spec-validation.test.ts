@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { specOf } from '../../core/runner';
 import { OPS_SPEC } from '../../ops/paths';
+import { STACKS_SPEC } from '../../stacks/paths';
 
 /** A deviation inside one branch of a composition counts at that branch's own requirement, never at the whole answer's. */
 describe('schema findings inside anyOf/oneOf', () => {
@@ -26,5 +27,16 @@ describe('schema findings inside anyOf/oneOf', () => {
 
   it('still fails the whole answer when it matches no branch at its own level', () => {
     expect(icons.validate('icons').findings.map((f) => f.requirement)).toEqual(['OPS-ICON-LIST']);
+  });
+});
+
+/** What the stack document says of its interface description, held against the suite's own spec (no server can show it). */
+describe('fixed points of the stack spec', () => {
+  const spec = specOf(STACKS_SPEC);
+  it('carries the version label v1.0', () => expect(spec.doc.info.version).toBe('v1.0'));
+  it('validates error codes as any string, so unknown codes are tolerated', () => {
+    const code = spec.doc.components.schemas.ServiceError.properties.code;
+    expect([code.type, code.enum, code.const]).toEqual(['string', undefined, undefined]);
+    expect(spec.componentSchema('ServiceError').validate({ code: 'SomethingNew', message: 'x' }).findings).toEqual([]);
   });
 });
