@@ -1,48 +1,56 @@
+import type { AssertionRecord } from '../types';
 import type { ComplianceReport } from './model';
+import { barsSection } from './html-bars';
+import { SCRIPT, STYLE } from './html-style';
+import { anchors, h } from './html-text';
 
-const h = (s: unknown) => String(s ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
+type Req = ComplianceReport['requirements'][number];
+type Api = ComplianceReport['apis'][number];
 
-const STYLE = `
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
-header{padding:16px 24px;background:#fff;border-bottom:1px solid #d0d7de}
-main{padding:16px 24px}
-h1{margin:0 0 4px;font-size:22px}.pass{color:#1a7f37}.fail{color:#cf222e}
-.cards{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0}.card{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:8px 14px}
-.card b{display:block;font-size:20px}
-table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d0d7de;padding:5px 8px;text-align:left;vertical-align:top}
-th{background:#eaeef2;position:sticky;top:0}
-.st-passed{color:#1a7f37}.st-failed{color:#cf222e;font-weight:600}.st-skipped,.st-untested{color:#9a6700}
-.filters{display:flex;gap:8px;flex-wrap:wrap;margin:12px 0}select,input{font:inherit;padding:3px 6px}
-pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;border:1px solid #d0d7de;padding:6px;margin:4px 0;max-height:260px;overflow:auto}
-details{margin:2px 0}blockquote{margin:4px 0;padding-left:8px;border-left:3px solid #d0d7de;color:#57606a}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dt{font-weight:600}dd{margin:0}
-`;
+function evidenceItem(e: AssertionRecord, open: boolean): string {
+  const ev = e.evidence;
+  const part = (label: string, text: string | undefined) => (text ? `<details class="rr"${open ? ' open' : ''}><summary>${label}</summary><pre>${h(text)}</pre></details>` : '');
+  return `<div class="ev ev-${h(e.outcome)}"><div class="ev-head"><b>${h(e.outcome)}</b> ${h(e.message)}${e.intermittent ? ' <i>(intermittent: passed on re-run)</i>' : ''}</div><div class="sub">check <code>${h(e.check)}</code></div>${
+    ev?.curl ? `<div class="lbl">curl reproducer</div><pre class="curl">${h(ev.curl)}</pre>` : ''
+  }${part('request', ev?.request)}${part('response', ev?.response)}${ev?.details ? `<details class="rr"><summary>details</summary><pre>${h(JSON.stringify(ev.details, null, 2))}</pre></details>` : ''}</div>`;
+}
 
-const SCRIPT = `
-(function(){
-  var rows=[].slice.call(document.querySelectorAll('#reqs tbody tr.req'));
-  var f={status:document.getElementById('f-status'),level:document.getElementById('f-level'),api:document.getElementById('f-api'),group:document.getElementById('f-group'),text:document.getElementById('f-text')};
-  function apply(){
-    var shown=0,t=f.text.value.toLowerCase();
-    rows.forEach(function(r){
-      var ok=(!f.status.value||r.dataset.status===f.status.value)&&(!f.level.value||r.dataset.level===f.level.value)&&(!f.api.value||r.dataset.api===f.api.value)&&(!f.group.value||r.dataset.group===f.group.value)&&(!t||r.textContent.toLowerCase().indexOf(t)>=0);
-      r.style.display=ok?'':'none';var d=r.nextElementSibling;if(d&&d.classList.contains('detail'))d.style.display=ok?'':'none';if(ok)shown++;
-    });
-    document.getElementById('shown').textContent=shown+' of '+rows.length+' requirements';
-  }
-  Object.keys(f).forEach(function(k){f[k].addEventListener(k==='text'?'input':'change',apply);});
-  apply();
-})();
-`;
+function requirementEntry(q: Req): string {
+  const a = anchors(q);
+  const failed = q.status === 'failed';
+  const obs = q.observations.map((o) => `<li>${h(o.note)}</li>`).join('');
+  const evidence = q.evidence.map((e, i) => evidenceItem(e, failed && i === 0)).join('');
+  return `<tbody class="req-item" id="${a.row}"><tr class="req" data-status="${q.status}" data-level="${h(q.level)}" data-api="${h(q.api)}" data-group="${h(q.group)}"><td><code>${h(q.id)}</code></td><td>${h(q.api)}<div class="sub">${h(q.group)}</div></td><td class="lv-${h(q.level)}">${h(q.level)}</td><td class="st-${q.status}">${q.status}${q.intermittent ? ' <span class="tag">intermittent</span>' : ''}</td><td>${h(q.summary)}</td><td>${q.passed}/${q.failed}</td></tr>
+<tr class="detail"><td colspan="6"><details${failed ? ' open' : ''}><summary>clause, checks, evidence</summary><blockquote>${h(q.clause)}</blockquote><div class="sub">§ ${h(q.section)} · checks: ${q.checks.map((c) => `<code>${h(c)}</code>`).join(', ') || '—'}</div>${q.tolerance ? `<div><b>Tolerance:</b> ${h(q.tolerance)}</div>` : ''}${q.reason ? `<div><b>Reason:</b> ${h(q.reason)}</div>` : ''}${obs ? `<div><b>Observed:</b><ul>${obs}</ul></div>` : ''}<div class="evidence" id="${a.evidence}">${evidence}</div>${failed ? '<a class="back" href="#failed-must">↑ back to the failures</a>' : ''}</details></td></tr></tbody>`;
+}
 
-function checksSection(a: ComplianceReport['apis'][number]): string {
+function failureItem(q: Req): string {
+  const first = q.evidence.find((e) => e.outcome === 'fail') ?? q.evidence[0];
+  return `<li class="fm" data-api="${h(q.api)}" data-id="${h(q.id)}"><a class="fm-link" href="#${anchors(q).evidence}"><code>${h(q.id)}</code></a> <span class="muted">${h(q.api)} · ${h(q.group)}${q.level === 'MUST' ? '' : ` · ${h(q.level)}`}</span>${q.intermittent ? ' <span class="tag">intermittent</span>' : ''}<div>${h(q.summary)}</div>${
+    first ? `<div class="fm-msg">${h(first.message)}${q.failed > 1 ? ` (${q.failed} failed assertions)` : ''}</div>` : ''
+  }</li>`;
+}
+
+/** The first block of the page: every failed MUST requirement, linked to its evidence; then the non-gating failures. */
+function failuresSection(r: ComplianceReport): string {
+  const failed = r.requirements.filter((q) => q.status === 'failed');
+  const must = failed.filter((q) => q.level === 'MUST');
+  const other = failed.filter((q) => q.level !== 'MUST');
+  const m = r.summary.byLevel.MUST;
+  const notRun = m.untested + m.skipped ? `<p class="muted">${m.untested} MUST requirement${m.untested === 1 ? ' was' : 's were'} untested and ${m.skipped} skipped: not verified, see the table.</p>` : '';
+  const warnings = other.length ? `<div class="warnings"><h3>Other failures, not gating (${other.length})</h3><ol>${other.map(failureItem).join('')}</ol></div>` : '';
+  if (!must.length) return `<section id="failed-must" class="attention none"><h2>No MUST requirement failed</h2><p>${m.passed} of ${m.total} MUST requirements passed.</p>${notRun}${warnings}</section>`;
+  return `<section id="failed-must" class="attention"><h2>Failed MUST requirements (${must.length})</h2><p class="muted">These fail the run. Each links to its evidence: curl reproducer, request and response.</p><ol>${must.map(failureItem).join('')}</ol>${notRun}${warnings}</section>`;
+}
+
+function checksSection(a: Api): string {
   const rows = a.checks
     .map((c) => `<tr><td><code>${h(c.id)}</code>${c.destructive ? ' <i>destructive</i>' : ''}</td><td>${h(c.outcome)}</td><td>${c.attempts}</td><td>${Math.round(c.ms)}</td><td>${c.requirements.map((q) => `<code>${h(q)}</code>`).join(' ')}</td></tr>`)
     .join('');
-  return `<details><summary><b>Checks of ${h(a.api)}</b> (${a.checks.length}: ${a.checks.filter((c) => c.outcome === 'ran').length} ran)</summary><table><thead><tr><th>check</th><th>outcome</th><th>attempts</th><th>ms</th><th>requirements</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+  return `<details class="checks"><summary><b>Checks of ${h(a.api)}</b> (${a.checks.length}: ${a.checks.filter((c) => c.outcome === 'ran').length} ran)</summary><table><colgroup><col style="width:35%"><col style="width:11%"><col style="width:12%"><col style="width:8%"><col></colgroup><thead><tr><th>check</th><th>outcome</th><th>attempts</th><th>ms</th><th>requirements</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
-function crossCheckSection(a: ComplianceReport['apis'][number]): string {
+function crossCheckSection(a: Api): string {
   const c = a.crossCheck;
   if (!c) return '';
   const items = [...c.prismOnly.map((d) => `<li>Prism only: ${h(d.request)} → ${d.status}: ${h(d.prism.join('; '))}</li>`), ...c.suiteOnly.map((d) => `<li>suite only: ${h(d.request)} → ${d.status}: ${h(d.suite.join('; '))}</li>`)];
@@ -53,39 +61,39 @@ function options(values: string[]): string {
   return ['<option value="">all</option>', ...[...new Set(values)].sort().map((v) => `<option>${h(v)}</option>`)].join('');
 }
 
-/** One self-contained page: no external assets, so it can be attached to a ticket or opened offline. */
+const targetOf = (a: Api) => (a.target.embedded ? `embedded reference implementation (${a.target.baseUrl})` : a.target.baseUrl);
+
+/**
+ * One self-contained page: no external assets, so it can be attached to a ticket, opened offline or printed to PDF.
+ * Failed MUST requirements come first, linked to their evidence; bars per API and group; the filterable table.
+ */
 export function renderHtml(r: ComplianceReport): string {
   const s = r.summary;
-  const reqRows = r.requirements
-    .map((q) => {
-      const evidence = q.evidence
-        .map((e) => `<div><b>${h(e.outcome)}</b> ${h(e.message)}${e.intermittent ? ' <i>(intermittent: passed on re-run)</i>' : ''}<div>check <code>${h(e.check)}</code></div>${e.evidence?.curl ? `<pre>${h(e.evidence.curl)}</pre>` : ''}${e.evidence?.request ? `<details><summary>request</summary><pre>${h(e.evidence.request)}</pre></details>` : ''}${e.evidence?.response ? `<details><summary>response</summary><pre>${h(e.evidence.response)}</pre></details>` : ''}${e.evidence?.details ? `<details><summary>details</summary><pre>${h(JSON.stringify(e.evidence.details, null, 2))}</pre></details>` : ''}</div>`)
-        .join('');
-      const obs = q.observations.map((o) => `<li>${h(o.note)}</li>`).join('');
-      return `<tr class="req" data-status="${q.status}" data-level="${h(q.level)}" data-api="${h(q.api)}" data-group="${h(q.group)}"><td><code>${h(q.id)}</code></td><td>${h(q.api)}</td><td>${h(q.group)}</td><td>${h(q.level)}</td><td class="st-${q.status}">${q.status}${q.intermittent ? ' (intermittent)' : ''}</td><td>${h(q.summary)}</td><td>${q.passed}/${q.failed}</td></tr>
-<tr class="detail"><td colspan="7"><details${q.status === 'failed' ? ' open' : ''}><summary>clause, checks, evidence</summary><blockquote>${h(q.clause)}</blockquote><div>§ ${h(q.section)} · checks: ${q.checks.map((c) => `<code>${h(c)}</code>`).join(', ') || '—'}</div>${q.tolerance ? `<div><b>Tolerance:</b> ${h(q.tolerance)}</div>` : ''}${q.reason ? `<div><b>Reason:</b> ${h(q.reason)}</div>` : ''}${obs ? `<div><b>Observed:</b><ul>${obs}</ul></div>` : ''}${evidence}</details></td></tr>`;
-    })
-    .join('\n');
   const apis = r.apis
-    .map((a) => `<dt>${h(a.api)}</dt><dd>${h(a.target.embedded ? `embedded reference implementation (${a.target.baseUrl})` : a.target.baseUrl)} · spec sha256 <code>${h(a.specSha256.slice(0, 16))}</code> · ${a.stats.requests} requests · ${a.stats.assertions} assertions · ${(a.stats.ms / 1000).toFixed(1)} s · created ${a.cleanup.created}, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, cleanup failed: ${h(a.cleanup.failed.join('; '))}` : ''}</dd>`)
+    .map((a) => `<dt>${h(a.api)}</dt><dd>${h(targetOf(a))} · spec sha256 <code>${h(a.specSha256.slice(0, 16))}</code> · ${a.stats.requests} requests · ${a.stats.assertions} assertions · ${(a.stats.ms / 1000).toFixed(1)} s · created ${a.cleanup.created}, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, cleanup failed: ${h(a.cleanup.failed.join('; '))}` : ''}</dd>`)
     .join('');
   const observed = r.requirements.filter((q) => q.observations.length && q.level === 'unspecified');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Conformance report: ${s.gate.toUpperCase()}</title><style>${STYLE}</style></head>
 <body><header><h1>Conformance report: <span class="${s.gate}">${s.gate === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
 <div>${h(r.apis.map((a) => a.title).join(' · '))}</div>
-<div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b class="fail">${s.failed}</b>failed (${s.byLevel.MUST.failed} MUST, ${s.warnings} SHOULD warnings)</div><div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>
+<div class="run-line">${r.apis.map((a) => `${h(a.api)}: ${h(targetOf(a))}`).join(' · ')} · started ${h(r.run.startedAt)} · seed <code>${r.run.seed}</code> · ${h(r.tool.name)} ${h(r.tool.version)}</div>
+<div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b${s.failed ? ' class="fail"' : ''}>${s.failed}</b>failed (${s.byLevel.MUST.failed} MUST, ${s.warnings} SHOULD warnings)</div><div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>
 <main>
-<h2>Run</h2><dl><dt>started</dt><dd>${h(r.run.startedAt)}</dd><dt>duration</dt><dd>${(r.run.durationMs / 1000).toFixed(2)} s</dd><dt>seed</dt><dd><code>${r.run.seed}</code> (replay with CONFORMANCE_SEED=${r.run.seed})</dd><dt>property runs</dt><dd>${r.run.runs}</dd><dt>retries</dt><dd>${r.run.retries}</dd><dt>destructive checks</dt><dd>${r.apis.map((a) => `${h(a.api)}: ${a.allowDestructive ? (a.target.embedded && !r.run.allowDestructive ? 'allowed (embedded implementation)' : 'allowed') : 'not allowed'}`).join(' · ')}</dd><dt>run tag</dt><dd><code>${h(r.run.runTag)}</code></dd><dt>tool</dt><dd>${h(r.tool.name)} ${h(r.tool.version)} on node ${h(r.run.node)}</dd><dt>config</dt><dd><code>${h(JSON.stringify(r.run.config))}</code></dd>${apis}</dl>
-<h2>Requirements</h2>
+${failuresSection(r)}
+${barsSection(r)}
+<h2 id="requirements">Requirements</h2>
 <div class="filters"><label>status <select id="f-status">${options(['passed', 'failed', 'skipped', 'untested'])}</select></label><label>level <select id="f-level">${options(r.requirements.map((q) => q.level))}</select></label><label>API <select id="f-api">${options(r.requirements.map((q) => q.api))}</select></label><label>group <select id="f-group">${options(r.requirements.map((q) => q.group))}</select></label><label>search <input id="f-text" type="search" placeholder="id, text…"></label><span id="shown"></span></div>
-<table id="reqs"><thead><tr><th>id</th><th>API</th><th>group</th><th>level</th><th>status</th><th>requirement</th><th>pass/fail</th></tr></thead><tbody>
-${reqRows}
-</tbody></table>
-${r.apis.map(checksSection).join('')}
-${r.apis.map(crossCheckSection).join('')}
+<p class="print-only muted">All ${r.requirements.length} requirements, in catalogue order (pass/fail counts assertions). Reproducers, requests and responses are printed for failed requirements; those of the other evidence are in the HTML and JSON reports.</p>
+<table id="reqs"><colgroup><col style="width:20%"><col style="width:13%"><col style="width:11%"><col style="width:11%"><col><col style="width:8%"></colgroup><thead><tr><th>id</th><th>API / group</th><th>level</th><th>status</th><th>requirement</th><th>pass/ fail</th></tr></thead>
+${r.requirements.map(requirementEntry).join('\n')}
+</table>
 <h2>Observed behaviour where the document says "not shown"</h2>
 <ul>${observed.map((q) => `<li><code>${h(q.id)}</code>: ${q.observations.map((o) => h(o.note)).join('; ')}</li>`).join('') || '<li>none recorded</li>'}</ul>
+<h2>Checks</h2>
+${r.apis.map(checksSection).join('')}
+${r.apis.map(crossCheckSection).join('')}
+<h2>Run</h2><dl><dt>started</dt><dd>${h(r.run.startedAt)}</dd><dt>duration</dt><dd>${(r.run.durationMs / 1000).toFixed(2)} s</dd><dt>seed</dt><dd><code>${r.run.seed}</code> (replay with CONFORMANCE_SEED=${r.run.seed})</dd>${r.run.only?.length ? `<dt>only</dt><dd>${r.run.only.map((o) => `<code>${h(o)}</code>`).join(' ')}</dd>` : ''}<dt>property runs</dt><dd>${r.run.runs}</dd><dt>retries</dt><dd>${r.run.retries}</dd><dt>destructive checks</dt><dd>${r.apis.map((a) => `${h(a.api)}: ${a.allowDestructive ? (a.target.embedded && !r.run.allowDestructive ? 'allowed (embedded implementation)' : 'allowed') : 'not allowed'}`).join(' · ')}</dd><dt>run tag</dt><dd><code>${h(r.run.runTag)}</code></dd><dt>tool</dt><dd>${h(r.tool.name)} ${h(r.tool.version)} on node ${h(r.run.node)}</dd><dt>config</dt><dd><code>${h(JSON.stringify(r.run.config))}</code></dd>${apis}</dl>
 </main><script>${SCRIPT}</script></body></html>
 `;
 }
