@@ -153,5 +153,6 @@ export const authoringRoutes: Route<OpsRouteFn>[] = [
   route('GET', `${BASE}/count`, (ctx) => countObjects(ctx, RULES)),
   route('GET', `${BASE}/:key`, read),
   route('POST', `${BASE}/:key`, (ctx) => updateObject(ctx, RULES, ctx.params.key!)),
+  route('PUT', `${BASE}/:key`, (ctx) => updateObject(ctx, RULES, ctx.params.key!)),
   route('DELETE', `${BASE}/:key`, remove),
 ];

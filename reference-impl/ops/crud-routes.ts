@@ -33,6 +33,8 @@ export function crudRoutes(base: string, types: readonly TypeRules[]): Route<Ops
     route('GET', `${base}/:objectType/count`, withType((ctx, rules) => countObjects(ctx, rules))),
     route('GET', `${base}/:objectType/:key`, withType((ctx, rules) => readObject(ctx, rules, ctx.params.key!))),
     route('POST', `${base}/:objectType/:key`, withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!))),
+    // Not in the document; real servers take an update sent with PUT (infrastructure-as-code clients send them so).
+    route('PUT', `${base}/:objectType/:key`, withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!))),
     route('DELETE', `${base}/:objectType/:key`, withType((ctx, rules) => deleteObject(ctx, rules, ctx.params.key!))),
   ];
 }

@@ -5,7 +5,7 @@ import type { Doc } from './config';
 import type { OpsCtx, OpsRouteFn } from './context';
 import { coreRules } from './core';
 import { badRequest, notFound } from './errors';
-import { isStringArray, objectBody } from './input';
+import { isPlainObject, isStringArray, parsedBody, unwrapData } from './input';
 import { type TypeRules, readableObject, readableObjects, writeObject } from './objects';
 import { ITOA } from './paths';
 
@@ -17,11 +17,17 @@ const entityRules = (): TypeRules => coreRules('entity')!;
 const isRetired = (e: Doc) => e.retired === 1 || e.retired === true || e.retired === '1';
 const isRetirable = (e: Doc) => e.retirable === 1 || e.retirable === true || e.retirable === '1';
 
-/** The entities named by a `{data: [keys]}` body, all of them readable; otherwise the error to answer. */
+/**
+ * The entities named by a `{data: [keys]}` body, all of them readable; otherwise the error to answer. The documented
+ * body is itself a `data` member, so it is not unwrapped as other bodies are; a form field `data=[keys]` and a
+ * doubly wrapped `{data: {data: [keys]}}` name the same keys.
+ */
 function namedEntities(ctx: OpsCtx): { ok: true; entities: Doc[] } | { ok: false; error: ApiResponse } {
-  const body = objectBody(ctx.req);
+  const body = parsedBody(ctx.req);
   if (!body.ok) return body;
-  const keys = body.value.data;
+  const value = unwrapData(body.value, isPlainObject);
+  if (!Array.isArray(value) && !isPlainObject(value)) return { ok: false, error: badRequest('The body must be {"data": [entity keys]}') };
+  const keys = Array.isArray(value) ? value : value.data;
   if (!isStringArray(keys)) return { ok: false, error: badRequest('data must be an array of entity keys') };
   const entities: Doc[] = [];
   for (const key of new Set(keys)) {

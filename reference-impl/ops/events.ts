@@ -55,8 +55,19 @@ const RULES = new Map<string, TypeRules>(
 RULES.set(COMMENT_TYPE, { type: COMMENT_TYPE, required: [], flavor: 'event', prepare: prepareComment });
 RULES.set('notable_event_tag', { type: 'notable_event_tag', required: [], flavor: 'event', prepare: prepareTag });
 
+/**
+ * Path names of stored types: real deployments serve aggregation policies (object_type `notable_aggregation_policy`,
+ * as content packs install them) under `notable_event_aggregation_policy`.
+ */
+const PATH_ALIASES = new Map<string, string>([['notable_event_aggregation_policy', 'notable_aggregation_policy']]);
+
 export function eventRules(type: string): TypeRules | undefined {
   return RULES.get(type);
+}
+
+/** The rules of the type a path segment names (an alias or the type itself). */
+function rulesAtPath(segment: string): TypeRules | undefined {
+  return RULES.get(PATH_ALIASES.get(segment) ?? segment);
 }
 
 /**
@@ -66,7 +77,7 @@ export function eventRules(type: string): TypeRules | undefined {
 function withType(fn: (ctx: OpsCtx, rules: TypeRules) => ApiResponse, appendOnly?: string[]): OpsRouteFn {
   return (ctx) => {
     const type = ctx.params.objectType ?? '';
-    const rules = eventRules(type);
+    const rules = rulesAtPath(type);
     if (rules === undefined) return notFound(`Unknown event management object type "${type}"`);
     if (appendOnly !== undefined && type === COMMENT_TYPE) {
       const why = 'episode comments are append-only: they cannot be updated or deleted';

@@ -15,7 +15,8 @@ import { maintenanceRoutes } from './maintenance';
 import { templateRoutes } from './templates';
 import { thresholdWindowRoutes } from './threshold-windows';
 import { ticketingRoutes } from './ticketing';
-import { forbidden, methodNotAllowed, notFound, opsErrorBody, unauthenticated } from './errors';
+import { badRequest, forbidden, methodNotAllowed, notFound, opsErrorBody, unauthenticated } from './errors';
+import { withFormBody } from './input';
 import { normalisePath } from './paths';
 import { createState } from './state';
 
@@ -53,6 +54,11 @@ export function createOpsHandler(config: OpsConfig, clock: Clock = systemClock):
     if (isWrite(req.method) && user.readOnly) {
       return forbidden(`User "${user.name}" is read-only and cannot ${req.method.toUpperCase()} here`);
     }
-    return found.fn({ req, params: found.params, user, state });
+    // Trailing slashes are dropped to match routes (`content_pack/` is a documented form), but `DELETE <type>/`
+    // names an empty key: it must not become `DELETE <type>`, which deletes every row.
+    if (req.method.toUpperCase() === 'DELETE' && req.path.endsWith('/')) {
+      return badRequest(`The last segment of ${req.path.slice(0, 200)} is empty: DELETE needs the key of the object after the slash (send DELETE without the trailing slash to delete by filter)`);
+    }
+    return found.fn({ req: withFormBody(req), params: found.params, user, state });
   };
 }

@@ -4,7 +4,7 @@ import { newKey } from './clock';
 import type { Doc } from './config';
 import type { OpsCtx, OpsRouteFn } from './context';
 import { badRequest, notFound } from './errors';
-import { boolParam, isPlainObject, parsedBody } from './input';
+import { boolParam, isPlainObject, parsedBody, unwrapData } from './input';
 import { ICON_COLLECTION } from './object-types';
 import { readableObjects } from './objects';
 import { ICONS } from './paths';
@@ -71,7 +71,8 @@ function save(ctx: OpsCtx): ApiResponse {
   if (req.bodyError === undefined && req.body === undefined) return badRequest('A JSON array of icons is required');
   const body = parsedBody(req);
   if (!body.ok) return body.error;
-  const icons = Array.isArray(body.value) ? body.value : [body.value];
+  const value = unwrapData(body.value, (inner) => Array.isArray(inner) || isPlainObject(inner));
+  const icons = Array.isArray(value) ? value : [value];
   if (icons.length === 0) return badRequest('A JSON array of icons is required');
   for (const [i, icon] of icons.entries()) {
     const problem = checkIcon(icon, i);

@@ -38,12 +38,51 @@ export function parsedBody(req: ApiRequest): Checked<unknown> {
   return { ok: true, value: req.body };
 }
 
-/** The body as a JSON object, or a 400. */
+const FORM_CONTENT_TYPE = /^\s*application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/**
+ * A form-encoded body (`data=<json>`, as platform clients send it) as the JSON body it carries: taken when the body is
+ * not JSON and is declared form-encoded (or starts with `data=`). The other form fields join the query parameters,
+ * which win when both name one. A JSON body is kept whatever the content type says.
+ */
+export function withFormBody(req: ApiRequest): ApiRequest {
+  if (req.bodyError === undefined) return req;
+  const declared = req.headers['content-type'];
+  const contentType = Array.isArray(declared) ? declared.join(',') : String(declared ?? '');
+  if (!FORM_CONTENT_TYPE.test(contentType) && !/^\s*data=/.test(req.rawBody)) return req;
+  const form = new URLSearchParams(req.rawBody.trim());
+  const data = form.getAll('data');
+  if (data.length !== 1) {
+    const bodyError = data.length === 0 ? 'a form-encoded body needs a data field holding the JSON document' : 'the form field data is given more than once';
+    return { ...req, body: undefined, bodyError };
+  }
+  const query = new URLSearchParams(req.query);
+  for (const [name, value] of form) if (name !== 'data' && !query.has(name)) query.append(name, value);
+  const out: ApiRequest = { ...req, query, body: undefined, bodyError: undefined };
+  delete out.bodyError;
+  const text = data[0]!;
+  if (text.trim() === '') return out;
+  try {
+    out.body = JSON.parse(text);
+  } catch (err) {
+    out.bodyError = `the form field data is not JSON (${err instanceof Error ? err.message : String(err)})`;
+  }
+  return out;
+}
+
+/** `{"data": X}` as some clients wrap a document: X when it is what `accept` wants, else the body as sent. */
+export function unwrapData(body: unknown, accept: (inner: unknown) => boolean): unknown {
+  if (isPlainObject(body) && Object.keys(body).length === 1 && Object.hasOwn(body, 'data') && accept(body.data)) return body.data;
+  return body;
+}
+
+/** The body as a JSON object (`{"data": {...}}` unwrapped), or a 400. */
 export function objectBody(req: ApiRequest): Checked<Doc> {
   const body = parsedBody(req);
   if (!body.ok) return body;
-  if (!isPlainObject(body.value)) return { ok: false, error: badRequest('The body must be a JSON object') };
-  return { ok: true, value: body.value };
+  const value = unwrapData(body.value, isPlainObject);
+  if (!isPlainObject(value)) return { ok: false, error: badRequest('The body must be a JSON object') };
+  return { ok: true, value };
 }
 
 /** The body as a JSON object; an empty body counts as `{}`. */
@@ -52,12 +91,13 @@ export function optionalObjectBody(req: ApiRequest): Checked<Doc> {
   return objectBody(req);
 }
 
-/** The body as a JSON array, or a 400. */
+/** The body as a JSON array (`{"data": [...]}` unwrapped), or a 400. */
 export function arrayBody(req: ApiRequest): Checked<unknown[]> {
   const body = parsedBody(req);
   if (!body.ok) return body;
-  if (!Array.isArray(body.value)) return { ok: false, error: badRequest('The body must be a JSON array') };
-  return { ok: true, value: body.value };
+  const value = unwrapData(body.value, Array.isArray);
+  if (!Array.isArray(value)) return { ok: false, error: badRequest('The body must be a JSON array') };
+  return { ok: true, value };
 }
 
 /** A Boolean given as 1/0 (or true/false); absent or empty is `fallback`. */

@@ -5,7 +5,7 @@ import type { Doc } from './config';
 import { nextWriteMicros, type OpsCtx } from './context';
 import { badRequest, forbidden, notFound } from './errors';
 import { arrayBody, boolParam, isPlainObject, objectBody } from './input';
-import { type ListParamNames, SHARED_LIST_PARAMS, filterRows, listRows } from './query';
+import { type ListParamNames, type RowSource, SHARED_LIST_PARAMS, countCollection, listCollection } from './query';
 
 /**
  * How the server stamps an object type: `core` objects get the common fields, entities also the create/mod
@@ -102,6 +102,14 @@ export function readableObjects(ctx: OpsCtx, type: string): Doc[] {
   return store.all(type).filter((d) => canRead(ctx.user, d, config.defaultSecurityGroup));
 }
 
+/** The stored objects of a type as the caller sees them, for the indexed list and count. */
+export function readableSource(ctx: OpsCtx, type: string): RowSource {
+  const { store, config } = ctx.state;
+  const { user } = ctx;
+  if (user.readGroups === undefined) return { store, collection: type };
+  return { store, collection: type, visible: (d) => canRead(user, d, config.defaultSecurityGroup) };
+}
+
 /** One object the caller can read, or undefined (unknown and unreadable look the same). */
 export function readableObject(ctx: OpsCtx, type: string, key: string): Doc | undefined {
   const doc = ctx.state.store.get(type, key);
@@ -113,14 +121,14 @@ export function noSuchObject(type: string, key: string): ApiResponse {
 }
 
 export function listObjects(ctx: OpsCtx, rules: TypeRules, names: ListParamNames = SHARED_LIST_PARAMS): ApiResponse {
-  const listed = listRows(readableObjects(ctx, rules.type), ctx.req.query, ctx.state.filters, { names });
+  const listed = listCollection(readableSource(ctx, rules.type), ctx.req.query, ctx.state.filters, { names });
   if (!listed.ok) return listed.error;
   return { status: 200, body: listed.value.rows };
 }
 
 export function countObjects(ctx: OpsCtx, rules: TypeRules, filterName = 'filter'): ApiResponse {
-  const rows = filterRows(readableObjects(ctx, rules.type), ctx.req.query, ctx.state.filters, filterName);
-  return { status: 200, body: { count: rows.length } };
+  const count = countCollection(readableSource(ctx, rules.type), ctx.req.query, ctx.state.filters, filterName);
+  return { status: 200, body: { count } };
 }
 
 export function readObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiResponse {
@@ -156,7 +164,7 @@ function updatedContent(key: string, body: Doc, previous: Doc, partial: boolean)
   return base;
 }
 
-/** POST <type>/<key> with is_partial_data. */
+/** POST (or PUT) <type>/<key> with is_partial_data. */
 export function updateObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiResponse {
   const partial = boolParam(ctx.req.query, 'is_partial_data');
   if (!partial.ok) return partial.error;
@@ -208,7 +216,7 @@ export function deleteObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiRes
 
 /** DELETE <type>: the rows the shared parameters select (all readable rows for no or an incorrect filter). */
 export function deleteObjects(ctx: OpsCtx, rules: TypeRules, names: ListParamNames = SHARED_LIST_PARAMS): ApiResponse {
-  const listed = listRows(readableObjects(ctx, rules.type), ctx.req.query, ctx.state.filters, {
+  const listed = listCollection(readableSource(ctx, rules.type), ctx.req.query, ctx.state.filters, {
     names,
     skipProjection: true,
   });

@@ -1,8 +1,9 @@
-import { compare } from 'mingo/util';
 import type { ApiResponse } from '../http/types';
 import type { Doc } from './config';
 import { badRequest } from './errors';
-import type { FilterCompiler } from './filter';
+import type { FilterCompiler, Predicate } from './filter';
+import { compareRows, rowKey, sortValue } from './order';
+import type { Store } from './store';
 
 /** Names of the list parameters; event management says `skip`/`filter_data`, the content-pack list `count`. */
 export interface ListParamNames {
@@ -105,27 +106,11 @@ export function project(doc: Doc, fields: readonly string[]): Doc {
   return out;
 }
 
-function fieldValue(doc: Doc, path: string): unknown {
-  let v: unknown = doc;
-  for (const part of path.split('.')) {
-    if (!isPlainObject(v) || !Object.hasOwn(v, part)) return undefined;
-    v = v[part];
-  }
-  return v;
-}
-
 /** Mongo order (missing sorts with null, first when ascending); ties broken by `_key` ascending for stable paging. */
 export function sortRows(rows: Doc[], key: string, dir: 1 | -1): Doc[] {
-  const keyOf = (d: Doc) => (typeof d._key === 'string' ? d._key : '');
   return rows
-    .map((doc) => ({ doc, value: fieldValue(doc, key) ?? null }))
-    .sort((a, b) => {
-      const c = compare(a.value, b.value) * dir;
-      if (c !== 0) return c;
-      const ka = keyOf(a.doc);
-      const kb = keyOf(b.doc);
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    })
+    .map((doc) => ({ doc, value: sortValue(doc, key), key: rowKey(doc) }))
+    .sort((a, b) => compareRows(a.value, a.key, b.value, b.key, dir))
     .map((e) => e.doc);
 }
 
@@ -143,7 +128,37 @@ export interface ListOptions {
   skipProjection?: boolean;
 }
 
-/** Filter, sort, page and project `docs` as the shared query parameters ask. */
+interface Paging {
+  start: number;
+  /** Exclusive end; undefined for every row from `start` on. */
+  end: number | undefined;
+  dir: 1 | -1;
+  sortKey: string | undefined;
+}
+
+/** The paging and sort parameters, checked in the order the scan always checked them. */
+function pagingParams(query: URLSearchParams, names: ListParamNames): Checked<Paging> {
+  const offset = intParam(query, names.offset);
+  if (!offset.ok) return offset;
+  const limit = intParam(query, names.limit);
+  if (!limit.ok) return limit;
+  const dir = sortDirParam(query, names.sortDir);
+  if (!dir.ok) return dir;
+  const start = offset.value ?? 0;
+  // Unset or 0 means every entry.
+  const end = limit.value === undefined || limit.value === 0 ? undefined : start + limit.value;
+  const rawKey = query.get(names.sortKey);
+  const sortKey = rawKey !== null && rawKey.trim() !== '' ? rawKey.trim() : undefined;
+  return ok({ start, end, dir: dir.value, sortKey });
+}
+
+function finish(rows: Doc[], query: URLSearchParams, names: ListParamNames, opts: ListOptions): { rows: Doc[]; fields: string[] | undefined } {
+  const fields = fieldsParam(query, names.fields);
+  if (fields !== undefined && !opts.skipProjection) rows = rows.map((r) => project(r, fields));
+  return { rows, fields };
+}
+
+/** Filter, sort, page and project `docs` as the shared query parameters ask: a plain scan of the rows. */
 export function listRows(
   docs: Doc[],
   query: URLSearchParams,
@@ -151,24 +166,130 @@ export function listRows(
   opts: ListOptions = {},
 ): Checked<ListOutcome> {
   const names = opts.names ?? SHARED_LIST_PARAMS;
-  const offset = intParam(query, names.offset);
-  if (!offset.ok) return offset;
-  const limit = intParam(query, names.limit);
-  if (!limit.ok) return limit;
-  const dir = sortDirParam(query, names.sortDir);
-  if (!dir.ok) return dir;
+  const paging = pagingParams(query, names);
+  if (!paging.ok) return paging;
+  const { start, end, dir, sortKey } = paging.value;
   const predicate = filters.compile(query.get(names.filter));
   let rows = docs.filter(predicate);
   const total = rows.length;
-  const sortKey = query.get(names.sortKey);
-  if (sortKey !== null && sortKey.trim() !== '') rows = sortRows(rows, sortKey.trim(), dir.value);
-  const start = offset.value ?? 0;
-  // Unset or 0 means every entry.
-  const end = limit.value === undefined || limit.value === 0 ? undefined : start + limit.value;
+  if (sortKey !== undefined) rows = sortRows(rows, sortKey, dir);
   rows = rows.slice(start, end);
-  const fields = fieldsParam(query, names.fields);
-  if (fields !== undefined && !opts.skipProjection) rows = rows.map((r) => project(r, fields));
-  return ok({ rows, total, fields });
+  return ok({ total, ...finish(rows, query, names, opts) });
+}
+
+/** The rows of one stored collection a caller may see. */
+export interface RowSource {
+  store: Store;
+  collection: string;
+  /** Whether the caller may see a row; absent when every row is visible. */
+  visible?: (doc: Doc) => boolean;
+}
+
+export interface CollectionListOptions extends ListOptions {
+  /** Count every matching row even when a page is asked for (default false: the scan stops at the page's end). */
+  needTotal?: boolean;
+}
+
+export interface CollectionListOutcome {
+  rows: Doc[];
+  /** Rows matching the filter, before offset and limit; only with `needTotal`. */
+  total: number | undefined;
+  fields: string[] | undefined;
+}
+
+/** Candidate sets at most this fraction of the collection are read directly rather than through a full-order walk. */
+const SMALL_CANDIDATE_SHARE = 16;
+
+/** The smallest candidate set the filter's equalities give, or undefined when none applies. */
+function narrowest(src: RowSource, equalities: readonly { field: string; values: (string | number | boolean)[] }[]): ReadonlySet<Doc> | undefined {
+  let best: ReadonlySet<Doc> | undefined;
+  for (const eq of equalities) {
+    const set = src.store.candidates(src.collection, eq.field, eq.values);
+    if (set !== undefined && (best === undefined || set.size < best.size)) best = set;
+    if (best?.size === 0) break;
+  }
+  return best;
+}
+
+/** Candidates in insertion order (the order a scan of the collection meets them). */
+function inInsertionOrder(src: RowSource, set: ReadonlySet<Doc>): Doc[] {
+  return [...set]
+    .map((doc) => ({ doc, rank: src.store.insertionRank(src.collection, doc) }))
+    .sort((a, b) => a.rank - b.rank)
+    .map((e) => e.doc);
+}
+
+/**
+ * `listRows` over a stored collection, with the same rows in the same order and the same projection, using the
+ * store's indexes where they pay: an equality index narrows the rows to test when the filter pins a top-level field
+ * to values, a sorted index gives the order without sorting, and without `needTotal` the walk stops at the end of
+ * the page.
+ */
+export function listCollection(
+  src: RowSource,
+  query: URLSearchParams,
+  filters: FilterCompiler,
+  opts: CollectionListOptions = {},
+): Checked<CollectionListOutcome> {
+  const names = opts.names ?? SHARED_LIST_PARAMS;
+  const paging = pagingParams(query, names);
+  if (!paging.ok) return paging;
+  const { start, end, dir, sortKey } = paging.value;
+  const plan = filters.plan(query.get(names.filter));
+  const { visible } = src;
+  const predicate = plan.predicate;
+  const matches: Predicate = plan.matchesAll
+    ? (visible ?? (() => true))
+    : visible === undefined
+      ? predicate
+      : (d) => visible(d) && predicate(d);
+  const needTotal = opts.needTotal === true;
+  const wanted = needTotal || end === undefined ? Infinity : end;
+  const candidates = narrowest(src, plan.equalities);
+  const size = src.store.size(src.collection);
+  const small = candidates !== undefined && candidates.size * SMALL_CANDIDATE_SHARE <= size;
+
+  let matched: Doc[] = [];
+  let total = 0;
+  /** Walks `docs`, keeping the matching rows up to the page's end (all of them with needTotal). */
+  const walk = (docs: Iterable<Doc>, member: ReadonlySet<Doc> | undefined, keep: number) => {
+    for (const doc of docs) {
+      if (member !== undefined && !member.has(doc)) continue;
+      if (!matches(doc)) continue;
+      total++;
+      if (matched.length < keep) matched.push(doc);
+      else if (!needTotal) break;
+    }
+  };
+
+  const order = sortKey === undefined || small ? undefined : src.store.sorted(src.collection, sortKey, dir);
+  if (order !== undefined) {
+    walk(order, candidates, wanted);
+  } else if (sortKey !== undefined) {
+    // Sort every matching row (and only those), met in insertion order as the scan meets them.
+    if (small) walk(inInsertionOrder(src, candidates!), undefined, Infinity);
+    else walk(src.store.values(src.collection), candidates, Infinity);
+    matched = sortRows(matched, sortKey, dir);
+  } else if (small) {
+    walk(inInsertionOrder(src, candidates!), undefined, wanted);
+  } else {
+    walk(src.store.values(src.collection), candidates, wanted);
+  }
+  const rows = matched.slice(start, end);
+  return ok({ total: needTotal ? total : undefined, ...finish(rows, query, names, opts) });
+}
+
+/** How many rows of the collection match the filter parameter; an incorrect filter matches every row. */
+export function countCollection(src: RowSource, query: URLSearchParams, filters: FilterCompiler, filterName = 'filter'): number {
+  const plan = filters.plan(query.get(filterName));
+  const { visible } = src;
+  if (plan.matchesAll && visible === undefined) return src.store.size(src.collection);
+  const candidates = narrowest(src, plan.equalities);
+  let count = 0;
+  for (const doc of candidates ?? src.store.values(src.collection)) {
+    if ((visible === undefined || visible(doc)) && (plan.matchesAll || plan.predicate(doc))) count++;
+  }
+  return count;
 }
 
 /** The rows matching the filter parameter; an incorrect filter matches every row. */

@@ -9,6 +9,8 @@ export interface CallOptions {
   body?: unknown;
   /** Sent as the raw body instead of `body` (e.g. malformed JSON). */
   raw?: string;
+  /** Extra request headers (e.g. content-type). */
+  headers?: Record<string, string>;
 }
 
 const PASSWORDS = Object.fromEntries(loadOpsConfig().users.map((u) => [u.name, u.password]));
@@ -21,7 +23,7 @@ export function basicAuth(user: string, password: string): string {
 export function opsClient(handler: ApiHandler = createOpsHandler(loadOpsConfig())) {
   return async (method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse> => {
     const as = opts.as === undefined ? 'admin' : opts.as;
-    const headers: ApiRequest['headers'] = {};
+    const headers: ApiRequest['headers'] = { ...opts.headers };
     if (as !== null) headers.authorization = basicAuth(as, PASSWORDS[as]!);
     const rawBody = opts.raw ?? (opts.body === undefined ? '' : JSON.stringify(opts.body));
     const req: ApiRequest = { method, path, query: new URLSearchParams(opts.query ?? {}), headers, rawBody, body: undefined };
