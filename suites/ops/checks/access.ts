@@ -59,17 +59,16 @@ export const resultsRestrictedToReadable: Check = {
         continue;
       }
       const probe = await getIn(ctx, c, hidden.key, { as: 'readonly' });
-      if (ok(probe)) {
-        ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
-        continue;
-      }
       const admin = new Set(keys(rows(await listIn(ctx, c, { filter }))));
       const list = await listIn(ctx, c, { filter }, { as: 'readonly' });
       const mine = keys(rows(list));
-      const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
-      ctx.assert('OPS-AUTH-RESULTS-READABLE', ok(list) && extra.length === 0, extra.length ? `the read-only caller, refused ${c.type}/${hidden.key} (${probe.status}), still lists ${extra.join(', ')}` : `${c.type}: the read-only list leaves out the object it cannot read`, list);
+      if (ok(probe)) ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
+      else {
+        const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
+        ctx.assert('OPS-AUTH-RESULTS-READABLE', ok(list) && extra.length === 0, extra.length ? `the read-only caller, refused ${c.type}/${hidden.key} (${probe.status}), still lists ${extra.join(', ')}` : `${c.type}: the read-only list leaves out the object it cannot read`, list);
+      }
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
-      ctx.assert(req, countOf(count) === mine.length, `${c.type}: the read-only count of the run's objects is ${countOf(count)}, its list of them has ${mine.length} (an object it cannot read is among ${admin.size})`, count);
+      ctx.assert(req, countOf(count) === mine.length, `${c.type}: the read-only count of the run's objects is ${countOf(count)}, its list of them has ${mine.length} (of ${admin.size} the administrator lists)`, count);
     }
   },
 };

@@ -62,11 +62,4 @@ export const accessFaults: OpsFault[] = [
       return inner(req.headers.authorization && !c.users.some((u) => u.name === given) ? withHeader(req, 'authorization', basic(admin(c))) : req);
     },
   },
-  {
-    id: 'unauthenticated-answers-500',
-    description: 'a request without valid credentials answers 500',
-    breaks: ['OPS-ERR-STATUS-NOT-SHOWN'],
-    only: ['ops.auth.basic'],
-    wrap: mapResponse((_, res) => res.status === 401, () => ({ status: 500, body: { message: 'authentication failed' } })),
-  },
 ];

@@ -65,13 +65,6 @@ export const coreFaults: OpsFault[] = [
     },
   },
   {
-    id: 'delete-again-crashes',
-    description: 'deleting an already deleted key answers 500',
-    breaks: ['OPS-COMMON-IRREVERSIBLE'],
-    only: ['ops.core.delete-by-key'],
-    wrap: mapResponse((r, res) => r.method === 'DELETE' && onKey(r) && res.status === 404, () => ({ status: 500, body: { message: 'KeyError' } })),
-  },
-  {
     id: 'count-ignores-filter',
     description: 'GET <object_type>/count counts every row whatever the filter',
     breaks: ['OPS-CORE-COUNT'],
