@@ -1,0 +1,23 @@
+import { expect } from 'vitest';
+import type { ComplianceReport } from '../../core/report/model';
+
+/** What one documented bug must do to a run: fail these MUST requirements, and at most those besides. */
+export interface Expected {
+  named?: string[];
+  /** MUST requirements the same fault also breaks; anything beyond named + collateral is a false alarm. */
+  collateral?: string[];
+  /** Bugs the document gives the suite no way to prove: their requirement must be untested, never passed. */
+  untested?: string[];
+}
+
+export const mustFailures = (r: ComplianceReport) => r.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => `${q.id}: ${q.evidence[0]?.message ?? q.reason}`);
+
+export function expectCaught(report: ComplianceReport, want: Expected, clause: string): void {
+  const failed = report.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => q.id);
+  for (const id of want.untested ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('untested');
+  if (!want.named) return;
+  expect(report.summary.gate, clause).toBe('fail');
+  for (const id of want.named) expect(failed, `${id} must fail: ${clause}`).toContain(id);
+  const allowed = new Set([...want.named, ...(want.collateral ?? [])]);
+  expect(failed.filter((id) => !allowed.has(id)), 'failures beyond the stated collateral').toEqual([]);
+}
