@@ -1,4 +1,5 @@
 import { UsageError } from './core/api';
+import { closest } from './core/settings';
 import { list, LIST_HELP } from './cli/list';
 import { mock, MOCK_HELP } from './cli/mock';
 import { report, REPORT_HELP } from './cli/report';
@@ -9,7 +10,7 @@ import { TOOL } from './cli/tool';
 const COMMANDS: Record<string, { fn: (argv: string[]) => number | undefined | Promise<number | undefined>; help: string; line: string }> = {
   run: { fn: run, help: RUN_HELP, line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error)' },
   list: { fn: list, help: LIST_HELP, line: 'list requirements and checks with ids, levels and whether they are destructive' },
-  report: { fn: report, help: REPORT_HELP, line: 're-render a compliance.json; --compare OLD.json, --merge shard reports' },
+  report: { fn: report, help: REPORT_HELP, line: 're-render a compliance.json; OLD.json --compare NEW.json; --merge shard reports' },
   serve: { fn: serve, help: SERVE_HELP, line: 'start the reference implementation of an API' },
   mock: { fn: mock, help: MOCK_HELP, line: 'serve a Prism mock of an API from its spec' },
 };
@@ -23,8 +24,9 @@ ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.line}`).j
 
 '${TOOL.name} <command> --help' shows the options of a command.`;
 
+/** A usage mistake: one line on stderr, exit code 2. */
 function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n`);
+  process.stderr.write(`error: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   process.exit(2);
 }
 
@@ -37,14 +39,17 @@ async function main(): Promise<void> {
     return;
   }
   if (command === '--version') return void console.log(TOOL.version);
-  if (!command) fail(`no command given\n${MAIN_HELP}`);
+  if (!command) fail(`no command given (commands: ${Object.keys(COMMANDS).join(', ')}; try --help)`);
   const c = COMMANDS[command];
-  if (!c) fail(`unknown command '${command}' (commands: ${Object.keys(COMMANDS).join(', ')}; try --help)`);
+  if (!c) {
+    const near = closest(command, Object.keys(COMMANDS));
+    fail(`unknown command '${command}' (${near.length ? `did you mean ${near[0]}? ` : ''}commands: ${Object.keys(COMMANDS).join(', ')}; try --help)`);
+  }
   try {
     const code = await c.fn(rest);
     if (code !== undefined) process.exitCode = code;
   } catch (e) {
-    if (e instanceof UsageError || String((e as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')) fail((e as Error).message);
+    if (e instanceof UsageError) fail(e.message);
     process.stderr.write(`error: ${(e as Error).stack ?? e}\n`);
     process.exit(2);
   }

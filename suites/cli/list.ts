@@ -1,7 +1,8 @@
-import { parseArgs } from 'node:util';
-import { APIS } from '../apis';
+import { APIS, apiById } from '../apis';
 import { UsageError } from '../core/api';
 import { loadCatalogue } from '../core/catalogue';
+import { closest } from '../core/settings';
+import { parseCommand } from './args';
 import { TOOL } from './tool';
 
 export const LIST_HELP = `usage: ${TOOL.name} list [--api LIST] [--checks | --requirements] [--json]
@@ -10,14 +11,19 @@ Lists every requirement (id, level, group, whether destructive, covering checks)
 (id, requirements, destructive, credentials it needs).`;
 
 export function list(argv: string[]): number {
-  const { values } = parseArgs({ args: argv, strict: true, options: { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, json: { type: 'boolean' }, checks: { type: 'boolean' }, requirements: { type: 'boolean' } } });
+  const { values: v } = parseCommand('list', { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, json: { type: 'boolean' }, checks: { type: 'boolean' }, requirements: { type: 'boolean' } }, argv);
+  const values = v as { help?: boolean; api?: string; json?: boolean; checks?: boolean; requirements?: boolean };
   if (values.help) {
     console.log(LIST_HELP);
     return 0;
   }
   const ids = values.api?.split(',') ?? APIS.map((a) => a.id);
   const chosen = APIS.filter((a) => ids.includes(a.id));
-  if (chosen.length !== ids.length) throw new UsageError(`unknown API in --api ${values.api} (known: ${APIS.map((a) => a.id).join(', ')})`);
+  const unknown = ids.find((id) => !apiById(id));
+  if (unknown !== undefined) {
+    const near = closest(unknown, APIS.map((a) => a.id));
+    throw new UsageError(`unknown API '${unknown}' in --api (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${APIS.map((a) => a.id).join(', ')})`);
+  }
   const data = chosen.map((a) => {
     const checks = a.checks.map((c) => ({ id: c.id, title: c.title, requirements: c.requirements, destructive: !!c.destructive, needs: c.needs ?? [] }));
     const requirements = loadCatalogue(a.catalogueFile).requirements.map((r) => ({

@@ -1,88 +1,91 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { APIS } from '../apis';
-import { UsageError } from '../core/api';
-import { runConformance } from '../core/conformance';
+import { UsageError, type ApiDefinition } from '../core/api';
+import { probeCredentials, runConformance } from '../core/conformance';
 import { createMasker } from '../core/mask';
-import { configFileEnv, settingsFrom } from '../core/settings';
+import { matchesOnly } from '../core/registry';
+import { closest, exportedEnv, flagHelp, loadConfigFile, parseArgsOptions, resolveSettings, RUN_OPTIONS, variableHelp } from '../core/settings';
 import type { Target } from '../core/types';
+import { parseCommand } from './args';
 import { dryRunPlan } from './dry-run';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
 import { TOOL } from './tool';
 
+const declarations = () => APIS.map((a) => ({ id: a.id, options: a.options }));
+
+/** The help of `run`, from the option table and each API's declared variables. */
 export const RUN_HELP = `usage: ${TOOL.name} run [options]
 
-Runs against the embedded reference implementation unless a target is configured
-(STACKS_BASE_URL + STACKS_API_KEY, OPS_BASE_URL + OPS_USERNAME + OPS_PASSWORD, or --target / --config).
-Exit code: 0 every MUST requirement passed, 1 one failed, 2 usage or connection error.
+Runs against the embedded reference implementation of each API unless a deployment is configured (its base URL and
+credentials below, --target, or --config). Flags win over the config file, the file over the environment.
+Exit code: 0 every MUST requirement passed, 1 one failed, 2 usage or connection error (one line on stderr).
 
-options:                                                                   [environment variable]
-  --api LIST            comma list of APIs (stacks, ops); default all           [CONFORMANCE_APIS]
-  --target URL          base URL of the deployment (needs a single --api)
-  --config FILE         YAML file with the same settings (secrets may stay in the environment)
-  --only GLOB,...       run only checks whose id or requirement ids match        [CONFORMANCE_ONLY]
-  --seed N              seed of the property-based checks                        [CONFORMANCE_SEED]
-  --runs N              generated cases per property check (default 25)          [CONFORMANCE_RUNS]
-  --allow-destructive   allow checks that can change data the run did not create [CONFORMANCE_ALLOW_DESTRUCTIVE=1]
-  --dry-run             list every request the run would send (simulated against the embedded
-                        implementation), grouped by destructive or not; sends nothing to the target
-  --timeout S           seconds to wait for one answer (default 10)              [CONFORMANCE_TIMEOUT_S]
-  --retries N           re-runs of a failing check, to tell intermittent failures (default 2) [CONFORMANCE_RETRIES]
-  --concurrency N       checks of one API run at once (default 1)                [CONFORMANCE_CONCURRENCY]
-  --rate-limit N        at most N requests per second                            [CONFORMANCE_RATE_LIMIT]
-  --max-writes N        at most N non-GET requests                               [CONFORMANCE_MAX_WRITES]
-  --shard I/N           run the I-th of N slices of the checks (merge with 'report --merge') [CONFORMANCE_SHARD]
-  --via-prism-proxy     route every request through 'prism proxy' and report where it disagrees [CONFORMANCE_VIA_PRISM_PROXY=1]
-  --report-dir DIR      where reports go (default reports)                       [CONFORMANCE_REPORT_DIR]
-  --format LIST         json,md,html,junit (default all)                         [CONFORMANCE_FORMATS]
-  --har                 also save the traffic as <report-dir>/traffic.har, credentials masked [CONFORMANCE_HAR=1]`;
+options:                                                  [environment variable · config-file key]
+${flagHelp(RUN_OPTIONS, { api: APIS.map((a) => a.id).join(', ') }).join('\n')}
 
-const FLAGS = {
-  api: 'CONFORMANCE_APIS',
-  only: 'CONFORMANCE_ONLY',
-  seed: 'CONFORMANCE_SEED',
-  runs: 'CONFORMANCE_RUNS',
-  'allow-destructive': 'CONFORMANCE_ALLOW_DESTRUCTIVE',
-  timeout: 'CONFORMANCE_TIMEOUT_S',
-  retries: 'CONFORMANCE_RETRIES',
-  concurrency: 'CONFORMANCE_CONCURRENCY',
-  'rate-limit': 'CONFORMANCE_RATE_LIMIT',
-  'max-writes': 'CONFORMANCE_MAX_WRITES',
-  shard: 'CONFORMANCE_SHARD',
-  'via-prism-proxy': 'CONFORMANCE_VIA_PRISM_PROXY',
-  'report-dir': 'CONFORMANCE_REPORT_DIR',
-  format: 'CONFORMANCE_FORMATS',
-  har: 'CONFORMANCE_HAR',
-} as const;
-const BOOLEAN = new Set(['allow-destructive', 'via-prism-proxy', 'har']);
+environment only:
+${variableHelp(RUN_OPTIONS).join('\n')}
+${APIS.map((a) => `\n${a.id} deployment (${a.title}): environment variable · config-file key\n${variableHelp(a.options, `targets.${a.id}.`).join('\n')}`).join('\n')}
+
+config file (--config FILE): YAML with the keys above, e.g. fixtures/config.example.yaml; unknown keys are refused.`;
+
+const OPTIONS = parseArgsOptions(RUN_OPTIONS);
+
+/** Ids and group globs to suggest for an --only pattern that matched nothing. */
+function selectable(apis: ApiDefinition[]): string[] {
+  const out = new Set<string>();
+  for (const a of apis) {
+    for (const c of a.checks) {
+      out.add(c.id);
+      const parts = c.id.split('.');
+      for (let i = 1; i < parts.length; i++) out.add(`${parts.slice(0, i).join('.')}.*`);
+      for (const r of c.requirements) {
+        out.add(r);
+        const segs = r.split('-');
+        for (let i = 1; i < segs.length; i++) out.add(`${segs.slice(0, i).join('-')}-*`);
+      }
+    }
+  }
+  return [...out];
+}
+
+/** Every --only pattern must select a check of the chosen APIs: a typo is a usage error, not a run of nothing. */
+function checkOnly(patterns: string[] | undefined, apis: ApiDefinition[], from: string): void {
+  if (!patterns) return;
+  if (!patterns.length) throw new UsageError(`${from} is empty: give check or requirement ids or globs (see '${TOOL.name} list')`);
+  for (const p of patterns) {
+    if (apis.some((a) => a.checks.some((c) => matchesOnly(c, [p])))) continue;
+    const elsewhere = APIS.filter((a) => !apis.includes(a) && a.checks.some((c) => matchesOnly(c, [p]))).map((a) => a.id);
+    const near = closest(p, selectable(apis));
+    const hint = elsewhere.length ? `it matches checks of ${elsewhere.join(', ')}, which are not selected` : near.length ? `closest: ${near.join(', ')}` : `see '${TOOL.name} list'`;
+    throw new UsageError(`${from} '${p}' matches no check or requirement of ${apis.map((a) => a.id).join(', ')} (${hint})`);
+  }
+}
 
 export async function run(argv: string[]): Promise<number> {
-  const options = Object.fromEntries([...Object.keys(FLAGS), 'target', 'config', 'help', 'dry-run'].map((k) => [k, { type: BOOLEAN.has(k) || k === 'help' || k === 'dry-run' ? 'boolean' : 'string' }])) as Record<string, { type: 'string' | 'boolean' }>;
-  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options });
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}' (try run --help)`);
+  const { values } = parseCommand('run', OPTIONS, argv);
   if (values.help) {
     console.log(RUN_HELP);
     return 0;
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(values.config ? configFileEnv(String(values.config)) : {}) };
-  for (const [flag, name] of Object.entries(FLAGS)) {
-    const v = values[flag];
-    if (v !== undefined) env[name] = v === true ? '1' : String(v);
-  }
-  const settings = settingsFrom(env, APIS.map((a) => a.id));
-  if (values.target) {
-    if (settings.apis.length !== 1) throw new UsageError('--target needs exactly one API: add --api stacks or --api ops');
-    env[`${settings.apis[0].toUpperCase()}_BASE_URL`] = String(values.target);
-  }
+  const file = typeof values.config === 'string' ? loadConfigFile(values.config, declarations()) : undefined;
+  const { settings, origins } = resolveSettings({ flags: values as Record<string, string | boolean | undefined>, file, env: process.env }, declarations());
   const apis = APIS.filter((a) => settings.apis.includes(a.id));
-  // Validates the target configuration (missing keys, bad URLs) before anything starts.
-  const configured = Object.fromEntries(apis.map((a) => [a.id, a.targetFromEnv(env)]));
+  // Validates each deployment's configuration (missing keys, bad URLs) before anything starts.
+  const configured: Record<string, Target | undefined> = Object.fromEntries(apis.map((a) => [a.id, a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins)]));
+  checkOnly(settings.only, apis, origins.only ?? '--only');
+  // Options that checks read from the environment (replay path, limit probe) get the resolved value.
+  Object.assign(process.env, exportedEnv(settings, apis));
 
   if (values['dry-run']) {
+    process.stderr.write('dry run: rehearsing against the embedded reference implementation; nothing is sent to any target\n');
     const targets: Record<string, Target> = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, await a.startEmbedded()] as const)));
-    const result = await runConformance({ settings: { ...settings, allowDestructive: settings.allowDestructive || apis.every((a) => !configured[a.id]), retries: 0 }, apis, env, targets, tool: TOOL, write: false, captureTraffic: true });
+    const progress = progressPrinter();
+    // The rate limit protects a deployment; the rehearsal does not reach one, so it runs at full speed.
+    const rehearsal = { ...settings, allowDestructive: settings.allowDestructive || apis.every((a) => !configured[a.id]), retries: 0, rateLimit: undefined };
+    const result = await runConformance({ settings: rehearsal, apis, env: {}, targets, progress, tool: TOOL, write: false, captureTraffic: true }).finally(() => progress.close());
     const plan = dryRunPlan(result.runs, apis, configured);
     mkdirSync(settings.reportDir, { recursive: true });
     writeFileSync(join(settings.reportDir, 'dry-run.json'), JSON.stringify(plan.json, null, 2));
@@ -90,13 +93,18 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
+  // Each deployment's credentials are tried once before any check: a refused key is a usage error, not 100 failures.
+  await Promise.all(apis.map((a) => (configured[a.id] ? probeCredentials(a, configured[a.id]!, settings.timeoutMs) : undefined)));
+
   const controller = new AbortController();
   process.once('SIGINT', () => {
     process.stderr.write('\ninterrupted: finishing the current check and cleaning up (Ctrl-C again to quit at once)\n');
     controller.abort();
     process.once('SIGINT', () => process.exit(130));
   });
-  const result = await runConformance({ settings, apis, env, progress: progressPrinter(), signal: controller.signal, tool: TOOL });
+  const targets = Object.fromEntries(Object.entries(configured).filter((e): e is [string, Target] => e[1] !== undefined));
+  const progress = progressPrinter();
+  const result = await runConformance({ settings, apis, env: {}, targets, progress, signal: controller.signal, tool: TOOL }).finally(() => progress.close());
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
   process.stdout.write(mask(summaryText(result.report, result.files)));
   return controller.signal.aborted ? 130 : result.exitCode;

@@ -1,5 +1,17 @@
-import type { Check } from './check';
+import type { Check, RunOptions } from './check';
+import type { ApiOptionValues, OptionDef, OptionTable, Origins } from './settings';
 import type { Target } from './types';
+
+/**
+ * One harmless GET that every configured credential of a deployment may make, sent once per credential before any
+ * check: a refused credential is a usage error (exit 2), not a run full of failures.
+ */
+export interface CredentialProbe {
+  /** Path (with query) of the GET, e.g. `/v1/stacks`. */
+  path(target: Target): string;
+  /** Statuses that mean the credential of this role was refused (e.g. 401; 403 for a user who must be allow-listed). */
+  refusedWith(role: string): number[];
+}
 
 /** Everything API-specific the shared runner needs; the rest of an API lives in its checks. */
 export interface ApiDefinition {
@@ -10,12 +22,23 @@ export interface ApiDefinition {
   checks: Check[];
   /** Id of the check under which automatic response validation (schema, status, content type) is recorded. */
   responseCheckId: string;
-  /** Environment variable that supplies each optional role, for "untested" reasons. */
+  /** Environment variable that supplies each optional role, for "untested" reasons and refused-credential messages. */
   roleHints: Record<string, string>;
-  /** A target from environment variables, or undefined when none is set (the embedded implementation is used). */
   /** Most checks this API can run at once against one target (shared per-user state such as quotas). */
   maxConcurrency?: number;
+  /**
+   * The variables of a deployment of this API (environment variable, key under `targets.<id>` in the config file,
+   * type, default, help), read by the shared settings code; `baseUrl` is the one `--target` sets.
+   */
+  options: OptionTable & { baseUrl: OptionDef<string | undefined> };
+  /** The target the resolved variables describe, or undefined when no base URL is set (the embedded implementation is used). */
+  targetFrom(values: ApiOptionValues, origins: Origins): Target | undefined;
+  /** A target from environment variables alone, or undefined when none is set. */
   targetFromEnv(env: NodeJS.ProcessEnv): Target | undefined;
+  /** Run options this API takes from its own variables (e.g. how long checks wait for a provisioned stack). */
+  runOptions?(values: ApiOptionValues): Partial<Pick<RunOptions, 'readyTimeoutS'>>;
+  /** The credential probe run before any check against a deployment. */
+  credentialProbe?: CredentialProbe;
   startEmbedded(): Promise<Target>;
 }
 

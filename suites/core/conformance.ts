@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
-import type { ApiDefinition } from './api';
+import { UsageError, type ApiDefinition } from './api';
 import { createMasker } from './mask';
 import { buildReport, type ComplianceReport } from './report/model';
 import { renderHtml } from './report/html';
@@ -8,7 +9,8 @@ import { renderJunit } from './report/junit';
 import { renderMarkdown } from './report/markdown';
 import { toHar } from './report/har';
 import { runApi, type ApiRun, type ProgressEvent } from './runner';
-import type { Settings } from './settings';
+import { apiValuesFromEnv, recordedConfig, type Settings } from './settings';
+import { createTransport } from './transport';
 import type { Target } from './types';
 
 export interface ConformanceOptions {
@@ -38,13 +40,15 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
   const started = new Date();
   const s = o.settings;
   const selected = o.apis.filter((a) => s.apis.includes(a.id));
+  // Each API's own variables: resolved by the command line, else from the environment the target comes from.
+  const apiOptions = Object.fromEntries(selected.map((def) => [def.id, s.apiOptions?.[def.id] ?? apiValuesFromEnv(def, o.env ?? process.env).values]));
   const runs = await Promise.all(
     selected.map((def) =>
       runApi(def, {
         seed: s.seed,
         runs: s.runs,
         allowDestructive: s.allowDestructive,
-        readyTimeoutS: s.readyTimeoutS,
+        readyTimeoutS: s.readyTimeoutS ?? def.runOptions?.(apiOptions[def.id]).readyTimeoutS ?? 10,
         runTag: s.runTag,
         target: o.targets?.[def.id],
         only: s.only,
@@ -75,7 +79,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
       only: s.only,
       runTag: s.runTag,
       node: process.version,
-      config: { apis: s.apis, shard: s.shard, concurrency: s.concurrency, timeoutMs: s.timeoutMs, readyTimeoutS: s.readyTimeoutS, rateLimit: s.rateLimit, maxWrites: s.maxWrites, formats: s.formats },
+      config: { ...recordedConfig({ ...s, apiOptions }, selected), ...(s.readyTimeoutS !== undefined ? { readyTimeoutS: s.readyTimeoutS } : {}) },
     },
     o.tool,
   );
@@ -98,4 +102,32 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
     writeFileSync(file, mask(text));
     return file;
   });
+}
+
+/**
+ * Sends each configured credential of a deployment once, with the API's harmless GET, before any check runs: a
+ * credential the target refuses is a usage error naming the variable that supplied it. Embedded targets are not
+ * probed (their demo credentials are the implementation's own).
+ */
+export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<void> {
+  const probe = def.credentialProbe;
+  if (!probe || target.embedded) return;
+  const transport = createTransport({ timeoutMs, maxBodyBytes: 1024 * 1024, tlsInsecure: target.tlsInsecure });
+  const refused: string[] = [];
+  try {
+    const url = `${target.baseUrl}${probe.path(target)}`;
+    for (const [role, principal] of Object.entries(target.principals)) {
+      if (!principal.authorization) continue;
+      let status: number;
+      try {
+        status = (await transport.send({ method: 'GET', url, headers: { authorization: principal.authorization, accept: 'application/json' } })).status;
+      } catch (e) {
+        throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
+      }
+      if (probe.refusedWith(role).includes(status)) refused.push(`${def.roleHints[role] ?? role} was refused: ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
+    }
+  } finally {
+    transport.close();
+  }
+  if (refused.length) throw new UsageError(refused.join('; '));
 }

@@ -38,7 +38,8 @@ export interface RunnerOptions extends RunOptions {
 const inShard = (i: number, shard: RunnerOptions['shard']) => !shard || i % shard.count === shard.index - 1;
 
 export type ProgressEvent =
-  | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number }
+  | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number; /** Requests sent so far (live, for progress displays). */ requests: () => number }
+  | { type: 'check-start'; api: string; check: string }
   | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; outcome: CheckOutcome; ms: number };
 
 export type CheckOutcome = 'ran' | 'skipped' | 'untested' | 'aborted' | 'filtered';
@@ -96,12 +97,13 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   try {
     await probe(target, transport);
     const selected = def.checks.filter((c, i) => matchesOnly(c, options.only) && inShard(i, options.shard));
-    options.progress?.({ type: 'api-start', api: def.id, baseUrl: target.baseUrl, embedded: target.embedded, checks: selected.length });
+    options.progress?.({ type: 'api-start', api: def.id, baseUrl: target.baseUrl, embedded: target.embedded, checks: selected.length, requests: () => transport.stats.requests });
     const done = new Map<Check, { run: CheckRun; ms: number }>();
     let lostInARow = 0;
     let index = 0;
     const runOne = async (check: Check) => {
       const t0 = performance.now();
+      options.progress?.({ type: 'check-start', api: def.id, check: check.id });
       const run = options.signal?.aborted
         ? notRun(check, 'skipped', 'run interrupted before this check started')
         : lostInARow >= DEAD_TARGET_AFTER

@@ -1,107 +1,546 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { UsageError } from './api';
 
-/** Everything a run can be told, from flags, a config file or the environment (in that order of precedence). */
-export interface Settings {
-  apis: string[];
-  seed: number;
-  runs: number;
-  retries: number;
-  allowDestructive: boolean;
-  only?: string[];
-  timeoutMs: number;
-  readyTimeoutS: number;
-  reportDir: string;
-  formats: string[];
-  rateLimit?: number;
-  maxWrites?: number;
-  har: boolean;
-  runTag: string;
-  concurrency: number;
-  viaPrismProxy: boolean;
-  shard?: { index: number; count: number };
+/*
+ * The one table of what a run can be told. Each option names its flag, environment variable and config-file key;
+ * the command line's parseArgs options and --help text, the config file's JSON Schema, the resolution
+ * (flags win over the file, the file over the environment) and the `Settings` type are all derived from it.
+ * The run options are below (RUN_OPTIONS); each API declares the variables of its deployment in its own module
+ * (`suites/<api>/target.ts`) with the same builders, and the shared code reads them through `ApiDefinition.options`.
+ */
+
+export type OptionType = 'string' | 'integer' | 'boolean' | 'list';
+
+/** What a default may depend on: whether the API (for an API's variables) or any API (for run options) has a deployment. */
+export interface DefaultContext {
+  remote: boolean;
+  /** The APIs the product knows. */
+  apis: readonly string[];
 }
 
-/** Config-file target settings and the environment variables they stand for. */
-const TARGET_KEYS: Record<string, Record<string, string>> = {
-  stacks: { baseUrl: 'STACKS_BASE_URL', apiKey: 'STACKS_API_KEY', apiKey2: 'STACKS_API_KEY_2', apiKeyForbidden: 'STACKS_API_KEY_FORBIDDEN', readyTimeoutS: 'STACKS_READY_TIMEOUT_S' },
-  ops: { baseUrl: 'OPS_BASE_URL', username: 'OPS_USERNAME', password: 'OPS_PASSWORD', readonlyUsername: 'OPS_READONLY_USERNAME', readonlyPassword: 'OPS_READONLY_PASSWORD', tlsInsecure: 'OPS_TLS_INSECURE' },
+export interface OptionDef<T = unknown> {
+  kind: 'setting';
+  type: OptionType;
+  /** Long flag without the dashes (`seed` is `--seed`); absent for options set only in the environment or the file. */
+  flag?: string;
+  short?: string;
+  /** Environment variable. */
+  env?: string;
+  /** Key in the config file: at the top level for run options, under `targets.<api>` for an API's variables. */
+  key?: string;
+  /** Placeholder of the value in help texts (N, LIST, URL). */
+  arg?: string;
+  /** One line of help; the default, flag and variable are added where they are shown. */
+  help: string;
+  /** The default as help shows it, when it is not a plain value. */
+  defaultText?: string;
+  /** Never recorded in reports (API keys, user names, passwords). */
+  secret?: boolean;
+  /** Also read from `process.env` by code outside the settings: the command line puts the resolved value back there. */
+  exported?: boolean;
+  /** JSON Schema of the value in the config file. */
+  schema: Record<string, unknown>;
+  /** The value from its text (flag, environment, or the file's value written as text); `from` names where it came from. */
+  parse(raw: string, from: string): T;
+  default(c: DefaultContext): T;
+}
+
+/** A command-line flag that steers the command itself (--help, --config, --target): in help, not in `Settings`. */
+export interface FlagDef {
+  kind: 'flag';
+  type: 'string' | 'boolean';
+  flag: string;
+  short?: string;
+  arg?: string;
+  help: string;
+}
+
+export type OptionTable = Record<string, OptionDef | FlagDef>;
+
+type ValueOf<O> = O extends OptionDef<infer T> ? T : never;
+type SettingKeys<T> = { [K in keyof T]: T[K] extends OptionDef ? K : never }[keyof T];
+/** The values of a table: options that may be unset are optional properties. */
+export type OptionValues<T extends OptionTable> = {
+  [K in SettingKeys<T> as undefined extends ValueOf<T[K]> ? never : K]: ValueOf<T[K]>;
+} & {
+  [K in SettingKeys<T> as undefined extends ValueOf<T[K]> ? K : never]?: ValueOf<T[K]>;
 };
 
-/** Reads a YAML config file into an environment overlay; secrets may stay in the real environment. */
-export function configFileEnv(file: string): Record<string, string> {
-  let doc: any;
-  try {
-    doc = parse(readFileSync(file, 'utf8')) ?? {};
-  } catch (e) {
-    throw new UsageError(`cannot read config file ${file}: ${(e as Error).message}`);
-  }
-  const env: Record<string, string> = {};
-  const put = (k: string, v: unknown) => {
-    if (v !== undefined && v !== null) env[k] = Array.isArray(v) ? v.join(',') : String(v);
-  };
-  put('CONFORMANCE_APIS', doc.apis);
-  put('CONFORMANCE_SEED', doc.seed);
-  put('CONFORMANCE_RUNS', doc.runs);
-  put('CONFORMANCE_RETRIES', doc.retries);
-  put('CONFORMANCE_ALLOW_DESTRUCTIVE', doc.allowDestructive === true ? '1' : doc.allowDestructive === false ? '0' : undefined);
-  put('CONFORMANCE_ONLY', doc.only);
-  put('CONFORMANCE_TIMEOUT_S', doc.timeoutS);
-  put('CONFORMANCE_REPORT_DIR', doc.reportDir);
-  put('CONFORMANCE_FORMATS', doc.formats);
-  put('CONFORMANCE_RATE_LIMIT', doc.rateLimit);
-  put('CONFORMANCE_MAX_WRITES', doc.maxWrites);
-  put('CONFORMANCE_CONCURRENCY', doc.concurrency);
-  for (const [api, keys] of Object.entries(TARGET_KEYS)) {
-    for (const [key, envVar] of Object.entries(keys)) put(envVar, doc.targets?.[api]?.[key]);
-  }
-  return env;
+/** Where each resolved value came from, as the user wrote it: `--api`, `config key 'apis' (run.yaml)`, `CONFORMANCE_APIS`. */
+export type Origins = Record<string, string>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Builders
+
+interface Common {
+  flag?: string;
+  short?: string;
+  env?: string;
+  key?: string;
+  arg?: string;
+  help: string;
+  defaultText?: string;
+  secret?: boolean;
+  exported?: boolean;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got '${raw}'`);
+const fixed = <T>(v: T | ((c: DefaultContext) => T)) => (typeof v === 'function' ? (v as (c: DefaultContext) => T) : () => v);
+
+const INTEGER = /^\d+$/;
+
+function integer(o: Common & { min?: number; max?: number; default: number | ((c: DefaultContext) => number) }): OptionDef<number>;
+function integer(o: Common & { min?: number; max?: number; default?: undefined }): OptionDef<number | undefined>;
+function integer(o: Common & { min?: number; max?: number; default?: number | ((c: DefaultContext) => number) }): OptionDef<number | undefined> {
+  const min = o.min ?? 0;
+  return {
+    kind: 'setting',
+    type: 'integer',
+    arg: 'N',
+    ...o,
+    schema: { type: 'integer', minimum: min, ...(o.max !== undefined ? { maximum: o.max } : {}) },
+    parse: (raw, from) => parseInteger(raw, from, min, o.max),
+    default: o.default === undefined ? () => undefined : fixed(o.default),
+  };
+}
+
+function parseInteger(raw: string, from: string, min: number, max?: number): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (!INTEGER.test(text) || n < min || (max !== undefined && n > max)) throw new UsageError(`${from} must be an integer ${max !== undefined ? `from ${min} to ${max}` : `≥ ${min}`}, got '${raw}'`);
   return n;
 }
 
-function shardOf(raw: string | undefined): Settings['shard'] {
-  if (!raw) return undefined;
-  const m = raw.match(/^(\d+)\/(\d+)$/);
+const TRUE = ['1', 'true', 'yes', 'on'];
+const FALSE = ['0', 'false', 'no', 'off', ''];
+
+function boolean(o: Common & { default?: boolean }): OptionDef<boolean> {
+  return {
+    kind: 'setting',
+    type: 'boolean',
+    ...o,
+    schema: { type: 'boolean' },
+    parse(raw, from) {
+      const v = raw.trim().toLowerCase();
+      if (TRUE.includes(v)) return true;
+      if (FALSE.includes(v)) return false;
+      throw new UsageError(`${from} must be 1 or 0 (true or false), got '${raw}'`);
+    },
+    default: () => o.default ?? false,
+  };
+}
+
+function string(o: Common & { default: string | ((c: DefaultContext) => string); check?: (v: string, from: string) => void }): OptionDef<string>;
+function string(o: Common & { default?: undefined; check?: (v: string, from: string) => void }): OptionDef<string | undefined>;
+function string(o: Common & { default?: string | ((c: DefaultContext) => string); check?: (v: string, from: string) => void }): OptionDef<string | undefined> {
+  return {
+    kind: 'setting',
+    type: 'string',
+    ...o,
+    schema: { type: 'string' },
+    parse(raw, from) {
+      o.check?.(raw, from);
+      return raw;
+    },
+    default: o.default === undefined ? () => undefined : fixed(o.default),
+  };
+}
+
+interface ListOptions extends Common {
+  /** The only values allowed (checked with the name of the source and the closest value). */
+  values?: readonly string[];
+  /** What the values are called in messages: "API", "report format". */
+  noun?: string;
+}
+function list(o: ListOptions & { default: string[] | ((c: DefaultContext) => string[]) }): OptionDef<string[]>;
+function list(o: ListOptions & { default?: undefined }): OptionDef<string[] | undefined>;
+function list(o: ListOptions & { default?: string[] | ((c: DefaultContext) => string[]) }): OptionDef<string[] | undefined> {
+  return {
+    kind: 'setting',
+    type: 'list',
+    arg: 'LIST',
+    ...o,
+    schema: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    parse(raw, from) {
+      const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const allowed = o.values;
+      if (allowed) {
+        for (const item of items) {
+          if (allowed.includes(item)) continue;
+          const near = closest(item, allowed);
+          throw new UsageError(`unknown ${o.noun ?? 'value'} '${item}' in ${from} (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${allowed.join(', ')})`);
+        }
+        if (!items.length) throw new UsageError(`${from} is empty (known: ${allowed.join(', ')})`);
+      }
+      return items;
+    },
+    default: o.default === undefined ? () => undefined : fixed(o.default),
+  };
+}
+
+function custom<T>(o: Common & { type?: OptionType; schema?: Record<string, unknown>; parse: (raw: string, from: string) => T; default: T | ((c: DefaultContext) => T) }): OptionDef<T> {
+  return { kind: 'setting', type: o.type ?? 'string', schema: o.schema ?? { type: 'string' }, ...o, default: fixed(o.default) } as OptionDef<T>;
+}
+
+const flagOnly = (o: Omit<FlagDef, 'kind'>): FlagDef => ({ kind: 'flag', ...o });
+
+/** Builders for option tables (run options here, an API's variables in its own module). */
+export const opt = { integer, boolean, string, list, custom, flag: flagOnly };
+
+/** A URL option: checked when given. */
+export const url = (o: Common) =>
+  string({
+    arg: 'URL',
+    ...o,
+    check(v, from) {
+      try {
+        const u = new URL(v);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+      } catch {
+        throw new UsageError(`${from} is not a valid http(s) URL: ${v}`);
+      }
+    },
+  });
+
+// ---------------------------------------------------------------------------------------------------------------
+// The run options
+
+const FORMATS = ['json', 'md', 'html', 'junit'] as const;
+
+function shardOf(raw: string, from: string): { index: number; count: number } {
+  const m = raw.trim().match(/^(\d+)\/(\d+)$/);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like i/n with 1 ≤ i ≤ n, got '${raw}'`);
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`${from} must look like I/N with 1 ≤ I ≤ N (e.g. 2/3), got '${raw}'`);
   return { index, count };
 }
 
-const flag = (v: string | undefined) => v === '1' || v === 'true' || v === 'yes';
+export const RUN_OPTIONS = {
+  help: opt.flag({ flag: 'help', short: 'h', type: 'boolean', help: 'show this help' }),
+  apis: list({ flag: 'api', env: 'CONFORMANCE_APIS', key: 'apis', help: 'comma list of APIs to run', defaultText: 'all', default: (c) => [...c.apis] }),
+  target: opt.flag({ flag: 'target', type: 'string', arg: 'URL', help: "base URL of the deployment of the one API chosen with --api (its <API>_BASE_URL)" }),
+  config: opt.flag({ flag: 'config', type: 'string', arg: 'FILE', help: 'YAML file with these settings (keys below; secrets may stay in the environment)' }),
+  only: list({ flag: 'only', env: 'CONFORMANCE_ONLY', key: 'only', arg: 'GLOB,...', help: 'run only checks whose id or requirement ids match (* matches anything)' }),
+  seed: integer({ flag: 'seed', env: 'CONFORMANCE_SEED', key: 'seed', max: 0x7fffffff, help: 'seed of the property-based checks', defaultText: 'random, printed', default: () => randomBytes(4).readUInt32BE() >>> 1 }),
+  replayPath: string({ flag: 'replay-path', env: 'CONFORMANCE_PATH', key: 'replayPath', arg: 'PATH', exported: true, help: 'counterexample path printed with a failure: replays exactly that case (with its --seed)' }),
+  runs: integer({ flag: 'runs', env: 'CONFORMANCE_RUNS', key: 'runs', min: 1, help: 'generated cases per property check', default: 25 }),
+  allowDestructive: boolean({ flag: 'allow-destructive', env: 'CONFORMANCE_ALLOW_DESTRUCTIVE', key: 'allowDestructive', help: 'allow checks that can change data the run did not create' }),
+  dryRun: opt.flag({ flag: 'dry-run', type: 'boolean', help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target' }),
+  timeoutMs: custom({ flag: 'timeout', env: 'CONFORMANCE_TIMEOUT_S', key: 'timeoutS', arg: 'S', type: 'integer', schema: { type: 'integer', minimum: 1 }, help: 'seconds to wait for one complete answer', defaultText: '10', parse: (raw, from) => parseInteger(raw, from, 1) * 1000, default: 10_000 }),
+  retries: integer({ flag: 'retries', env: 'CONFORMANCE_RETRIES', key: 'retries', help: 're-runs of a failing check, to tell intermittent failures', default: 2 }),
+  concurrency: integer({ flag: 'concurrency', env: 'CONFORMANCE_CONCURRENCY', key: 'concurrency', min: 1, help: 'checks of one API run at once', default: 1 }),
+  rateLimit: integer({ flag: 'rate-limit', env: 'CONFORMANCE_RATE_LIMIT', key: 'rateLimit', min: 1, help: 'at most N requests per second', defaultText: 'unlimited' }),
+  maxWrites: integer({ flag: 'max-writes', env: 'CONFORMANCE_MAX_WRITES', key: 'maxWrites', min: 1, help: 'at most N non-GET requests', defaultText: 'unlimited' }),
+  shard: custom<{ index: number; count: number } | undefined>({ flag: 'shard', env: 'CONFORMANCE_SHARD', key: 'shard', arg: 'I/N', help: "run the I-th of N slices of the checks (merge with 'report --merge')", parse: shardOf, default: undefined }),
+  viaPrismProxy: boolean({ flag: 'via-prism-proxy', env: 'CONFORMANCE_VIA_PRISM_PROXY', key: 'viaPrismProxy', help: "route every request through 'prism proxy' and report where it disagrees" }),
+  reportDir: string({ flag: 'report-dir', env: 'CONFORMANCE_REPORT_DIR', key: 'reportDir', arg: 'DIR', help: 'where reports go', default: 'reports' }),
+  formats: list({ flag: 'format', env: 'CONFORMANCE_FORMATS', key: 'formats', help: 'report files: json, md, html, junit', defaultText: 'all', noun: 'report format', values: FORMATS, default: () => [...FORMATS] }),
+  har: boolean({ flag: 'har', env: 'CONFORMANCE_HAR', key: 'har', help: 'also save the traffic as <report-dir>/traffic.har, credentials masked' }),
+  runTag: string({ env: 'CONFORMANCE_RUN_TAG', help: 'tag marking every object the run creates', defaultText: 'generated', default: () => `cf${Date.now().toString(36)}${randomBytes(2).toString('hex')}` }),
+} satisfies OptionTable;
 
-export function settingsFrom(env: NodeJS.ProcessEnv, known: string[]): Settings {
-  const apis = (env.CONFORMANCE_APIS ?? known.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
-  for (const a of apis) if (!known.includes(a)) throw new UsageError(`unknown API '${a}' in CONFORMANCE_APIS (known: ${known.join(', ')})`);
-  const remote = apis.some((a) => env[`${a.toUpperCase()}_BASE_URL`]);
-  const formats = (env.CONFORMANCE_FORMATS ?? 'json,md,html,junit').split(',').map((s) => s.trim());
-  for (const f of formats) if (!['json', 'md', 'html', 'junit'].includes(f)) throw new UsageError(`unknown report format '${f}' (json, md, html, junit)`);
-  return {
-    apis,
-    seed: int(env, 'CONFORMANCE_SEED', randomBytes(4).readUInt32BE() >>> 1),
-    runs: int(env, 'CONFORMANCE_RUNS', 25, 1),
-    retries: int(env, 'CONFORMANCE_RETRIES', 2),
-    allowDestructive: flag(env.CONFORMANCE_ALLOW_DESTRUCTIVE),
-    only: env.CONFORMANCE_ONLY ? env.CONFORMANCE_ONLY.split(',').map((s) => s.trim()) : undefined,
-    timeoutMs: int(env, 'CONFORMANCE_TIMEOUT_S', 10, 1) * 1000,
-    readyTimeoutS: int(env, 'STACKS_READY_TIMEOUT_S', remote ? 60 : 10),
-    reportDir: env.CONFORMANCE_REPORT_DIR ?? 'reports',
-    formats,
-    rateLimit: env.CONFORMANCE_RATE_LIMIT ? int(env, 'CONFORMANCE_RATE_LIMIT', 0, 1) : undefined,
-    maxWrites: env.CONFORMANCE_MAX_WRITES ? int(env, 'CONFORMANCE_MAX_WRITES', 0, 1) : undefined,
-    har: flag(env.CONFORMANCE_HAR),
-    concurrency: int(env, 'CONFORMANCE_CONCURRENCY', 1, 1),
-    viaPrismProxy: flag(env.CONFORMANCE_VIA_PRISM_PROXY),
-    shard: shardOf(env.CONFORMANCE_SHARD),
-    runTag: env.CONFORMANCE_RUN_TAG ?? `cf${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
+/** The values of one API's variables, by option name. */
+export type ApiOptionValues = Record<string, unknown>;
+
+/** Everything a run can be told, from flags, a config file or the environment (in that order of precedence). */
+export type Settings = OptionValues<typeof RUN_OPTIONS> & {
+  /** Each selected API's own variables (target, credentials, waits), resolved from its declaration. */
+  apiOptions?: Record<string, ApiOptionValues>;
+  /** In-process override of how long checks wait for a provisioned resource (else the API's own variable). */
+  readyTimeoutS?: number;
+};
+
+/** An API's declaration of the variables of its deployment; `baseUrl` is the one `--target` sets. */
+export interface ApiOptions {
+  id: string;
+  options: OptionTable & { baseUrl: OptionDef<string | undefined> };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Resolution
+
+export interface ConfigFile {
+  file: string;
+  doc: Record<string, unknown>;
+}
+
+export interface Sources {
+  /** parseArgs values by flag name. */
+  flags?: Record<string, string | boolean | undefined>;
+  file?: ConfigFile;
+  env: NodeJS.ProcessEnv;
+}
+
+const fileText = (v: unknown) => (Array.isArray(v) ? v.join(',') : String(v));
+
+/** The raw text of one option and where it came from, by precedence: flag, config file, environment. */
+function pick(def: OptionDef, sources: Sources, filePath: string[] | undefined): { raw: string; from: string } | undefined {
+  const f = def.flag ? sources.flags?.[def.flag] : undefined;
+  if (f !== undefined) return { raw: f === true ? '1' : String(f), from: `--${def.flag}` };
+  if (filePath && sources.file) {
+    let v: unknown = sources.file.doc;
+    for (const k of filePath) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+    if (v !== undefined && v !== null) return { raw: fileText(v), from: `config key '${filePath.join('.')}' (${sources.file.file})` };
+  }
+  const e = def.env ? sources.env[def.env] : undefined;
+  if (e !== undefined && e !== '') return { raw: e, from: def.env! };
+  return undefined;
+}
+
+function resolveTable(table: OptionTable, sources: Sources, keyPath: string[], context: (values: Record<string, unknown>) => DefaultContext, overrides: Record<string, { raw: string; from: string }> = {}) {
+  const values: Record<string, unknown> = {};
+  const origins: Origins = {};
+  const given: Record<string, { raw: string; from: string }> = {};
+  for (const [name, def] of Object.entries(table)) {
+    if (def.kind !== 'setting') continue;
+    const got = overrides[name] ?? pick(def, sources, def.key ? [...keyPath, def.key] : undefined);
+    if (got) given[name] = got;
+  }
+  // Values first, then defaults, which may depend on the values (a deployment waits longer than the embedded server).
+  for (const [name, got] of Object.entries(given)) {
+    values[name] = (table[name] as OptionDef).parse(got.raw, got.from);
+    origins[name] = got.from;
+  }
+  const c = context(values);
+  for (const [name, def] of Object.entries(table)) if (def.kind === 'setting' && !(name in given)) values[name] = def.default(c);
+  return { values, origins };
+}
+
+/** How an option can be given, for messages about one that was not: `APP_KEY (or config key 'targets.app.key')`. */
+export function howToSet(def: OptionDef, api?: string): string {
+  const ways = [def.flag ? `--${def.flag}` : undefined, def.env, def.key ? `config key '${api ? `targets.${api}.` : ''}${def.key}'` : undefined].filter(Boolean) as string[];
+  return ways.length > 1 ? `${ways[0]} (or ${ways.slice(1).join(', ')})` : (ways[0] ?? '?');
+}
+
+export interface Resolved {
+  settings: Settings;
+  /** Where each value came from: run options by name, an API's variables as `<api>.<name>`. */
+  origins: Origins;
+}
+
+/**
+ * Settings from the flags, the config file and the environment. `apis` are the APIs the product knows, with their
+ * declared variables; ids alone (in-process runs) resolve only the run options.
+ */
+export function resolveSettings(sources: Sources, apis: readonly (string | ApiOptions)[]): Resolved {
+  const known = apis.map((a) => (typeof a === 'string' ? a : a.id));
+  const declared = apis.filter((a): a is ApiOptions => typeof a !== 'string');
+  const { values, origins } = resolveTable(RUN_OPTIONS, sources, [], () => ({ remote: false, apis: known }));
+  const settings = values as Settings;
+  const from = origins.apis ?? 'CONFORMANCE_APIS';
+  for (const a of settings.apis) {
+    if (known.includes(a)) continue;
+    const near = closest(a, known);
+    throw new UsageError(`unknown API '${a}' in ${from} (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${known.join(', ')})`);
+  }
+  if (!settings.apis.length) throw new UsageError(`${from} names no API (known: ${known.join(', ')})`);
+  settings.apis = [...new Set(settings.apis)];
+  const selected = declared.filter((a) => settings.apis.includes(a.id));
+  const target = sources.flags?.target;
+  if (typeof target === 'string' && settings.apis.length !== 1) {
+    throw new UsageError(`--target needs exactly one API: add --api ${known.join(' or --api ')}${origins.apis ? ` (${origins.apis} chose ${settings.apis.join(', ')})` : ''}`);
+  }
+  settings.apiOptions = {};
+  for (const a of selected) {
+    const overrides = typeof target === 'string' ? { baseUrl: { raw: target, from: '--target' } } : undefined;
+    const r = resolveTable(a.options, sources, ['targets', a.id], (v) => ({ remote: v.baseUrl !== undefined, apis: known }), overrides);
+    settings.apiOptions[a.id] = r.values;
+    for (const [k, v] of Object.entries(r.origins)) origins[`${a.id}.${k}`] = v;
+  }
+  return { settings, origins };
+}
+
+/** Settings from environment variables alone (in-process runs, benchmarks). */
+export function settingsFrom(env: NodeJS.ProcessEnv, known: readonly (string | ApiOptions)[]): Settings {
+  return resolveSettings({ env }, known).settings;
+}
+
+/** One API's variables from the environment alone (targets built outside the command line). */
+export function apiValuesFromEnv(api: ApiOptions, env: NodeJS.ProcessEnv) {
+  const r = resolveTable(api.options, { env }, ['targets', api.id], (v) => ({ remote: v.baseUrl !== undefined, apis: [api.id] }));
+  return { values: r.values, origins: Object.fromEntries(Object.entries(r.origins).map(([k, v]) => [`${api.id}.${k}`, v])) };
+}
+
+/** The resolved values of options that other code reads from `process.env`, as environment entries. */
+export function exportedEnv(settings: Settings, apis: readonly ApiOptions[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (def: OptionDef, v: unknown) => {
+    if (def.exported && def.env && v !== undefined) out[def.env] = Array.isArray(v) ? v.join(',') : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
   };
+  for (const [name, def] of Object.entries(RUN_OPTIONS)) if (def.kind === 'setting') put(def, (settings as Record<string, unknown>)[name]);
+  for (const a of apis) for (const [name, def] of Object.entries(a.options)) if (def.kind === 'setting') put(def, settings.apiOptions?.[a.id]?.[name]);
+  return out;
+}
+
+/** What the report's `run.config` records: every setting that is not a secret, the APIs' own variables included. */
+export function recordedConfig(settings: Settings, apis: readonly ApiOptions[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(RUN_OPTIONS)) {
+    if (def.kind === 'setting' && !def.secret && name !== 'runTag') out[name] = (settings as Record<string, unknown>)[name];
+  }
+  const targets: Record<string, Record<string, unknown>> = {};
+  for (const a of apis) {
+    const values = settings.apiOptions?.[a.id];
+    if (!values) continue;
+    targets[a.id] = Object.fromEntries(Object.entries(a.options).filter(([name, def]) => def.kind === 'setting' && !def.secret && values[name] !== undefined).map(([name]) => [name, values[name]]));
+  }
+  if (Object.keys(targets).length) out.targets = targets;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The config file
+
+/** The config file's JSON Schema, from the tables: unknown keys are refused. */
+export function configSchema(apis: readonly ApiOptions[]): Record<string, unknown> {
+  const props = (table: OptionTable) => Object.fromEntries(Object.values(table).flatMap((d) => (d.kind === 'setting' && d.key ? [[d.key, d.schema]] : [])));
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      ...props(RUN_OPTIONS),
+      targets: {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(apis.map((a) => [a.id, { type: 'object', additionalProperties: false, properties: props(a.options) }])),
+      },
+    },
+  };
+}
+
+const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', object: 'a mapping of keys', array: 'a list', number: 'a number' };
+
+function describeError(e: ErrorObject, schema: Record<string, unknown>, doc: unknown): string {
+  const path = e.instancePath.split('/').slice(1).map(decodeURIComponent);
+  const where = path.join('.');
+  let node: any = schema;
+  for (const p of path) node = node?.properties?.[p];
+  let value: unknown = doc;
+  for (const p of path) value = (value as Record<string, unknown> | undefined)?.[p];
+  const shown = JSON.stringify(value);
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = (e.params as { additionalProperty: string }).additionalProperty;
+      const known = Object.keys(node?.properties ?? {});
+      const near = closest(key, known);
+      const full = where ? `${where}.${key}` : key;
+      return `unknown key '${full}'${near.length ? ` (did you mean '${where ? `${where}.` : ''}${near[0]}'?)` : ''}; known keys${where ? ` under '${where}'` : ''}: ${known.join(', ')}`;
+    }
+    case 'type':
+      return where ? `'${where}' must be ${TYPE_WORDS[(e.params as { type: string }).type] ?? (e.params as { type: string }).type}, got ${shown}` : 'the file must be a mapping of settings (key: value)';
+    case 'minimum':
+    case 'maximum':
+      return `'${where}' must be ${e.keyword === 'minimum' ? '≥' : '≤'} ${(e.params as { limit: number }).limit}, got ${shown}`;
+    case 'anyOf':
+      return `'${where}' must be a string or a list of strings, got ${shown}`;
+    default:
+      return `'${where}' ${e.message ?? 'is not valid'}`;
+  }
+}
+
+/** Reads and validates a YAML config file; every problem is a one-line usage error naming the key. */
+export function loadConfigFile(file: string, apis: readonly ApiOptions[]): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text) ?? {};
+  } catch (e) {
+    throw new UsageError(`config file ${file} is not valid YAML: ${(e as Error).message.split('\n')[0].replace(/:$/, '')}`);
+  }
+  const schema = configSchema(apis);
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+  if (!validate(doc)) {
+    const errors = validate.errors ?? [];
+    // Unknown keys first (the likeliest mistake), and the anyOf verdict rather than its branches.
+    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
+    throw new UsageError(`config file ${file}: ${first ? describeError(first, schema, doc) : 'not valid'}`);
+  }
+  return { file, doc: doc as Record<string, unknown> };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Help
+
+/** Help lines for a table's flags: `--flag ARG   help (default ...)  [ENV]`. */
+export function flagHelp(table: OptionTable, notes: Record<string, string> = {}): string[] {
+  const rows = Object.values(table).flatMap((d) => {
+    if (!d.flag) return [];
+    const takes = d.type !== 'boolean';
+    const left = `${d.short ? `-${d.short}, ` : ''}--${d.flag}${takes ? ` ${d.arg ?? 'VALUE'}` : ''}`;
+    const def = d.kind === 'setting' ? (d.defaultText ?? defaultShown(d)) : undefined;
+    const where = d.kind === 'setting' ? [d.env && `${d.env}${d.type === 'boolean' ? '=1' : ''}`, d.key].filter(Boolean).join(' · ') : '';
+    const env = where ? `  [${where}]` : '';
+    return [[left, `${d.help}${notes[d.flag] ? `: ${notes[d.flag]}` : ''}${def ? ` (default ${def})` : ''}${env}`]];
+  });
+  const width = Math.max(...rows.map(([l]) => l.length)) + 2;
+  return rows.map(([l, r]) => `  ${l.padEnd(width)}${r}`);
+}
+
+/** Help lines for options without a flag: `ENV  config key  help`. */
+export function variableHelp(table: OptionTable, keyPrefix = ''): string[] {
+  const rows = Object.values(table).flatMap((d) => (d.kind === 'setting' && !d.flag && d.env ? [[d.env, d.key ? `${keyPrefix}${d.key}` : '-', `${d.help}${d.defaultText ?? defaultShown(d) ? ` (default ${d.defaultText ?? defaultShown(d)})` : ''}`]] : []));
+  if (!rows.length) return [];
+  const w0 = Math.max(...rows.map((r) => r[0].length)) + 2;
+  const w1 = Math.max(...rows.map((r) => r[1].length)) + 2;
+  return rows.map(([a, b, c]) => `  ${a.padEnd(w0)}${b.padEnd(w1)}${c}`);
+}
+
+function defaultShown(d: OptionDef): string | undefined {
+  if (d.type === 'boolean') return undefined;
+  try {
+    const v = d.default({ remote: false, apis: [] });
+    return v === undefined ? undefined : Array.isArray(v) ? v.join(',') : String(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** parseArgs options from a table. */
+export function parseArgsOptions(table: OptionTable): Record<string, { type: 'string' | 'boolean'; short?: string }> {
+  const out: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const d of Object.values(table)) if (d.flag) out[d.flag] = { type: d.type === 'boolean' ? 'boolean' : 'string', ...(d.short ? { short: d.short } : {}) };
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Closest names, for "did you mean" in messages
+
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/**
+ * Up to `max` candidates closest to `word` (case-insensitive): by edit distance to the whole candidate or to its
+ * beginning (a typo in a prefix), candidates that start with the word first; none when nothing is close.
+ */
+export function closest(word: string, candidates: Iterable<string>, max = 3): string[] {
+  const w = word.toLowerCase();
+  const limit = Math.max(2, Math.floor(w.length / 3));
+  const scored: { c: string; d: number }[] = [];
+  for (const c of new Set(candidates)) {
+    const l = c.toLowerCase();
+    const d = l.startsWith(w) && w.length >= 3 ? 0.5 : Math.min(editDistance(w, l), w.length >= 4 && l.length > w.length ? editDistance(w, l.slice(0, w.length)) + 1 : Infinity);
+    if (d <= limit) scored.push({ c, d });
+  }
+  scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
+  // Only the near-best: a clear best match is not diluted by distant ones.
+  return scored.filter((s) => s.d <= scored[0].d + 1).slice(0, max).map((s) => s.c);
 }

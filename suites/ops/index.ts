@@ -22,7 +22,7 @@ import { maintenanceChecks } from './checks/maintenance';
 import { backupChecks } from './checks/backup';
 import { iconsChecks } from './checks/icons';
 import { OPS_CATALOGUE, OPS_SPEC } from './paths';
-import { embeddedOpsTarget, OPS_ROLES, opsTargetFromEnv } from './target';
+import { embeddedOpsTarget, OPS_CREDENTIAL_PROBE, OPS_OPTIONS, OPS_ROLES, opsTarget, opsTargetFromEnv } from './target';
 
 const checks = registry([
   responses.responsesConformToSpec,
@@ -79,6 +79,9 @@ export const opsApi: ApiDefinition = {
   checks,
   responseCheckId: responses.responsesConformToSpec.id,
   roleHints: OPS_ROLES,
+  options: OPS_OPTIONS,
+  targetFrom: opsTarget,
   targetFromEnv: opsTargetFromEnv,
+  credentialProbe: OPS_CREDENTIAL_PROBE,
   startEmbedded: () => embeddedOpsTarget(),
 };

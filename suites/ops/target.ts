@@ -3,7 +3,8 @@ import { localhostTls } from '../../reference-impl/http/tls';
 import type { ApiHandler } from '../../reference-impl/http/types';
 import { loadOpsConfig, type OpsConfig } from '../../reference-impl/ops/config';
 import { createOpsHandler, opsErrorBody } from '../../reference-impl/ops/handler';
-import { UsageError } from '../core/api';
+import { UsageError, type CredentialProbe } from '../core/api';
+import { apiValuesFromEnv, howToSet, opt, url, type OptionTable, type OptionValues, type Origins } from '../core/settings';
 import type { Principal, Target } from '../core/types';
 
 const basic = (role: string, user: string, password: string, userVar: string, passVar: string): Principal => ({
@@ -18,26 +19,53 @@ export const OPS_ROLES = { primary: 'OPS_USERNAME/OPS_PASSWORD', readonly: 'OPS_
 
 const PATH_DEFAULTS = { user: 'nobody', app: 'SA-ITOA' };
 
-export function opsTargetFromEnv(env: NodeJS.ProcessEnv): Target | undefined {
-  if (!env.OPS_BASE_URL) return undefined;
-  if (!env.OPS_USERNAME || !env.OPS_PASSWORD) throw new UsageError('OPS_BASE_URL is set but OPS_USERNAME or OPS_PASSWORD is not');
-  let url: URL;
-  try {
-    url = new URL(env.OPS_BASE_URL);
-  } catch {
-    throw new UsageError(`OPS_BASE_URL is not a valid URL: ${env.OPS_BASE_URL}`);
+/** The variables of an ops deployment (environment variable, key under `targets.ops` in the config file). */
+export const OPS_OPTIONS = {
+  baseUrl: url({ env: 'OPS_BASE_URL', key: 'baseUrl', help: 'scheme, host and port of the ops API, e.g. https://ops.example.test:8089' }),
+  username: opt.string({ env: 'OPS_USERNAME', key: 'username', secret: true, help: 'basic-auth user with write access (required with the base URL)' }),
+  password: opt.string({ env: 'OPS_PASSWORD', key: 'password', secret: true, help: 'its password' }),
+  readonlyUsername: opt.string({ env: 'OPS_READONLY_USERNAME', key: 'readonlyUsername', secret: true, help: 'read-only user: enables the access checks' }),
+  readonlyPassword: opt.string({ env: 'OPS_READONLY_PASSWORD', key: 'readonlyPassword', secret: true, help: 'its password' }),
+  tlsInsecure: opt.boolean({ env: 'OPS_TLS_INSECURE', key: 'tlsInsecure', help: '1 accepts a self-signed certificate' }),
+  nsUser: opt.string({ env: 'OPS_NS_USER', key: 'nsUser', help: 'the <user> path segment', default: PATH_DEFAULTS.user }),
+  nsApp: opt.string({ env: 'OPS_NS_APP', key: 'nsApp', help: 'the <app> path segment', default: PATH_DEFAULTS.app }),
+} satisfies OptionTable;
+
+export type OpsValues = OptionValues<typeof OPS_OPTIONS>;
+
+export function opsTarget(values: Record<string, unknown>, origins: Origins = {}): Target | undefined {
+  const v = values as OpsValues;
+  if (!v.baseUrl) return undefined;
+  const base = origins['ops.baseUrl'] ?? 'OPS_BASE_URL';
+  if (!v.username || !v.password) {
+    const missing = [!v.username && howToSet(OPS_OPTIONS.username, 'ops'), !v.password && howToSet(OPS_OPTIONS.password, 'ops')].filter(Boolean);
+    throw new UsageError(`${base} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: give a user with write access`);
   }
-  const principals: Record<string, Principal> = { primary: basic('primary', env.OPS_USERNAME, env.OPS_PASSWORD, 'OPS_USERNAME', 'OPS_PASSWORD') };
-  if (env.OPS_READONLY_USERNAME && env.OPS_READONLY_PASSWORD) principals.readonly = basic('readonly', env.OPS_READONLY_USERNAME, env.OPS_READONLY_PASSWORD, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
+  if (Boolean(v.readonlyUsername) !== Boolean(v.readonlyPassword)) {
+    throw new UsageError(`${v.readonlyUsername ? origins['ops.readonlyUsername'] : origins['ops.readonlyPassword']} is set but ${howToSet(v.readonlyUsername ? OPS_OPTIONS.readonlyPassword : OPS_OPTIONS.readonlyUsername, 'ops')} is not: give both or neither`);
+  }
+  const principals: Record<string, Principal> = { primary: basic('primary', v.username, v.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
+  if (v.readonlyUsername && v.readonlyPassword) principals.readonly = basic('readonly', v.readonlyUsername, v.readonlyPassword, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
   return {
     api: 'ops',
-    baseUrl: url.origin,
+    baseUrl: new URL(v.baseUrl).origin,
     embedded: false,
     principals,
-    tlsInsecure: env.OPS_TLS_INSECURE === '1' || env.OPS_TLS_INSECURE === 'true',
-    pathDefaults: { user: env.OPS_NS_USER ?? PATH_DEFAULTS.user, app: env.OPS_NS_APP ?? PATH_DEFAULTS.app },
+    tlsInsecure: v.tlsInsecure,
+    pathDefaults: { user: v.nsUser, app: v.nsApp },
   };
 }
+
+export const opsTargetFromEnv = (env: NodeJS.ProcessEnv): Target | undefined => {
+  const { values, origins } = apiValuesFromEnv({ id: 'ops', options: OPS_OPTIONS }, env);
+  return opsTarget(values, origins);
+};
+
+/** Every configured user reads the list of supported object types, which any user with read access may do. */
+export const OPS_CREDENTIAL_PROBE: CredentialProbe = {
+  path: (t) => `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface/get_supported_object_types`,
+  refusedWith: () => [401, 403],
+};
 
 export async function embeddedOpsTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<OpsConfig> = {}): Promise<Target> {
   const config = loadOpsConfig(overrides);

@@ -9,7 +9,7 @@ import * as ownership from './checks/ownership';
 import * as read from './checks/read';
 import * as responses from './checks/responses';
 import { STACKS_CATALOGUE, STACKS_SPEC } from './paths';
-import { embeddedStacksTarget, STACK_ROLES, stacksTargetFromEnv } from './target';
+import { embeddedStacksTarget, STACKS_CREDENTIAL_PROBE, STACKS_OPTIONS, STACK_ROLES, stacksTarget, stacksTargetFromEnv } from './target';
 
 const checks = registry([
   responses.responsesConformToSpec,
@@ -45,6 +45,10 @@ export const stacksApi: ApiDefinition = {
   roleHints: STACK_ROLES,
   // Every stack check draws on the same per-user stack limit.
   maxConcurrency: 1,
+  options: STACKS_OPTIONS,
+  targetFrom: stacksTarget,
   targetFromEnv: stacksTargetFromEnv,
+  runOptions: (v) => ({ readyTimeoutS: v.readyTimeoutS as number }),
+  credentialProbe: STACKS_CREDENTIAL_PROBE,
   startEmbedded: () => embeddedStacksTarget(),
 };

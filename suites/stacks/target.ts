@@ -3,7 +3,8 @@ import type { ApiHandler } from '../../reference-impl/http/types';
 import { loadStacksConfig, type StacksConfig } from '../../reference-impl/stacks/config';
 import { stacksErrorBody } from '../../reference-impl/stacks/errors';
 import { createStacksHandler } from '../../reference-impl/stacks/handler';
-import { UsageError } from '../core/api';
+import { UsageError, type CredentialProbe } from '../core/api';
+import { apiValuesFromEnv, howToSet, opt, url, type OptionTable, type OptionValues, type Origins } from '../core/settings';
 import type { Principal, Target } from '../core/types';
 
 const bearer = (role: string, key: string, envVar: string): Principal => ({
@@ -16,21 +17,42 @@ const bearer = (role: string, key: string, envVar: string): Principal => ({
 /** Roles the stack checks use, and the variable that supplies each against a deployment. */
 export const STACK_ROLES = { primary: 'STACKS_API_KEY', second: 'STACKS_API_KEY_2', forbidden: 'STACKS_API_KEY_FORBIDDEN' } as const;
 
-export function stacksTargetFromEnv(env: NodeJS.ProcessEnv): Target | undefined {
-  if (!env.STACKS_BASE_URL) return undefined;
-  if (!env.STACKS_API_KEY) throw new UsageError('STACKS_BASE_URL is set but STACKS_API_KEY is not: give the API key of an allow-listed user');
-  try {
-    new URL(env.STACKS_BASE_URL);
-  } catch {
-    throw new UsageError(`STACKS_BASE_URL is not a valid URL: ${env.STACKS_BASE_URL}`);
-  }
+/** The variables of a stacks deployment (environment variable, key under `targets.stacks` in the config file). */
+export const STACKS_OPTIONS = {
+  baseUrl: url({ env: 'STACKS_BASE_URL', key: 'baseUrl', help: 'base address of the stack API, e.g. http://127.0.0.1:4600' }),
+  apiKey: opt.string({ env: STACK_ROLES.primary, key: 'apiKey', secret: true, help: 'API key of an allow-listed user (required with the base URL)' }),
+  apiKey2: opt.string({ env: STACK_ROLES.second, key: 'apiKey2', secret: true, help: 'second allow-listed user: enables the ownership/isolation checks' }),
+  apiKeyForbidden: opt.string({ env: STACK_ROLES.forbidden, key: 'apiKeyForbidden', secret: true, help: 'key of an authenticated user who is not allow-listed: enables the 403 check' }),
+  readyTimeoutS: opt.integer({ env: 'STACKS_READY_TIMEOUT_S', key: 'readyTimeoutS', help: 'seconds checks that need a RUNNING stack wait for one', defaultText: '60 against a deployment, 10 embedded', default: (c) => (c.remote ? 60 : 10) }),
+  limitProbeMax: opt.integer({ env: 'STACKS_LIMIT_PROBE_MAX', key: 'limitProbeMax', min: 1, exported: true, help: 'creates the limit check attempts before reporting the limit untested', default: 12 }),
+} satisfies OptionTable;
+
+export type StacksValues = OptionValues<typeof STACKS_OPTIONS>;
+
+const ROLE_OPTION = { primary: 'apiKey', second: 'apiKey2', forbidden: 'apiKeyForbidden' } as const;
+
+export function stacksTarget(values: Record<string, unknown>, origins: Origins = {}): Target | undefined {
+  const v = values as StacksValues;
+  if (!v.baseUrl) return undefined;
+  if (!v.apiKey) throw new UsageError(`${origins['stacks.baseUrl'] ?? 'STACKS_BASE_URL'} is set but ${howToSet(STACKS_OPTIONS.apiKey, 'stacks')} is not: give the API key of an allow-listed user`);
   const principals: Record<string, Principal> = {};
-  for (const [role, envVar] of Object.entries(STACK_ROLES)) {
-    const key = env[envVar];
-    if (key) principals[role] = bearer(role, key, envVar);
+  for (const [role, option] of Object.entries(ROLE_OPTION)) {
+    const key = v[option];
+    if (key) principals[role] = bearer(role, key, STACK_ROLES[role as keyof typeof STACK_ROLES]);
   }
-  return { api: 'stacks', baseUrl: env.STACKS_BASE_URL.replace(/\/$/, ''), embedded: false, principals };
+  return { api: 'stacks', baseUrl: v.baseUrl.replace(/\/$/, ''), embedded: false, principals };
 }
+
+export const stacksTargetFromEnv = (env: NodeJS.ProcessEnv): Target | undefined => {
+  const { values, origins } = apiValuesFromEnv({ id: 'stacks', options: STACKS_OPTIONS }, env);
+  return stacksTarget(values, origins);
+};
+
+/** Every key is tried with a list of the caller's own stacks; a key that must be allow-listed may not get 403 there. */
+export const STACKS_CREDENTIAL_PROBE: CredentialProbe = {
+  path: () => '/v1/stacks',
+  refusedWith: (role) => (role === 'forbidden' ? [401] : [401, 403]),
+};
 
 /** The reference implementation on a free port, optionally wrapped (the self-tests wrap it in faults). */
 export async function embeddedStacksTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<StacksConfig> = {}): Promise<Target> {

@@ -1,11 +1,44 @@
+import { UsageError } from '../api';
 import type { Status } from '../types';
 import { countOf, summarize, type ComplianceReport } from './model';
 
 const RANK: Record<Status, number> = { failed: 3, passed: 2, untested: 1, skipped: 0 };
 
+type Shard = { index: number; count: number } | undefined;
+const shardOf = (r: ComplianceReport) => r.run.config?.shard as Shard;
+const shardText = (s: Shard) => (s ? `shard ${s.index}/${s.count}` : 'a whole run (no --shard)');
+
+/**
+ * Refuses parts that are not the shards of one run: different seeds (the shards would have generated different
+ * cases), the same shard of an API twice (counted twice), or shards sliced by different counts.
+ */
+export function checkMergeable(parts: ComplianceReport[], names: string[]): void {
+  const seeds = new Set(parts.map((p) => p.run.seed));
+  if (seeds.size > 1) {
+    const other = parts.findIndex((p) => p.run.seed !== parts[0].run.seed);
+    throw new UsageError(`cannot merge: ${names[0]} has seed ${parts[0].run.seed} but ${names[other]} has seed ${parts[other].run.seed} (the shards of one run share --seed)`);
+  }
+  const seen = new Map<string, { name: string; shard: Shard }>();
+  for (const [i, part] of parts.entries()) {
+    const shard = shardOf(part);
+    for (const api of part.apis.map((a) => a.api)) {
+      const key = `${api} ${shard ? `${shard.index}/${shard.count}` : 'whole'}`;
+      const dup = seen.get(key);
+      if (dup) throw new UsageError(`cannot merge: ${dup.name} and ${names[i]} are both ${shardText(shard)} of the ${api} API`);
+      for (const [k, v] of seen) {
+        if (k.split(' ')[0] === api && (v.shard?.count ?? 1) !== (shard?.count ?? 1)) {
+          throw new UsageError(`cannot merge: ${v.name} is ${shardText(v.shard)} but ${names[i]} is ${shardText(shard)} of the ${api} API (shards of one run use the same N)`);
+        }
+      }
+      seen.set(key, { name: names[i], shard });
+    }
+  }
+}
+
 /** One report from the reports of the shards of a run: a requirement takes the strongest status any shard found. */
-export function mergeReports(parts: ComplianceReport[]): ComplianceReport {
-  if (!parts.length) throw new Error('nothing to merge');
+export function mergeReports(parts: ComplianceReport[], names: string[] = parts.map((_, i) => `report ${i + 1}`)): ComplianceReport {
+  if (!parts.length) throw new UsageError('nothing to merge');
+  checkMergeable(parts, names);
   const byId = new Map<string, ComplianceReport['requirements'][number]>();
   for (const part of parts) {
     for (const q of part.requirements) {
@@ -43,7 +76,7 @@ export function mergeReports(parts: ComplianceReport[]): ComplianceReport {
   const first = parts[0];
   return {
     tool: first.tool,
-    run: { ...first.run, durationMs: Math.max(...parts.map((p) => p.run.durationMs)), config: { ...first.run.config, mergedFrom: parts.length } },
+    run: { ...first.run, durationMs: Math.max(...parts.map((p) => p.run.durationMs)), config: { ...first.run.config, shard: undefined, mergedFrom: parts.length, shards: parts.map((p) => shardOf(p) ?? null) } },
     summary: summarize(requirements),
     apis: [...apis.values()],
     requirements,
