@@ -27,6 +27,11 @@ export interface ApiDefinition {
   /** Most checks this API can run at once against one target (shared per-user state such as quotas). */
   maxConcurrency?: number;
   /**
+   * Whether a 429 answer names a condition the document defines (so it is a verdict to judge, not a rate limit to
+   * wait out): e.g. a stack create refused at the limit with the wrong status.
+   */
+  documentedRefusal?(json: unknown): boolean;
+  /**
    * The variables of a deployment of this API (environment variable, key under `targets.<id>` in the config file,
    * type, default, help), read by the shared settings code; `baseUrl` is the one `--target` sets.
    */

@@ -88,7 +88,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
   // The embedded implementation holds only the run's own data, so nothing there is off limits.
   if (target.embedded && !options.allowDestructive) options = { ...options, allowDestructive: true };
-  const transport = createTransport({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites });
+  const transport = createTransport({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites, documentedRefusal: def.documentedRefusal });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();
   const observations: Observation[] = [];

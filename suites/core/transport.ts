@@ -18,6 +18,8 @@ export interface TransportOptions {
   rateLimit?: number;
   /** Cap on non-GET requests for fragile deployments; 0 means unlimited. */
   maxWrites?: number;
+  /** A 429 whose body names a documented condition is an answer to judge, not a rate limit to wait out. */
+  documentedRefusal?: (json: unknown) => boolean;
 }
 
 export interface RawRequest {
@@ -61,7 +63,7 @@ export function createTransport(options: TransportOptions): Transport {
   async function send(req: RawRequest) {
     for (let attempt = 0; ; attempt++) {
       const ex = await sendOnce(req);
-      if (ex.status !== 429) return ex;
+      if (ex.status !== 429 || options.documentedRefusal?.(ex.json)) return ex;
       if (attempt >= RATE_LIMIT_RETRIES) throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
       const after = Number(ex.headers['retry-after']);
       await sleep(Number.isFinite(after) && after >= 0 ? Math.min(after, 30) * 1000 : 250 * 2 ** attempt);

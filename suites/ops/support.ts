@@ -22,6 +22,9 @@ export const keyOf = (ex: Exchange): string | undefined => {
 
 export const ok = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
 
+/** "Response: empty": no body, or an empty JSON value ({}, [], null, ""), however padded. */
+export const emptyBody = (ex: Exchange) => ex.text.trim() === '' || ['{}', '[]', 'null', '""'].includes(JSON.stringify(ex.json));
+
 /** Creates an object tagged as the run's own and puts it in the ledger at once. */
 export interface Created {
   ex: Exchange;

@@ -62,8 +62,11 @@ export const resultsRestrictedToReadable: Check = {
       const admin = new Set(keys(rows(await listIn(ctx, c, { filter }))));
       const list = await listIn(ctx, c, { filter }, { as: 'readonly' });
       const mine = keys(rows(list));
-      if (ok(probe)) ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
-      else {
+      if (ok(probe)) {
+        // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
+        if (!mine.includes(hidden.key)) ctx.assert('OPS-AUTH-RESULTS-READABLE', false, `the read-only caller reads ${c.type}/${hidden.key} by key (${probe.status}) but its list leaves it out: either the object is readable and missing from the list, or it is not and the read returned it`, probe);
+        else ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
+      } else {
         const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
         ctx.assert('OPS-AUTH-RESULTS-READABLE', ok(list) && extra.length === 0, extra.length ? `the read-only caller, refused ${c.type}/${hidden.key} (${probe.status}), still lists ${extra.join(', ')}` : `${c.type}: the read-only list leaves out the object it cannot read`, list);
       }

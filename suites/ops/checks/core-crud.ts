@@ -1,6 +1,6 @@
 import type { Check } from '../../core/check';
 import { DEEP_DIVE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
-import { countIn, countOf, createIn, deleteIn, getIn, keyOf, keys, listIn, ok, ownFilter, rows, sleep, updateIn, type Doc } from '../support';
+import { countIn, countOf, createIn, deleteIn, emptyBody, getIn, keyOf, keys, listIn, ok, ownFilter, rows, sleep, updateIn, type Doc } from '../support';
 
 const CREATED_TYPES: Collection[] = [SERVICE, KPI_BASE_SEARCH, DEEP_DIVE, TEAM];
 
@@ -56,6 +56,7 @@ export const deleteRemovesExactlyOne: Check = {
     const before = await countIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) });
     const del = await deleteIn(ctx, DEEP_DIVE, ks[1]);
     if (!ctx.assert('OPS-CORE-DELETE', ok(del), `delete by key answered ${del.status}`, del)) return;
+    ctx.assert('OPS-CORE-DELETE', emptyBody(del), `delete by key answered ${emptyBody(del) ? 'an empty body' : `a body: ${del.text.trim().slice(0, 80)}`}`, del);
     const gone = await getIn(ctx, DEEP_DIVE, ks[1]);
     ctx.assert('OPS-CORE-DELETE', !ok(gone), `GET of the deleted key answered ${gone.status}`, gone);
     const left = keys(rows(await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) })));

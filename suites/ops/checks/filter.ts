@@ -11,10 +11,12 @@ const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REG
 
 /** One object with a field of every kind (scalar, array, sub-object), whatever the seed draws for the others. */
 const EVERY_KIND = { cf_alpha: 'fixed', cf_beta: ['red', 'blue'], cf_gamma: { x: 'deep', y: 7 } };
+/** Its twin but for letter case: equality is exact, so a store that folds case selects both. */
+const CASE_TWIN = { cf_alpha: 'Fixed', cf_beta: ['Red'], cf_gamma: { x: 'Deep', y: 7 } };
 
 /** Objects with varied user fields, the same for a given seed, so filters have something to tell apart. */
 async function seedObjects(ctx: CheckContext, c: Collection, n: number): Promise<number> {
-  const shapes = [EVERY_KIND, ...fc.sample(userObject, { seed: ctx.options.seed, numRuns: n - 1 })];
+  const shapes = [EVERY_KIND, CASE_TWIN, ...fc.sample(userObject, { seed: ctx.options.seed, numRuns: n - 2 })];
   const made = await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra)));
   return made.filter((m) => m.key).length;
 }
@@ -35,6 +37,7 @@ function shapeExamples(ours: Doc[]): GeneratedFilter[] {
     if (!pair) continue;
     out.push({ kind: 'equality', filter: { [pair[0]]: pair[1] } }, { kind: 'ne', filter: { [pair[0]]: { $ne: pair[1] } } });
   }
+  for (const [p, v] of [['cf_alpha', 'fixed'], ['cf_alpha', 'Fixed'], ['cf_beta', 'red'], ['cf_gamma.x', 'Deep']]) out.push({ kind: 'equality', filter: { [p]: v } });
   const titles = ours.map((r) => String(r.title));
   if (titles.length === 0) return out;
   const tail = titles[0].slice(titles[0].indexOf(' ') + 1);
