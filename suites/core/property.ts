@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { CheckContext } from './check';
+import { TransportError } from './transport';
 import type { Exchange } from './types';
 
 /** Thrown inside a property when the target breaks a rule; carries the exchange that shows it. */
@@ -48,6 +49,8 @@ export async function checkProperty<T>(
     return true;
   }
   const err = details.errorInstance;
+  // A lost or refusing target is the runner's to report (aborted, or untested when rate-limited), not a counterexample.
+  if (err instanceof TransportError) throw err;
   const violation = err instanceof Violation ? err : undefined;
   const target = violation?.requirement ?? all[0];
   const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;
