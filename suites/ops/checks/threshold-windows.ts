@@ -51,8 +51,27 @@ const rowsOf = (json: unknown, field: string): Doc[] => {
   return Array.isArray(v) ? (v as Doc[]).filter((d) => d && typeof d === 'object') : [];
 };
 
-const associate = (ctx: CheckContext, window: string, services: Links) =>
-  ctx.http.send('ctwAssociateServiceKpi', { params: { object_id: window }, query: { ctw_id: window }, body: { services } });
+/** A window of the run's own whose linked_services names the KPIs it is to be linked to. */
+const windowFor = (ctx: CheckContext, name: string, links: Links) =>
+  createIn(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
+
+const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
+
+/**
+ * The document's payload is "key(s) of the window(s)" (the KPIs are the window's own linked_services); the other form
+ * seen names them in the body as {services: [{_key, kpi_ids}]}. Both go with `ctw_id`. The first form whose answer
+ * lists linked KPIs is the one judged; failing that the first accepted one, failing that the last answer.
+ */
+async function associate(ctx: CheckContext, window: string, links: Links): Promise<{ ex: Exchange; form: string }> {
+  const forms: [string, unknown][] = [['the window keys', [window]], ['{services: [{_key, kpi_ids}]}', { services: links }]];
+  const answers: { ex: Exchange; form: string }[] = [];
+  for (const [form, body] of forms) {
+    const ex = await ctx.http.send('ctwAssociateServiceKpi', { params: { object_id: window }, query: { ctw_id: window }, body });
+    answers.push({ ex, form });
+    if (ok(ex) && answeredPairs(ex).length) break;
+  }
+  return answers.find((a) => ok(a.ex) && answeredPairs(a.ex).length) ?? answers.find((a) => ok(a.ex)) ?? answers[answers.length - 1];
+}
 
 const disconnect = (ctx: CheckContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
 
@@ -69,25 +88,28 @@ const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
 
 export const associateAndLinkedKpis: Check = {
   id: 'ops.ctw.associate-linked-kpis',
-  title: 'associate_service_kpi MUST link the window to the KPIs sent and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
+  title: 'associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
   requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
   async run(ctx) {
     const s1 = await serviceWithKpis(ctx, 'ctw one', 3);
     const s2 = await serviceWithKpis(ctx, 'ctw two', 1);
-    const a = await createIn(ctx, CTW, 'window a');
-    const b = await createIn(ctx, CTW, 'window b');
-    if (!s1 || !s2 || !a.key || !b.key) return ctx.untested('OPS-CTW-ASSOCIATE', 'could not create the services with KPIs and the two windows');
+    if (!s1 || !s2) return ctx.untested('OPS-CTW-ASSOCIATE', 'could not create the services with KPIs');
+    const linksA: Links = [{ _key: s1.key, kpi_ids: [s1.kpis[0].key, s1.kpis[1].key] }, { _key: s2.key, kpi_ids: [s2.kpis[0].key] }];
+    const linksB: Links = [{ _key: s1.key, kpi_ids: [s1.kpis[2].key] }];
+    const a = await windowFor(ctx, 'window a', linksA);
+    const b = await windowFor(ctx, 'window b', linksB);
+    if (!a.key || !b.key) return ctx.untested('OPS-CTW-ASSOCIATE', `could not create the two windows (${a.ex.status}, ${b.ex.status})`, a.ex);
     const wanted: [string, Links][] = [
-      [a.key, [{ _key: s1.key, kpi_ids: [s1.kpis[0].key, s1.kpis[1].key] }, { _key: s2.key, kpi_ids: [s2.kpis[0].key] }]],
-      [b.key, [{ _key: s1.key, kpi_ids: [s1.kpis[2].key] }]],
+      [a.key, linksA],
+      [b.key, linksB],
     ];
     for (const [window, links] of wanted) {
-      const ex = await associate(ctx, window, links);
-      const answered = rowsOf(ex.json, 'services');
-      const answeredPairs = answered.flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
+      const { ex, form } = await associate(ctx, window, links);
+      const got = answeredPairs(ex);
       const want = pairsOfLinks(links);
-      const good = ok(ex) && sameSet([...new Set(answeredPairs)], want);
-      ctx.assert('OPS-CTW-ASSOCIATE', good, `associate_service_kpi for ${window} answered ${ex.status} listing ${show(answeredPairs)}; sent ${show(want)}`, ex);
+      const good = ok(ex) && sameSet([...new Set(got)], want);
+      ctx.assert('OPS-CTW-ASSOCIATE', good, `associate_service_kpi for ${window} (payload ${form}) answered ${ex.status} listing ${show(got)}; the window's KPIs are ${show(want)}`, ex);
+      ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi was answered for the payload ${form}`);
     }
     const services = new Map([s1, s2].map((s) => [s.key, s]));
 
@@ -141,12 +163,13 @@ export const disconnectUnlinks: Check = {
   requirements: ['OPS-CTW-DISCONNECT'],
   async run(ctx) {
     const s = await serviceWithKpis(ctx, 'ctw disconnect', 3);
-    const a = await createIn(ctx, CTW, 'disconnect a');
-    const b = await createIn(ctx, CTW, 'disconnect b');
-    if (!s || !a.key || !b.key) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the service with KPIs and the two windows');
+    if (!s) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the service with KPIs');
     const linkA: Links = [{ _key: s.key, kpi_ids: [s.kpis[0].key, s.kpis[1].key] }];
     const linkB: Links = [{ _key: s.key, kpi_ids: [s.kpis[2].key] }];
-    const assoc = [await associate(ctx, a.key, linkA), await associate(ctx, b.key, linkB)];
+    const a = await windowFor(ctx, 'disconnect a', linkA);
+    const b = await windowFor(ctx, 'disconnect b', linkB);
+    if (!a.key || !b.key) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the two windows');
+    const assoc = [(await associate(ctx, a.key, linkA)).ex, (await associate(ctx, b.key, linkB)).ex];
     if (assoc.some((ex) => !ok(ex))) return ctx.untested('OPS-CTW-DISCONNECT', `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`, assoc.find((e) => !ok(e)));
     // Judged only where linked_kpis shows each window's links before the disconnect.
     const before = [await linkedKpis(ctx, a.key), await linkedKpis(ctx, b.key)];
@@ -159,8 +182,9 @@ export const disconnectUnlinks: Check = {
     ctx.observe('OPS-CTW-DISCONNECT', `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`);
     const left = await linkedKpis(ctx, a.key);
     ctx.assert('OPS-CTW-DISCONNECT', ok(left) && pairsOfRows(left).length === 0, `after disconnect_kpis the window's linked_kpis answered ${left.status} with ${show(pairsOfRows(left))}`, left);
+    // Whether the window's own linked_services is emptied too is not shown: recorded only.
     const stored = rowsOf((await getIn(ctx, CTW, a.key)).json, 'linked_services').flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : []));
-    ctx.assert('OPS-CTW-DISCONNECT', stored.length === 0, `after disconnect_kpis the window's linked_services still names ${stored.length} KPIs`);
+    ctx.observe('OPS-CTW-DISCONNECT', `after disconnect_kpis the window's linked_services names ${stored.length} KPIs`);
     const other = await linkedKpis(ctx, b.key);
     ctx.assert('OPS-CTW-DISCONNECT', ok(other) && sameSet(pairsOfRows(other), pairsOfLinks(linkB)), `another window's linked_kpis now reads ${show(pairsOfRows(other))}; it had ${show(pairsOfLinks(linkB))}`, other);
   },
@@ -169,25 +193,26 @@ export const disconnectUnlinks: Check = {
 export const stopMovesToStopped: Check = {
   id: 'ops.ctw.stop',
   title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
-  requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES'],
+  requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
   async run(ctx) {
-    // Written in the state table's capitalisation: responses must still say it in lower case.
-    const a = await createIn(ctx, CTW, 'stop a', { status: 'Active' });
-    const b = await createIn(ctx, CTW, 'stop b', { status: 'Active' });
+    const a = await createIn(ctx, CTW, 'stop a');
+    const b = await createIn(ctx, CTW, 'stop b');
     if (!a.key || !b.key) return ctx.untested('OPS-CTW-STOP', 'could not create two windows');
     const before = await getIn(ctx, CTW, a.key);
     const first = before.json as Doc | undefined;
-    ctx.assert('OPS-CTW-STATUS-LOWERCASE', ok(before) && isLower(first?.status), `a window written with status "Active" reads status ${JSON.stringify(first?.status)}`, before);
+    ctx.assert('OPS-CTW-STATUS-LOWERCASE', ok(before) && isLower(first?.status), `a new window reads status ${JSON.stringify(first?.status)}`, before);
     ctx.assert('OPS-CTW-OBJECT-TYPE', first?.object_type === 'custom_threshold_windows', `the window reads object_type ${JSON.stringify(first?.object_type)}`, before);
     if (String(first?.status).toLowerCase() !== 'active') {
-      ctx.observe('OPS-CTW-OTHER-STATES', `a window created with status "Active" reads ${JSON.stringify(first?.status)}`);
+      ctx.observe('OPS-CTW-OTHER-STATES', `a window created with status "active" reads ${JSON.stringify(first?.status)}`);
       return ctx.untested('OPS-CTW-STOP', `the window is not active after create (status ${JSON.stringify(first?.status)})`, before);
     }
     const stop = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
     const w = stop.json as Doc | undefined;
     const stopped = ok(stop) && w?._key === a.key && String(w?.status).toLowerCase() === 'stopped';
     ctx.assert('OPS-CTW-STOP', stopped, `stop answered ${stop.status} with _key ${JSON.stringify(w?._key)} and status ${JSON.stringify(w?.status)}`, stop);
-    ctx.assert('OPS-CTW-STOP', typeof w?.last_stopped_time === 'number' && w.last_stopped_time > 0, `the stopped window's last_stopped_time is ${JSON.stringify(w?.last_stopped_time)}`, stop);
+    const stamp = w?.last_stopped_time;
+    ctx.assert('OPS-CTW-STOP', stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0, `the stopped window's last_stopped_time is ${JSON.stringify(stamp)}`, stop);
+    if (stamp !== undefined) ctx.assert('OPS-CTW-FIELDS', typeof stamp === 'number', `last_stopped_time is ${JSON.stringify(stamp)}, listed as epoch seconds (number)`, stop);
     ctx.assert('OPS-CTW-STATUS-LOWERCASE', isLower(w?.status), `stop answered status ${JSON.stringify(w?.status)}`, stop);
     const after = await getIn(ctx, CTW, a.key);
     const read = after.json as Doc | undefined;
@@ -196,8 +221,9 @@ export const stopMovesToStopped: Check = {
     const other = (await getIn(ctx, CTW, b.key)).json as Doc | undefined;
     ctx.assert('OPS-CTW-STOP', String(other?.status).toLowerCase() === 'active', `another window reads status ${JSON.stringify(other?.status)} after the first was stopped`);
 
+    // Stopping a stopped window is not shown: any answer is accepted and recorded.
     const again = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
-    ctx.assert('OPS-CTW-OTHER-STATES', again.status < 500, `stopping the stopped window again answered ${again.status}`, again);
+    ctx.assert('OPS-CTW-OTHER-STATES', again.status > 0, `stopping the stopped window again answered ${again.status}; any answer is accepted`, again);
     const w2 = again.json as Doc | undefined;
     ctx.observe('OPS-CTW-OTHER-STATES', `stopping a stopped window answered ${again.status}${ok(again) ? ` with status ${JSON.stringify(w2?.status)}, last_stopped_time ${w2?.last_stopped_time === w?.last_stopped_time ? 'unchanged' : `now ${JSON.stringify(w2?.last_stopped_time)}`}` : ''}`);
   },

@@ -32,6 +32,7 @@ const eachPack = (when: (r: ApiRequest) => boolean, change: (p: Doc, r: ApiReque
   );
 const readOrList = (r: ApiRequest) => isList(r) || isOne(r, 'GET');
 
+const EXTRA = ['icon', 'ops_objects_counts', 'platform_objects_counts'];
 const ONLY_PAGING = ['ops.authoring.list-paging'];
 const ONLY_FIELDS = ['ops.authoring.list-fields'];
 const ONLY_CRUD = ['ops.authoring.crud'];
@@ -93,6 +94,13 @@ export const authoringFaults: OpsFault[] = [
     ),
   },
   {
+    id: 'cpa-extra-fields-never',
+    description: 'the authoring list never returns icon and the object counts, not even without fields',
+    breaks: ['OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT'],
+    only: ONLY_FIELDS,
+    wrap: eachPack(isList, (p) => EXTRA.forEach((f) => delete p[f])),
+  },
+  {
     id: 'cpa-fields-ignored',
     description: 'the authoring list returns whole packs whatever fields asks',
     breaks: ['OPS-CPA-LIST-EXTRA-FIELDS'],
@@ -143,7 +151,7 @@ export const authoringFaults: OpsFault[] = [
   {
     id: 'cpa-delete-answers-nothing',
     description: 'delete answers an empty body instead of the details of the deleted pack',
-    breaks: ['OPS-CPA-DELETE'],
+    breaks: ['OPS-CPA-DELETE-DETAILS'],
     only: ONLY_CRUD,
     wrap: mapResponse((r, res) => isOne(r, 'DELETE') && okAnswer(res), () => ({ status: 200 })),
   },

@@ -167,6 +167,26 @@ export const contentPacksFaults: OpsFault[] = [
     ),
   },
   {
+    id: 'cp-install-conflict-unreported',
+    description: 'an install without resolution silently leaves out the objects that already exist, reporting them neither in success nor in failure',
+    breaks: ['OPS-ERR-CP-INSTALL-FAILURES'],
+    only: ONLY_RESOLUTION,
+    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
+      const b = res.body as { failure: Doc[] };
+      return { ...res, body: { ...b, failure: b.failure.filter((f) => f.type !== 'OBJECT_ALREADY_EXISTS') } };
+    }),
+  },
+  {
+    id: 'cp-install-conflict-type-renamed',
+    description: 'an object that already exists is reported in failure with the type DUPLICATE instead of OBJECT_ALREADY_EXISTS',
+    breaks: ['OPS-CP-INSTALL-FAILURE-TYPE'],
+    only: ONLY_RESOLUTION,
+    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
+      for (const f of (res.body as { failure: Doc[] }).failure) if (f.type === 'OBJECT_ALREADY_EXISTS') f.type = 'DUPLICATE';
+      return res;
+    }),
+  },
+  {
     id: 'cp-install-success-ungrouped',
     description: 'the install result lists installed objects as a flat array of {id, title}, not keyed by group',
     breaks: ['OPS-CP-INSTALL-RESULT'],
@@ -182,6 +202,18 @@ export const contentPacksFaults: OpsFault[] = [
     breaks: ['OPS-CP-INSTALL-CONTENT'],
     only: ['ops.content-packs.install-content'],
     wrap: installBody(({ content: _content, ...b }) => b),
+  },
+  {
+    id: 'cp-install-content-rest-installed-silently',
+    description: 'install with content reports only the objects named, but installs the rest of the pack as well',
+    breaks: ['OPS-CP-INSTALL-CONTENT'],
+    only: ['ops.content-packs.install-content'],
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      const { content, ...rest } = bodyOf(req);
+      if (isInstall(req) && okAnswer(res) && content !== undefined) await call(inner, req, 'POST', req.path, { ...rest, resolution: 'skip' });
+      return res;
+    },
   },
   {
     id: 'cp-installed-versions-not-recorded',
@@ -205,16 +237,10 @@ export const contentPacksFaults: OpsFault[] = [
     }),
   },
   {
-    id: 'cp-refresh-not-persisted',
-    description: 'refresh reports the apps it added and removed but the library list does not change',
-    breaks: ['OPS-CP-REFRESH-SYNC'],
+    id: 'cp-refresh-without-failed',
+    description: 'refresh answers only the apps it synchronized, without the failed member',
+    breaks: ['OPS-CP-REFRESH'],
     only: ['ops.content-packs.refresh'],
-    wrap: (inner) => async (req) => {
-      const res = await inner(req);
-      if (!isRefresh(req) || !okAnswer(res)) return res;
-      const done = (res.body as { success: { apps_added: string[]; apps_removed: string[] } }).success;
-      await call(inner, req, 'POST', req.path, { apps_added: done.apps_removed, apps_removed: done.apps_added });
-      return res;
-    },
+    wrap: mapResponse((r, res) => isRefresh(r) && okAnswer(res), (res) => ({ ...res, body: { success: (res.body as Doc).success } })),
   },
 ];

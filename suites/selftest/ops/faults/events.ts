@@ -160,13 +160,6 @@ export const eventsFaults: OpsFault[] = [
     wrap: deletableComments,
   },
   {
-    id: 'em-unknown-type-server-error',
-    description: 'an object type the server does not know answers 500',
-    breaks: ['OPS-EM-OTHER-ENDPOINTS'],
-    only: ONLY,
-    wrap: mapResponse((req, res) => isList(req) && res.status === 404, () => ({ status: 500, body: { message: 'KeyError' } })),
-  },
-  {
     id: 'em-list-wrapped',
     description: 'event-management lists answer {items: [...]} instead of an array',
     breaks: ['OPS-EM-LIST'],
@@ -213,12 +206,5 @@ export const eventsFaults: OpsFault[] = [
     breaks: ['OPS-EM-ACTION-CONFIG'],
     only: ONLY,
     wrap: mapResponse((req, res) => isActionGet(req) && ok(res), (res) => ({ ...res, body: Object.fromEntries(Object.entries(res.body as Doc).filter(([k]) => !k.startsWith('eai:'))) })),
-  },
-  {
-    id: 'em-comment-update-server-error',
-    description: 'an update of a comment by key fails with a server error instead of being refused',
-    breaks: ['OPS-EM-OTHER-METHODS'],
-    only: ONLY,
-    wrap: (inner) => (req) => (isCommentItem('PUT')(req) ? { status: 500, body: { message: 'NotImplementedError' } } : inner(req)),
   },
 ];

@@ -92,7 +92,7 @@ export const iconsFaults: OpsFault[] = [
   {
     id: 'icon-delete-key-empty-answer',
     description: "DELETE icon_collection/<_key> answers 204 without the {Deleted: 'True'} body",
-    breaks: ['OPS-ICON-DELETE'],
+    breaks: ['OPS-ICON-DELETE-ANSWER'],
     only: only('delete-by-key'),
     wrap: (inner) => mapResponse((req, res) => atKey('DELETE')(req) && res.status === 200, () => ({ status: 204 }))(inner),
   },
@@ -107,12 +107,19 @@ export const iconsFaults: OpsFault[] = [
     },
   },
   {
-    id: 'icon-immutable-flag-on-every-category',
-    description: 'every category entry carries immutable, false for those that can be modified',
+    id: 'icon-every-category-immutable',
+    description: 'every category entry is marked immutable, also the categories icons introduced, which can be modified',
     breaks: ['OPS-ICON-CATEGORY'],
     only: only('list-categories'),
     wrap: (inner) =>
-      mapResponse((req, res) => atCollection('GET')(req) && listsCategories(req) && Array.isArray(res.body), (res) => ({ ...res, body: (res.body as Doc[]).map((c) => ({ ...c, immutable: c.immutable === true })) }))(inner),
+      mapResponse((req, res) => atCollection('GET')(req) && listsCategories(req) && Array.isArray(res.body), (res) => ({ ...res, body: (res.body as Doc[]).map((c) => ({ ...c, immutable: true })) }))(inner),
+  },
+  {
+    id: 'icon-delete-category-deletes-every-icon',
+    description: 'DELETE icon_collection?category=<name> deletes the icons of every category, as if category were *',
+    breaks: ['OPS-ICON-DELETE-CATEGORY'],
+    only: only('delete-category'),
+    wrap: mapRequest((req) => atCollection('DELETE')(req) && !!req.query.get('category'), (req) => withQuery(req, (q) => q.set('category', '*'))),
   },
   {
     id: 'icon-immutable-category-deletable',

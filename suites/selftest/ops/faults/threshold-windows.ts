@@ -51,6 +51,13 @@ export const thresholdWindowsFaults: OpsFault[] = [
     },
   },
   {
+    id: 'ctw-stop-ignored',
+    description: 'stop answers the window as it is: still active, with no last_stopped_time',
+    breaks: ['OPS-CTW-STOP'],
+    only: ONLY,
+    wrap: (inner) => async (req) => (isAction('stop')(req) ? readWindow(inner, req, ctw(req)![0]) : inner(req)),
+  },
+  {
     id: 'ctw-stop-status-capitalised',
     description: 'stop answers status "Stopped", as the state table spells it',
     breaks: ['OPS-CTW-STATUS-LOWERCASE'],
@@ -107,6 +114,20 @@ export const thresholdWindowsFaults: OpsFault[] = [
     wrap: mapResponse((req, res) => isLinkedKpis(req) && ok(res) && req.query.get('limit') === '0', (res) => ({ ...res, body: { ...(res.body as Doc), linked_kpis: [] } })),
   },
   {
+    id: 'ctw-linked-kpis-limit-zero-one',
+    description: 'linked_kpis reads limit=0 as limit=1, so it returns one KPI instead of all of them',
+    breaks: ['OPS-LIMITS-LINKED-KPIS-ZERO'],
+    only: ONLY,
+    wrap: mapRequest(
+      (req) => isLinkedKpis(req) && req.query.get('limit') === '0',
+      (req) => {
+        const query = new URLSearchParams(req.query);
+        query.set('limit', '1');
+        return { ...req, query };
+      },
+    ),
+  },
+  {
     id: 'ctw-linked-kpis-limit-plus-one',
     description: 'linked_kpis returns one entry more than limit',
     breaks: ['OPS-CTW-LINKED-KPIS'],
@@ -147,10 +168,14 @@ export const thresholdWindowsFaults: OpsFault[] = [
   },
   {
     id: 'ctw-associate-not-saved',
-    description: 'associate_service_kpi answers the KPIs linked but does not keep the link',
+    description: 'associate_service_kpi answers the KPIs linked but does not keep the link: the window is left without links',
     breaks: ['OPS-CTW-ASSOCIATE'],
     only: ONLY,
-    wrap: linksNotSaved('associate_service_kpi'),
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      if (isAction('associate_service_kpi')(req) && ok(res)) await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(ctw(req)![0])}`, { is_partial_data: '1' }, { linked_services: [] });
+      return res;
+    },
   },
   {
     id: 'ctw-associate-answers-nothing',
@@ -187,16 +212,5 @@ export const thresholdWindowsFaults: OpsFault[] = [
       for (const w of windows(res)) for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = String(w[f]);
       return res;
     }),
-  },
-  {
-    id: 'ctw-restop-server-error',
-    description: 'stopping a window that is already stopped fails with a server error',
-    breaks: ['OPS-CTW-OTHER-STATES'],
-    only: ONLY,
-    wrap: (inner) => async (req) => {
-      if (!isAction('stop')(req)) return inner(req);
-      const got = await readWindow(inner, req, ctw(req)![0]);
-      return ok(got) && (got.body as Doc).status === 'stopped' ? { status: 500, body: { message: 'window is not active' } } : inner(req);
-    },
   },
 ];

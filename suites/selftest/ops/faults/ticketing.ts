@@ -39,6 +39,17 @@ export const ticketingFaults: OpsFault[] = [
     wrap: mapRequest((req) => isCreate(req) && body(req).ticket_system === undefined, (req) => withBody(req, { ...body(req), ticket_system: 'default' })),
   },
   {
+    id: 'ticket-create-url-missing-written-then-500',
+    description: 'a create without ticket_url writes the link with a placeholder URL, then answers 500',
+    breaks: ['OPS-TICKET-CREATE-REQUIRED'],
+    only: ONLY,
+    wrap: (inner) => async (req) => {
+      if (!isCreate(req) || body(req).ticket_url !== undefined) return inner(req);
+      await inner(withBody(req, { ...body(req), ticket_url: 'about:blank' }));
+      return { status: 500, body: { message: "KeyError: 'ticket_url'" } };
+    },
+  },
+  {
     id: 'ticket-create-answers-other-key',
     description: 'create answers a fresh key that no stored link carries',
     breaks: ['OPS-TICKET-CREATE'],
@@ -116,13 +127,6 @@ export const ticketingFaults: OpsFault[] = [
       const id = ((first?.tickets as Doc[] | undefined) ?? [])[0]?.ticket_id;
       return id === undefined ? inner(req) : call(inner, req, 'DELETE', [episode, system, String(id)]);
     },
-  },
-  {
-    id: 'ticket-delete-answers-body',
-    description: 'delete answers a JSON body instead of an empty one',
-    breaks: ['OPS-TICKET-DELETE'],
-    only: ONLY,
-    wrap: mapResponse((req, res) => isDelete(req) && ok(res), () => ({ status: 200, body: { success: true } })),
   },
   {
     id: 'ticket-links-without-user',
