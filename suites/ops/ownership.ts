@@ -10,25 +10,28 @@ import { createIn, getIn, ok, removeIn, same, updateIn, type Doc } from './suppo
  * during the run, never listed here: the fields a minimal create comes back with that were not sent, and those
  * still there after a replacement that sent only the title.
  */
-const learned = new Map<string, Promise<Set<string>>>();
+const learned = new Map<string, Promise<Owned>>();
 
-export function serverFields(ctx: CheckContext, c: Collection): Promise<Set<string>> {
+/** The server's own fields, each with the value it gave a fresh object (its default). */
+export type Owned = Map<string, unknown>;
+
+export function serverFields(ctx: CheckContext, c: Collection): Promise<Owned> {
   const id = `${ctx.target.baseUrl} ${ctx.options.runTag} ${c.type}`;
   let fields = learned.get(id);
   if (!fields) learned.set(id, (fields = learn(ctx, c)));
   return fields;
 }
 
-async function learn(ctx: CheckContext, c: Collection): Promise<Set<string>> {
-  const owned = new Set<string>(['_key']);
+async function learn(ctx: CheckContext, c: Collection): Promise<Owned> {
+  const owned: Owned = new Map([['_key', undefined]]);
   const made = await createIn(ctx, c, 'field ownership');
   if (!made.key) return owned;
   try {
-    const created = await getIn(ctx, c, made.key);
-    for (const k of Object.keys(asDoc(created.json))) if (!(k in made.body)) owned.add(k);
+    const created = asDoc((await getIn(ctx, c, made.key)).json);
+    for (const [k, v] of Object.entries(created)) if (!(k in made.body)) owned.set(k, v);
     const title = made.body.title;
     const replaced = await updateIn(ctx, c, made.key, { title }, 0);
-    if (ok(replaced)) for (const k of Object.keys(asDoc((await getIn(ctx, c, made.key)).json))) if (k !== 'title') owned.add(k);
+    if (ok(replaced)) for (const [k, v] of Object.entries(asDoc((await getIn(ctx, c, made.key)).json))) if (k !== 'title' && !owned.has(k)) owned.set(k, v);
   } finally {
     await removeIn(ctx, c, made);
   }
@@ -42,7 +45,7 @@ const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
  * A partial update changes the fields it sends and nothing the client owns: the object as read just before,
  * shallow-merged with the patch. Fields of the server's own may change (bookkeeping) but must not vanish.
  */
-export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Set<string>, requirement: string): void {
+export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Owned, requirement: string): void {
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(patch)) {
     if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after);
@@ -57,14 +60,15 @@ export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Se
 
 /**
  * A full update writes every field it carries, and every field the client had set before and the body omits is
- * gone; fields the server adds on its own are tolerated.
+ * gone; fields the server adds on its own are tolerated, but not holding the client's old value in place of their own.
  */
-export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: Set<string>, requirement: string): void {
+export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: Owned, requirement: string): void {
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(next)) {
     if (k === '_key') continue;
     if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after);
   }
-  const kept = Object.keys(earlier).filter((k) => !(k in next) && !owned.has(k) && k in now);
+  const omitted = Object.keys(earlier).filter((k) => !(k in next) && k in now);
+  const kept = omitted.filter((k) => !owned.has(k) || (same(now[k], earlier[k]) && !same(earlier[k], owned.get(k))));
   if (kept.length) throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after);
 }

@@ -34,7 +34,7 @@ export interface Created {
 }
 
 export async function createIn(ctx: CheckContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
-  const body = { ...c.template(), title: tagged(ctx, title), ...extra };
+  const body = { ...c.template(), ...(c.complete ? await c.complete(ctx, extra) : {}), title: tagged(ctx, title), ...extra };
   const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
   const key = ok(ex) ? keyOf(ex) : undefined;
   const token = key ? ctx.ledger.add(`${c.type} ${key}`, () => ctx.http.send(c.ops.delete, { params: params(c, key) })) : undefined;

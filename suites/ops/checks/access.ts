@@ -51,9 +51,12 @@ export const resultsRestrictedToReadable: Check = {
     const team = await createIn(ctx, TEAM, 'unreadable team');
     if (!team.key) return ctx.untested('OPS-AUTH-RESULTS-READABLE', `could not create a team to hold an unreadable object (${team.ex.status})`, team.ex);
     const filter = ownFilter(ctx);
+    let hiddenService: string | undefined;
     for (const c of [SERVICE, MAINTENANCE, BACKUP]) {
       const req = c === SERVICE ? 'OPS-AUTH-RESULTS-READABLE' : 'OPS-AUTH-COUNTS';
-      const hidden = await createIn(ctx, c, 'unreadable', c === MAINTENANCE ? { sec_grp: team.key, sec_grp_list: [team.key] } : { sec_grp: team.key });
+      // A window is as readable as the objects it names: the unreadable one names the unreadable service.
+      const hidden = await createIn(ctx, c, 'unreadable', c === MAINTENANCE ? { sec_grp: team.key, sec_grp_list: [team.key], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] } : { sec_grp: team.key });
+      if (c === SERVICE) hiddenService = hidden.key;
       if (!hidden.key) {
         ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
         continue;

@@ -121,13 +121,6 @@ export const contentPacksFaults: OpsFault[] = [
     wrap: installBody((b) => (b.enabled === undefined ? { ...b, enabled: 1 } : b)),
   },
   {
-    id: 'cp-install-backfill-off-by-default',
-    description: 'install without backfill does not backfill',
-    breaks: ['OPS-CP-INSTALL-BACKFILL'],
-    only: ONLY_OPTIONS,
-    wrap: installBody((b) => (b.backfill === undefined ? { ...b, backfill: false } : b)),
-  },
-  {
     id: 'cp-install-skip-as-overwrite',
     description: 'resolution=skip replaces installed objects like overwrite',
     breaks: ['OPS-CP-INSTALL-RESOLUTION'],
