@@ -31,7 +31,8 @@ export interface ConformanceOptions {
 export interface ConformanceResult {
   report: ComplianceReport;
   runs: ApiRun[];
-  exitCode: 0 | 1;
+  /** 0 every MUST passed, 1 a MUST failed, 2 a check failed as a tool (its requirements have no verdict). */
+  exitCode: 0 | 1 | 2;
   files: string[];
 }
 
@@ -84,7 +85,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
     o.tool,
   );
   const files = o.write === false ? [] : writeReports(report, runs, s);
-  return { report, runs, exitCode: report.summary.gate === 'pass' ? 0 : 1, files };
+  return { report, runs, exitCode: report.summary.error > 0 ? 2 : report.summary.gate === 'pass' ? 0 : 1, files };
 }
 
 function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): string[] {

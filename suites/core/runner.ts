@@ -12,6 +12,7 @@ import { createResults } from './results';
 import { loadSpec, type Spec } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { createTransport, TransportError } from './transport';
+import { ToolError } from './tool-error';
 import type { AssertionRecord, Exchange, Observation, Target } from './types';
 
 export interface RunnerOptions extends RunOptions {
@@ -277,7 +278,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
     if (env.crossCheck && ex.operationId && !ex.pathRewritten) compareWithPrism(env.crossCheck, ex, records.slice(first).filter((r) => r.outcome === 'fail').map((r) => r.message));
   });
   const own = (requirement: string) => {
-    if (!check.requirements.includes(requirement)) throw new Error(`check ${check.id} records against ${requirement}, which it does not declare`);
+    if (!check.requirements.includes(requirement)) throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };
   const ctx: CheckContext = {
     checkId: check.id,
@@ -307,17 +308,20 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
     await check.run(ctx);
   } catch (e) {
     const err = e as Error;
-    lostTarget = err instanceof TransportError && (err.kind === 'timeout' || err.kind === 'connection');
-    const capped = err instanceof TransportError && (err.kind === 'write-cap' || err.kind === 'rate-limited');
+    const transport = err instanceof TransportError;
+    lostTarget = transport && (err.kind === 'timeout' || err.kind === 'connection');
+    const capped = transport && (err.kind === 'write-cap' || err.kind === 'rate-limited');
+    // Anything but the target failing to answer is the tool's own failure: no verdict, never a server failure.
+    const outcome_: AssertionRecord['outcome'] = capped ? 'untested' : transport ? 'fail' : 'error';
     outcome = capped ? 'untested' : 'aborted';
     const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
     const affected = check.requirements.filter((r) => !touched.has(r));
-    for (const requirement of affected.length ? affected : check.requirements.slice(0, 1)) {
+    for (const requirement of outcome_ === 'error' ? check.requirements : affected.length ? affected : check.requirements.slice(0, 1)) {
       records.push({
         requirement,
         check: check.id,
-        outcome: capped ? 'untested' : 'fail',
-        message: `${capped ? 'not run' : 'check aborted'}: ${err instanceof TransportError ? err.message : `${err.name}: ${err.message}`}`,
+        outcome: outcome_,
+        message: capped ? `not run: ${err.message}` : transport ? `check aborted: ${err.message}` : `tool error in ${check.id}: ${err.name}: ${err.message}`,
       });
     }
   } finally {

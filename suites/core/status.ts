@@ -15,12 +15,16 @@ export interface RequirementResult extends Requirement {
 /** A requirement passes only when at least one of its assertions ran and none failed. */
 export function requirementResult(req: Requirement, records: AssertionRecord[], passCount: number, observations: Observation[]): RequirementResult {
   const failures = records.filter((r) => r.outcome === 'fail');
+  const errors = records.filter((r) => r.outcome === 'error');
   const skipped = records.filter((r) => r.outcome === 'skipped');
   const untested = records.filter((r) => r.outcome === 'untested');
   let status: Status;
   let reason: string | undefined;
   if (failures.length) status = 'failed';
-  else if (passCount > 0) status = 'passed';
+  else if (errors.length) {
+    status = 'error';
+    reason = [...new Set(errors.map((r) => r.message))].join('; ');
+  } else if (passCount > 0) status = 'passed';
   else if (skipped.length) {
     status = 'skipped';
     reason = [...new Set(skipped.map((r) => r.message))].join('; ');
@@ -47,7 +51,7 @@ export function requirementResult(req: Requirement, records: AssertionRecord[], 
     passed: passCount,
     failed: failures.length,
     intermittent: failures.length > 0 && failures.every((f) => f.intermittent) ? true : undefined,
-    evidence: status === 'failed' ? failures : status === 'passed' ? records.filter((r) => r.outcome === 'pass').slice(0, 3) : [...untested, ...skipped].slice(0, 3),
+    evidence: status === 'failed' ? failures : status === 'error' ? errors : status === 'passed' ? records.filter((r) => r.outcome === 'pass').slice(0, 3) : [...untested, ...skipped].slice(0, 3),
     observations,
   };
 }

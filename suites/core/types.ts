@@ -1,7 +1,8 @@
 /** Shared vocabulary of a conformance run: requirements, checks, exchanges and the records that tie them together. */
 
 export type Level = 'MUST' | 'SHOULD' | 'unspecified';
-export type Status = 'passed' | 'failed' | 'skipped' | 'untested';
+/** `error`: the tool itself failed (an exception in a check, a record against an undeclared requirement): no verdict. */
+export type Status = 'passed' | 'failed' | 'skipped' | 'untested' | 'error';
 
 export interface Requirement {
   id: string;
@@ -50,7 +51,7 @@ export interface Evidence {
   details?: unknown;
 }
 
-export type Outcome = 'pass' | 'fail' | 'untested' | 'skipped';
+export type Outcome = 'pass' | 'fail' | 'untested' | 'skipped' | 'error';
 
 /** The smallest unit of a result: one assertion (or one reason it did not run) against one requirement. */
 export interface AssertionRecord {

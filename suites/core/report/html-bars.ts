@@ -3,7 +3,7 @@ import { countOf, type ComplianceReport, type Counts } from './model';
 import { h } from './html-text';
 
 /** Bar order and legend: what needs attention comes right after what passed. */
-export const BAR_STATUSES: Status[] = ['passed', 'failed', 'untested', 'skipped'];
+export const BAR_STATUSES: Status[] = ['passed', 'failed', 'error', 'untested', 'skipped'];
 
 /**
  * One stacked bar as inline SVG (fills print without "background graphics", unlike CSS backgrounds), stretched to
@@ -25,7 +25,8 @@ function bar(c: Counts, label: string): string {
 }
 
 function counts(c: Counts): string {
-  return BAR_STATUSES.map((s) => `<span class="n n-${s}${c[s] ? '' : ' zero'}" data-status="${s}"><b>${c[s]}</b> ${s}</span>`).join(' ');
+  // Tool errors are rare: their count is shown only where there are some, to keep the row short.
+  return BAR_STATUSES.filter((s) => s !== 'error' || c.error > 0).map((s) => `<span class="n n-${s}${c[s] ? '' : ' zero'}" data-status="${s}"><b>${c[s]}</b> ${s}</span>`).join(' ');
 }
 
 function row(kind: 'api' | 'group', api: string, group: string | undefined, label: string, c: Counts): string {

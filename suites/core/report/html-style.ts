@@ -43,8 +43,8 @@ dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px}dt{
 .bar-total{text-align:right;color:var(--muted);font-variant-numeric:tabular-nums}
 svg.bar{display:block;width:100%;height:12px;border-radius:3px}
 .bar-counts{font-size:.92em;white-space:nowrap;font-weight:normal;font-variant-numeric:tabular-nums}.bar-counts .n{display:inline-block;margin-left:4px}.n-passed{min-width:6.3em}.n-failed{min-width:4.8em}.n-untested{min-width:6.6em}.n-skipped{min-width:6.3em}.bar-counts .zero{color:#8c959f}
-.n-passed:not(.zero) b{color:var(--pass)}.n-failed:not(.zero) b{color:var(--fail)}.n-untested:not(.zero) b{color:var(--untested)}
-.seg-passed{fill:#2da44e}.seg-failed{fill:#cf222e}.seg-untested{fill:#d4a72c}.seg-skipped{fill:#8c959f}.seg-empty{fill:#eaeef2}
+.n-passed:not(.zero) b{color:var(--pass)}.n-failed:not(.zero) b{color:var(--fail)}.n-untested:not(.zero) b{color:var(--untested)}.n-error:not(.zero) b{color:#8250df}
+.seg-passed{fill:#2da44e}.seg-failed{fill:#cf222e}.seg-untested{fill:#d4a72c}.seg-skipped{fill:#8c959f}.seg-error{fill:#8250df}.seg-empty{fill:#eaeef2}
 
 /* requirement table */
 table{border-collapse:collapse;width:100%;background:#fff;table-layout:fixed}
@@ -53,7 +53,7 @@ th{background:#eaeef2;position:sticky;top:0;z-index:1;box-shadow:inset 0 -1px 0 
 .checks table{font-size:.93em}
 .sub{color:var(--muted);font-size:.86em}
 .lv-MUST{font-weight:600}
-.st-passed{color:var(--pass)}.st-failed{color:var(--fail);font-weight:600}.st-untested{color:var(--untested)}.st-skipped{color:var(--skipped)}
+.st-passed{color:var(--pass)}.st-failed{color:var(--fail);font-weight:600}.st-untested{color:var(--untested)}.st-skipped{color:var(--skipped)}.st-error{color:#8250df;font-weight:600}
 tbody.req-item:has(.st-failed) tr.req{background:#ffebe9}
 tr.detail>td{background:#fbfcfd;padding:3px 10px 6px}
 details{margin:2px 0}summary{cursor:pointer;color:var(--muted)}

@@ -75,15 +75,15 @@ export function renderHtml(r: ComplianceReport): string {
   const observed = r.requirements.filter((q) => q.observations.length && q.level === 'unspecified');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Conformance report: ${s.gate.toUpperCase()}</title><style>${STYLE}</style></head>
-<body><header><h1>Conformance report: <span class="${s.gate}">${s.gate === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
+<body><header><h1>Conformance report: <span class="${s.error ? 'fail' : s.gate}">${s.error ? 'TOOL ERROR' : s.gate === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
 <div>${h(r.apis.map((a) => a.title).join(' · '))}</div>
 <div class="run-line">${r.apis.map((a) => `${h(a.api)}: ${h(targetOf(a))}`).join(' · ')} · started ${h(r.run.startedAt)} · seed <code>${r.run.seed}</code> · ${h(r.tool.name)} ${h(r.tool.version)}</div>
-<div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b${s.failed ? ' class="fail"' : ''}>${s.failed}</b>failed (${s.byLevel.MUST.failed} MUST, ${s.warnings} SHOULD warnings)</div><div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>
+<div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b${s.failed ? ' class="fail"' : ''}>${s.failed}</b>failed (${s.byLevel.MUST.failed} MUST, ${s.warnings} SHOULD warnings)</div>${s.error ? `<div class="card"><b class="fail">${s.error}</b>tool errors (no verdict)</div>` : ''}<div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>
 <main>
 ${failuresSection(r)}
 ${barsSection(r)}
 <h2 id="requirements">Requirements</h2>
-<div class="filters"><label>status <select id="f-status">${options(['passed', 'failed', 'skipped', 'untested'])}</select></label><label>level <select id="f-level">${options(r.requirements.map((q) => q.level))}</select></label><label>API <select id="f-api">${options(r.requirements.map((q) => q.api))}</select></label><label>group <select id="f-group">${options(r.requirements.map((q) => q.group))}</select></label><label>search <input id="f-text" type="search" placeholder="id, text…"></label><span id="shown"></span></div>
+<div class="filters"><label>status <select id="f-status">${options(['passed', 'failed', 'error', 'skipped', 'untested'])}</select></label><label>level <select id="f-level">${options(r.requirements.map((q) => q.level))}</select></label><label>API <select id="f-api">${options(r.requirements.map((q) => q.api))}</select></label><label>group <select id="f-group">${options(r.requirements.map((q) => q.group))}</select></label><label>search <input id="f-text" type="search" placeholder="id, text…"></label><span id="shown"></span></div>
 <p class="print-only muted">All ${r.requirements.length} requirements, in catalogue order (pass/fail counts assertions). Reproducers, requests and responses are printed for failed requirements; those of the other evidence are in the HTML and JSON reports.</p>
 <table id="reqs"><colgroup><col style="width:20%"><col style="width:13%"><col style="width:11%"><col style="width:11%"><col><col style="width:8%"></colgroup><thead><tr><th>id</th><th>API / group</th><th>level</th><th>status</th><th>requirement</th><th>pass/ fail</th></tr></thead>
 ${r.requirements.map(requirementEntry).join('\n')}

@@ -8,14 +8,16 @@ export function renderJunit(r: ComplianceReport): string {
   for (const a of r.apis) {
     const reqs = r.requirements.filter((q) => q.api === a.api);
     const failures = reqs.filter((q) => q.status === 'failed' && q.level === 'MUST').length;
+    const errors = reqs.filter((q) => q.status === 'error').length;
     const skipped = reqs.filter((q) => q.status === 'skipped' || q.status === 'untested').length;
-    out.push(`  <testsuite name="${x(a.api)}" tests="${reqs.length}" failures="${failures}" skipped="${skipped}" time="${(a.stats.ms / 1000).toFixed(3)}">`);
+    out.push(`  <testsuite name="${x(a.api)}" tests="${reqs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(a.stats.ms / 1000).toFixed(3)}">`);
     for (const q of reqs) {
       out.push(`    <testcase classname="${x(`${a.api}.${q.group}`)}" name="${x(`${q.id} [${q.level}] ${q.summary}`)}">`);
       if (q.status === 'failed' && q.level === 'MUST') {
         const first = q.evidence[0];
         out.push(`      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${e.message}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`);
-      } else if (q.status === 'failed') out.push(`      <system-out>${x(`warning (${q.level}): ${q.evidence.map((e) => e.message).join('\n')}`)}</system-out>`);
+      } else if (q.status === 'error') out.push(`      <error message="${x(`tool error: ${q.reason ?? ''}`)}"/>`);
+      else if (q.status === 'failed') out.push(`      <system-out>${x(`warning (${q.level}): ${q.evidence.map((e) => e.message).join('\n')}`)}</system-out>`);
       else if (q.status !== 'passed') out.push(`      <skipped message="${x(`${q.status}: ${q.reason ?? ''}`)}"/>`);
       out.push('    </testcase>');
     }

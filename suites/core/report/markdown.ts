@@ -1,12 +1,12 @@
 import type { ComplianceReport } from './model';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const icon: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', untested: '❔ untested' };
+const icon: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', untested: '❔ untested', error: '⚠️ tool error' };
 
 /** Short enough for a CI job summary: the verdict, per-API counts, then only what needs attention. */
 export function renderMarkdown(r: ComplianceReport): string {
   const out: string[] = [];
-  out.push(`# Conformance: ${r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`, '');
+  out.push(`# Conformance: ${r.summary.error ? 'TOOL ERROR' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`, '');
   out.push(`Seed \`${r.run.seed}\` · ${r.run.runs} property runs · ${(r.run.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`, '');
   out.push('| API | target | passed | failed | skipped | untested | requests |', '|---|---|---|---|---|---|---|');
   for (const a of r.apis) out.push(`| ${a.api} | ${a.target.embedded ? 'embedded reference' : a.target.baseUrl} | ${a.summary.passed} | ${a.summary.failed} | ${a.summary.skipped} | ${a.summary.untested} | ${a.stats.requests} |`);
@@ -26,6 +26,11 @@ export function renderMarkdown(r: ComplianceReport): string {
       if (e) out.push(`**${q.id}**`, '', '```sh', e.evidence!.curl!, '```', '');
     }
     out.push('</details>');
+  }
+  const errors = r.requirements.filter((q) => q.status === 'error');
+  if (errors.length) {
+    out.push('', '## Tool errors (no verdict: the suite itself failed)', '', '| id | what happened |', '|---|---|');
+    for (const q of errors) out.push(`| ${q.id} | ${esc(q.reason ?? '')} |`);
   }
   const open = r.requirements.filter((q) => q.status === 'untested' || q.status === 'skipped');
   if (open.length) {

@@ -2,7 +2,7 @@ import { UsageError } from '../api';
 import type { Status } from '../types';
 import { countOf, summarize, type ComplianceReport } from './model';
 
-const RANK: Record<Status, number> = { failed: 3, passed: 2, untested: 1, skipped: 0 };
+const RANK: Record<Status, number> = { error: 4, failed: 3, passed: 2, untested: 1, skipped: 0 };
 
 type Shard = { index: number; count: number } | undefined;
 const shardOf = (r: ComplianceReport) => r.run.config?.shard as Shard;

@@ -10,6 +10,8 @@ export interface Counts {
   failed: number;
   skipped: number;
   untested: number;
+  /** Requirements the tool could not judge because a check itself failed. */
+  error: number;
 }
 
 export interface ComplianceReport {
@@ -50,7 +52,7 @@ export interface ComplianceReport {
 }
 
 export function countOf(reqs: { status: Status }[]): Counts {
-  const c: Counts = { total: reqs.length, passed: 0, failed: 0, skipped: 0, untested: 0 };
+  const c: Counts = { total: reqs.length, passed: 0, failed: 0, skipped: 0, untested: 0, error: 0 };
   for (const r of reqs) c[r.status]++;
   return c;
 }

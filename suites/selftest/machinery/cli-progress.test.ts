@@ -77,7 +77,7 @@ describe('a run against a slow target', () => {
   afterAll(() => target.close?.());
 
   it('in-process: the runner reports which check is running, and the printer says so while it runs', async () => {
-    const fast = await embeddedStacksTarget(slow(150));
+    const fast = await embeddedStacksTarget(slow(300));
     const { stream, text } = fakeStream(false);
     const progress = progressPrinter(stream, { tty: false, heartbeatMs: 400 });
     try {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../../core/check';
+import { runConformance } from '../../core/conformance';
+import { stacksApi } from '../../stacks/index';
+import { embeddedStacksTarget } from '../../stacks/target';
+import { selftestSettings } from '../harness';
+
+const undeclared: Check = {
+  id: 'selftest.undeclared-record',
+  title: 'records against a requirement it does not declare',
+  requirements: ['STK-JSON'],
+  async run(ctx) {
+    await ctx.http.send('listStacks');
+    ctx.assert('STK-LIST-200', true, 'not this check to say');
+  },
+};
+
+const throwing: Check = {
+  id: 'selftest.throws',
+  title: 'has a bug of its own',
+  requirements: ['STK-GET-200'],
+  async run() {
+    throw new TypeError("Cannot read properties of undefined (reading 'id')");
+  },
+};
+
+describe('a failure of the tool itself', () => {
+  it('is reported with the status error and exit code 2, never as the server failing', async () => {
+    const api = { ...stacksApi, checks: [undeclared, throwing] };
+    const { report, exitCode } = await runConformance({ settings: selftestSettings('stacks'), apis: [api], targets: { stacks: await embeddedStacksTarget() }, tool: { name: 'selftest', version: '0' }, write: false });
+    const status = (id: string) => report.requirements.find((q) => q.id === id)!;
+    expect(status('STK-JSON').status).toBe('error');
+    expect(status('STK-JSON').reason).toMatch(/records against STK-LIST-200, which it does not declare/);
+    expect(status('STK-GET-200').status).toBe('error');
+    expect(status('STK-GET-200').reason).toMatch(/tool error in selftest.throws: TypeError/);
+    expect(report.requirements.filter((q) => q.status === 'failed')).toEqual([]);
+    expect(report.summary.error).toBe(2);
+    expect(exitCode).toBe(2);
+  });
+});
