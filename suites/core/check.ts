@@ -9,7 +9,10 @@ export interface RunOptions {
   allowDestructive: boolean;
   /** How long checks that need a provisioned resource wait for it. */
   readyTimeoutS: number;
-  /** Marks everything the run creates, so it can be told apart from data it must not touch. */
+  /**
+   * Marks everything the check creates, so it can be told apart from data it must not touch: the run's tag followed by
+   * the check's number, so that checks running side by side each see only their own rows.
+   */
   runTag: string;
 }
 
@@ -42,5 +45,10 @@ export interface Check {
   destructive?: boolean;
   /** Roles whose credentials the check needs; without them its requirements are reported untested. */
   needs?: string[];
+  /**
+   * Shared state the check reads or changes beyond its own rows (a collection read whole, a singleton, a per-user
+   * quota): checks that name the same state never run side by side. `*` is all of it (nothing else runs alongside).
+   */
+  shares?: string[];
   run(ctx: CheckContext): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { matchesOnly } from './registry';
 import { createResults } from './results';
 import { loadSpec, type Spec } from './spec';
 import { requirementResult, type RequirementResult } from './status';
+import { schedule } from './schedule';
 import { createTransport, TransportError } from './transport';
 import { ToolError } from './tool-error';
 import type { AssertionRecord, Exchange, Observation, Target } from './types';
@@ -68,6 +69,9 @@ export interface CrossCheck {
   suiteOnly: { request: string; status: number; suite: string[] }[];
 }
 
+/** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
+export const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
+
 const specCache = new Map<string, Spec>();
 export const specOf = (file: string) => {
   let s = specCache.get(file);
@@ -109,26 +113,14 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         ? notRun(check, 'skipped', 'run interrupted before this check started')
         : lostInARow >= DEAD_TARGET_AFTER
           ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
-          : await runCheck(def, check, { spec, target, transport, options, exchanges, crossCheck });
+          : await runCheck(def, check, { spec, target, transport, options: { ...options, runTag: checkTag(options.runTag, def.checks.indexOf(check)) }, exchanges, crossCheck });
       lostInARow = run.lostTarget ? lostInARow + 1 : 0;
       const ms = performance.now() - t0;
       done.set(check, { run, ms });
       options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
     };
-    // Independent checks share the target; destructive ones and APIs with shared per-user state run one at a time.
     const width = Math.max(1, Math.min(options.concurrency ?? 1, def.maxConcurrency ?? Number.POSITIVE_INFINITY));
-    const inflight = new Set<Promise<void>>();
-    for (const check of selected) {
-      if (width === 1 || check.destructive) {
-        await Promise.all(inflight);
-        await runOne(check);
-        continue;
-      }
-      const p: Promise<void> = runOne(check).finally(() => inflight.delete(p));
-      inflight.add(p);
-      if (inflight.size >= width) await Promise.race(inflight);
-    }
-    await Promise.all(inflight);
+    await schedule(selected, width, runOne);
     for (const check of def.checks) {
       const entry = done.get(check);
       if (!entry) {

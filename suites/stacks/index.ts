@@ -44,7 +44,6 @@ export const stacksApi: ApiDefinition = {
   responseCheckId: responses.responsesConformToSpec.id,
   roleHints: STACK_ROLES,
   // Every stack check draws on the same per-user stack limit.
-  maxConcurrency: 1,
   // Every code of the error table names a condition; a rate limit would not carry one of them.
   documentedRefusal: (json) => ['InvalidRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MaxStacksLimitReached', 'InternalServerError'].includes(String((json as { code?: unknown } | undefined)?.code)),
   options: STACKS_OPTIONS,

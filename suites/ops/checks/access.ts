@@ -1,6 +1,6 @@
 import type { Check } from '../../core/check';
 import { BACKUP, MAINTENANCE, SERVICE, TEAM } from '../collections';
-import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, updateIn, type Doc } from '../support';
+import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type Doc } from '../support';
 
 export const basicAuthRequired: Check = {
   id: 'ops.auth.basic',
@@ -14,10 +14,10 @@ export const basicAuthRequired: Check = {
       const read = await ctx.http.send('coreList', { as: null, headers, params: { object_type: 'service' } });
       ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(read) && !Array.isArray(read.json), `a list with ${what} answered ${read.status}`, read);
       ctx.observe('OPS-ERR-STATUS-NOT-SHOWN', `${what}: ${read.status} ${read.text.slice(0, 100).replace(/\s+/g, ' ')}`);
-      const before = countOf(await countIn(ctx, SERVICE));
-      const write = await ctx.http.send('coreCreate', { as: null, headers, params: { object_type: 'service' }, body: { title: `${ctx.options.runTag} must not exist` } });
-      const after = countOf(await countIn(ctx, SERVICE));
-      ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(write) && before === after, `a create with ${what} answered ${write.status}; service count ${before} → ${after}`, write);
+      const title = tagged(ctx, `must not exist (${what})`);
+      const write = await ctx.http.send('coreCreate', { as: null, headers, params: { object_type: 'service' }, body: { title } });
+      const made = countOf(await countIn(ctx, SERVICE, { filter: JSON.stringify({ title }) }));
+      ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(write) && made === 0, `a create with ${what} answered ${write.status}; ${made} service(s) titled as it sent now exist`, write);
     }
   },
 };

@@ -73,6 +73,7 @@ const crud: Check = {
   id: 'ops.authoring.crud',
   title: 'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
   requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS'],
+  shares: ['authoring'],
   async run(ctx) {
     const made = await createPack(ctx, 'crud');
     if (!ctx.assert('OPS-CPA-CREATE', !!made.key, made.key ? `create answered {_key: ${made.key}}` : `create answered ${shown(made.ex)}`, made.ex)) return;
@@ -129,6 +130,7 @@ const forms: Check = {
   id: 'ops.authoring.fields',
   title: 'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
   requirements: ['OPS-CPA-FIELDS'],
+  shares: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 2);
     if (!services) return ctx.untested('OPS-CPA-FIELDS', 'could not create services for the pack to name');
@@ -160,6 +162,7 @@ const extraFields: Check = {
   id: 'ops.authoring.list-fields',
   title: 'With a fields parameter the authoring list MUST NOT return icon, ops_objects_counts or platform_objects_counts and MUST return the asked fields; without it the rows SHOULD carry those three',
   requirements: ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', 'OPS-CPA-LIST'],
+  shares: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 1);
     const made = await createPacks(ctx, [
@@ -198,6 +201,7 @@ const paging: Check = {
   id: 'ops.authoring.list-paging',
   title: 'The authoring list MUST apply filter, then sort by sort_key in sort_dir order (asc or des), then skip offset and return at most count packs',
   requirements: ['OPS-CPA-LIST'],
+  shares: ['authoring'],
   async run(ctx) {
     const words = fc.sample(fc.uniqueArray(word, { minLength: 2 * SIZE, maxLength: 2 * SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const made = await createPacks(ctx, Array.from({ length: SIZE }, (_, i) => [`cpa ${words[i]}`, { description: words[SIZE + i] }] as [string, Doc]));
@@ -229,6 +233,7 @@ const statusAndSearch: Check = {
   id: 'ops.authoring.list-status-search',
   title: 'The authoring list with status MUST return exactly the packs in that status; with search MUST return exactly the packs whose title contains it',
   requirements: ['OPS-CPA-LIST-STATUS', 'OPS-CPA-LIST-SEARCH', 'OPS-CPA-STATUS'],
+  shares: ['authoring'],
   async run(ctx) {
     const words = fc.sample(fc.uniqueArray(fc.stringMatching(/^[a-z]{4,8}$/), { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const asked = fc.sample(fc.shuffledSubarray(STATUSES, { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
@@ -278,6 +283,7 @@ const count: Check = {
   id: 'ops.authoring.count',
   title: 'GET content_pack_authorship/content_pack/count MUST answer {count} with the number of packs the filter matches; no filter counts all',
   requirements: ['OPS-CPA-COUNT'],
+  shares: ['authoring'],
   async run(ctx) {
     const made = await createPacks(ctx, [['count a', {}], ['count b', {}], ['count c', {}]]);
     if (!made) return ctx.untested('OPS-CPA-COUNT', 'could not create three content packs');
@@ -305,6 +311,7 @@ const updateRoundTrip: Check = {
   id: 'ops.authoring.update-round-trip',
   title: 'POST content_pack_authorship/content_pack/<id> with a full pack MUST answer {_key} and store what was sent',
   requirements: ['OPS-CPA-UPDATE'],
+  shares: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 3);
     const made = await createPack(ctx, 'round trip');

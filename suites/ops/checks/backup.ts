@@ -26,6 +26,7 @@ const objectType: Check = {
   id: 'ops.backup.object-type',
   title: 'The backup interface MUST serve backup_restore: its list is an array of jobs that all carry object_type backup_restore',
   requirements: ['OPS-BR-OBJECT-TYPE', 'OPS-BR-LIST'],
+  shares: ['backup'],
   async run(ctx) {
     const ex = await listIn(ctx, BACKUP);
     ctx.assert('OPS-BR-LIST', ok(ex) && Array.isArray(ex.json), `GET backup_restore answered ${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}`, ex);
@@ -38,6 +39,7 @@ const createAndRead: Check = {
   id: 'ops.backup.create-read',
   title: "POST backup_restore with the sample's title, job_type and status MUST answer {_key}; the job MUST read back by key and in the list with what was sent, as object_type backup_restore",
   requirements: ['OPS-BR-CREATE', 'OPS-BR-GET', 'OPS-BR-LIST', 'OPS-BR-OBJECT-TYPE', 'OPS-BR-FIELDS', 'OPS-BR-TRANSITIONS'],
+  shares: ['backup'],
   async run(ctx) {
     const made = await createIn(ctx, BACKUP, 'backup job', { job_type: 'Backup', status: 'Queued' });
     if (!ctx.assert('OPS-BR-CREATE', ok(made.ex) && made.key !== undefined, `POST backup_restore answered ${made.ex.status} ${made.ex.text.slice(0, 100)}`, made.ex)) return;
@@ -60,6 +62,8 @@ const updateDeleteCount: Check = {
   id: 'ops.backup.update-delete-count',
   title: 'POST backup_restore/<_key> MUST update the job and answer {_key}; DELETE by key MUST remove only that job; count MUST follow the filter and equal the list without one',
   requirements: ['OPS-BR-UPDATE', 'OPS-BR-DELETE', 'OPS-BR-COUNT'],
+  // Compares the whole collection's count with its list: nothing else may write meanwhile.
+  shares: ['*'],
   async run(ctx) {
     const made = await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, BACKUP, `backup ${n}`, { job_type: 'Backup', status: 'Queued' })));
     const ks = made.map((m) => m.key).filter((k): k is string => Boolean(k));
@@ -89,6 +93,7 @@ const defaultSurvivesSingle: Check = {
   id: 'ops.backup.default-survives-single-delete',
   title: 'DELETE backup_restore/<_key> of the default scheduled backup MUST NOT delete it: it still reads back afterwards',
   requirements: ['OPS-BR-DEFAULT-SURVIVES-SINGLE'],
+  shares: ['backup'],
   destructive: true,
   async run(ctx) {
     const found = await defaultBackup(ctx);
@@ -106,6 +111,7 @@ const defaultSurvivesBulk: Check = {
   id: 'ops.backup.default-survives-bulk-delete',
   title: 'A bulk DELETE of backup_restore that selects the default scheduled backup MUST leave it in place, while deleting the ordinary jobs it selects',
   requirements: ['OPS-BR-DEFAULT-SURVIVES-BULK', 'OPS-BR-BULK-DELETE'],
+  shares: ['backup'],
   destructive: true,
   async run(ctx) {
     const found = await defaultBackup(ctx);

@@ -51,6 +51,7 @@ const libraryList: Check = {
   id: 'ops.content-packs.list',
   title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
   requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
+  shares: ['content-packs'],
   async run(ctx) {
     const ex = await listPacks(ctx);
     const packs = packsOf(ex);
@@ -76,6 +77,7 @@ const libraryPaging: Check = {
   id: 'ops.content-packs.list-paging',
   title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
   requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
+  shares: ['content-packs'],
   async run(ctx) {
     const whole = await listPacks(ctx);
     const all = packsOf(whole);
@@ -122,6 +124,7 @@ const libraryGet: Check = {
   id: 'ops.content-packs.get',
   title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
   requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
+  shares: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
     if (!packs.length) return ctx.untested('OPS-CP-GET', 'the library lists no content pack with an id and a version');
@@ -148,6 +151,7 @@ const libraryPreview: Check = {
   id: 'ops.content-packs.preview',
   title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
   requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
+  shares: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
     if (!packs.length) return ctx.untested('OPS-CP-PREVIEW-SHAPE', 'the library lists no content pack to preview');
@@ -322,6 +326,7 @@ const installResolution: Check = {
   id: 'ops.content-packs.install-resolution',
   title: 'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES', 'OPS-CP-INSTALL-FAILURE-TYPE'],
+  shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
     const found = (await candidates(ctx)).find((c) => c.free.length > 0);
@@ -417,6 +422,7 @@ const installOptions: Check = {
   id: 'ops.content-packs.install-options',
   title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
   requirements: ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-BACKFILL', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-SAVED-SEARCHES', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-CP-INSTALL-CONTENT'],
+  shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
     const found = (await candidates(ctx)).find((c) => c.free.length > 0);
@@ -494,6 +500,7 @@ const installContent: Check = {
   id: 'ops.content-packs.install-content',
   title: 'Install with content MUST install only the objects named; without content it MUST install every object of the pack',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT'],
+  shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
     const all = await candidates(ctx);
@@ -549,6 +556,7 @@ const libraryRefresh: Check = {
   id: 'ops.content-packs.refresh',
   title: 'POST content_pack/refresh MUST answer {success, failed}, each with apps_added and apps_removed arrays of strings',
   requirements: ['OPS-CP-REFRESH', 'OPS-CP-REFRESH-SYNC'],
+  shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
     const before = idsOf(packsOf(await listPacks(ctx)));

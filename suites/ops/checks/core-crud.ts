@@ -122,6 +122,7 @@ export const countAgreesWithList: Check = {
   id: 'ops.core.count',
   title: 'GET <object_type>/count MUST answer {count} equal to the number of rows the list gives for the same filter; no filter counts all',
   requirements: ['OPS-CORE-COUNT'],
+  shares: ['*'],
   async run(ctx) {
     await Promise.all(['Count A', 'Count B'].map((t) => createIn(ctx, SERVICE, t)));
     for (const filter of [undefined, ownFilter(ctx)]) {

@@ -50,6 +50,7 @@ export const filterMatchesModel: Check = {
   id: 'ops.filter.matches-document-store',
   title: 'A filter of equality, $regex, $ne or a combination MUST select exactly the rows a document store would, and count MUST agree',
   requirements: ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'],
+  shares: ['*'],
   async run(ctx) {
     if ((await seedObjects(ctx, SERVICE, 6)) < 6) return ctx.untested('OPS-QUERY-FILTER', 'could not create the objects to filter');
     // Reads only from here on: the comparison is over the rows the server holds, whoever created them.
@@ -83,6 +84,7 @@ export const invalidFilterGetReturnsAll: Check = {
   id: 'ops.filter.invalid-get-returns-all',
   title: 'A GET with an incorrect filter MUST return all rows of the type (and count all of them)',
   requirements: ['OPS-FILTER-INVALID-GET'],
+  shares: ['*'],
   async run(ctx) {
     const all = sorted(keys(rows(await listIn(ctx, SERVICE))));
     const property = fc.asyncProperty(invalidFilter, async (filter) => {

@@ -79,6 +79,7 @@ const createAndList: Check = {
   id: 'ops.icons.create-and-list',
   title: 'POST icon_collection with an array of icons MUST answer one key per icon; GET ?category= MUST answer {total, result} with exactly those icons as written',
   requirements: ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
+  shares: ['icons'],
   async run(ctx) {
     let n = 0;
     const property = fc.asyncProperty(fc.array(iconShape, { minLength: 1, maxLength: 4 }), async (shapes) => {
@@ -112,6 +113,7 @@ const sizeForms: Check = {
   id: 'ops.icons.size-forms',
   title: 'Icon creation SHOULD accept default_width and default_height both as strings (as documented) and as numbers (as the sample sends), keeping their values',
   requirements: ['OPS-ICON-CREATE-SIZES'],
+  shares: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon sizes');
     for (const numeric of [false, true]) {
@@ -130,6 +132,7 @@ const putForm: Check = {
   id: 'ops.icons.put-form',
   title: "PUT icon_collection with the icon array as a raw body (the sample's form) SHOULD save the icons like POST and answer their keys",
   requirements: ['OPS-ICON-CREATE-PUT'],
+  shares: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon put');
     const icons = [iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0), iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1)];
@@ -145,6 +148,7 @@ const listParameters: Check = {
   id: 'ops.icons.list-parameters',
   title: 'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
   requirements: ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'],
+  shares: ['icons'],
   async run(ctx) {
     const size = 6;
     const words = fc.sample(fc.uniqueArray(word, { minLength: size, maxLength: size }), { seed: ctx.options.seed, numRuns: 1 })[0];
@@ -196,6 +200,7 @@ const listCategories: Check = {
   id: 'ops.icons.list-categories',
   title: 'GET icon_collection?list_categories=1 MUST answer every category as {name}, never marking a category the run made (which can be modified) immutable; list_categories=0 answers the icons',
   requirements: ['OPS-ICON-LIST-CATEGORIES', 'OPS-ICON-CATEGORY', 'OPS-ICON-LIST'],
+  shares: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon category');
     const saved = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
@@ -221,6 +226,7 @@ const deleteCategory: Check = {
   id: 'ops.icons.delete-category',
   title: "DELETE icon_collection?category=<name> MUST delete the icons of that category only, whatever other categories hold; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-DELETE-ANSWER'],
+  shares: ['icons'],
   async run(ctx) {
     let n = 0;
     const answers = new Set<string>();
@@ -262,6 +268,7 @@ const deleteByKey: Check = {
   id: 'ops.icons.delete-by-key',
   title: "DELETE icon_collection/<_key> MUST delete that icon only; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE', 'OPS-ICON-DELETE-ANSWER'],
+  shares: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon delete key');
     const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)));
@@ -280,6 +287,7 @@ const immutableCategories: Check = {
   id: 'ops.icons.immutable-categories',
   title: 'Icons of a category listed as immutable MUST survive a DELETE of that category (whatever it answers)',
   requirements: ['OPS-ICON-CATEGORY'],
+  shares: ['icons'],
   destructive: true,
   async run(ctx) {
     const { list } = await categories(ctx);
@@ -300,6 +308,7 @@ const deleteAll: Check = {
   id: 'ops.icons.delete-all',
   title: "DELETE icon_collection?category=* MUST delete all icons (icons of immutable categories excepted); the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-ALL', 'OPS-ICON-DELETE-ANSWER'],
+  shares: ['icons'],
   destructive: true,
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon delete all');

@@ -53,6 +53,7 @@ const supportedTypes: Check = {
   id: 'ops.maintenance.supported-types',
   title: 'maintenance_services_interface/get_supported_object_types MUST answer an array of strings containing maintenance_calendar',
   requirements: ['OPS-MW-SUPPORTED-TYPES'],
+  shares: ['maintenance'],
   async run(ctx) {
     const ex = await ctx.http.send('mwSupportedObjectTypes');
     const types = Array.isArray(ex.json) ? (ex.json as unknown[]) : undefined;
@@ -65,6 +66,7 @@ const roundTrip: Check = {
   id: 'ops.maintenance.round-trip',
   title: 'A maintenance window created with POST MUST answer {_key} and read back (by key and in the list) with its title, epoch-second (fractional) times and objects, as object_type maintenance_calendar',
   requirements: ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'],
+  shares: ['maintenance'],
   async run(ctx) {
     const objects = await targets(ctx);
     if (!objects) return ctx.untested('OPS-MW-CREATE', 'could not create a service and an entity for the windows to name');
@@ -102,6 +104,7 @@ const update: Check = {
   id: 'ops.maintenance.update',
   title: 'POST maintenance_calendar/<_key> MUST answer {_key}: with is_partial_data=1 only the sent fields change, with 0 the window is replaced',
   requirements: ['OPS-MW-UPDATE'],
+  shares: ['maintenance'],
   async run(ctx) {
     const objects = await targets(ctx);
     if (!objects) return ctx.untested('OPS-MW-UPDATE', 'could not create a service and an entity for the window to name');
@@ -137,6 +140,8 @@ const deleteAndCount: Check = {
   id: 'ops.maintenance.delete-and-count',
   title: 'DELETE maintenance_calendar/<_key> MUST remove only that window, and count MUST follow: the filtered count, and the whole count equal to the list',
   requirements: ['OPS-MW-DELETE', 'OPS-MW-COUNT'],
+  // Compares the whole collection's count with its list: nothing else may write meanwhile.
+  shares: ['*'],
   async run(ctx) {
     const whole = await completeWindow(ctx);
     if (!whole) return ctx.untested('OPS-MW-DELETE', 'could not create a service for the windows to name');

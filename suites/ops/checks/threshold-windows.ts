@@ -90,6 +90,7 @@ export const associateAndLinkedKpis: Check = {
   id: 'ops.ctw.associate-linked-kpis',
   title: 'associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
   requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
+  shares: ['threshold-windows'],
   async run(ctx) {
     const s1 = await serviceWithKpis(ctx, 'ctw one', 3);
     const s2 = await serviceWithKpis(ctx, 'ctw two', 1);
@@ -161,6 +162,7 @@ export const disconnectUnlinks: Check = {
   id: 'ops.ctw.disconnect',
   title: 'disconnect_kpis MUST unlink every KPI of that window, and only of that window',
   requirements: ['OPS-CTW-DISCONNECT'],
+  shares: ['threshold-windows'],
   async run(ctx) {
     const s = await serviceWithKpis(ctx, 'ctw disconnect', 3);
     if (!s) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the service with KPIs');
@@ -194,6 +196,7 @@ export const stopMovesToStopped: Check = {
   id: 'ops.ctw.stop',
   title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
   requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
+  shares: ['threshold-windows'],
   async run(ctx) {
     const a = await createIn(ctx, CTW, 'stop a');
     const b = await createIn(ctx, CTW, 'stop b');
@@ -259,6 +262,7 @@ export const windowFields: Check = {
   id: 'ops.ctw.fields',
   title: 'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
   requirements: ['OPS-CTW-FIELDS', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OTHER-STATES'],
+  shares: ['threshold-windows'],
   async run(ctx) {
     // One window of the run's own, so the list is never empty.
     await createIn(ctx, CTW, 'fields');

@@ -5,6 +5,8 @@ export const createAnswers202: Check = {
   id: 'stacks.create.accepted-202',
   title: 'A valid create MUST answer 202 with a StackSummary in state CREATING or RUNNING, with a termination date, visible in list and get',
   requirements: ['STK-CREATE-202', 'STK-CREATE-INITIAL-STATE', 'STK-CREATE-TERMINATION', 'STK-CREATE-VISIBLE', 'STK-NAMING', 'STK-LIFETIME', 'STK-ID-FORMAT'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const ex = await createStack(ctx, {});
     // A refusal at the limit is not an accepted create: the limit checks judge it.
@@ -46,6 +48,8 @@ export const defaultVersionIsLatestReleased: Check = {
   id: 'stacks.create.default-version',
   title: 'A create with {} MUST provision the latest released platform version',
   requirements: ['STK-CREATE-DEFAULT-VERSION'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const latest = latestReleased(await listVersions(ctx));
     if (!latest) return ctx.untested('STK-CREATE-DEFAULT-VERSION', 'the versions list holds no released version to compare with');
@@ -61,6 +65,8 @@ export const chosenVersionIsUsed: Check = {
   id: 'stacks.create.chosen-version',
   title: 'A create naming a listed platformVersion MUST provision exactly that version, released or unreleased',
   requirements: ['STK-CREATE-CHOSEN-VERSION', 'STK-VERSIONS-SELECTABLE', 'STK-SCHEMA-CREATE-REQUEST'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const versions = await listVersions(ctx);
     const latest = latestReleased(versions);
@@ -91,6 +97,8 @@ export const unknownVersionIs400: Check = {
   id: 'stacks.create.unknown-version-400',
   title: 'A create naming an unknown platformVersion MUST answer 400 InvalidRequest with a message naming the version',
   requirements: ['STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-REFUSED-NO-STACK'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const bogus = `0.0.0-unknown-${ctx.options.runTag}`;
     const before = await listedIds(ctx);
@@ -117,6 +125,8 @@ export const malformedBodyIs400: Check = {
   id: 'stacks.create.malformed-body-400',
   title: 'A create with a malformed or missing body MUST answer 400 InvalidRequest and create nothing',
   requirements: ['STK-CREATE-MALFORMED', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-REFUSED-NO-STACK'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const before = await listedIds(ctx);
     for (const [what, raw] of MALFORMED) {

@@ -28,6 +28,8 @@ export const deleteRemovesStack: Check = {
   id: 'stacks.delete.removes-stack',
   title: 'Delete MUST answer 204 with an empty body, and the stack MUST NOT stay CREATING or RUNNING afterwards',
   requirements: ['STK-DELETE-204', 'STK-DELETE-EFFECT', 'STK-TRANSITIONS', 'STK-DELETE-404'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const fresh = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-DELETE-204'], fresh)) return;

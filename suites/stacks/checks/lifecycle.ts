@@ -11,6 +11,8 @@ export const lifecycleMatchesModel: Check = {
   id: 'stacks.lifecycle.model',
   title: 'Any sequence of create, list, get and delete by two users MUST agree with the documented model (ownership, visibility, limit, delete)',
   requirements: REQUIREMENTS,
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const users = ctx.has('second') ? ['primary', 'second'] : ['primary'];
     const user = fc.constantFrom(...users);

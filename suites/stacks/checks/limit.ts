@@ -10,6 +10,8 @@ export const limitIs409: Check = {
   id: 'stacks.limit.max-stacks-409',
   title: "Create beyond the per-user maximum MUST answer 409 MaxStacksLimitReached, create nothing, not affect other users, and count only the caller's active stacks",
   requirements: REQUIREMENTS,
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const before = await listedIds(ctx);
     const existing = before.size;

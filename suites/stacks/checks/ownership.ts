@@ -5,6 +5,8 @@ export const othersStacksAreInvisible: Check = {
   id: 'stacks.ownership.isolation',
   title: "List, get and delete MUST act only on the caller's own stacks: another user's stack is never listed, read or deleted",
   requirements: ['STK-OWNERSHIP', 'STK-LIST-OWN', 'STK-GET-404', 'STK-DELETE-404'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   needs: ['second'],
   async run(ctx) {
     const theirs = await createStack(ctx, {}, 'second');

@@ -5,6 +5,8 @@ export const listAnswers200: Check = {
   id: 'stacks.list.own-stacks-200',
   title: "List MUST answer 200 with the caller's active stacks, each as created",
   requirements: ['STK-LIST-200', 'STK-VERSION-PREFIX'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-LIST-200'], created)) return;
@@ -36,6 +38,8 @@ export const getAnswersDetail: Check = {
   id: 'stacks.get.detail-200',
   title: 'Get MUST answer 200 with a StackDetail whose summary fields match what create returned',
   requirements: ['STK-GET-200', 'STK-STACKID-PARAM'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-GET-200'], created)) return;
@@ -53,6 +57,8 @@ export const accessDetailsWhenRunning: Check = {
   id: 'stacks.get.access-details',
   title: 'When get includes stackAccessDetails it MUST be complete (url, username, password)',
   requirements: ['STK-ACCESS-DETAILS'],
+  // Every stack it creates counts against the caller's limit, which other creating checks need free.
+  shares: ['stack-quota'],
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-ACCESS-DETAILS'], created)) return;
