@@ -29,9 +29,13 @@ export function createLedger(): Ledger {
       const failed: string[] = [];
       for (const [token, e] of [...entries].reverse()) {
         try {
-          await e.remove();
-          now++;
-          removed++;
+          // A refusal (anything but 2xx, or 404: already gone) leaves the object behind: say so.
+          const status = ((await e.remove()) as { status?: number } | undefined)?.status;
+          if (status !== undefined && status !== 404 && (status < 200 || status > 299)) failed.push(`${e.label}: delete answered ${status}`);
+          else {
+            now++;
+            removed++;
+          }
         } catch (err) {
           failed.push(`${e.label}: ${(err as Error).message}`);
         }

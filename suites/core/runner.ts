@@ -53,7 +53,8 @@ export interface ApiRun {
   /** Whether destructive checks were allowed for this API (always for the embedded implementation). */
   allowDestructive: boolean;
   requirements: RequirementResult[];
-  checks: { id: string; title: string; requirements: string[]; destructive: boolean; outcome: CheckOutcome; attempts: number; ms: number }[];
+  /** Per check: outcome, attempts, time and requests sent (every attempt, cleanup included). */
+  checks: { id: string; title: string; requirements: string[]; destructive: boolean; outcome: CheckOutcome; attempts: number; ms: number; requests: number }[];
   stats: { requests: number; writes: number; assertions: number; ms: number };
   cleanup: { created: number; removed: number; failed: string[] };
   exchanges?: Exchange[];
@@ -78,6 +79,9 @@ export const specOf = (file: string) => {
   if (!s) specCache.set(file, (s = loadSpec(file)));
   return s;
 };
+
+/** Checks in flight against a deployment unless --concurrency says otherwise. */
+export const DEPLOYMENT_CONCURRENCY = 8;
 
 /** After this many checks in a row lose their target, the rest are failed without sending anything. */
 const DEAD_TARGET_AFTER = 3;
@@ -119,14 +123,15 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       done.set(check, { run, ms });
       options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
     };
-    const width = Math.max(1, Math.min(options.concurrency ?? 1, def.maxConcurrency ?? Number.POSITIVE_INFINITY));
+    // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
+    const width = Math.max(1, Math.min(options.concurrency ?? (target.embedded ? 1 : DEPLOYMENT_CONCURRENCY), def.maxConcurrency ?? Number.POSITIVE_INFINITY));
     await schedule(selected, width, runOne);
     for (const check of def.checks) {
       const entry = done.get(check);
       if (!entry) {
         const why = !matchesOnly(check, options.only) ? 'not selected by --only' : `run in another shard than ${options.shard?.index}/${options.shard?.count}`;
         for (const r of notRun(check, 'skipped', why).records) results.record(r);
-        checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: 'filtered', attempts: 0, ms: 0 });
+        checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: 'filtered', attempts: 0, ms: 0, requests: 0 });
         continue;
       }
       const { run, ms } = entry;
@@ -135,7 +140,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       totals.created += run.cleanup.created;
       totals.removed += run.cleanup.removed;
       totals.failed.push(...run.cleanup.failed);
-      checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: run.outcome, attempts: run.attempts, ms });
+      checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: run.outcome, attempts: run.attempts, ms, requests: run.requests });
     }
   } finally {
     transport.close();
@@ -197,6 +202,7 @@ interface CheckRun {
   attempts: number;
   lostTarget: boolean;
   cleanup: { created: number; removed: number; failed: string[] };
+  requests: number;
 }
 
 function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message: string): CheckRun {
@@ -207,6 +213,7 @@ function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message:
     attempts: 0,
     lostTarget: outcome === 'fail',
     cleanup: { created: 0, removed: 0, failed: [] },
+    requests: 0,
   };
 }
 
@@ -237,6 +244,7 @@ async function runCheck(def: ApiDefinition, check: Check, env: Env): Promise<Che
       first.cleanup.created += run.cleanup.created;
       first.cleanup.removed += run.cleanup.removed;
       first.cleanup.failed.push(...run.cleanup.failed);
+      first.requests += run.requests;
     }
     const failed = run.records.some((r) => r.outcome === 'fail');
     if (!failed) {
@@ -254,7 +262,9 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
   const observations: Observation[] = [];
   const ledger = createLedger();
   const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
+  let requests = 0;
   const client = createClient(env.target, env.spec, env.transport, (ex) => {
+    requests++;
     ex.check = check.id;
     env.exchanges?.push(ex);
     const first = records.length;
@@ -317,7 +327,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
       });
     }
   } finally {
-    cleanup = await ledger.cleanup();
+    cleanup = await env.transport.exempt(() => ledger.cleanup());
   }
-  return { records, observations, outcome, attempts: 1, lostTarget, cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed } };
+  return { records, observations, outcome, attempts: 1, lostTarget, cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed }, requests };
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
 import { sleep } from './sleep';
@@ -31,6 +32,8 @@ export interface RawRequest {
 
 export interface Transport {
   send(req: RawRequest): Promise<Omit<Exchange, 'operationId' | 'principal'>>;
+  /** Runs `fn` with its writes exempt from --max-writes: cleanup of what the run created is never capped. */
+  exempt<T>(fn: () => Promise<T>): Promise<T>;
   stats: { requests: number; writes: number };
   /** Every exchange in order, when capture is on (HAR). */
   log?: Exchange[];
@@ -39,6 +42,7 @@ export interface Transport {
 
 
 const RATE_LIMIT_RETRIES = 5;
+const exemptScope = new AsyncLocalStorage<true>();
 
 export function createTransport(options: TransportOptions): Transport {
   const agents = {
@@ -72,7 +76,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   async function sendOnce(req: RawRequest) {
     const write = req.method !== 'GET' && req.method !== 'HEAD';
-    if (write && options.maxWrites && stats.writes >= options.maxWrites) {
+    if (write && options.maxWrites && stats.writes >= options.maxWrites && !exemptScope.getStore()) {
       throw new TransportError(`write cap of ${options.maxWrites} requests reached (--max-writes)`, 'write-cap');
     }
     await pace();
@@ -129,6 +133,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     send,
+    exempt: (fn) => exemptScope.run(true, fn),
     stats,
     close() {
       agents['http:'].destroy();

@@ -225,7 +225,7 @@ const paging: Check = {
         if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page);
       }
     });
-    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property);
+    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, { runs: Math.ceil(ctx.options.runs / 2) });
   },
 };
 
@@ -274,7 +274,7 @@ const statusAndSearch: Check = {
     const property = fc.asyncProperty(piece, fc.constantFrom(...made.map((m) => String(m.body.title))), async (q, title) => {
       for (const text of [q, q.toUpperCase(), title, `${ctx.options.runTag}absent`]) await searched(text);
     });
-    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property);
+    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property, { runs: Math.ceil(ctx.options.runs / 2) });
     for (const n of notes) ctx.observe('OPS-CPA-LIST-SEARCH', n);
   },
 };

@@ -116,7 +116,7 @@ const libraryPaging: Check = {
         }
       },
     );
-    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property);
+    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, { runs: Math.ceil(ctx.options.runs / 2) });
   },
 };
 
@@ -401,7 +401,7 @@ const installResolution: Check = {
     const property = fc.asyncProperty(fc.shuffledSubarray(COMBOS, { minLength: COMBOS.length }), async (combos) => {
       for (const c of combos) await step(c.prior, c.resolution);
     });
-    const held = await checkProperty(ctx, ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'], `install resolution over prior states of ${pack.id} ${x.id}`, property, { runs: Math.min(ctx.options.runs, 3) });
+    const held = await checkProperty(ctx, ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'], `install resolution over prior states of ${pack.id} ${x.id}`, property, { runs: 1 });
     await reset().catch(() => undefined);
     for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
     const types = [...conflictTypes];
@@ -467,7 +467,7 @@ const installOptions: Check = {
         if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);
       }
     });
-    const held = await checkProperty(ctx, ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-CONTENT'], `install options of ${pack.id} ${x.id}`, property, { runs: Math.min(ctx.options.runs, 2) });
+    const held = await checkProperty(ctx, ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-CONTENT'], `install options of ${pack.id} ${x.id}`, property, { runs: 1 });
     if (held) {
       ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted');
       for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);

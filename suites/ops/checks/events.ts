@@ -125,7 +125,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
     }),
   );
   // A large live store makes every case expensive: fewer cases there.
-  const runs = n > 500 ? Math.min(3, ctx.options.runs) : ctx.options.runs;
+  const runs = n > 500 ? Math.min(3, ctx.options.runs) : Math.ceil(ctx.options.runs / 2);
   await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs });
 }
 

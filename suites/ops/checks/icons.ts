@@ -259,7 +259,7 @@ const deleteCategory: Check = {
       }
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
-    const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 8), examples: [[[0, 1, 2], 0]] });
+    const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 5), examples: [[[0, 1, 2], 0]] });
     if (held) ctx.assert('OPS-ICON-DELETE-ANSWER', answers.size === 0, answers.size ? `DELETE ?category= answered ${[...answers].join('; ')}, not {Deleted: 'True'}` : "every DELETE ?category= answered {Deleted: 'True'}");
   },
 };

@@ -96,7 +96,7 @@ const roundTrip: Check = {
         await removeIn(ctx, MAINTENANCE, made);
       }
     });
-    await checkProperty(ctx, ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'], 'maintenance window round trip', property, { runs: Math.min(ctx.options.runs, 10) });
+    await checkProperty(ctx, ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'], 'maintenance window round trip', property, { runs: Math.ceil(ctx.options.runs / 2) });
   },
 };
 

@@ -107,6 +107,6 @@ export const bulkUpdate: Check = {
         for (const m of made) await removeIn(ctx, SERVICE, m);
       }
     });
-    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, { runs: Math.min(ctx.options.runs, 15) });
+    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, { runs: Math.ceil(ctx.options.runs / 2) });
   },
 };

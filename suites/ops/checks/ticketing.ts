@@ -217,7 +217,7 @@ export const linksFollowModel: Check = {
         }
       }
     });
-    await checkProperty(ctx, ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'], 'ticket links against a model', property);
+    await checkProperty(ctx, ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'], 'ticket links against a model', property, { runs: Math.ceil(ctx.options.runs / 4) });
   },
 };
 
