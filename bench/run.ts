@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { opsApi } from '../suites/ops/index';
 import { stacksApi } from '../suites/stacks/index';
 import { conformanceFigures } from './conformance';
+import { remoteFigures } from './remote';
 import { scalingFigures } from './scaling';
 import { startupSeconds } from './startup';
 import { throughputFigures } from './throughput';
@@ -11,11 +12,14 @@ import { throughputFigures } from './throughput';
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only scaling,throughput` runs just those sections (conformance, startup, throughput, scaling); default all.
+// `--only scaling,throughput` runs just those sections (conformance, remote, startup, throughput, scaling); default all.
 const onlyArg = process.argv.find((a, i, all) => a.startsWith('--only=') || all[i - 1] === '--only');
 const only = onlyArg === undefined ? undefined : new Set(onlyArg.replace(/^--only=/, '').split(','));
 const wanted = (section: string) => only === undefined || only.has(section);
 const seconds = quick ? 1 : 3;
+// `--latency 80` (ms, default 80): the delay of the remote section's proxy.
+const latencyArg = process.argv.find((a, i, all) => a.startsWith('--latency=') || all[i - 1] === '--latency');
+const latency = latencyArg === undefined ? 80 : Number(latencyArg.replace(/^--latency=/, ''));
 const sizes = quick ? [1000, 10000] : [1000, 10000, 100000];
 const OPS = '/servicesNS/nobody/SA-ITOA/itoa_interface';
 
@@ -36,6 +40,11 @@ if (wanted('conformance')) {
   const conformance = [await conformanceFigures(stacksApi, '/v1/stacks'), await conformanceFigures(opsApi, `${OPS}/service`)];
   say('Conformance run against the embedded implementation (floor: the same number of requests from autocannon, 1 connection)', conformance);
   say('Both APIs, total', [{ wallSeconds: conformance.reduce((s, c) => s + c.wallSeconds, 0), requests: conformance.reduce((s, c) => s + c.requests, 0) }]);
+}
+if (wanted('remote')) {
+  const remote = [await remoteFigures(stacksApi, latency), await remoteFigures(opsApi, latency)];
+  say(`Conformance run against a remote deployment: the reference behind a proxy delaying every answer by ${latency} ms (floor: requests x latency / checks in flight)`, remote);
+  if (!quick) say('Remote, one check at a time (--concurrency 1)', [await remoteFigures(stacksApi, latency, 1), await remoteFigures(opsApi, latency, 1)]);
 }
 if (wanted('startup')) say('Start-up of npm run conformance until the first request', [{ seconds: await startupSeconds() }]);
 if (wanted('throughput')) {
