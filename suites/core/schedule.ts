@@ -9,20 +9,27 @@ export function conflict(a: Check, b: Check): boolean {
 
 /**
  * Runs `checks` with at most `width` in flight, in their order, starting a check only when nothing running shares
- * state with it. Destructive checks come last and one at a time: they may change rows any other check reads.
+ * state with it. Destructive checks come after all others (they may change rows any other check reads); among
+ * themselves they run side by side only where they declare what they touch, otherwise alone.
  */
 export async function schedule(checks: Check[], width: number, run: (c: Check) => Promise<void>): Promise<void> {
-  const pending = [...checks.filter((c) => !c.destructive)];
+  await phase(checks.filter((c) => !c.destructive), width, run);
+  await phase(checks.filter((c) => c.destructive).map((c) => (c.shares ? c : { ...c, shares: ['*'] })), width, run, checks);
+}
+
+async function phase(checks: Check[], width: number, run: (c: Check) => Promise<void>, originals?: Check[]): Promise<void> {
+  const pending = [...checks];
   const running = new Map<Check, Promise<void>>();
+  // The scheduling copy may carry an implied `*`; the runner is handed the registered check itself.
+  const original = (c: Check) => originals?.find((o) => o.id === c.id) ?? c;
   while (pending.length) {
     const next = running.size < width ? pending.findIndex((c) => ![...running.keys()].some((r) => conflict(c, r))) : -1;
     if (next >= 0) {
       const [check] = pending.splice(next, 1);
-      running.set(check, run(check).finally(() => running.delete(check)));
+      running.set(check, run(original(check)).finally(() => running.delete(check)));
       continue;
     }
     await Promise.race(running.values());
   }
   await Promise.all(running.values());
-  for (const check of checks.filter((c) => c.destructive)) await run(check);
 }

@@ -1,5 +1,6 @@
 import type { CheckContext } from '../core/check';
 import type { SendOptions } from '../core/client';
+import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 
@@ -82,4 +83,24 @@ export async function guardedBulkDelete(ctx: CheckContext, c: Collection, filter
   return bulkDeleteIn(ctx, c, { filter });
 }
 
-export { sleep } from '../core/sleep';
+/**
+ * The whole collection's count against its list. Other checks may be writing meanwhile, so the count is read
+ * between two lists: a try counts only when both lists agree, and a mismatch fails only if every such try shows it.
+ */
+export async function assertWholeCount(ctx: CheckContext, c: Collection, requirement: string, noun: string): Promise<void> {
+  let mismatch: { count: Exchange; listed: number } | undefined;
+  for (let i = 0; i < 6; i++) {
+    const first = keys(rows(await listIn(ctx, c))).sort();
+    const count = await countIn(ctx, c);
+    const second = keys(rows(await listIn(ctx, c))).sort();
+    if (same(first, second)) {
+      if (countOf(count) === second.length) return void ctx.assert(requirement, true, `count without filter is ${countOf(count)}, as many as the list's ${noun}`, count);
+      mismatch = { count, listed: second.length };
+    }
+    await sleep(50 * 2 ** i);
+  }
+  if (mismatch) ctx.assert(requirement, false, `count without filter is ${countOf(mismatch.count)}, the list has ${mismatch.listed} ${noun} (each time the list held still around the count)`, mismatch.count);
+  else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
+}
+
+export { sleep };

@@ -26,14 +26,20 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
         answer.on('data', (c: Buffer) => body.push(c));
         answer.on('end', () =>
           setTimeout(() => {
+            if (res.headersSent || res.destroyed) return;
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             res.end(Buffer.concat(body));
           }, delayMs),
         );
       });
+      // An upstream that answers early (413 to a huge body) and closes may still error the upload: the answer stands.
       out.on('error', () => {
-        res.writeHead(502);
-        res.end();
+        if (res.headersSent || res.destroyed) return;
+        setTimeout(() => {
+          if (res.headersSent || res.destroyed) return;
+          res.writeHead(502);
+          res.end();
+        }, delayMs);
       });
       out.end(Buffer.concat(chunks));
     });

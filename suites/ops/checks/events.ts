@@ -194,6 +194,7 @@ export const executeAction: Check = {
   requirements: ['OPS-EM-ACTION-EXECUTE'],
   // Runs an action on a real episode.
   destructive: true,
+  shares: ['episode-actions'],
   async run(ctx) {
     const actions = rows(await ctx.http.send('emActionList'));
     const action = actions.find((a) => a.action_name === 'ops_sample_event_action_ping');

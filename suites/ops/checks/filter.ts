@@ -103,6 +103,8 @@ export const invalidFilterDeleteDeletesAll: Check = {
   title: 'A DELETE with an incorrect filter MUST delete all rows of the type',
   requirements: ['OPS-FILTER-INVALID-DELETE'],
   destructive: true,
+  // Deletes every deep dive.
+  shares: ['deep_dive'],
   async run(ctx) {
     await Promise.all(['a', 'b'].map((n) => createIn(ctx, DEEP_DIVE, `invalid delete ${n}`)));
     const before = countOf(await countIn(ctx, DEEP_DIVE));
