@@ -16,7 +16,9 @@ import { createTransport, TransportError } from './transport';
 import { ToolError } from './tool-error';
 import type { AssertionRecord, Exchange, Observation, Target } from './types';
 
-export interface RunnerOptions extends RunOptions {
+export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
+  /** Whether destructive checks may run; unset: only against a target on this machine. */
+  allowDestructive?: boolean;
   target?: Target;
   only?: string[];
   /** Extra attempts for a check that failed, to tell consistent from intermittent failures. */
@@ -80,6 +82,12 @@ export const specOf = (file: string) => {
   return s;
 };
 
+/** A target on the loopback interface: a server on this machine. */
+export function onThisMachine(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
 export const DEPLOYMENT_CONCURRENCY = 8;
 
@@ -96,7 +104,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const target: Target = prism ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close } : upstream;
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
   // The embedded implementation holds only the run's own data, so nothing there is off limits.
-  if (target.embedded && !options.allowDestructive) options = { ...options, allowDestructive: true };
+  // Unless told, destructive checks run where the target is on this machine: an implementation started for the
+  // run, the usual CI gate. Anywhere else they need --allow-destructive; CONFORMANCE_ALLOW_DESTRUCTIVE=0 protects a
+  // local one (a port-forwarded production, say). The embedded implementation holds only the run's own data.
+  options = { ...options, allowDestructive: target.embedded || (options.allowDestructive ?? onThisMachine(upstream.baseUrl)) };
   const transport = createTransport({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites, documentedRefusal: def.documentedRefusal });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();
@@ -157,7 +168,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     api: def.id,
     title: def.title,
     target: { baseUrl: target.baseUrl, embedded: target.embedded },
-    allowDestructive: options.allowDestructive,
+    allowDestructive: options.allowDestructive ?? false,
     requirements,
     checks: checkRuns,
     stats: { ...transport.stats, assertions: results.assertions(), ms: performance.now() - started },
@@ -285,7 +296,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: Env): Promise
   const ctx: CheckContext = {
     checkId: check.id,
     target: env.target,
-    options: env.options,
+    options: { ...env.options, allowDestructive: env.options.allowDestructive ?? false },
     http: client,
     ledger,
     assert(requirement, ok, message, ex, details) {

@@ -116,7 +116,9 @@ function parseInteger(raw: string, from: string, min: number, max?: number): num
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off', ''];
 
-function boolean(o: Common & { default?: boolean }): OptionDef<boolean> {
+function boolean(o: Common & { default?: boolean }): OptionDef<boolean>;
+function boolean(o: Common & { default: 'auto' }): OptionDef<boolean | undefined>;
+function boolean(o: Common & { default?: boolean | 'auto' }): OptionDef<boolean | undefined> {
   return {
     kind: 'setting',
     type: 'boolean',
@@ -128,7 +130,8 @@ function boolean(o: Common & { default?: boolean }): OptionDef<boolean> {
       if (FALSE.includes(v)) return false;
       throw new UsageError(`${from} must be 1 or 0 (true or false), got '${raw}'`);
     },
-    default: () => o.default ?? false,
+    // 'auto': unset unless given, and the run decides (see allowDestructive).
+    default: () => (o.default === 'auto' ? undefined : (o.default ?? false)),
   };
 }
 
@@ -226,7 +229,7 @@ export const RUN_OPTIONS = {
   seed: integer({ flag: 'seed', env: 'CONFORMANCE_SEED', key: 'seed', max: 0x7fffffff, help: 'seed of the property-based checks', defaultText: 'random, printed', default: () => randomBytes(4).readUInt32BE() >>> 1 }),
   replayPath: string({ flag: 'replay-path', env: 'CONFORMANCE_PATH', key: 'replayPath', arg: 'PATH', exported: true, help: 'counterexample path printed with a failure: replays exactly that case (with its --seed)' }),
   runs: integer({ flag: 'runs', env: 'CONFORMANCE_RUNS', key: 'runs', min: 1, help: 'generated cases per property check (fixed examples always run too; raise it for deeper exploration)', default: 8 }),
-  allowDestructive: boolean({ flag: 'allow-destructive', env: 'CONFORMANCE_ALLOW_DESTRUCTIVE', key: 'allowDestructive', help: 'allow checks that can change data the run did not create' }),
+  allowDestructive: boolean({ flag: 'allow-destructive', env: 'CONFORMANCE_ALLOW_DESTRUCTIVE', key: 'allowDestructive', default: 'auto', help: 'allow checks that can change data the run did not create (default: yes for a target on this machine, no elsewhere; 0 protects a local target)' }),
   dryRun: opt.flag({ flag: 'dry-run', type: 'boolean', help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target' }),
   timeoutMs: custom({ flag: 'timeout', env: 'CONFORMANCE_TIMEOUT_S', key: 'timeoutS', arg: 'S', type: 'integer', schema: { type: 'integer', minimum: 1 }, help: 'seconds to wait for one complete answer', defaultText: '10', parse: (raw, from) => parseInteger(raw, from, 1) * 1000, default: 10_000 }),
   retries: integer({ flag: 'retries', env: 'CONFORMANCE_RETRIES', key: 'retries', help: 're-runs of a failing check, to tell intermittent failures', default: 2 }),

@@ -179,29 +179,35 @@ function describeRecord(r: AssertionRecord, level: Level): string {
 }
 
 /** The verdict of one check from the run of its API: its own records in the requirement results the report holds. */
-export function verdictOf(run: ApiRun, check: Check, o: { mask?: (t: string) => string; settings?: Pick<Settings, 'only' | 'shard'> } = {}): Verdict {
+export function verdictOf(run: ApiRun, check: Check, o: { mask?: (t: string) => string; settings?: Pick<Settings, 'only' | 'shard'>; responseCheckId?: string } = {}): Verdict {
   const mask = o.mask ?? ((t: string) => t);
   const entry = run.checks.find((c) => c.id === check.id);
   const results = new Map(run.requirements.map((r) => [r.id, r] as const));
-  const own = (r: RequirementResult) => r.evidence.filter((e) => e.check === check.id);
+  // Answers are validated against the spec whatever check sends them, and the failures recorded under the response
+  // check. When that check's test is not selected (`-t`), they count against the check that sent the request.
+  const responsesDeselected = o.responseCheckId !== undefined && run.checks.find((c) => c.id === o.responseCheckId)?.outcome === 'filtered';
+  const seenHere = (e: AssertionRecord) => responsesDeselected && e.check === o.responseCheckId && e.message.endsWith(`(seen while running ${check.id})`);
+  const own = (r: RequirementResult) => r.evidence.filter((e) => e.check === check.id || seenHere(e));
   const status: Record<string, Status> = {};
   const failures: string[] = [];
   const warnings: string[] = [];
   const notes: Verdict['notes'] = [];
   let judged = false;
+  const judge = (e: AssertionRecord, level: Level) => {
+    if (e.outcome === 'error' || (e.outcome === 'fail' && level === 'MUST')) failures.push(describeRecord(e, level));
+    else if (e.outcome === 'fail') warnings.push(mask(describeRecord(e, level)));
+  };
   for (const id of check.requirements) {
     const r = results.get(id);
     if (!r) continue;
     status[id] = r.status;
-    for (const e of own(r)) {
-      if (e.outcome === 'error' || (e.outcome === 'fail' && r.level === 'MUST')) failures.push(describeRecord(e, r.level));
-      else if (e.outcome === 'fail') warnings.push(mask(describeRecord(e, r.level)));
-    }
+    for (const e of own(r)) judge(e, r.level);
     const observed = [...new Set(r.observations.filter((o) => o.check === check.id).map((o) => o.note))];
     for (const note of observed) notes.push({ type: 'observed', message: mask(`${id}: ${note}`) });
     if (r.status === 'passed' || r.status === 'failed' || r.status === 'error' || observed.length) judged = true;
     else if (r.status === 'skipped' || r.status === 'untested') notes.push({ type: r.status, message: mask(`${id} ${r.status}: ${r.reason ?? ''}`) });
   }
+  if (responsesDeselected) for (const r of run.requirements) if (!check.requirements.includes(r.id)) for (const e of r.evidence.filter(seenHere)) judge(e, r.level);
   if (failures.length) {
     const head = `${check.id}: ${check.title}`;
     return { state: 'failed', message: mask(`${head}\n\n${failures.join('\n\n')}`), warnings, notes, status };

@@ -22,7 +22,8 @@ export interface ComplianceReport {
     seed: number;
     runs: number;
     retries: number;
-    allowDestructive: boolean;
+    /** As given; unset means each API decided by where its target is (see apis[].allowDestructive). */
+    allowDestructive?: boolean;
     only?: string[];
     runTag: string;
     node: string;

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { APIS } from '../apis';
+import { stacksApi } from '../stacks/index';
+import type { ApiRun } from '../core/runner';
+import { groupsOf, openSession, planRun, selectedChecks, testName, verdictOf, type TaskLike } from './front-end';
+import { serveStacksFault } from './serve-fault';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** `vitest run --project conformance ARGS` in a child process, with only the given conformance variables set. */
+function vitestConformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; reportDir: string }> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'cf-vitest-'));
+  dirs.push(reportDir);
+  // The child must not take this worker's vitest state, nor any deployment or run variable of the caller.
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|CONFORMANCE_|STACKS_|OPS_)/.test(k)));
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'conformance', ...args], {
+    cwd: ROOT,
+    env: { ...clean, NO_COLOR: '1', CONFORMANCE_REPORT_DIR: reportDir, CONFORMANCE_SEED: '7', ...env },
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, reportDir })));
+}
+
+describe('the conformance project (vitest front-end over the runner)', () => {
+  it('has a test per check of every API, at least 100, named by check and requirement ids', () => {
+    const session = openSession({});
+    const names = session.apis.flatMap((a) => groupsOf(a).flatMap(([, checks]) => checks.map(testName)));
+    expect(session.apis.map((a) => a.id)).toEqual(APIS.map((a) => a.id));
+    expect(names.length).toBe(APIS.reduce((n, a) => n + a.checks.length, 0));
+    expect(names.length).toBeGreaterThanOrEqual(100);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('stacks.auth.missing-key-401 [STK-AUTH-401]');
+  });
+
+  it('resolves settings like the command line: a config file, the environment, and the same usage errors', () => {
+    // The file wins over the environment, as with `api-conformance run --config FILE`; secrets come from the environment.
+    const session = openSession({ CONFORMANCE_SEED: '42', CONFORMANCE_RETRIES: '0', CONFORMANCE_CONFIG: join(ROOT, 'fixtures/config.example.yaml'), STACKS_API_KEY: 'k', OPS_PASSWORD: 'p', OPS_READONLY_PASSWORD: 'r' });
+    expect(session.apis.map((a) => a.id)).toEqual(['stacks', 'ops']);
+    expect(session.settings.seed).toBe(20261122);
+    expect(session.settings.retries).toBe(2);
+    expect(session.targets.stacks?.baseUrl).toBe('https://stacks.staging.example.test');
+    expect(session.targets.ops?.tlsInsecure).toBe(true);
+    expect(openSession({ CONFORMANCE_APIS: 'stacks', CONFORMANCE_SEED: '42' }).settings).toMatchObject({ apis: ['stacks'], seed: 42 });
+    expect(() => openSession({ CONFORMANCE_CONFIG: join(ROOT, 'no-such.yaml') })).toThrow(/cannot read config file .*no-such.yaml: no such file/);
+    expect(() => openSession({ CONFORMANCE_APIS: 'stack' })).toThrow(/unknown API 'stack' in CONFORMANCE_APIS \(did you mean stacks\?/);
+    expect(() => openSession({ CONFORMANCE_ONLY: 'STK-AUTH-4O1' })).toThrow(/CONFORMANCE_ONLY 'STK-AUTH-4O1' matches no check/);
+    expect(() => openSession({ STACKS_BASE_URL: 'http://127.0.0.1:1' })).toThrow(/STACKS_API_KEY/);
+  });
+
+  it('runs only the checks vitest selected, within CONFORMANCE_ONLY', () => {
+    const test = (check: string, mode: string): TaskLike => ({ type: 'test', mode, meta: { conformance: { check } } });
+    const file: TaskLike = { type: 'suite', mode: 'run', tasks: [{ type: 'suite', mode: 'run', tasks: [test('stacks.auth.missing-key-401', 'run'), test('stacks.create.accepted-202', 'skip')] }] };
+    expect(selectedChecks(file)).toEqual(['stacks.auth.missing-key-401']);
+    expect(selectedChecks({ type: 'suite', mode: 'run', tasks: [test('a', 'run'), test('b', 'queued')] })).toBeUndefined();
+    const session = openSession({ CONFORMANCE_ONLY: 'stacks.auth.*' });
+    expect(planRun(session, undefined)).toEqual({ apis: session.apis, only: ['stacks.auth.*'] });
+    const plan = planRun(session, ['stacks.auth.missing-key-401', 'stacks.create.accepted-202', 'ops.core.create-returns-key']);
+    expect(plan.apis.map((a) => a.id)).toEqual(['stacks']);
+    expect(plan.only).toEqual(['stacks.auth.missing-key-401']);
+  });
+
+  it('fails a check only on MUST failures, warns on SHOULD failures, skips what it could not judge', () => {
+    const check = stacksApi.checks.find((c) => c.id === 'stacks.auth.bearer-key-accepted')!;
+    const [must, should] = check.requirements;
+    const req = (id: string, level: 'MUST' | 'SHOULD', status: 'passed' | 'failed' | 'untested', evidence: ApiRun['requirements'][number]['evidence'] = []) =>
+      ({ id, level, group: 'g', section: 's', clause: 'c', summary: 's', checks: [check.id], status, passed: 0, failed: evidence.length, evidence, observations: [], reason: status === 'untested' ? 'no key' : undefined }) as ApiRun['requirements'][number];
+    const apiRun = (requirements: ApiRun['requirements']) =>
+      ({ api: 'stacks', checks: [{ id: check.id, outcome: 'ran', requirements: check.requirements }], requirements }) as unknown as ApiRun;
+    const failing = { requirement: must, check: check.id, outcome: 'fail' as const, message: 'expected 200, got 401', evidence: { curl: "curl -X GET 'http://x/v1/stacks' secret-key", response: 'HTTP 401\n\n{}' } };
+    const failed = verdictOf(apiRun([req(must, 'MUST', 'failed', [failing])]), check, { mask: (t) => t.replaceAll('secret-key', '***') });
+    expect(failed.state).toBe('failed');
+    expect(failed.message).toContain(`${must} [MUST] failed: expected 200, got 401`);
+    expect(failed.message).toContain("reproduce: curl -X GET 'http://x/v1/stacks' ***");
+    expect(failed.message).toContain('HTTP 401');
+    const warned = verdictOf(apiRun([req(must, 'MUST', 'passed'), req(should, 'SHOULD', 'failed', [{ ...failing, requirement: should }])]), check);
+    expect(warned.state).toBe('passed');
+    expect(warned.warnings[0]).toContain(`${should} [SHOULD] failed`);
+    const untested = verdictOf(apiRun(check.requirements.map((r) => req(r, 'MUST', 'untested'))), check);
+    expect(untested.state).toBe('skipped');
+    expect(untested.skipReason).toContain(`${must} untested: no key`);
+    const partly = verdictOf(apiRun([req(must, 'MUST', 'passed'), ...check.requirements.slice(1).map((r) => req(r, 'MUST', 'untested'))]), check);
+    expect(partly.state).toBe('passed');
+    expect(partly.notes.map((n) => n.type)).toContain('untested');
+  });
+
+  it('fails (exit 1) against a broken target, with the evidence, and passes against a correct one', async () => {
+    const { server, env } = await serveStacksFault('auth-missing-key-accepted');
+    try {
+      const broken = await vitestConformance(['-t', 'STK-AUTH'], { ...env, CONFORMANCE_APIS: 'stacks' });
+      expect(broken.code, broken.out).toBe(1);
+      expect(broken.out).toContain('FAIL  |conformance| suites/vitest/checks.conformance.ts > stacks > auth > stacks.auth.missing-key-401 [STK-AUTH-401]');
+      expect(broken.out).toMatch(/STK-AUTH-401 \[MUST\] failed: .* without Authorization: expected 401/);
+      expect(broken.out).toContain(`reproduce: curl -sS -i -X`);
+      expect(broken.out).not.toContain(env.STACKS_API_KEY);
+      expect(broken.out).toMatch(/Tests +1 failed \| \d+ passed \| \d+ skipped \(20\)/);
+      // The reports of the same run are written as usual, with the run's selection recorded.
+      const report = JSON.parse(readFileSync(join(broken.reportDir, 'compliance.json'), 'utf8'));
+      expect(report.summary.gate).toBe('fail');
+      expect(report.run.only).toContain('stacks.auth.missing-key-401');
+      expect(report.requirements.find((r: { id: string }) => r.id === 'STK-AUTH-401').status).toBe('failed');
+    } finally {
+      await server.close();
+    }
+    const embedded = await vitestConformance(['-t', 'STK-AUTH'], { CONFORMANCE_APIS: 'stacks' });
+    expect(embedded.code, embedded.out).toBe(0);
+    expect(embedded.out).toMatch(/Tests +\d+ passed \| \d+ skipped \(20\)/);
+  }, 120_000);
+});
