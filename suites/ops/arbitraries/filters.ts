@@ -8,7 +8,7 @@ export interface GeneratedFilter {
   filter: Doc;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Field paths with their values in the given rows: top-level scalars, array elements and dotted nested fields. */
 export function pathsAndValues(rows: Doc[]): [string, unknown][] {
@@ -39,7 +39,7 @@ export function filterFor(rows: Doc[]): fc.Arbitrary<GeneratedFilter> {
     ? fc.tuple(fc.constantFrom(...stringPairs), fc.nat(), fc.nat(), fc.boolean()).map(([[p, v], a, b, anchored]) => {
         const start = anchored ? 0 : a % v.length;
         const end = start + 1 + (b % (v.length - start));
-        return { kind: 'regex' as const, filter: { [p]: { $regex: `${anchored ? '^' : ''}${escape(v.slice(start, end))}` } } };
+        return { kind: 'regex' as const, filter: { [p]: { $regex: `${anchored ? '^' : ''}${escapeRegex(v.slice(start, end))}` } } };
       })
     : equality;
   const simple = fc.oneof(equality, regex, ne);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
-import { filterFor, invalidFilter, pathsAndValues, type GeneratedFilter } from '../arbitraries/filters';
+import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFilter } from '../arbitraries/filters';
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { selectWith } from '../model/filter-model';
@@ -41,7 +41,9 @@ function shapeExamples(ours: Doc[]): GeneratedFilter[] {
   const titles = ours.map((r) => String(r.title));
   if (titles.length === 0) return out;
   const tail = titles[0].slice(titles[0].indexOf(' ') + 1);
-  out.push({ kind: 'regex', filter: { title: { $regex: tail } } }, { kind: 'regex', filter: { title: { $regex: tail.toUpperCase() } } });
+  // Unanchored, anchored and case-sensitive patterns: a store that takes the pattern as a literal substring, a prefix
+  // or an exact value gets one of them wrong.
+  out.push({ kind: 'regex', filter: { title: { $regex: tail } } }, { kind: 'regex', filter: { title: { $regex: tail.toUpperCase() } } }, { kind: 'regex', filter: { title: { $regex: `^${escapeRegex(titles[0].slice(0, 8))}.*${escapeRegex(tail)}$` } } });
   if (titles.length > 1) out.push({ kind: 'combined', filter: { $or: [{ title: titles[0] }, { title: titles[1] }] } });
   return out;
 }

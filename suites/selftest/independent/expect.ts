@@ -8,6 +8,8 @@ export interface Expected {
   collateral?: string[];
   /** Bugs the document gives the suite no way to prove: their requirement must be untested, never passed. */
   untested?: string[];
+  /** Bugs against a SHOULD: a warning (that requirement failed), never a failed gate. */
+  should?: string[];
 }
 
 export const mustFailures = (r: ComplianceReport) => r.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => `${q.id}: ${q.evidence[0]?.message ?? q.reason}`);
@@ -15,6 +17,8 @@ export const mustFailures = (r: ComplianceReport) => r.requirements.filter((q) =
 export function expectCaught(report: ComplianceReport, want: Expected, clause: string): void {
   const failed = report.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => q.id);
   for (const id of want.untested ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('untested');
+  for (const id of want.should ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('failed');
+  if (want.should) expect(failed, 'a SHOULD deviation fails no MUST').toEqual([]);
   if (!want.named) return;
   expect(report.summary.gate, clause).toBe('fail');
   for (const id of want.named) expect(failed, `${id} must fail: ${clause}`).toContain(id);
