@@ -1,11 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/*
+ * Two projects: `selftest` is the project's own tests (`npm test` runs only it); `conformance` is every conformance
+ * check as a vitest test (`npx vitest run --project conformance`, see the README, "As a vitest project").
+ */
 export default defineConfig({
   test: {
-    include: ['suites/**/*.test.ts', 'reference-impl/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
     reporters: ['default', './suites/selftest/closing-line-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'selftest',
+          include: ['suites/**/*.test.ts', 'reference-impl/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'conformance',
+          include: ['suites/vitest/**/*.conformance.ts'],
+          // The run itself happens in one beforeAll (it sets its own timeout); the tests only read its results.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+    ],
   },
 });

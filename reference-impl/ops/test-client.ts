@@ -1,40 +1,56 @@
-import type { ApiHandler, ApiRequest, ApiResponse } from '../http/types';
+import request from 'supertest';
+import { toNodeListener } from '../http/server';
+import type { ApiHandler } from '../http/types';
 import { loadOpsConfig } from './config';
-import { createOpsHandler } from './handler';
+import { createOpsHandler, opsErrorBody } from './handler';
+
+/*
+ * The reference tests drive a handler in-process through supertest: every request goes through the same node:http
+ * listener `listen()` serves (`toNodeListener`: body limits, request parsing, serialisation, error bodies), over
+ * plain HTTP on a port supertest opens and closes (production serves HTTPS in front of the same listener).
+ */
 
 export interface CallOptions {
   /** `admin` by default; `null` sends no credentials. */
   as?: 'admin' | 'analyst' | null;
   query?: Record<string, string>;
+  /** Sent as JSON (`content-type: application/json` unless `headers` declares another). */
   body?: unknown;
-  /** Sent as the raw body instead of `body` (e.g. malformed JSON). */
+  /** Sent byte for byte instead of `body` (e.g. malformed JSON), with no content type but one in `headers`. */
   raw?: string;
   /** Extra request headers (e.g. content-type). */
   headers?: Record<string, string>;
 }
 
-const PASSWORDS = Object.fromEntries(loadOpsConfig().users.map((u) => [u.name, u.password]));
+const PASSWORDS: Record<string, string> = Object.fromEntries(loadOpsConfig().users.map((u) => [u.name, u.password]));
 
-export function basicAuth(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+/** supertest over a fresh handler instance (or the one given), through the node:http listener. */
+export function opsApp(handler: ApiHandler = createOpsHandler(loadOpsConfig())) {
+  return request(toNodeListener(handler, { errorBody: opsErrorBody }));
 }
 
-/** An in-process client for one fresh handler instance. */
-export function opsClient(handler: ApiHandler = createOpsHandler(loadOpsConfig())) {
-  return async (method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse> => {
+type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';
+
+/**
+ * `call(method, path, options)`: one supertest request to one handler instance, as the admin unless `as` says
+ * otherwise; awaiting it gives supertest's response (`status`, `headers`, `body` parsed from JSON, `text`).
+ */
+export function opsClient(handler?: ApiHandler) {
+  const app = opsApp(handler);
+  return (method: string, path: string, opts: CallOptions = {}) => {
     const as = opts.as === undefined ? 'admin' : opts.as;
-    const headers: ApiRequest['headers'] = { ...opts.headers };
-    if (as !== null) headers.authorization = basicAuth(as, PASSWORDS[as]!);
-    const rawBody = opts.raw ?? (opts.body === undefined ? '' : JSON.stringify(opts.body));
-    const req: ApiRequest = { method, path, query: new URLSearchParams(opts.query ?? {}), headers, rawBody, body: undefined };
-    if (rawBody !== '') {
-      try {
-        req.body = JSON.parse(rawBody);
-      } catch (err) {
-        req.bodyError = (err as Error).message;
-      }
-    }
-    return handler(req);
+    // The query string exactly as URLSearchParams writes it, so the handler reads back the values given.
+    const query = opts.query ? new URLSearchParams(opts.query).toString() : '';
+    let test = app[method.toLowerCase() as Method](query ? `${path}?${query}` : path);
+    if (as !== null) test = test.auth(as, PASSWORDS[as]!);
+    if (opts.headers) test = test.set(opts.headers);
+    const declared = Object.keys(opts.headers ?? {}).some((h) => h.toLowerCase() === 'content-type');
+    const text = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    if (text === undefined) return test;
+    if (opts.raw === undefined && !declared) test = test.set('content-type', 'application/json');
+    // superagent sends a string as is once a content type is set; without one it would declare a form, so the
+    // text then goes as a Buffer, which it sends as is and undeclared.
+    return test.send(declared || opts.raw === undefined ? text : Buffer.from(text));
   };
 }
 

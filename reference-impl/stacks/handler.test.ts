@@ -1,9 +1,11 @@
+import request, { type Response } from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../http/server';
-import type { ApiHandler, ApiRequest, ApiResponse } from '../http/types';
+import type { ApiHandler } from '../http/types';
 import { compareBuildVersions, latestReleased, loadStacksConfig, type StacksConfig } from './config';
 import { stacksErrorBody } from './errors';
 import { createStacksHandler } from './handler';
+import { stacksClient, type CallOptions } from './test-client';
 
 const config = loadStacksConfig();
 const key = (name: string) => config.users.find((u) => u.name === name)!.apiKey;
@@ -13,34 +15,18 @@ const MALLORY = key('mallory');
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function request(method: string, path: string, opts: { key?: string; body?: string; headers?: Record<string, string> } = {}): ApiRequest {
-  const rawBody = opts.body ?? '';
-  let body: unknown;
-  let bodyError: string | undefined;
-  if (rawBody !== '') {
-    try {
-      body = JSON.parse(rawBody);
-    } catch (err) {
-      bodyError = (err as Error).message;
-    }
-  }
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
-  const req: ApiRequest = { method, path, query: new URLSearchParams(), headers, rawBody, body };
-  if (bodyError !== undefined) req.bodyError = bodyError;
-  return req;
-}
-
 function setup(overrides: Partial<StacksConfig> = {}) {
   let now = Date.parse('2030-01-01T00:00:00.000Z');
   const handler = createStacksHandler({ ...config, ...overrides }, { now: () => now });
-  const call = async (method: string, path: string, opts: Parameters<typeof request>[2] = {}): Promise<ApiResponse> =>
-    handler(request(method, path, { key: ALICE, ...opts }));
-  const create = (opts: Parameters<typeof request>[2] = {}) => call('POST', '/v1/stacks', { body: '{}', ...opts });
-  return { handler, call, create, advance: (ms: number) => (now += ms), now: () => now };
+  /** Without a key unless one is given. */
+  const send = stacksClient(handler);
+  /** As alice unless another key is given. */
+  const call = (method: string, path: string, opts: CallOptions = {}) => send(method, path, { key: ALICE, ...opts });
+  const create = (opts: CallOptions = {}) => call('POST', '/v1/stacks', { body: '{}', ...opts });
+  return { send, call, create, advance: (ms: number) => (now += ms), now: () => now };
 }
 
-function expectError(res: ApiResponse, status: number, code: string) {
+function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.body).toEqual({ code, message: expect.any(String) });
   expect((res.body as { message: string }).message.length).toBeGreaterThan(0);
@@ -79,8 +65,8 @@ describe('authentication', () => {
   ];
 
   it.each(paths)('%s %s without a key is 401 Unauthorized', async (method, path) => {
-    const { handler } = setup();
-    expectError(await handler(request(method, path)), 401, 'Unauthorized');
+    const { send } = setup();
+    expectError(await send(method, path), 401, 'Unauthorized');
   });
 
   it.each([
@@ -90,8 +76,8 @@ describe('authentication', () => {
     [`Token ${ALICE}`],
     [`Bearer ${ALICE} extra`],
   ])('malformed header %j is 401', async (value) => {
-    const { handler } = setup();
-    expectError(await handler(request('GET', '/v1/stacks', { headers: { authorization: value } })), 401, 'Unauthorized');
+    const { send } = setup();
+    expectError(await send('GET', '/v1/stacks', { headers: { authorization: value } }), 401, 'Unauthorized');
   });
 
   it('an unknown key is 401', async () => {
@@ -100,8 +86,8 @@ describe('authentication', () => {
   });
 
   it('accepts the scheme in any case', async () => {
-    const { handler } = setup();
-    const res = await handler(request('GET', '/v1/stacks', { headers: { authorization: `bearer ${ALICE}` } }));
+    const { send } = setup();
+    const res = await send('GET', '/v1/stacks', { headers: { authorization: `bearer ${ALICE}` } });
     expect(res.status).toBe(200);
   });
 
@@ -249,7 +235,7 @@ describe('list, get, delete', () => {
   it('returns the configured versions', async () => {
     const { call } = setup();
     const res = await call('GET', '/v1/stacks/versions');
-    expect(res).toEqual({ status: 200, body: { versions: config.versions } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { versions: config.versions } });
   });
 
   it('answers 404 for another user’s stack, as for a missing one', async () => {
@@ -268,7 +254,7 @@ describe('list, get, delete', () => {
     const { id } = (await create()).body as { id: string };
     const del = await call('DELETE', `/v1/stacks/${id}`);
     expect(del.status).toBe(204);
-    expect(del.body).toBeUndefined();
+    expect(del.text).toBe('');
     expectError(await call('GET', `/v1/stacks/${id}`), 404, 'NotFound');
     expect((await call('GET', '/v1/stacks')).body).toEqual({ stacks: [] });
     expectError(await call('DELETE', `/v1/stacks/${id}`), 404, 'NotFound');
@@ -330,28 +316,28 @@ describe('over HTTP', () => {
 
   it('refuses a 2 MiB body with 413 and answers invalid JSON with a 400 ServiceError', async () => {
     const { url } = await start();
-    const big = await fetch(`${url}/v1/stacks`, { method: 'POST', headers: auth, body: 'x'.repeat(2 * 1024 * 1024) });
+    const big = await request(url).post('/v1/stacks').set(auth).send('x'.repeat(2 * 1024 * 1024));
     expect(big.status).toBe(413);
-    expect(big.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await big.json()).toEqual({ code: 'PayloadTooLarge', message: expect.any(String) });
+    expect(big.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(big.body).toEqual({ code: 'PayloadTooLarge', message: expect.any(String) });
 
-    const bad = await fetch(`${url}/v1/stacks`, { method: 'POST', headers: auth, body: '{"platformVersion":' });
+    const bad = await request(url).post('/v1/stacks').set(auth).send('{"platformVersion":');
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ code: 'InvalidRequest', message: expect.stringContaining('not valid JSON') });
+    expect(bad.body).toEqual({ code: 'InvalidRequest', message: expect.stringContaining('not valid JSON') });
 
-    const ok = await fetch(`${url}/v1/stacks`, { method: 'POST', headers: auth, body: '{}' });
+    const ok = await request(url).post('/v1/stacks').set(auth).send('{}');
     expect(ok.status).toBe(202);
-    expect(Number(ok.headers.get('content-length'))).toBe(Buffer.byteLength(await ok.text()));
+    expect(Number(ok.headers['content-length'])).toBe(Buffer.byteLength(ok.text));
 
-    const del = await fetch(`${url}/v1/stacks/${'00000000-0000-4000-8000-000000000000'}`, { method: 'DELETE', headers: auth });
+    const del = await request(url).delete(`/v1/stacks/${'00000000-0000-4000-8000-000000000000'}`).set(auth);
     expect(del.status).toBe(404);
   });
 
   it('refuses an over-long URL with 414', async () => {
     const { url } = await start();
-    const res = await fetch(`${url}/v1/stacks?q=${'a'.repeat(9000)}`, { headers: auth });
+    const res = await request(url).get(`/v1/stacks?q=${'a'.repeat(9000)}`).set(auth);
     expect(res.status).toBe(414);
-    expect(await res.json()).toEqual({ code: 'UriTooLong', message: expect.any(String) });
+    expect(res.body).toEqual({ code: 'UriTooLong', message: expect.any(String) });
   });
 
   it('turns a handler exception into a 500 ServiceError and keeps serving', async () => {
@@ -359,9 +345,9 @@ describe('over HTTP', () => {
       if (req.path === '/boom') throw new Error('boom');
       return { status: 204 };
     });
-    const res = await fetch(`${url}/boom`);
+    const res = await request(url).get('/boom');
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ code: 'InternalServerError', message: expect.any(String) });
-    expect((await fetch(`${url}/fine`)).status).toBe(204);
+    expect(res.body).toEqual({ code: 'InternalServerError', message: expect.any(String) });
+    expect((await request(url).get('/fine')).status).toBe(204);
   });
 });
