@@ -9,24 +9,32 @@ export function conflict(a: Check, b: Check): boolean {
 
 /**
  * Runs `checks` with at most `width` in flight, in their order, starting a check only when nothing running shares
- * state with it. Destructive checks come after all others (they may change rows any other check reads); among
- * themselves they run side by side only where they declare what they touch, otherwise alone.
+ * state with it. A destructive check that declares what it touches runs like the others; one that does not (a delete
+ * of every row, say) comes after all of them, alone. At width 1 the order is the same.
  */
 export async function schedule(checks: Check[], width: number, run: (c: Check) => Promise<void>): Promise<void> {
-  await phase(checks.filter((c) => !c.destructive), width, run);
-  await phase(checks.filter((c) => c.destructive).map((c) => (c.shares ? c : { ...c, shares: ['*'] })), width, run, checks);
+  const unbounded = (c: Check) => c.destructive && !c.shares;
+  // Checks that need the whole target to themselves go first: started later, each would wait for every check in
+  // flight to drain and hold up the chains of checks that share state.
+  const alone = (c: Check) => !unbounded(c) && (c.shares ?? []).includes('*');
+  for (const check of checks.filter(alone)) await run(check);
+  await phase(checks.filter((c) => !unbounded(c) && !alone(c)), width, run);
+  for (const check of checks.filter(unbounded)) await run(check);
 }
 
-async function phase(checks: Check[], width: number, run: (c: Check) => Promise<void>, originals?: Check[]): Promise<void> {
-  const pending = [...checks];
+async function phase(checks: Check[], width: number, run: (c: Check) => Promise<void>): Promise<void> {
+  // Checks that share state form chains that run one after another: the longest chains start first, and checks
+  // that share nothing fill the places left (at width 1 the registry's order stands).
+  const members = new Map<string, number>();
+  for (const c of checks) for (const s of c.shares ?? []) members.set(s, (members.get(s) ?? 0) + 1);
+  const chain = (c: Check) => Math.max(0, ...(c.shares ?? []).map((s) => members.get(s) ?? 0));
+  const pending = width === 1 ? [...checks] : [...checks].sort((a, b) => chain(b) - chain(a));
   const running = new Map<Check, Promise<void>>();
-  // The scheduling copy may carry an implied `*`; the runner is handed the registered check itself.
-  const original = (c: Check) => originals?.find((o) => o.id === c.id) ?? c;
   while (pending.length) {
     const next = running.size < width ? pending.findIndex((c) => ![...running.keys()].some((r) => conflict(c, r))) : -1;
     if (next >= 0) {
       const [check] = pending.splice(next, 1);
-      running.set(check, run(original(check)).finally(() => running.delete(check)));
+      running.set(check, run(check).finally(() => running.delete(check)));
       continue;
     }
     await Promise.race(running.values());

@@ -65,9 +65,8 @@ export const retireRetirable: Check = {
   id: 'ops.entity.retire-retirable',
   title: 'entity/retire_retirable MUST retire exactly the entities flagged retirable',
   requirements: ['OPS-ENTITY-RETIRE-RETIRABLE'],
+  // Retires every retirable entity, other checks' too: it runs last, alone.
   destructive: true,
-  // Retires every retirable entity: no other check may hold retirable entities meanwhile.
-  shares: ['entity'],
   async run(ctx) {
     const made = await serviceWithEntities(ctx, 2, { retirable: 1 });
     const kept = await createIn(ctx, ENTITY, 'Not Retirable', made ? { services: [{ _key: made.service, title: 'x' }] } : {});

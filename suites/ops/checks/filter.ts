@@ -104,9 +104,8 @@ export const invalidFilterDeleteDeletesAll: Check = {
   id: 'ops.filter.invalid-delete-deletes-all',
   title: 'A DELETE with an incorrect filter MUST delete all rows of the type',
   requirements: ['OPS-FILTER-INVALID-DELETE'],
+  // Deletes every deep dive, other checks' too: it runs last, alone.
   destructive: true,
-  // Deletes every deep dive.
-  shares: ['deep_dive'],
   async run(ctx) {
     await Promise.all(['a', 'b'].map((n) => createIn(ctx, DEEP_DIVE, `invalid delete ${n}`)));
     const before = countOf(await countIn(ctx, DEEP_DIVE));
