@@ -21,26 +21,9 @@ export interface DefaultContext {
   apis: readonly string[];
 }
 
-export interface OptionDef<T = unknown> {
+export interface OptionDef<T = unknown> extends Common {
   kind: 'setting';
   type: OptionType;
-  /** Long flag without the dashes (`seed` is `--seed`); absent for options set only in the environment or the file. */
-  flag?: string;
-  short?: string;
-  /** Environment variable. */
-  env?: string;
-  /** Key in the config file: at the top level for run options, under `targets.<api>` for an API's variables. */
-  key?: string;
-  /** Placeholder of the value in help texts (N, LIST, URL). */
-  arg?: string;
-  /** One line of help; the default, flag and variable are added where they are shown. */
-  help: string;
-  /** The default as help shows it, when it is not a plain value. */
-  defaultText?: string;
-  /** Never recorded in reports (API keys, user names, passwords). */
-  secret?: boolean;
-  /** Also read from `process.env` by code outside the settings: the command line puts the resolved value back there. */
-  exported?: boolean;
   /** JSON Schema of the value in the config file. */
   schema: Record<string, unknown>;
   /** The value from its text (flag, environment, or the file's value written as text); `from` names where it came from. */
@@ -75,15 +58,24 @@ export type Origins = Record<string, string>;
 // ---------------------------------------------------------------------------------------------------------------
 // Builders
 
+/** What every option may say of itself, wherever it is declared. */
 interface Common {
+  /** Long flag without the dashes (`seed` is `--seed`); absent for options set only in the environment or the file. */
   flag?: string;
   short?: string;
+  /** Environment variable. */
   env?: string;
+  /** Key in the config file: at the top level for run options, under `targets.<api>` for an API's variables. */
   key?: string;
+  /** Placeholder of the value in help texts (N, LIST, URL). */
   arg?: string;
+  /** One line of help; the default, flag and variable are added where they are shown. */
   help: string;
+  /** The default as help shows it, when it is not a plain value. */
   defaultText?: string;
+  /** Never recorded in reports (API keys, user names, passwords). */
   secret?: boolean;
+  /** Also read from `process.env` by code outside the settings: the command line puts the resolved value back there. */
   exported?: boolean;
 }
 
@@ -415,10 +407,12 @@ export function configSchema(apis: readonly ApiOptions[]): Record<string, unknow
 
 const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', object: 'a mapping of keys', array: 'a list', number: 'a number' };
 
+type SchemaNode = { properties?: Record<string, SchemaNode> };
+
 function describeError(e: ErrorObject, schema: Record<string, unknown>, doc: unknown): string {
   const path = e.instancePath.split('/').slice(1).map(decodeURIComponent);
   const where = path.join('.');
-  let node: any = schema;
+  let node = schema as SchemaNode | undefined;
   for (const p of path) node = node?.properties?.[p];
   let value: unknown = doc;
   for (const p of path) value = (value as Record<string, unknown> | undefined)?.[p];
