@@ -31,7 +31,7 @@ export const OPS_OPTIONS = {
   nsApp: opt.string({ env: 'OPS_NS_APP', key: 'nsApp', help: 'the <app> path segment', default: PATH_DEFAULTS.app }),
 } satisfies OptionTable;
 
-export type OpsValues = OptionValues<typeof OPS_OPTIONS>;
+type OpsValues = OptionValues<typeof OPS_OPTIONS>;
 
 export function opsTarget(values: Record<string, unknown>, origins: Origins = {}): Target | undefined {
   const v = values as OpsValues;

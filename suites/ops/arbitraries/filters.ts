@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 type Doc = Record<string, unknown>;
 
-export type FilterKind = 'equality' | 'regex' | 'ne' | 'combined';
+type FilterKind = 'equality' | 'regex' | 'ne' | 'combined';
 export interface GeneratedFilter {
   kind: FilterKind;
   filter: Doc;

@@ -310,7 +310,7 @@ async function sweep(ctx: CheckContext, track: ReturnType<typeof tracker>): Prom
   for (const type of new Set(Object.values(GROUP_TYPES))) {
     const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
     const keys = docs(ex.json).filter((d) => String(d.title ?? '').startsWith(`${ctx.options.runTag} `)).map((d) => String(d._key));
-    keys.forEach((k) => track(type, k));
+    for (const k of keys) track(type, k);
     if (keys.length) found[type] = keys;
   }
   return found;

@@ -23,7 +23,7 @@ const emPath = (ctx: CheckContext, rest: string) => {
 const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 const isIntegerLike = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v.trim()));
 
-export const listSeenTypes: Check = {
+const listSeenTypes: Check = {
   id: 'ops.events.list',
   title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
   requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN'],
@@ -129,7 +129,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
   await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs });
 }
 
-export const listParameters: Check = {
+const listParameters: Check = {
   id: 'ops.events.list-params',
   title: 'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
   requirements: ['OPS-EM-LIST-PARAMS'],
@@ -146,7 +146,7 @@ export const listParameters: Check = {
   },
 };
 
-export const episodeActions: Check = {
+const episodeActions: Check = {
   id: 'ops.events.actions',
   title: 'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
   requirements: ['OPS-EM-ACTIONS-LIST', 'OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAMES', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'],
@@ -188,7 +188,7 @@ export const episodeActions: Check = {
   },
 };
 
-export const executeAction: Check = {
+const executeAction: Check = {
   id: 'ops.events.action-execute',
   title: 'POST notable_event_actions/<action_name> with {params, ids} MUST run the action and answer [{action_name, ids, sid}]',
   requirements: ['OPS-EM-ACTION-EXECUTE'],
@@ -217,7 +217,7 @@ const commentKey = (ex: Exchange): string | undefined => {
   return typeof k === 'string' && k !== '' ? k : undefined;
 };
 
-export const commentsAppendOnly: Check = {
+const commentsAppendOnly: Check = {
   id: 'ops.events.comments-append-only',
   title: 'Episode comments MUST be append-only: once added, a comment MUST stay as created whatever update or delete is sent (any answer to those is accepted)',
   requirements: ['OPS-EM-COMMENTS-APPEND-ONLY', 'OPS-EM-OTHER-METHODS'],
@@ -269,7 +269,7 @@ export const commentsAppendOnly: Check = {
   },
 };
 
-export const otherEndpoints: Check = {
+const otherEndpoints: Check = {
   id: 'ops.events.other-endpoints',
   title: 'An event-management object type the document does not name MAY be served or refused: any answer is accepted and recorded',
   requirements: ['OPS-EM-OTHER-ENDPOINTS'],

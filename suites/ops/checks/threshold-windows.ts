@@ -86,7 +86,7 @@ const show = (pairs: string[]) => (pairs.length ? pairs.join(', ') : '(none)');
 
 const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
 
-export const associateAndLinkedKpis: Check = {
+const associateAndLinkedKpis: Check = {
   id: 'ops.ctw.associate-linked-kpis',
   title: 'associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
   requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
@@ -158,7 +158,7 @@ export const associateAndLinkedKpis: Check = {
   },
 };
 
-export const disconnectUnlinks: Check = {
+const disconnectUnlinks: Check = {
   id: 'ops.ctw.disconnect',
   title: 'disconnect_kpis MUST unlink every KPI of that window, and only of that window',
   requirements: ['OPS-CTW-DISCONNECT'],
@@ -192,7 +192,7 @@ export const disconnectUnlinks: Check = {
   },
 };
 
-export const stopMovesToStopped: Check = {
+const stopMovesToStopped: Check = {
   id: 'ops.ctw.stop',
   title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
   requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
@@ -258,7 +258,7 @@ const TYPES: Record<string, (v: unknown) => boolean> = {
   linked_services: (v) => Array.isArray(v) && v.every((l) => typeof l?.service_id === 'string' && Array.isArray(l?.linked_kpi_ids) && l.linked_kpi_ids.every((k: unknown) => typeof k === 'string')),
 };
 
-export const windowFields: Check = {
+const windowFields: Check = {
   id: 'ops.ctw.fields',
   title: 'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
   requirements: ['OPS-CTW-FIELDS', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OTHER-STATES'],

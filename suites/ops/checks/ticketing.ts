@@ -73,7 +73,7 @@ async function read(ctx: CheckContext, episode: string): Promise<Read> {
 
 const show = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
 
-export const createReadDelete: Check = {
+const createReadDelete: Check = {
   id: 'ops.ticketing.create-read-delete',
   title: 'POST ticketing MUST create a ticket link and answer its key; GET ticketing/<episode> MUST list the episode\'s links; DELETE ticketing/<episode>/<system>/<ticket> MUST remove exactly that ticket',
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-GET', 'OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'],
@@ -125,7 +125,7 @@ export const createReadDelete: Check = {
   },
 };
 
-export const linkToEpisode: Check = {
+const linkToEpisode: Check = {
   id: 'ops.ticketing.link',
   title: 'POST ticketing/<episode> MUST link the ticket to that episode and answer an array with the identifier of the link',
   requirements: ['OPS-TICKET-LINK'],
@@ -146,7 +146,7 @@ export const linkToEpisode: Check = {
 /** Every non-empty set of left-out fields: fifteen cases, few enough to try them all. */
 const OMISSIONS: (typeof FIELDS)[number][][] = Array.from({ length: 15 }, (_, i) => FIELDS.filter((_, b) => ((i + 1) >> b) & 1));
 
-export const createNeedsEveryField: Check = {
+const createNeedsEveryField: Check = {
   id: 'ops.ticketing.create-required',
   title: 'POST ticketing without any one of id, ticket_system, ticket_id and ticket_url MUST be refused (any non-2xx) and MUST create nothing',
   requirements: ['OPS-TICKET-CREATE-REQUIRED'],
@@ -178,7 +178,7 @@ export const createNeedsEveryField: Check = {
 /** One step of the model run: the ticket is added when absent (by create or by link) and removed when present. */
 const toggle = fc.record({ episode: fc.nat({ max: 1 }), system: fc.nat({ max: SYSTEMS.length - 1 }), id: fc.nat({ max: TICKET_IDS.length - 1 }), byLink: fc.boolean() });
 
-export const linksFollowModel: Check = {
+const linksFollowModel: Check = {
   id: 'ops.ticketing.model',
   title: 'Ticket links added and removed in any order MUST leave each episode holding exactly the tickets added and not removed',
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'],
