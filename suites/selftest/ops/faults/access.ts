@@ -1,6 +1,6 @@
 import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
 import type { OpsConfig, OpsUser } from '../../../../reference-impl/ops/config';
-import { mapResponse, withHeader } from '../../fault';
+import { withHeader } from '../../fault';
 import type { OpsFault } from '../fault';
 
 const basic = (u: OpsUser) => `Basic ${Buffer.from(`${u.name}:${u.password}`).toString('base64')}`;

@@ -98,7 +98,11 @@ export const authoringFaults: OpsFault[] = [
     description: 'the authoring list never returns icon and the object counts, not even without fields',
     breaks: ['OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT'],
     only: ONLY_FIELDS,
-    wrap: eachPack(isList, (p) => EXTRA.forEach((f) => delete p[f])),
+    wrap: eachPack(isList, (p) =>
+      EXTRA.forEach((f) => {
+        delete p[f];
+      }),
+    ),
   },
   {
     id: 'cpa-fields-ignored',

@@ -169,13 +169,6 @@ export const coreFaults: OpsFault[] = [
     ),
   },
   {
-    id: 'alias-list-without-informational',
-    description: 'get_alias_list answers identifier fields only; informational is always empty',
-    breaks: ['OPS-CORE-ALIAS-LIST'],
-    only: ['ops.core.alias-list'],
-    wrap: mapResponse((r, res) => segs(r)?.[0] === 'get_alias_list' && ok(res), (res) => ({ ...res, body: { ...(res.body as Doc), informational: [] } })),
-  },
-  {
     id: 'alias-values-flattened',
     description: 'single-field alias values are stored as a comma-joined string instead of an array',
     breaks: ['OPS-ENTITY-ALIAS-VALUES'],
