@@ -21,7 +21,7 @@ export function isWrite(method: string): boolean {
 }
 
 /** The security groups an object belongs to; an object without any is in the default (Global) group. */
-export function groupsOf(doc: Doc, defaultGroup: string): string[] {
+function groupsOf(doc: Doc, defaultGroup: string): string[] {
   const groups: string[] = [];
   if (typeof doc.sec_grp === 'string' && doc.sec_grp !== '') groups.push(doc.sec_grp);
   if (Array.isArray(doc.sec_grp_list)) {

@@ -20,7 +20,7 @@ import { listRows, project } from './query';
 
 const BASE = `${ITOA}/content_pack_authorship/content_pack`;
 
-export const PACK_STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'] as const;
+const PACK_STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'] as const;
 
 const PLATFORM_KINDS = ['dashboards', 'lookups', 'macros', 'props', 'savedsearches', 'transforms'] as const;
 

@@ -1,7 +1,7 @@
 import type { Route } from '../http/router';
 import { spacedTime } from './clock';
 import type { Doc } from './config';
-import { type OpsCtx, type OpsRouteFn } from './context';
+import type { OpsCtx, OpsRouteFn } from './context';
 import { crudRoutes } from './crud-routes';
 import { BACKUP_TYPE } from './object-types';
 import type { TypeRules } from './objects';

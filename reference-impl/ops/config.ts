@@ -51,7 +51,7 @@ export interface IconCategory {
   immutable?: boolean;
 }
 
-export interface OpsSeed {
+interface OpsSeed {
   /** Stored objects by object type (core types, maintenance_calendar, backup_restore, event-management types...). */
   objects: Record<string, Doc[]>;
   contentPacks: { packs: ContentPack[]; failures: Doc[] };

@@ -4,7 +4,7 @@ import type { ApiResponse, ErrorBody } from '../http/types';
  * Every error status the ops API answers. The document shows none of them; real deployments answer
  * `{"message": "..."}`, except 401, which the platform layer answers before the API sees the call.
  */
-export const OPS_ERRORS = {
+const OPS_ERRORS = {
   BadRequest: 400,
   Unauthenticated: 401,
   Forbidden: 403,
@@ -16,7 +16,7 @@ export const OPS_ERRORS = {
   InternalServerError: 500,
 } as const;
 
-export type OpsErrorKind = keyof typeof OPS_ERRORS;
+type OpsErrorKind = keyof typeof OPS_ERRORS;
 
 const PLATFORM_401_TEXT = 'call not properly authenticated';
 
@@ -24,7 +24,7 @@ function platformUnauthenticatedBody(): unknown {
   return { messages: [{ type: 'WARN', text: PLATFORM_401_TEXT }] };
 }
 
-export function opsError(kind: OpsErrorKind, message: string, headers?: Record<string, string>): ApiResponse {
+function opsError(kind: OpsErrorKind, message: string, headers?: Record<string, string>): ApiResponse {
   const status = OPS_ERRORS[kind];
   const body = status === 401 ? platformUnauthenticatedBody() : { message };
   return headers === undefined ? { status, body } : { status, body, headers };

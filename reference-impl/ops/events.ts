@@ -22,7 +22,7 @@ import { EVENTS } from './paths';
 import type { ListParamNames } from './query';
 
 /** Event management names the paging and filter parameters its own way. */
-export const EVENT_LIST_PARAMS: ListParamNames = {
+const EVENT_LIST_PARAMS: ListParamNames = {
   filter: 'filter_data',
   sortKey: 'sort_key',
   sortDir: 'sort_dir',

@@ -77,12 +77,12 @@ function rewriteRegex(node: unknown): unknown {
 }
 
 /** A top-level field a filter requires to equal one of `values` (`{f: v}`, `{f: {$eq: v}}`, `{f: {$in: [...]}}`). */
-export interface Equality {
+interface Equality {
   field: string;
   values: (string | number | boolean)[];
 }
 
-export interface FilterPlan {
+interface FilterPlan {
   predicate: Predicate;
   /** True when the filter selects every row (absent, empty or incorrect). */
   matchesAll: boolean;

@@ -12,10 +12,10 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * and deeper values overflow the stack of structuredClone and JSON.stringify (about 3,000 levels on node's
  * default stack), so they are refused before anything copies or stores them.
  */
-export const MAX_BODY_DEPTH = 100;
+const MAX_BODY_DEPTH = 100;
 
 /** True when `value` nests objects or arrays more than `max` levels deep; iterative, so any depth is safe to measure. */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
+function nestsDeeperThan(value: unknown, max: number): boolean {
   const pending: [unknown, number][] = [[value, 1]];
   while (pending.length > 0) {
     const [v, depth] = pending.pop()!;

@@ -45,6 +45,3 @@ export function flavorOf(type: string): 'core' | 'entity' | 'event' {
   return EVENT_FLAVORED.has(type) ? 'event' : 'core';
 }
 
-export function isCoreType(type: string): boolean {
-  return (CORE_TYPES as readonly string[]).includes(type);
-}

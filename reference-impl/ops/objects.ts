@@ -11,7 +11,7 @@ import { type ListParamNames, type RowSource, SHARED_LIST_PARAMS, countCollectio
  * How the server stamps an object type: `core` objects get the common fields, entities also the create/mod
  * audit fields, event-management objects epoch-second create/mod times as real episodes and comments carry.
  */
-export type Flavor = 'core' | 'entity' | 'event';
+type Flavor = 'core' | 'entity' | 'event';
 
 export interface TypeRules {
   /** object_type, also the store collection. */
@@ -47,7 +47,7 @@ function checkRequired(rules: TypeRules, doc: Doc): string | undefined {
 }
 
 /** The server-written fields, over `doc` (the new content) and `previous` (the stored object, on updates). */
-export function stamp(ctx: OpsCtx, rules: TypeRules, doc: Doc, previous: Doc | undefined): Doc {
+function stamp(ctx: OpsCtx, rules: TypeRules, doc: Doc, previous: Doc | undefined): Doc {
   const { config } = ctx.state;
   const micros = nextWriteMicros(ctx.state);
   const out: Doc = merge(doc, {
@@ -103,7 +103,7 @@ export function readableObjects(ctx: OpsCtx, type: string): Doc[] {
 }
 
 /** The stored objects of a type as the caller sees them, for the indexed list and count. */
-export function readableSource(ctx: OpsCtx, type: string): RowSource {
+function readableSource(ctx: OpsCtx, type: string): RowSource {
   const { store, config } = ctx.state;
   const { user } = ctx;
   if (user.readGroups === undefined) return { store, collection: type };

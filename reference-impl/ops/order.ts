@@ -6,7 +6,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** The value at a dotted path through plain sub-objects (own members only); undefined when absent. */
-export function fieldValue(doc: Doc, path: string): unknown {
+function fieldValue(doc: Doc, path: string): unknown {
   let v: unknown = doc;
   for (const part of path.split('.')) {
     if (!isPlainObject(v) || !Object.hasOwn(v, part)) return undefined;

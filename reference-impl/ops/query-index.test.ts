@@ -117,7 +117,9 @@ function check(store: ReturnType<typeof createStore>, op: Extract<Op, { query: Q
   const indexedWhole = listCollection(src, whole, filters);
   if (scanWhole.ok && indexedWhole.ok) {
     expect(indexedWhole.value.rows.length).toBe(scanWhole.value.rows.length);
-    indexedWhole.value.rows.forEach((r, i) => expect(r).toBe(scanWhole.value.rows[i]));
+    indexedWhole.value.rows.forEach((r, i) => {
+      expect(r).toBe(scanWhole.value.rows[i]);
+    });
   }
   const expectedCount = everyRow.filter(filters.compile(params.get('filter'))).length;
   expect(countCollection(src, params, filters)).toBe(expectedCount);

@@ -41,7 +41,7 @@ export function intParam(query: URLSearchParams, name: string): Checked<number |
  * 1 for ascending, -1 for descending. Accepts every spelling the document uses on one endpoint or another
  * (`1`/`0`, `asc`/`desc`, `asc`/`des`), so a client mixing them up is still understood.
  */
-export function sortDirParam(query: URLSearchParams, name: string): Checked<1 | -1> {
+function sortDirParam(query: URLSearchParams, name: string): Checked<1 | -1> {
   const raw = query.get(name);
   if (raw === null || raw.trim() === '') return ok(1);
   const v = raw.trim().toLowerCase();
@@ -51,7 +51,7 @@ export function sortDirParam(query: URLSearchParams, name: string): Checked<1 | 
 }
 
 /** Field names from a comma list, repeated parameters or a JSON array; undefined when the parameter is absent. */
-export function fieldsParam(query: URLSearchParams, name: string): string[] | undefined {
+function fieldsParam(query: URLSearchParams, name: string): string[] | undefined {
   const values = query.getAll(name);
   if (values.length === 0) return undefined;
   const fields: string[] = [];
@@ -107,7 +107,7 @@ export function project(doc: Doc, fields: readonly string[]): Doc {
 }
 
 /** Mongo order (missing sorts with null, first when ascending); ties broken by `_key` ascending for stable paging. */
-export function sortRows(rows: Doc[], key: string, dir: 1 | -1): Doc[] {
+function sortRows(rows: Doc[], key: string, dir: 1 | -1): Doc[] {
   return rows
     .map((doc) => ({ doc, value: sortValue(doc, key), key: rowKey(doc) }))
     .sort((a, b) => compareRows(a.value, a.key, b.value, b.key, dir))
@@ -292,7 +292,3 @@ export function countCollection(src: RowSource, query: URLSearchParams, filters:
   return count;
 }
 
-/** The rows matching the filter parameter; an incorrect filter matches every row. */
-export function filterRows(docs: Doc[], query: URLSearchParams, filters: FilterCompiler, filterName = 'filter'): Doc[] {
-  return docs.filter(filters.compile(query.get(filterName)));
-}

@@ -2,7 +2,7 @@ import type { Doc } from './config';
 import { compareRows, isOrderable, rowKey, sortValue } from './order';
 
 /** A value an equality index can look up: what a filter compares a field with by `$eq` or `$in`. */
-export type IndexScalar = string | number | boolean;
+type IndexScalar = string | number | boolean;
 
 /**
  * In-memory document store: one Map per collection (object type), keyed by `_key`.

@@ -27,7 +27,7 @@ function episodeIds(value: string): string[] {
  * Most episodes one call links a ticket to. The document leaves the number open; a bound keeps one request from
  * writing an unbounded number of links (a 1 MB id list holds over 100,000 ids).
  */
-export const MAX_EPISODES_PER_LINK = 1000;
+const MAX_EPISODES_PER_LINK = 1000;
 
 function ticketsOf(link: Doc): Doc[] {
   return Array.isArray(link.tickets) ? link.tickets.filter(isPlainObject) : [];

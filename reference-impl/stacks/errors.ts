@@ -4,7 +4,7 @@ import type { ApiResponse, ErrorBody } from '../http/types';
  * Every error code the stack API returns, with its status. The first six are the document's; the others are
  * transport-level refusals the document does not cover, kept here so no code is invented anywhere else.
  */
-export const STACK_ERRORS = {
+const STACK_ERRORS = {
   InvalidRequest: 400,
   Unauthorized: 401,
   Forbidden: 403,
@@ -19,7 +19,7 @@ export const STACK_ERRORS = {
 
 export type StackErrorCode = keyof typeof STACK_ERRORS;
 
-export interface ServiceError {
+interface ServiceError {
   code: string;
   message: string;
 }

@@ -17,7 +17,7 @@ export interface CallOptions {
 }
 
 /** supertest over the handler, through the node:http listener. */
-export const stacksApp = (handler: ApiHandler) => request(toNodeListener(handler, { errorBody: stacksErrorBody }));
+const stacksApp = (handler: ApiHandler) => request(toNodeListener(handler, { errorBody: stacksErrorBody }));
 
 type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';
 

@@ -5,7 +5,7 @@ const excerpt = (s: string) => (s.length > EXCERPT ? `${s.slice(0, EXCERPT)}… 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A ready-to-run curl command; credentials appear only as environment variable references. */
-export function curlOf(ex: Exchange, principal: Principal | undefined): string {
+function curlOf(ex: Exchange, principal: Principal | undefined): string {
   const parts = ['curl', '-sS', '-i'];
   if (ex.request.url.startsWith('https:')) parts.push('-k');
   parts.push('-X', ex.request.method, shellQuote(ex.request.url));

@@ -1,13 +1,11 @@
-import type { AssertionRecord, Observation } from './types';
+import type { AssertionRecord } from './types';
 
 /** Where every assertion of a run lands. Passing assertions are counted, not stored one by one. */
 export interface Results {
   record(r: AssertionRecord): void;
-  observe(o: Observation): void;
   /** Failures, untested and skipped records, plus one representative record per (requirement, check) pass. */
   records(): AssertionRecord[];
   passCount(requirement: string): number;
-  observations: Observation[];
   /** Number of assertions evaluated, passing or failing. */
   assertions(): number;
 }
@@ -19,8 +17,6 @@ export function createResults(): Results {
   const others: AssertionRecord[] = [];
   const failuresPerKey = new Map<string, number>();
   const passByRequirement = new Map<string, number>();
-  const observations: Observation[] = [];
-  const seenNotes = new Set<string>();
   let total = 0;
 
   return {
@@ -42,15 +38,8 @@ export function createResults(): Results {
       }
       others.push(r);
     },
-    observe(o) {
-      const key = `${o.requirement}\u0000${o.note}`;
-      if (seenNotes.has(key)) return;
-      seenNotes.add(key);
-      observations.push(o);
-    },
     records: () => [...others, ...passes.values()],
     passCount: (requirement) => passByRequirement.get(requirement) ?? 0,
-    observations,
     assertions: () => total,
   };
 }

@@ -46,7 +46,7 @@ export type ProgressEvent =
   | { type: 'check-start'; api: string; check: string }
   | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; outcome: CheckOutcome; ms: number };
 
-export type CheckOutcome = 'ran' | 'skipped' | 'untested' | 'aborted' | 'filtered';
+type CheckOutcome = 'ran' | 'skipped' | 'untested' | 'aborted' | 'filtered';
 
 export interface ApiRun {
   api: string;
@@ -65,7 +65,7 @@ export interface ApiRun {
   crossCheck?: CrossCheck;
 }
 
-export interface CrossCheck {
+interface CrossCheck {
   exchanges: number;
   agreed: number;
   prismOnly: { request: string; status: number; prism: string[] }[];
@@ -73,7 +73,7 @@ export interface CrossCheck {
 }
 
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
-export const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
+const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
 
 const specCache = new Map<string, Spec>();
 export const specOf = (file: string) => {

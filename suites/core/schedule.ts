@@ -1,7 +1,7 @@
 import type { Check } from './check';
 
 /** Two checks may run side by side unless they declare a piece of shared state in common; `*` is all of it. */
-export function conflict(a: Check, b: Check): boolean {
+function conflict(a: Check, b: Check): boolean {
   const x = a.shares ?? [];
   const y = b.shares ?? [];
   return x.includes('*') || y.includes('*') || x.some((s) => y.includes(s));

@@ -2,7 +2,7 @@ import type { ValidateFunction, ErrorObject } from 'ajv';
 import { createAjv, exercised } from './ajv';
 import { readYaml } from './yaml-cache';
 
-export interface Operation {
+interface Operation {
   id: string;
   method: string;
   path: string;
@@ -11,13 +11,13 @@ export interface Operation {
   statuses: string[];
 }
 
-export interface SchemaFinding {
+interface SchemaFinding {
   requirement: string;
   at: string;
   message: string;
 }
 
-export interface ValidationOutcome {
+interface ValidationOutcome {
   /** Requirements whose schema nodes the body reached, failing or not. */
   exercised: string[];
   findings: SchemaFinding[];
@@ -38,7 +38,7 @@ export interface Spec {
   responseHasBody(operationId: string, status: number): boolean | undefined;
 }
 
-export interface ValidationTarget {
+interface ValidationTarget {
   /** The requirement of the schema's root: what a missing or non-JSON body breaks. */
   rootRequirement: string;
   validate(data: unknown): ValidationOutcome;

@@ -23,7 +23,7 @@ export interface TransportOptions {
   documentedRefusal?: (json: unknown) => boolean;
 }
 
-export interface RawRequest {
+interface RawRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -35,8 +35,6 @@ export interface Transport {
   /** Runs `fn` with its writes exempt from --max-writes: cleanup of what the run created is never capped. */
   exempt<T>(fn: () => Promise<T>): Promise<T>;
   stats: { requests: number; writes: number };
-  /** Every exchange in order, when capture is on (HAR). */
-  log?: Exchange[];
   close(): void;
 }
 

@@ -51,7 +51,7 @@ export interface Evidence {
   details?: unknown;
 }
 
-export type Outcome = 'pass' | 'fail' | 'untested' | 'skipped' | 'error';
+type Outcome = 'pass' | 'fail' | 'untested' | 'skipped' | 'error';
 
 /** The smallest unit of a result: one assertion (or one reason it did not run) against one requirement. */
 export interface AssertionRecord {

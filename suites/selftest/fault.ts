@@ -11,7 +11,6 @@ export interface Fault<C = unknown> {
   wrap(inner: ApiHandler, config: C): ApiHandler;
 }
 
-export const respond = async (h: ApiHandler, req: ApiRequest): Promise<ApiResponse> => h(req);
 
 /** Rewrites answers that match `when`. */
 export const mapResponse =

@@ -88,7 +88,7 @@ export const codeOf = (ex: Exchange) => (ex.json as { code?: unknown } | undefin
 export const messageOf = (ex: Exchange) => String((ex.json as { message?: unknown } | undefined)?.message ?? '');
 
 /** Numeric comparison of dot-separated build versions; non-numeric parts compare as text. */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const pa = a.split(/[.\-+]/);
   const pb = b.split(/[.\-+]/);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {

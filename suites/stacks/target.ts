@@ -27,7 +27,7 @@ export const STACKS_OPTIONS = {
   limitProbeMax: opt.integer({ env: 'STACKS_LIMIT_PROBE_MAX', key: 'limitProbeMax', min: 1, exported: true, help: 'creates the limit check attempts before reporting the limit untested', default: 12 }),
 } satisfies OptionTable;
 
-export type StacksValues = OptionValues<typeof STACKS_OPTIONS>;
+type StacksValues = OptionValues<typeof STACKS_OPTIONS>;
 
 const ROLE_OPTION = { primary: 'apiKey', second: 'apiKey2', forbidden: 'apiKeyForbidden' } as const;
 

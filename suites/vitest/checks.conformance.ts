@@ -14,6 +14,7 @@ const RUN_TIMEOUT_MS = 60 * 60_000;
 const session = openSession();
 let run: SessionRun | undefined;
 
+// biome-ignore lint/correctness/noEmptyPattern: vitest reads the hook's first parameter as fixtures and wants it destructured; only the second (the file) is used
 beforeAll(async ({}, file) => {
   run = await runSession(session, selectedChecks(file as TaskLike));
   console.log(run.summary);

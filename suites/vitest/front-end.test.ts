@@ -11,7 +11,9 @@ import { serveStacksFault } from './serve-fault';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** `vitest run --project conformance ARGS` in a child process, with only the given conformance variables set. */
 function vitestConformance(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; reportDir: string }> {

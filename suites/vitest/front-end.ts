@@ -21,10 +21,10 @@ import { TOOL } from '../cli/tool';
  * The config file of a vitest run: vitest owns the command line (its `--config` is the vitest config), so the
  * conformance config file (`api-conformance run --config FILE`) is named by this variable instead.
  */
-export const CONFIG_FILE_VARIABLE = 'CONFORMANCE_CONFIG';
+const CONFIG_FILE_VARIABLE = 'CONFORMANCE_CONFIG';
 
 /** What every conformance test carries in `task.meta` (reporters read it with `testCase.meta()`). */
-export interface ConformanceMeta {
+interface ConformanceMeta {
   api: string;
   check: string;
   title: string;
@@ -76,7 +76,7 @@ export function openSession(env: NodeJS.ProcessEnv = process.env): Session {
 }
 
 /** The describe a check goes in: the second part of its id (`stacks.create.accepted-202` is in `create`). */
-export const groupOf = (check: Check) => check.id.split('.')[1] ?? check.id;
+const groupOf = (check: Check) => check.id.split('.')[1] ?? check.id;
 
 /** Checks of an API by group, in registry order. */
 export function groupsOf(api: ApiDefinition): [string, Check[]][] {

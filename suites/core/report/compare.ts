@@ -1,7 +1,7 @@
 import type { ComplianceReport } from './model';
 
 /** How a requirement's status moved from the old run to the new one. */
-export type ChangeKind = 'NEW FAILURE' | 'FIXED' | 'NO LONGER CHECKED' | 'COVERAGE LOST' | 'NOW PASSES' | 'CHANGED';
+type ChangeKind = 'NEW FAILURE' | 'FIXED' | 'NO LONGER CHECKED' | 'COVERAGE LOST' | 'NOW PASSES' | 'CHANGED';
 
 export interface Change {
   api: string;

@@ -1,3 +1,4 @@
+import { TOOL } from '../../cli/tool';
 import type { Exchange } from '../types';
 
 const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' ? '***' : value }));
@@ -7,7 +8,8 @@ export function toHar(exchanges: Exchange[]) {
   return {
     log: {
       version: '1.2',
-      creator: { name: 'api-conformance', version: '0.1.0' },
+      // Name and version from package.json (suites/cli/tool.ts), never a copy that falls behind a release.
+      creator: { name: TOOL.name, version: TOOL.version },
       entries: exchanges.map((ex) => ({
         startedDateTime: new Date(ex.at ?? Date.now()).toISOString(),
         time: ex.ms,

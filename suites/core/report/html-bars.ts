@@ -3,7 +3,7 @@ import { countOf, type ComplianceReport, type Counts } from './model';
 import { h } from './html-text';
 
 /** Bar order and legend: what needs attention comes right after what passed. */
-export const BAR_STATUSES: Status[] = ['passed', 'failed', 'error', 'untested', 'skipped'];
+const BAR_STATUSES: Status[] = ['passed', 'failed', 'error', 'untested', 'skipped'];
 
 /**
  * One stacked bar as inline SVG (fills print without "background graphics", unlike CSS backgrounds), stretched to

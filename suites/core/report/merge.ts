@@ -12,7 +12,7 @@ const shardText = (s: Shard) => (s ? `shard ${s.index}/${s.count}` : 'a whole ru
  * Refuses parts that are not the shards of one run: different seeds (the shards would have generated different
  * cases), the same shard of an API twice (counted twice), or shards sliced by different counts.
  */
-export function checkMergeable(parts: ComplianceReport[], names: string[]): void {
+function checkMergeable(parts: ComplianceReport[], names: string[]): void {
   const seeds = new Set(parts.map((p) => p.run.seed));
   if (seeds.size > 1) {
     const other = parts.findIndex((p) => p.run.seed !== parts[0].run.seed);

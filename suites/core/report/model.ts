@@ -58,7 +58,7 @@ export function countOf(reqs: { status: Status }[]): Counts {
   return c;
 }
 
-export const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** The headline numbers, from requirement results alone (so merged reports are summarised the same way). */
 export function summarize(requirements: { level: Level; status: Status; intermittent?: boolean }[]): ComplianceReport['summary'] {

@@ -32,7 +32,7 @@ import {
 } from './ops-objects.js';
 import { canRead, clone, DEFAULT_GROUP, isoTimestamp, microDateTime, permissionsFor, plainDateTime, SCHEMA_VERSION, type Rec } from './ops-store.js';
 
-export const CORE_TYPES = [
+const CORE_TYPES = [
   'team',
   'entity',
   'service',
@@ -218,7 +218,7 @@ function linksOf(rec: Rec, services: Rec[]): Doc[] {
 }
 
 /** Recomputes the services of the given entities (all when keys is absent). */
-export function relinkEntities(ctx: Ctx, keys?: string[]): void {
+function relinkEntities(ctx: Ctx, keys?: string[]): void {
   const services = ctx.store
     .coll(coreColl('service'))
     .all()

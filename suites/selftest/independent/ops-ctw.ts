@@ -16,7 +16,7 @@ import {
 import { findReadable, presentDoc, type KindSpec, type WriteMode } from './ops-objects.js';
 import { canRead, epochSeconds, isoTimestamp, permissionsFor, type Rec } from './ops-store.js';
 
-export const CTW_COLL = 'itoa:custom_threshold_windows';
+const CTW_COLL = 'itoa:custom_threshold_windows';
 const SERVICE_COLL = 'itoa:service';
 
 interface Link {
@@ -167,7 +167,7 @@ function associate(ctx: Ctx, pathKey: string | undefined): Reply {
     const ids = w.kpis.length ? w.kpis.filter((k) => known.includes(k)) : known.filter((k) => !k.startsWith('SHKPI-'));
     if (ids.length === 0) continue;
     const set = linked.get(w.service) ?? new Set<string>();
-    ids.forEach((i) => set.add(i));
+    for (const i of ids) set.add(i);
     linked.set(w.service, set);
   }
   for (const t of targets) {
@@ -197,7 +197,7 @@ function disconnect(ctx: Ctx, pathKey: string | undefined): Reply {
       const rest = l.linked_kpi_ids.filter((k) => !drop.includes(k));
       if (drop.length) {
         const set = removed.get(l.service_id) ?? new Set<string>();
-        drop.forEach((k) => set.add(k));
+        for (const k of drop) set.add(k);
         removed.set(l.service_id, set);
       }
       if (rest.length) keep.push({ service_id: l.service_id, linked_kpi_ids: rest });

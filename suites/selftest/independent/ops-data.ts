@@ -164,7 +164,7 @@ export interface LibraryPack {
   savedSearches: string[];
 }
 
-export const GROUP_OF_TYPE: Record<string, string> = {
+const GROUP_OF_TYPE: Record<string, string> = {
   service: 'services',
   entity_type: 'entity_types',
   glass_table: 'glass_tables',

@@ -4,7 +4,7 @@
 
 import type { Doc } from './ops-http.js';
 
-export type Predicate = (doc: Doc) => boolean;
+type Predicate = (doc: Doc) => boolean;
 
 export interface FilterQuirks {
   eqCaseInsensitive?: boolean;
@@ -162,7 +162,7 @@ export function collect(value: unknown, parts: string[], i = 0, out: unknown[] =
     if (value.length === 0) out.push(undefined);
     return out;
   }
-  if (typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, parts[i])) {
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, parts[i])) {
     return collect((value as Doc)[parts[i]], parts, i + 1, out);
   }
   out.push(undefined);
@@ -178,7 +178,7 @@ function matchesEq(found: unknown[], want: unknown, quirks: FilterQuirks): boole
   });
 }
 
-export function deepEqual(a: unknown, b: unknown, caseInsensitive = false): boolean {
+function deepEqual(a: unknown, b: unknown, caseInsensitive = false): boolean {
   if (typeof a === 'string' && typeof b === 'string') return caseInsensitive ? a.toLowerCase() === b.toLowerCase() : a === b;
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;

@@ -144,7 +144,7 @@ export function requireWrite(ctx: Ctx): void {
 // ---------- rendering ----------
 
 /** JSON text the way a Python json.dumps would write it (default separators, ensure_ascii). */
-export function pythonJson(v: unknown): string {
+function pythonJson(v: unknown): string {
   if (v === null || v === undefined || typeof v === 'function') return 'null';
   if (Array.isArray(v)) return '[' + v.map((x) => pythonJson(x)).join(', ') + ']';
   if (typeof v === 'object') {

@@ -14,7 +14,7 @@ function epochField(doc: Doc, field: string): void {
 
 // ---------- maintenance windows ----------
 
-export const maintenanceSpec: KindSpec = {
+const maintenanceSpec: KindSpec = {
   type: 'maintenance_calendar',
   coll: 'maint:maintenance_calendar',
   required: ['title', 'start_time', 'end_time'],
@@ -50,9 +50,9 @@ export const maintenanceSpec: KindSpec = {
 
 // ---------- backup and restore jobs ----------
 
-export const DEFAULT_BACKUP_KEY = 'ops_default_scheduled_backup';
+const DEFAULT_BACKUP_KEY = 'ops_default_scheduled_backup';
 
-export const backupSpec: KindSpec = {
+const backupSpec: KindSpec = {
   type: 'backup_restore',
   coll: 'backup:backup_restore',
   required: ['title'],

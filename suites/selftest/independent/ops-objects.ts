@@ -56,7 +56,7 @@ export interface KindSpec {
   singleUndeletableBug?: string;
 }
 
-export function collOf(ctx: Ctx, spec: KindSpec): Collection {
+function collOf(ctx: Ctx, spec: KindSpec): Collection {
   return ctx.store.coll(spec.coll);
 }
 

@@ -12,7 +12,7 @@ import { thresholdLevel, thresholds, timeVariateSpec } from './ops-data.js';
 import { DEFAULT_GROUP } from './ops-store.js';
 
 /** Key of the team whose objects the read-only user cannot read. */
-export const RESTRICTED_GROUP = 'ops_payments_team';
+const RESTRICTED_GROUP = 'ops_payments_team';
 
 function hostRule(pattern: string): Doc[] {
   return [{ rule_condition: 'AND', rule_items: [{ field: 'host', field_type: 'alias', rule_type: 'matches', value: pattern }] }];

@@ -162,7 +162,7 @@ export interface ParamNames {
   limit: string;
 }
 
-export const SHARED_NAMES: ParamNames = { offset: 'offset', filter: 'filter', limit: 'limit' };
+const SHARED_NAMES: ParamNames = { offset: 'offset', filter: 'filter', limit: 'limit' };
 
 export function filterQuirks(ctx: Ctx): FilterQuirks {
   return {
@@ -178,7 +178,7 @@ export function filterQuirks(ctx: Ctx): FilterQuirks {
   };
 }
 
-export function parseSortDir(raw: string | null): 0 | 1 {
+function parseSortDir(raw: string | null): 0 | 1 {
   if (raw === null || raw.trim() === '') return 1;
   const s = raw.trim().toLowerCase();
   if (s === '0' || s === 'desc' || s === 'des' || s === '-1') return 0;
@@ -279,7 +279,7 @@ function pick(src: unknown, parts: string[]): unknown {
   if (Array.isArray(src)) {
     return src.filter(isObj).map((el) => pick(el, parts) ?? {});
   }
-  if (isObj(src) && Object.prototype.hasOwnProperty.call(src, parts[0])) {
+  if (isObj(src) && Object.hasOwn(src, parts[0])) {
     const sub = pick(src[parts[0]], parts.slice(1));
     return sub === undefined ? undefined : { [parts[0]]: sub };
   }

@@ -800,7 +800,10 @@ class StackService {
       }
       return item;
     });
-    if (this.bug('versions-bare-array')) return this.sendJson(res, 200, versions);
+    if (this.bug('versions-bare-array')) {
+      this.sendJson(res, 200, versions);
+      return;
+    }
     const body: Record<string, unknown> = { versions };
     if (this.cfg.extraFields) body.defaultBuildVersion = latest.buildVersion;
     this.sendJson(res, 200, body);
@@ -981,6 +984,7 @@ class StackService {
   private listStacks(res: ServerResponse, account: Account): void {
     const now = Date.now();
     const rows = this.liveStacks(now).filter(({ stack, phase }) => this.visibleTo(account, stack, phase, this.bug('list-other-users')));
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every value of the listOrder union (tsc checks it)
     rows.sort((x, y) => {
       switch (this.cfg.listOrder) {
         case 'oldest-first':
@@ -996,7 +1000,10 @@ class StackService {
       if (this.bug('summary-missing-field')) delete view.terminationDate;
       return view;
     });
-    if (this.bug('list-bare-array')) return this.sendJson(res, 200, stacks);
+    if (this.bug('list-bare-array')) {
+      this.sendJson(res, 200, stacks);
+      return;
+    }
     const body: Record<string, unknown> = { stacks };
     if (this.cfg.extraFields) {
       body.count = stacks.length;
@@ -1024,7 +1031,10 @@ class StackService {
   private getStack(res: ServerResponse, account: Account, stackId: string): void {
     const hit = this.findFor(account, stackId, this.bug('get-other-user'));
     if (!hit) {
-      if (this.bug('get-unknown-200')) return this.sendJson(res, 200, {});
+      if (this.bug('get-unknown-200')) {
+        this.sendJson(res, 200, {});
+        return;
+      }
       if (this.bug('get-unknown-400') && !this.looksLikeOurId(stackId)) {
         throw new HttpError(400, 'InvalidRequest', `"${stackId}" is not a valid stack identifier.`);
       }
@@ -1036,7 +1046,10 @@ class StackService {
   private deleteStack(res: ServerResponse, account: Account, stackId: string): void {
     const hit = this.findFor(account, stackId, this.bug('delete-other-user'));
     if (!hit) {
-      if (this.bug('delete-unknown-204')) return this.sendEmpty(res, 204);
+      if (this.bug('delete-unknown-204')) {
+        this.sendEmpty(res, 204);
+        return;
+      }
       throw this.notFound(stackId);
     }
     const { stack, phase } = hit;
@@ -1046,7 +1059,8 @@ class StackService {
     if (this.cfg.stoppingMs === 0) this.stacks.delete(stack.id);
     if (this.bug('delete-200-body')) {
       const after = this.phaseOf(stack, Date.now()) ?? { ...phase, state: 'STOPPING' as const };
-      return this.sendJson(res, 200, this.summaryView(stack, after));
+      this.sendJson(res, 200, this.summaryView(stack, after));
+      return;
     }
     this.sendEmpty(res, 204);
   }

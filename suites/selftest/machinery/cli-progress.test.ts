@@ -62,6 +62,7 @@ describe('progress on a terminal', () => {
     const redraws = writes.slice(start).filter((w) => w.text.startsWith('\r\x1b[K['));
     expect(redraws.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < redraws.length; i++) expect(redraws[i].at - redraws[i - 1].at).toBeLessThanOrEqual(1000);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the live line starts with the ANSI escape that clears it
     expect(redraws.at(-1)!.text).toMatch(/^\r\x1b\[K\[2\.\ds\] ops 0\/9 ops\.filter\.model · 42 requests$/);
     // No newline inside the live line; close() leaves the line clean.
     expect(redraws.every((w) => !w.text.includes('\n'))).toBe(true);

@@ -140,7 +140,11 @@ describe('the HTML report in a real browser', () => {
   it('reads at 800 px without scrolling the page sideways, all sections open', async () => {
     const page = await open(url, 800);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
-    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.evaluate(() =>
+      document.querySelectorAll('details').forEach((d) => {
+        d.open = true;
+      }),
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
     // Long curl lines stay inside their box.
     const overflow = await page.locator('pre.curl').evaluateAll((ps) => ps.filter((p) => p.getBoundingClientRect().right > 800).length);

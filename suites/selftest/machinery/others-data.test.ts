@@ -21,8 +21,8 @@ async function snapshot(api: ApiDefinition, target: Target, reads: [string, Reco
   try {
     for (const [op, params, as] of reads) {
       const ex = await client.send(op, { params, as });
-      const body = ex.json as any;
-      const rows: any[] = Array.isArray(body) ? body : Array.isArray(body?.stacks) ? body.stacks : Array.isArray(body?.result) ? body.result : Array.isArray(body?.success) ? body.success : [];
+      const body = ex.json as Record<string, unknown> | null;
+      const rows = (Array.isArray(body) ? body : Array.isArray(body?.stacks) ? body.stacks : Array.isArray(body?.result) ? body.result : Array.isArray(body?.success) ? body.success : []) as Record<string, unknown>[];
       for (const r of rows) out.set(`${op} ${JSON.stringify(params)} ${as ?? ''} ${r._key ?? r.id}`, JSON.stringify({ ...r, state: undefined, stackAccessDetails: undefined }));
     }
   } finally {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import { callHandler, describeError, toApiRequest, type WireRequest } from './api-request';
-import type { WireClient } from './wire';
+import type { WireClient, WireResponse } from './wire';
 
 /** Every call, in-process or over a socket, must answer within this. */
-export const TIME_LIMIT_MS = 1000;
+const TIME_LIMIT_MS = 1000;
 
 /** FUZZ_SEED replays a run (fast-check prints the seed of a failure); unset, every run explores new cases. */
 export function fuzzSeed(): number | undefined {
@@ -83,7 +83,7 @@ export async function inProcessStep(handler: ApiHandler, wire: WireRequest, chec
 
 /** One call over a socket with the shared properties checked; answers the status. */
 export async function wireStep(client: WireClient, wire: WireRequest, check: ResponseCheck, stats: FuzzStats): Promise<number> {
-  let res;
+  let res: WireResponse;
   try {
     res = await client.send(wire);
   } catch (err) {

@@ -1,27 +1,27 @@
 import fc from 'fast-check';
 
 /** Nesting depth of the deep bodies: beyond what V8's JSON.stringify and structuredClone manage on a default stack. */
-export const DEEP = 5000;
+const DEEP = 5000;
 /** Characters of the long strings: 1 MB, still under the HTTP layer's 1 MiB body limit once wrapped in JSON. */
-export const LONG = 1_000_000;
+const LONG = 1_000_000;
 /** Elements of the huge arrays. */
-export const HUGE = 100_000;
+const HUGE = 100_000;
 
 function lazy<T>(make: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= make());
 }
 
-export const deepArrayText = lazy(() => '['.repeat(DEEP) + ']'.repeat(DEEP));
+const deepArrayText = lazy(() => '['.repeat(DEEP) + ']'.repeat(DEEP));
 export const deepObjectText = lazy(() => '{"a":'.repeat(DEEP) + '"x"' + '}'.repeat(DEEP));
-export const longString = lazy(() => 'a'.repeat(LONG));
+const longString = lazy(() => 'a'.repeat(LONG));
 /** A long string of comma-separated identifiers: endpoints that split id lists must not do work per element. */
 export const longIdList = lazy(() => Array.from({ length: HUGE }, (_, i) => `ep${i}`).join(','));
-export const hugeNumberArrayText = lazy(() => `[${new Array(HUGE).fill('0').join(',')}]`);
-export const hugeStringArrayText = lazy(() => `[${new Array(HUGE).fill('"x"').join(',')}]`);
+const hugeNumberArrayText = lazy(() => `[${new Array(HUGE).fill('0').join(',')}]`);
+const hugeStringArrayText = lazy(() => `[${new Array(HUGE).fill('"x"').join(',')}]`);
 
 /** Strings that break naive code: encodings, prototype names, control and bidi characters, lone surrogates. */
-export const ODD_STRINGS: readonly string[] = [
+const ODD_STRINGS: readonly string[] = [
   '',
   ' ',
   '\u0000',
@@ -76,7 +76,7 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Numbers JSON can carry, including the ones that lose precision or overflow to Infinity when parsed. */
-export const oddNumber: fc.Arbitrary<number> = fc.oneof(
+const oddNumber: fc.Arbitrary<number> = fc.oneof(
   fc.constantFrom(0, -0, -1, 1, 1.5, 2 ** 53 + 1, -(2 ** 31), 1e308, 5e-324),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -99,7 +99,7 @@ export function oddValue(strings: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
 }
 
 /** Serialises `value`; own `__proto__` members survive (JSON.stringify keeps own properties of that name). */
-export function toJson(value: unknown): string {
+function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -164,7 +164,7 @@ export function bodyText(plausible: fc.Arbitrary<Record<string, unknown> | unkno
   );
 }
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 /** Methods for in-process calls, where node's parser does not stand in the way of odd spellings. */
 export const methodInProcess: fc.Arbitrary<string> = fc.oneof(

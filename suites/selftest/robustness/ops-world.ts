@@ -13,7 +13,7 @@ export const OPS_OPERATIONS: SpecOperation[] = loadOperations('specs/ops.openapi
 export const ITOA = '/servicesNS/nobody/SA-ITOA/itoa_interface';
 export const EVENTS = '/servicesNS/nobody/SA-ITOA/event_management_interface';
 export const MAINTENANCE = '/servicesNS/nobody/SA-ITOA/maintenance_services_interface';
-export const BACKUP = '/servicesNS/nobody/SA-ITOA/backup_restore_interface';
+const BACKUP = '/servicesNS/nobody/SA-ITOA/backup_restore_interface';
 export const ICONS = '/services/SA-ITOA/v1/icon_collection';
 export const INTERFACES = ['itoa_interface', 'event_management_interface', 'maintenance_services_interface', 'backup_restore_interface'];
 
@@ -24,7 +24,7 @@ export const ADMIN = basic('admin', userNamed('admin').password);
 export const ANALYST = basic('analyst', userNamed('analyst').password);
 
 /** Authorization header variants, or undefined to send none. */
-export const opsCredential: fc.Arbitrary<string | undefined> = fc.oneof(
+const opsCredential: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 8, arbitrary: fc.constant(ADMIN) },
   { weight: 2, arbitrary: fc.constant(ANALYST) },
   { weight: 1, arbitrary: fc.constant(undefined) },
@@ -59,10 +59,10 @@ const titles = Object.values(seed.objects).flatMap((docs) => docs.map((d) => d.t
 /** Event-management object types: the fixture's stored types that belong to no other interface. */
 const NOT_EVENT = new Set(['maintenance_calendar', 'backup_restore', 'external_ticket', 'content_pack']);
 const coreTypes = (OPS_OPERATIONS.find((o) => o.operationId === 'coreList')?.pathParams.find((p) => p.name === 'object_type')?.enum ?? []) as string[];
-export const CORE_TYPES: string[] = coreTypes;
-export const EVENT_TYPES: string[] = Object.keys(seed.objects).filter((t) => !NOT_EVENT.has(t) && !coreTypes.includes(t));
+const CORE_TYPES: string[] = coreTypes;
+const EVENT_TYPES: string[] = Object.keys(seed.objects).filter((t) => !NOT_EVENT.has(t) && !coreTypes.includes(t));
 
-export const EPISODES = keysOf('notable_event_group');
+const EPISODES = keysOf('notable_event_group');
 const packs = seed.contentPacks.packs;
 const actions = seed.episodeActions.map((a) => a.entry.action_name);
 const iconKeys = seed.icons.map((i) => String(i._key));
@@ -245,14 +245,14 @@ export const opsHeaders: fc.Arbitrary<Record<string, string>> = fc.tuple(opsCred
 });
 
 /** A fixed clock: two fresh handlers then start from identical states, and timestamps never move by themselves. */
-export const FROZEN_NOW = Date.parse('2030-01-01T00:00:00.000Z');
+const FROZEN_NOW = Date.parse('2030-01-01T00:00:00.000Z');
 
 export function opsWorld(config: OpsConfig = OPS_CONFIG): ApiHandler {
   return createOpsHandler(config, { now: () => FROZEN_NOW });
 }
 
 /** Every list (and list-like) endpoint, as one user reads them. */
-export function fingerprintTargets(eventIds: Iterable<string>): string[] {
+function fingerprintTargets(eventIds: Iterable<string>): string[] {
   const ids = [...new Set([...EPISODES, ...eventIds])].filter((id) => id !== '');
   const targets = [
     `${ITOA}/get_alias_list`,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { parse } from 'yaml';
 import { encodeQueryPart, encodeSegment } from './hostile';
 
-export interface ParamSpec {
+interface ParamSpec {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   enum?: unknown[];
@@ -90,7 +90,7 @@ export interface SegmentPlan {
   enc: 0 | 1 | 'raw';
 }
 
-export type PathMutation = 'none' | 'trailing-slash' | 'double-slash' | 'drop-last' | 'extra-segment' | 'upper-case' | 'vlatest' | 'absolute-form' | 'fragment';
+type PathMutation = 'none' | 'trailing-slash' | 'double-slash' | 'drop-last' | 'extra-segment' | 'upper-case' | 'vlatest' | 'absolute-form' | 'fragment';
 
 export interface TargetPlan {
   segments: SegmentPlan[];
@@ -189,9 +189,3 @@ export function materialise(plan: TargetPlan, resolve: Resolve, vlatestAfter: re
   return target;
 }
 
-/** Strings of a plan (resolved path values and query values), e.g. to know which event ids a run may have touched. */
-export function planStrings(plan: TargetPlan, resolve: Resolve): string[] {
-  const out = segmentTexts(plan, resolve);
-  for (const q of plan.query) out.push(q.value);
-  return out;
-}

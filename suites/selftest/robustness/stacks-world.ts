@@ -17,12 +17,12 @@ export const MALLORY_KEY = keyOf('mallory');
 
 /** Users whose stacks exist: `{ref: owner}` path values resolve to one of their stack ids. */
 export const OWNERS = ['alice', 'bob'] as const;
-export type Owner = (typeof OWNERS)[number];
+type Owner = (typeof OWNERS)[number];
 
 export const bearer = (key: string) => `Bearer ${key}`;
 
 /** The Authorization header of a credential variant, or undefined to send none. */
-export const stackCredential: fc.Arbitrary<string | undefined> = fc.oneof(
+const stackCredential: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(bearer(ALICE_KEY), bearer(BOB_KEY)) },
   { weight: 1, arbitrary: fc.constant(bearer(MALLORY_KEY)) },
   { weight: 1, arbitrary: fc.constant(undefined) },
@@ -47,7 +47,7 @@ export const stackCredential: fc.Arbitrary<string | undefined> = fc.oneof(
 );
 
 /** A fixed clock: stack states and expiry must not move between two fingerprints. */
-export const FROZEN_NOW = Date.parse('2030-01-01T00:00:00.000Z');
+const FROZEN_NOW = Date.parse('2030-01-01T00:00:00.000Z');
 
 export interface StacksWorld {
   handler: ApiHandler;

@@ -13,7 +13,7 @@ const summaries = (res: ApiResponse) => ((res.body as { stacks?: Record<string, 
 const eachSummary = (res: ApiResponse, f: (s: Record<string, unknown>) => void) => {
   const b = res.body as Record<string, unknown> | undefined;
   if (!b || typeof b !== 'object') return res;
-  if (Array.isArray(b.stacks)) b.stacks.forEach((s) => f(s as Record<string, unknown>));
+  if (Array.isArray(b.stacks)) for (const s of b.stacks) f(s as Record<string, unknown>);
   else if ('id' in b) f(b);
   return res;
 };
