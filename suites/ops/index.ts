@@ -65,7 +65,6 @@ const checks = registry([
   ...maintenanceChecks,
   ...backupChecks,
   ...iconsChecks,
-  // Destructive checks last: they may remove rows other checks would read.
   bulkDelete.bulkDeleteByFilter,
   entity.retireRetirable,
   filter.invalidFilterDeleteDeletesAll,
