@@ -8,6 +8,8 @@ export interface Fault<C = unknown> {
   id: string;
   description: string;
   breaks: string[];
+  /** MUST requirements the same fault also breaks, stated so that any failure beyond them is noticed. */
+  collateral?: string[];
   wrap(inner: ApiHandler, config: C): ApiHandler;
 }
 

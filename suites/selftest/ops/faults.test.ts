@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadOpsConfig } from '../../../reference-impl/ops/config';
 import { opsApi } from '../../ops/index';
 import { embeddedOpsTarget } from '../../ops/target';
-import { failedIds, runAgainst } from '../harness';
+import { failedIds, mustFailed, runAgainst } from '../harness';
 import { opsFaults } from './faults';
 
 describe('ops API suite against the reference implementation', () => {
@@ -23,5 +23,8 @@ describe('ops API suite catches each deliberately broken implementation', () => 
     const report = await runAgainst(opsApi, await embeddedOpsTarget((h) => fault.wrap(h, config)), fault.only ? { only: fault.only } : {});
     const failed = failedIds(report);
     for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
+    // Nothing beyond what the fault breaks and the collateral it states: a false alarm riding on a fault is caught too.
+    const allowed = new Set([...fault.breaks, ...(fault.collateral ?? [])]);
+    expect(mustFailed(report).filter((id) => !allowed.has(id)), `${fault.description}: MUST failures beyond the stated ones`).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadStacksConfig } from '../../../reference-impl/stacks/config';
 import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget } from '../../stacks/target';
-import { failedIds, runAgainst } from '../harness';
+import { failedIds, mustFailed, runAgainst } from '../harness';
 import { stacksFaults } from './faults';
 
 describe('stack API suite against the reference implementation', () => {
@@ -25,6 +25,9 @@ describe('stack API suite catches each deliberately broken implementation', () =
     const report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => fault.wrap(h, config)));
     const failed = failedIds(report);
     for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
+    // Nothing beyond what the fault breaks and the collateral it states: a false alarm riding on a fault is caught too.
+    const allowed = new Set([...fault.breaks, ...(fault.collateral ?? [])]);
+    expect(mustFailed(report).filter((id) => !allowed.has(id)), `${fault.description}: MUST failures beyond the stated ones`).toEqual([]);
     expect(report.summary.gate).toBe('fail');
   });
 });

@@ -83,30 +83,35 @@ export const stacksFaults: StacksFault[] = [
     id: 'delete-answers-200-with-body',
     description: 'delete answers 200 with a body instead of 204',
     breaks: ['STK-DELETE-204'],
+    collateral: ['STK-ERR-STATUSES'],
     wrap: mapResponse((r, res) => isOp('DELETE', STACK)(r) && res.status === 204, () => ({ status: 200, body: { deleted: true } })),
   },
   {
     id: 'summary-without-termination-date',
     description: 'summaries lack terminationDate',
     breaks: ['STK-SCHEMA-SUMMARY', 'STK-CREATE-TERMINATION'],
+    collateral: ['STK-SCHEMA-DETAIL'],
     wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => delete s.terminationDate)),
   },
   {
     id: 'created-at-not-iso',
     description: 'createdAt is sent as a locale date string',
     breaks: ['STK-SCHEMA-SUMMARY'],
+    collateral: ['STK-SCHEMA-DETAIL'],
     wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => (s.createdAt = new Date(String(s.createdAt)).toUTCString()))),
   },
   {
     id: 'state-lower-case',
     description: 'states are sent in lower case',
     breaks: ['STK-SCHEMA-STATE'],
+    collateral: ['STK-CREATE-INITIAL-STATE'],
     wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => (s.state = String(s.state).toLowerCase()))),
   },
   {
     id: 'access-details-without-password',
     description: 'access details lack the password',
     breaks: ['STK-SCHEMA-ACCESS'],
+    collateral: ['STK-ACCESS-DETAILS'],
     wrap: mapResponse((r, res) => isOp('GET', STACK)(r) && ok(res), (res) => eachSummary(res, (s) => s.stackAccessDetails && delete (s.stackAccessDetails as Record<string, unknown>).password)),
   },
   {
@@ -149,12 +154,14 @@ export const stacksFaults: StacksFault[] = [
     id: 'chosen-version-ignored',
     description: 'platformVersion in the body is ignored',
     breaks: ['STK-CREATE-CHOSEN-VERSION'],
+    collateral: ['STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-REFUSED-NO-STACK'],
     wrap: mapRequest((r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string', (r) => withBody(r, {})),
   },
   {
     id: 'unreleased-version-refused',
     description: 'listed unreleased versions are refused at create',
     breaks: ['STK-VERSIONS-SELECTABLE'],
+    collateral: ['STK-SCHEMA-CREATE-REQUEST'],
     wrap: (inner, c) => async (req) => {
       const v = (req.body as { platformVersion?: unknown })?.platformVersion;
       if (isOp('POST', LIST)(req) && c.versions.some((x) => x.buildVersion === v && x.status === 'unreleased')) return { status: 400, body: { code: 'InvalidRequest', message: `version ${String(v)} is not available` } };
@@ -165,6 +172,7 @@ export const stacksFaults: StacksFault[] = [
     id: 'unknown-version-accepted',
     description: 'an unknown version is silently replaced by the default',
     breaks: ['STK-CREATE-UNKNOWN-VERSION'],
+    collateral: ['STK-CREATE-REFUSED-NO-STACK'],
     wrap: (inner, c) => mapRequest((r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string' && !c.versions.some((v) => v.buildVersion === (r.body as { platformVersion: string }).platformVersion), (r) => withBody(r, {}))(inner),
   },
   {
@@ -189,6 +197,7 @@ export const stacksFaults: StacksFault[] = [
     id: 'missing-stack-403',
     description: 'a missing stack is answered 403 instead of 404',
     breaks: ['STK-GET-404', 'STK-DELETE-404'],
+    collateral: ['STK-AUTH-BEARER', 'STK-AUTH-KEY', 'STK-DELETE-EFFECT'],
     wrap: mapResponse((_, res) => res.status === 404, () => ({ status: 403, body: { code: 'Forbidden', message: 'not yours' } })),
   },
   {
@@ -211,6 +220,7 @@ export const stacksFaults: StacksFault[] = [
     id: 'error-body-not-service-error',
     description: 'errors are sent as {error: message}',
     breaks: ['STK-ERR-BODY'],
+    collateral: ['STK-AUTH-401', 'STK-AUTH-403', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-MALFORMED', 'STK-GET-404', 'STK-DELETE-404', 'STK-LIMIT-409'],
     wrap: mapResponse((_, res) => res.status >= 400, (res) => ({ ...res, body: { error: (res.body as { message?: string })?.message } })),
   },
   {

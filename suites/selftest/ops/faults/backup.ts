@@ -114,6 +114,7 @@ export const backupFaults: OpsFault[] = [
     id: 'br-job-list-empty-for-type',
     description: 'the backup interface does not know backup_restore: GET backup_restore answers 404',
     breaks: ['OPS-BR-LIST', 'OPS-BR-OBJECT-TYPE'],
+    collateral: ['OPS-BR-DELETE', 'OPS-BR-COUNT', 'OPS-AUTH-COUNTS'],
     only,
     wrap: (inner) => async (req) => (req.method === 'GET' && segs(req)?.length === 1 ? { status: 404, body: { message: 'Unknown object type "backup_restore"' } } : inner(req)),
   },

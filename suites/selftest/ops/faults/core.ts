@@ -38,6 +38,7 @@ export const coreFaults: OpsFault[] = [
     id: 'create-answers-without-key',
     description: 'POST <object_type> answers the new key as `key` instead of `_key`',
     breaks: ['OPS-CORE-CREATE'],
+    collateral: ['OPS-COMMON-KEY-OBJECT-TYPE'],
     only: ['ops.core.create-returns-key'],
     wrap: mapResponse((r, res) => r.method === 'POST' && onType(r) && ok(res), (res) => ({ ...res, body: { key: (res.body as Doc)._key } })),
   },
@@ -162,6 +163,7 @@ export const coreFaults: OpsFault[] = [
     id: 'supported-types-stale-table',
     description: 'get_supported_object_types answers an old table without custom_threshold_windows and entity_type',
     breaks: ['OPS-CORE-OBJECT-TYPES'],
+    collateral: ['OPS-CORE-SUPPORTED-TYPES'],
     only: ['ops.core.supported-object-types'],
     wrap: mapResponse(
       (r, res) => segs(r)?.[0] === 'get_supported_object_types' && Array.isArray(res.body),

@@ -45,6 +45,7 @@ export const maintenanceFaults: OpsFault[] = [
     id: 'mw-objects-field-renamed',
     description: 'the entries of a window\'s objects are answered as {type, _key}, without object_type',
     breaks: ['OPS-MW-OBJECTS'],
+    collateral: ['OPS-MW-UPDATE'],
     only,
     wrap: (inner) =>
       eachWindow((w) => {
@@ -82,6 +83,7 @@ export const maintenanceFaults: OpsFault[] = [
     id: 'mw-delete-not-persisted',
     description: 'DELETE maintenance_calendar/<_key> answers 204 but the window stays',
     breaks: ['OPS-MW-DELETE'],
+    collateral: ['OPS-MW-COUNT'],
     only,
     wrap: (inner) => async (req) => (isByKey('DELETE')(req) ? { status: 204 } : inner(req)),
   },
@@ -89,6 +91,7 @@ export const maintenanceFaults: OpsFault[] = [
     id: 'mw-count-ignores-filter',
     description: 'maintenance_calendar/count ignores filter and counts every readable window',
     breaks: ['OPS-MW-COUNT'],
+    collateral: ['OPS-AUTH-COUNTS'],
     only,
     wrap: (inner) =>
       mapRequest(isCount, (req) => {

@@ -79,6 +79,7 @@ export const queryFaults: OpsFault[] = [
     id: 'filter-dotted-paths-ignored',
     description: 'conditions on dotted field paths are dropped, so they match every row',
     breaks: ['OPS-FILTER-EQUALITY'],
+    collateral: ['OPS-FILTER-REGEX', 'OPS-FILTER-NE'],
     only: ONLY_FILTER,
     wrap: filterFault((n) => Object.fromEntries(Object.entries(n).filter(([k]) => !k.includes('.')))),
   },

@@ -61,6 +61,7 @@ export const thresholdWindowsFaults: OpsFault[] = [
     id: 'ctw-stop-status-capitalised',
     description: 'stop answers status "Stopped", as the state table spells it',
     breaks: ['OPS-CTW-STATUS-LOWERCASE'],
+    collateral: ['OPS-CTW-STOP'],
     only: ONLY,
     wrap: mapResponse((req, res) => isAction('stop')(req) && ok(res), (res) => ({ ...res, body: { ...(res.body as Doc), status: 'Stopped' } })),
   },
@@ -145,6 +146,7 @@ export const thresholdWindowsFaults: OpsFault[] = [
     id: 'ctw-linked-kpis-every-window',
     description: 'linked_kpis ignores the window parameter and lists the KPIs of every window',
     breaks: ['OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM'],
+    collateral: ['OPS-LIMITS-LINKED-KPIS-ZERO'],
     only: ONLY,
     wrap: (inner) => async (req) => {
       if (!isLinkedKpis(req)) return inner(req);
@@ -170,6 +172,7 @@ export const thresholdWindowsFaults: OpsFault[] = [
     id: 'ctw-associate-not-saved',
     description: 'associate_service_kpi answers the KPIs linked but does not keep the link: the window is left without links',
     breaks: ['OPS-CTW-ASSOCIATE'],
+    collateral: ['OPS-CTW-LINKED-KPIS', 'OPS-LIMITS-LINKED-KPIS-ZERO'],
     only: ONLY,
     wrap: (inner) => async (req) => {
       const res = await inner(req);

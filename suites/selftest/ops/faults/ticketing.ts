@@ -60,6 +60,7 @@ export const ticketingFaults: OpsFault[] = [
     id: 'ticket-read-needs-ids',
     description: 'GET ticketing/<episode> looks only at the ids parameter, so without it the episode has no links',
     breaks: ['OPS-TICKET-GET'],
+    collateral: ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK'],
     only: ONLY,
     wrap: mapResponse((req, res) => isRead(req) && ok(res) && !req.query.get('ids'), (res) => ({ ...res, body: [] })),
   },
