@@ -10,6 +10,7 @@ import type { AnyObject, Options } from 'mingo/types';
 import { ensureArray, flatten, resolve } from 'mingo/util';
 import type { Doc } from './config';
 import { compileSafeRegex } from './regex';
+import { isPlainObject } from '../http/json';
 
 export type Predicate = (doc: Doc) => boolean;
 
@@ -59,9 +60,6 @@ function buildContext(maxLength: number): Context {
   });
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function rewriteRegex(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteRegex);

@@ -2,10 +2,9 @@ import type { ApiRequest } from '../http/types';
 import type { Doc } from './config';
 import { badRequest } from './errors';
 import type { Checked } from './query';
+export { isPlainObject } from '../http/json';
+import { isPlainObject } from '../http/json';
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * How deep a body may nest: the key-value store behind the API refuses documents nested deeper than 100 levels,

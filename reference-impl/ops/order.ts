@@ -1,9 +1,7 @@
 import { compare } from 'mingo/util';
 import type { Doc } from './config';
+import { isPlainObject } from '../http/json';
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The value at a dotted path through plain sub-objects (own members only); undefined when absent. */
 function fieldValue(doc: Doc, path: string): unknown {

@@ -4,6 +4,7 @@ import { badRequest } from './errors';
 import type { FilterCompiler, Predicate } from './filter';
 import { compareRows, rowKey, sortValue } from './order';
 import type { Store } from './store';
+import { isPlainObject } from '../http/json';
 
 /** Names of the list parameters; event management says `skip`/`filter_data`, the content-pack list `count`. */
 export interface ListParamNames {
@@ -76,9 +77,6 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * The asked fields that exist (dotted paths reach into sub-objects), plus `_key` and `object_type`: the document

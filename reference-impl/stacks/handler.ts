@@ -5,6 +5,7 @@ import type { ApiHandler, ApiRequest, ApiResponse } from '../http/types';
 import { latestReleased, type StacksConfig, type StackUser } from './config';
 import { serviceError } from './errors';
 import { createStackStore, type StackRecord } from './store';
+import { isPlainObject } from '../http/json';
 
 export interface Clock {
   now(): number;
@@ -27,9 +28,6 @@ interface StackDetail extends StackSummary {
 
 type RouteFn = (req: ApiRequest, params: Record<string, string>, user: StackUser, nowMs: number) => ApiResponse;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function notFound(id: string): ApiResponse {
   return serviceError('NotFound', `Stack ${id} was not found`);

@@ -3,6 +3,7 @@ import { Violation } from '../core/property';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 import { createIn, getIn, ok, removeIn, same, updateIn, type Doc } from './support';
+import { asDoc } from '../core/json';
 
 /**
  * Real servers add fields of their own to what a client writes (a service comes back with `kpis`, `entity_rules`,
@@ -38,7 +39,6 @@ async function learn(ctx: CheckContext, c: Collection): Promise<Owned> {
   return owned;
 }
 
-const asDoc = (v: unknown): Doc => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Doc) : {});
 const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
 
 /**

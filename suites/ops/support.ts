@@ -4,7 +4,8 @@ import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 
-export type Doc = Record<string, unknown>;
+export type { Doc } from '../core/json';
+import type { Doc } from '../core/json';
 
 /** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
 export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/vLatest$2');

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-
-type Doc = Record<string, unknown>;
+import type { Doc } from '../../core/json';
 
 type FilterKind = 'equality' | 'regex' | 'ne' | 'combined';
 export interface GeneratedFilter {

@@ -5,12 +5,12 @@ import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
 import { countOf, createIn, keyOf, ok, ownFilter, tagged, type Doc } from '../support';
+import { isDoc } from '../../core/json';
 
 const STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'];
 const KINDS = ['dashboards', 'lookups', 'macros', 'props', 'savedsearches', 'transforms'];
 const EXTRA = ['icon', 'ops_objects_counts', 'platform_objects_counts'];
 
-const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const docs = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter(isDoc) : []);
 const str = (v: unknown): v is string => typeof v === 'string';
 const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;

@@ -4,8 +4,8 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
 import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc } from '../support';
+import { isDoc } from '../../core/json';
 
-const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const docs = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter(isDoc) : []);
 const str = (v: unknown): v is string => typeof v === 'string';
 const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;

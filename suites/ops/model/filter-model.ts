@@ -1,6 +1,5 @@
 import { Query } from 'mingo';
-
-type Doc = Record<string, unknown>;
+import type { Doc } from '../../core/json';
 
 /** The document store's query semantics, as the model every filter answer is compared with. */
 export function selectWith(filter: Doc, docs: Doc[]): Doc[] {

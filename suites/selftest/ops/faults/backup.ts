@@ -1,8 +1,8 @@
 import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
 import { mapRequest, mapResponse } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
+import type { Doc } from '../../../core/json';
 
-type Doc = Record<string, unknown>;
 const only = ['ops.backup.*'];
 const segs = (req: ApiRequest) => opsPath(req.path, 'backup_restore_interface');
 const isRead = (req: ApiRequest) => req.method === 'GET' && segs(req)?.[0] === 'backup_restore' && segs(req)?.[1] !== 'count';

@@ -1,10 +1,8 @@
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-impl/http/types';
 import { mapRequest, mapResponse, withBody } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
+import { isDoc, type Doc } from '../../../core/json';
 
-type Doc = Record<string, unknown>;
-
-const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Path segments after `itoa_interface/content_pack`; undefined for any other path. */
 function library(r: ApiRequest): string[] | undefined {
   const s = opsPath(r.path, 'itoa_interface');

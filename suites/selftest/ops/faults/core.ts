@@ -2,8 +2,7 @@ import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-
 import { notFound } from '../../../../reference-impl/ops/errors';
 import { mapRequest, mapResponse, withBody } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
-
-type Doc = Record<string, unknown>;
+import type { Doc } from '../../../core/json';
 
 const ITOA = 'itoa_interface';
 const ACTIONS = new Set(['bulk_update', 'count', 'retire', 'restore', 'retire_retirable', 'count_retirable']);

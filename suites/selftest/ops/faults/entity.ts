@@ -1,8 +1,7 @@
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-impl/http/types';
 import { mapResponse, withBody } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
-
-type Doc = Record<string, unknown>;
+import type { Doc } from '../../../core/json';
 
 const ITOA = 'itoa_interface';
 const action = (r: ApiRequest) => {

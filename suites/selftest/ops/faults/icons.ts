@@ -1,8 +1,8 @@
 import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
 import { mapRequest, mapResponse } from '../../fault';
 import type { OpsFault } from '../fault';
+import type { Doc } from '../../../core/json';
 
-type Doc = Record<string, unknown>;
 /** Each fault runs only the check that must catch it, to keep the self-test fast. */
 const only = (check: string) => [`ops.icons.${check}`];
 const ICONS = '/services/SA-ITOA/v1/icon_collection';

@@ -2,8 +2,8 @@ import type { OpsConfig } from '../../../../reference-impl/ops/config';
 import type { ApiRequest } from '../../../../reference-impl/http/types';
 import { mapRequest, mapResponse, withBody, withHeader } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
+import type { Doc } from '../../../core/json';
 
-type Doc = Record<string, unknown>;
 const only = ['ops.maintenance.*'];
 const IFACE = 'maintenance_services_interface';
 const segs = (req: ApiRequest) => opsPath(req.path, IFACE);

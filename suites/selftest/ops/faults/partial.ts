@@ -1,8 +1,7 @@
 import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
 import { mapRequest, withBody } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
-
-type Doc = Record<string, unknown>;
+import type { Doc } from '../../../core/json';
 
 const ITOA = 'itoa_interface';
 const ACTIONS = new Set(['bulk_update', 'count', 'retire', 'restore', 'retire_retirable', 'count_retirable']);

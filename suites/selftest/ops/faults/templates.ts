@@ -2,8 +2,7 @@ import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-
 import { badRequest } from '../../../../reference-impl/ops/errors';
 import { mapResponse, withBody } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
-
-type Doc = Record<string, unknown>;
+import type { Doc } from '../../../core/json';
 
 const ITOA = 'itoa_interface';
 const segs = (r: ApiRequest) => opsPath(r.path, ITOA);

@@ -1,8 +1,8 @@
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-impl/http/types';
 import { mapRequest, mapResponse, withBody } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
+import type { Doc } from '../../../core/json';
 
-type Doc = Record<string, unknown>;
 const ONLY = ['ops.ticketing.*'];
 
 /** Segments after `ticketing`, or undefined for any other path. */
