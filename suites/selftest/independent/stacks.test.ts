@@ -51,7 +51,7 @@ const EXPECTED: Record<string, Expected> = {
   'limit-global': { named: ['STK-LIMIT-409'] },
   'get-unknown-200': { named: ['STK-GET-404'], collateral: ['STK-SCHEMA-DETAIL', 'STK-DELETE-EFFECT', 'STK-OWNERSHIP'] },
   'get-unknown-400': { named: ['STK-GET-404'], collateral: ['STK-ERR-STATUSES'] },
-  'delete-unknown-204': { named: ['STK-DELETE-404'] },
+  'delete-unknown-204': { named: ['STK-DELETE-404'], collateral: ['STK-OWNERSHIP'] },
   'delete-200-body': { named: ['STK-DELETE-204'], collateral: ['STK-ERR-STATUSES'] },
   'not-found-wrong-code': { named: ['STK-GET-404', 'STK-DELETE-404'] },
   'stack-visible-late': { named: ['STK-CREATE-VISIBLE'], collateral: ['STK-DELETE-204', 'STK-OWNERSHIP', 'STK-LIMIT-409', 'STK-GET-200', 'STK-LIST-200'] },

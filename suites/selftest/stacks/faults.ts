@@ -197,7 +197,7 @@ export const stacksFaults: StacksFault[] = [
     id: 'missing-stack-403',
     description: 'a missing stack is answered 403 instead of 404',
     breaks: ['STK-GET-404', 'STK-DELETE-404'],
-    collateral: ['STK-AUTH-BEARER', 'STK-AUTH-KEY', 'STK-DELETE-EFFECT'],
+    collateral: ['STK-AUTH-BEARER', 'STK-AUTH-KEY', 'STK-DELETE-EFFECT', 'STK-OWNERSHIP'],
     wrap: mapResponse((_, res) => res.status === 404, () => ({ status: 403, body: { code: 'Forbidden', message: 'not yours' } })),
   },
   {

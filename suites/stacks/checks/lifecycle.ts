@@ -40,6 +40,9 @@ export const lifecycleMatchesModel: Check = {
         for (const ex of real.created) if (model.live.has((ex.json as Summary).id)) await deleteStack(ctx, ex, model.owner.get((ex.json as Summary).id));
       }
     });
-    await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property, { exercised });
+    // Sequences a small budget may not draw: two stacks of one caller side by side, and a stack another caller owns.
+    const examples: [Iterable<fc.AsyncCommand<StackModel, StackReal>>][] = [[[createCommand('primary'), createCommand('primary'), listCommand('primary'), getCommand('primary', 0), getCommand('primary', 1)]]];
+    if (users.includes('second')) examples.push([[createCommand('second'), listCommand('primary'), getCommand('primary', 0), deleteCommand('primary', 0), getCommand('second', 0)]]);
+    await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property, { exercised, examples });
   },
 };
