@@ -38,12 +38,7 @@ function defineChecks(fe: FrontEnd, session: Session): void {
               const apiRun = fe.runOf(run, api.id);
               if (!apiRun) return ctx.skip(run.result ? 'not selected by CONFORMANCE_ONLY' : 'the conformance run did not happen');
               const verdict = fe.verdictOf(apiRun, check, { mask: run.mask, settings: session.settings, responseCheckId: api.responseCheckId });
-              if (verdict.state === 'failed') {
-                const err = new Error(verdict.message);
-                err.name = 'ConformanceFailure';
-                err.stack = `${err.name}: ${err.message}`;
-                throw err;
-              }
+              if (verdict.state === 'failed') throw fe.conformanceFailure(verdict.message);
               if (verdict.state === 'skipped') ctx.skip(verdict.skipReason);
             });
           }

@@ -5,7 +5,7 @@
  * selected (`-t`, `.only`, file:line); each test then asserts what the run recorded for its check.
  */
 import { beforeAll, describe, it } from 'vitest';
-import { groupsOf, openSession, runOf, runSession, selectedChecks, testName, verdictOf, type SessionRun, type TaskLike } from './front-end';
+import { conformanceFailure, groupsOf, openSession, runOf, runSession, selectedChecks, testName, verdictOf, type SessionRun, type TaskLike } from './front-end';
 import { loadCatalogue } from '../core/catalogue';
 
 /** The whole run happens in one hook: against a slow deployment it can take a while (each request is bounded). */
@@ -42,13 +42,7 @@ for (const api of session.apis) {
             for (const w of verdict.warnings) await ctx.annotate(w, 'warning');
             // A skipped test says why in its skip note; a test that ran lists what it left untested or observed.
             if (verdict.state !== 'skipped') for (const n of verdict.notes) await ctx.annotate(n.message, n.type);
-            if (verdict.state === 'failed') {
-              const err = new Error(verdict.message);
-              err.name = 'ConformanceFailure';
-              // The evidence is the message; a stack into this file would only hide it.
-              err.stack = `${err.name}: ${err.message}`;
-              throw err;
-            }
+            if (verdict.state === 'failed') throw conformanceFailure(verdict.message);
             if (verdict.state === 'skipped') ctx.skip(verdict.skipReason);
           });
         }

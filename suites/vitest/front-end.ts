@@ -229,3 +229,11 @@ function filteredReason(check: Check, s: Pick<Settings, 'only' | 'shard'> | unde
 export function runOf(run: SessionRun, api: string): ApiRun | undefined {
   return run.result?.runs.find((r) => r.api === api);
 }
+
+/** The error a failed check's test throws: its message is the evidence; a stack into the test file would hide it. */
+export function conformanceFailure(message = 'the check failed'): Error {
+  const err = new Error(message);
+  err.name = 'ConformanceFailure';
+  err.stack = `${err.name}: ${err.message}`;
+  return err;
+}
