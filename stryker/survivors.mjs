@@ -94,9 +94,11 @@ Each line: \`L<line>:<column> <mutator> \\\`original\\\` → \\\`replacement\\\`
   validation the document does not ask for): a conformance check must accept both, so none can kill it;
 - **needs a check**: a documented behaviour breaks and no check notices: a check (or a stronger assertion) should
   kill it;
-- **not reviewed**: new since the last review.
+- **not reviewed**: not judged yet (new since the last review, or from a run nobody has reviewed): until it is,
+  it counts as needing a check.
 
-\`(no coverage)\` marks mutants in code that no check reaches at all.
+\`(no coverage)\` marks mutants in code that no check reaches at all. Lines and columns are those of the source
+Stryker mutated (its report keeps it): the file may have moved on since.
 `;
 
 function render(sections) {
