@@ -1,0 +1,361 @@
+import fc from 'fast-check';
+import type { Check, CheckContext } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import type { Exchange } from '../../core/types';
+import { SERVICE } from '../collections';
+import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc } from '../support';
+import { isDoc } from '../../core/json';
+import { docs, str, shown, member, listPacks, packsOf, packParams, previewOf } from './content-packs-support';
+
+
+/**
+ * The group the document's preview example calls `services`. Installs are limited to services wherever the rule
+ * allows it: they can be found and deleted again over the core interface, unlike saved searches or correlation
+ * searches, which this API cannot remove.
+ */
+const SERVICES = 'services';
+
+/** Object types the groups of the document's examples install, for the groups the core interface can delete. */
+const GROUP_TYPES: Record<string, string> = {
+  services: 'service',
+  glass_tables: 'glass_table',
+  service_analyzers: 'home_view',
+  entity_types: 'entity_type',
+  kpi_base_searches: 'kpi_base_search',
+  deep_dives: 'deep_dive',
+  service_templates: 'base_service_template',
+  kpi_threshold_templates: 'kpi_threshold_template',
+  teams: 'team',
+};
+
+interface Entry {
+  id: string;
+  title: string;
+}
+interface Candidate {
+  pack: Doc;
+  groups: Record<string, Entry[]>;
+  /** Services of the pack that are neither installed nor present under their identifier. */
+  free: Entry[];
+  /** The preview says the pack holds saved searches, which this API cannot remove once installed. */
+  saved: boolean;
+}
+
+const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown })[]> =>
+  Object.fromEntries(
+    Object.entries(preview)
+      .filter(([g, v]) => g !== 'saved_searches' && Array.isArray(v))
+      .map(([g, v]) => [g, docs(v).flatMap((e) => (str(e.id) && str(e.title) ? [{ id: e.id, title: e.title, installed: e.installed }] : []))]),
+  );
+
+/** Packs with services the run can install and remove again, most free services first. */
+async function candidates(ctx: CheckContext): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
+    const ex = await previewOf(ctx, pack);
+    if (!ok(ex) || !isDoc(ex.json)) continue;
+    const groups = entriesOf(ex.json);
+    const free: Entry[] = [];
+    for (const e of groups[SERVICES] ?? []) {
+      if (e.installed === true) continue;
+      if (!ok(await getIn(ctx, SERVICE, e.id))) free.push({ id: e.id, title: e.title });
+    }
+    const saved = isDoc(ex.json.saved_searches) && ex.json.saved_searches.has_saved_searches === true;
+    out.push({ pack, groups, free, saved });
+  }
+  return out.sort((a, b) => b.free.length - a.free.length);
+}
+
+const install = (ctx: CheckContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
+/** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
+const SERVICE_TYPE = 'service';
+const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
+
+/** Identifiers `success` reports installed, whatever group it files them under. */
+const successIds = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((e) => String(e.id))));
+const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
+
+function resultProblems(ex: Exchange): string[] {
+  const success = member(ex, 'success');
+  const failure = member(ex, 'failure');
+  const bad: string[] = [];
+  if (!Array.isArray(success)) bad.push(`success is ${JSON.stringify(success)}`);
+  else
+    for (const g of success) {
+      if (!isDoc(g)) bad.push(`success holds ${JSON.stringify(g).slice(0, 80)}, not an object keyed by group`);
+      else for (const [group, items] of Object.entries(g)) if (!Array.isArray(items) || !items.every((i) => isDoc(i) && str(i.id) && str(i.title))) bad.push(`success.${group} is ${JSON.stringify(items).slice(0, 80)}, not an array of {id, title}`);
+    }
+  if (!Array.isArray(failure)) bad.push(`failure is ${JSON.stringify(failure)}`);
+  else for (const f of failure) if (!(isDoc(f) && ['content_type', 'id', 'title', 'type'].every((k) => str(f[k])))) bad.push(`failure entry ${JSON.stringify(f).slice(0, 80)} is not {content_type, id, title, type}`);
+  return bad;
+}
+
+/** Problems of the newer `saved_searches` member; undefined when the result does not carry it. */
+function savedSearchProblems(ex: Exchange): string[] | undefined {
+  const s = member(ex, 'saved_searches');
+  if (s === undefined) return undefined;
+  if (!isDoc(s)) return [`saved_searches is ${JSON.stringify(s)}`];
+  const bad: string[] = [];
+  if (!str(s.action_performed)) bad.push(`action_performed is ${JSON.stringify(s.action_performed)}`);
+  if (!(Array.isArray(s.success) && s.success.every(str))) bad.push(`success is ${JSON.stringify(s.success)}`);
+  if (!(Array.isArray(s.failure) && s.failure.every((f) => isDoc(f) && str(f.name) && str(f.error_message)))) bad.push(`failure is ${JSON.stringify(s.failure)}`);
+  return bad;
+}
+
+/** Deletes, when the check ends, every object the installs of this check left; each key once. */
+function tracker(ctx: CheckContext) {
+  const seen = new Set<string>();
+  return (type: string, key: unknown) => {
+    if (!str(key) || seen.has(`${type}/${key}`)) return;
+    seen.add(`${type}/${key}`);
+    ctx.ledger.add(`${type} ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } }));
+  };
+}
+
+/** The installed service: under the pack's identifier, or else by one of the titles it may carry. */
+async function findService(ctx: CheckContext, id: string, titles: string[]): Promise<Doc | undefined> {
+  const byKey = await getIn(ctx, SERVICE, id);
+  if (ok(byKey) && isDoc(byKey.json)) return byKey.json;
+  for (const title of titles) {
+    const hit = docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title }) })).json).find((d) => d.title === title);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
+async function sweep(ctx: CheckContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const type of new Set(Object.values(GROUP_TYPES))) {
+    const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
+    const keys = docs(ex.json).filter((d) => String(d.title ?? '').startsWith(`${ctx.options.runTag} `)).map((d) => String(d._key));
+    for (const k of keys) track(type, k);
+    if (keys.length) found[type] = keys;
+  }
+  return found;
+}
+
+type Prior = 'absent' | 'installed' | 'changed';
+type Resolution = 'skip' | 'overwrite' | 'unset';
+const PRIORS: Prior[] = ['absent', 'installed', 'changed'];
+const RESOLUTIONS: Resolution[] = ['unset', 'skip', 'overwrite'];
+const COMBOS = PRIORS.flatMap((prior) => RESOLUTIONS.map((resolution) => ({ prior, resolution })));
+
+export const installResolution: Check = {
+  id: 'ops.content-packs.install-resolution',
+  title: 'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES', 'OPS-CP-INSTALL-FAILURE-TYPE'],
+  shares: ['content-packs'],
+  destructive: true,
+  async run(ctx) {
+    const found = (await candidates(ctx)).find((c) => c.free.length > 0);
+    if (!found) return ctx.untested('OPS-CP-INSTALL', 'no content pack has a service that is not installed yet');
+    const { pack } = found;
+    const x = found.free[0];
+    const tag = ctx.options.runTag;
+    const [p1, p2, changed] = [`${tag} `, `${tag} again `, `${tag} changed ${x.title}`];
+    const titles = [p2 + x.title, p1 + x.title, changed];
+    const track = tracker(ctx);
+    const notes = new Set<string>();
+    /** Failure types reported for an object that was already installed, with no resolution given. */
+    const conflictTypes = new Set<string>();
+
+    const reset = async () => {
+      for (let i = 0; i < 3; i++) {
+        const there = await findService(ctx, x.id, titles);
+        if (!there) return;
+        await deleteIn(ctx, SERVICE, String(there._key));
+      }
+      throw new Violation(`the installed service ${x.id} could not be deleted between cases`, 'OPS-CP-INSTALL');
+    };
+
+    const step = async (prior: Prior, resolution: Resolution) => {
+      await reset();
+      let before: Doc | undefined;
+      if (prior !== 'absent') {
+        const first = await install(ctx, pack, only(x.id, { prefix: p1 }));
+        before = await findService(ctx, x.id, [p1 + x.title]);
+        track('service', before?._key);
+        if (!ok(first) || !before) throw new Violation(`installing ${x.id} of ${pack.id} answered ${shown(first)}, and ${before ? 'the service exists' : `no service ${x.id} titled "${p1}${x.title}" exists`}`, 'OPS-CP-INSTALL', first);
+        if (prior === 'changed') {
+          const upd = await updateIn(ctx, SERVICE, String(before._key), { title: changed, cf_marker: tag }, 1);
+          if (!ok(upd)) throw new Violation(`could not change the installed service (${shown(upd)})`, 'OPS-CP-INSTALL-RESOLUTION', upd);
+          before = { ...before, title: changed, cf_marker: tag };
+        }
+      }
+      const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
+      const ex = await install(ctx, pack, body);
+      const label = `with ${x.id} ${prior === 'absent' ? 'not installed' : prior === 'installed' ? 'installed' : 'installed and changed'}, install ${JSON.stringify(body)}`;
+      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+      const bad = resultProblems(ex);
+      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+      const listed = successIds(ex).includes(x.id);
+      const failed = failuresFor(ex, x.id);
+      const after = await findService(ctx, x.id, titles);
+      track('service', after?._key);
+      const kept = !!before && after?.title === before.title && after?.cf_marker === before.cf_marker;
+      const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
+      const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
+      if (prior === 'absent') {
+        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex);
+        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex);
+        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex);
+      } else if (resolution === 'skip') {
+        // Skipping is what skip asks for, not a failure: a failure entry is allowed, not required.
+        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+        notes.add(`with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`);
+      } else if (resolution === 'overwrite') {
+        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+      } else if (listed) {
+        notes.add(`without resolution an installed object is installed again: ${now}`);
+      } else {
+        // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
+        if (!failed.length) throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+        conflictTypes.add(String(failed[0].type));
+      }
+    };
+
+    // Every prior state meets every resolution in each run, in a random order.
+    const property = fc.asyncProperty(fc.shuffledSubarray(COMBOS, { minLength: COMBOS.length }), async (combos) => {
+      for (const c of combos) await step(c.prior, c.resolution);
+    });
+    const held = await checkProperty(ctx, ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'], `install resolution over prior states of ${pack.id} ${x.id}`, property, { runs: 1 });
+    await reset().catch(() => undefined);
+    for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
+    const types = [...conflictTypes];
+    if (types.length) ctx.assert('OPS-CP-INSTALL-FAILURE-TYPE', types.every((t) => t === 'OBJECT_ALREADY_EXISTS'), `without resolution an installed object is reported in failure as type ${types.map((t) => JSON.stringify(t)).join(', ')}`);
+    else if (held) ctx.untested('OPS-CP-INSTALL-FAILURE-TYPE', 'without resolution the installed object was installed again, never reported in failure');
+  },
+};
+
+const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
+type Flag = 'unset' | 'on' | 'off';
+const FLAGS: Flag[] = ['unset', 'on', 'off'];
+const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : numeric ? (f === 'on' ? 1 : 0) : f === 'on');
+
+/** `backfill_enabled` wherever the installed service shows it: on the service or on its KPIs. */
+const backfillFlags = (d: Doc): unknown[] => [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
+
+export const installOptions: Check = {
+  id: 'ops.content-packs.install-options',
+  title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
+  requirements: ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-BACKFILL', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-SAVED-SEARCHES', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-CP-INSTALL-CONTENT'],
+  shares: ['content-packs'],
+  destructive: true,
+  async run(ctx) {
+    const found = (await candidates(ctx)).find((c) => c.free.length > 0);
+    if (!found) return ctx.untested('OPS-CP-INSTALL-OPTIONAL', 'no content pack has a service that is not installed yet');
+    const { pack } = found;
+    const x = found.free[0];
+    const prefix = `${ctx.options.runTag} `;
+    const track = tracker(ctx);
+    const backfillSeen: string[] = [];
+    let savedSeen = 0;
+
+    const reset = async () => {
+      const there = await findService(ctx, x.id, [prefix + x.title]);
+      if (there) await deleteIn(ctx, SERVICE, String(there._key));
+    };
+    const checkSaved = (ex: Exchange, label: string) => {
+      const bad = savedSearchProblems(ex);
+      if (bad === undefined) return;
+      savedSeen++;
+      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex);
+    };
+
+    const cases = fc.tuple(fc.shuffledSubarray(FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)), { minLength: 9 }), fc.boolean());
+    const property = fc.asyncProperty(cases, async ([combos, numeric]) => {
+      for (const [enabled, backfill] of combos) {
+        await reset();
+        const body = only(x.id, { prefix, enabled: flagValue(enabled, numeric), backfill: flagValue(backfill, numeric) });
+        const label = `install ${JSON.stringify(body)}`;
+        const ex = await install(ctx, pack, body);
+        const after = await findService(ctx, x.id, [prefix + x.title]);
+        track('service', after?._key);
+        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex);
+        const bad = resultProblems(ex);
+        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+        const others = successIds(ex).filter((id) => id !== x.id);
+        if (others.length) throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex);
+        checkSaved(ex, label);
+        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex);
+        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex);
+        // The document names no field that shows backfill: what a server reports is recorded, never judged.
+        const flags = backfillFlags(after);
+        if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);
+      }
+    });
+    const held = await checkProperty(ctx, ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-CONTENT'], `install options of ${pack.id} ${x.id}`, property, { runs: 1 });
+    if (held) {
+      ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted');
+      for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
+    }
+    if (held && savedSeen) ctx.assert('OPS-CP-INSTALL-SAVED-SEARCHES', true, `saved_searches was {action_performed, success, failure} in ${savedSeen} results`);
+    else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
+
+    // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
+    await reset();
+    const namesake = async () => docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: x.title }) })).json).filter((d) => d.title === x.title);
+    const earlier = new Set((await namesake()).map((d) => String(d._key)));
+    const bare = await install(ctx, pack, only(x.id));
+    const plain = (await findService(ctx, x.id, [])) ?? (await namesake()).find((d) => !earlier.has(String(d._key)));
+    if (plain) {
+      track('service', plain._key);
+      await deleteIn(ctx, SERVICE, String(plain._key));
+    }
+    ctx.assert('OPS-CP-INSTALL-OPTIONAL', ok(bare), `install with content only answered ${shown(bare)}`, bare);
+    if (plain) ctx.assert('OPS-CP-INSTALL-PREFIX', plain.title === x.title, `without prefix ${x.id} was installed as ${JSON.stringify(plain.title)}; the pack calls it ${JSON.stringify(x.title)}`, bare);
+    else ctx.untested('OPS-CP-INSTALL-PREFIX', `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`, bare);
+
+    const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
+    const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
+    ctx.assert('OPS-CP-INSTALLED-VERSIONS', Array.isArray(versions) && versions.length > 0, `after installing from ${pack.id} ${pack.version}, installed_versions is ${JSON.stringify(versions)}`, read);
+    if (Array.isArray(versions)) ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
+  },
+};
+
+export const installContent: Check = {
+  id: 'ops.content-packs.install-content',
+  title: 'Install with content MUST install only the objects named; without content it MUST install every object of the pack',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT'],
+  shares: ['content-packs'],
+  destructive: true,
+  async run(ctx) {
+    const all = await candidates(ctx);
+    const prefix = `${ctx.options.runTag} `;
+    const track = tracker(ctx);
+    const two = all.find((c) => c.free.length >= 2);
+    if (!two) ctx.untested('OPS-CP-INSTALL-CONTENT', 'no content pack has two services that are not installed yet');
+    else {
+      const [x, y] = two.free;
+      const ex = await install(ctx, two.pack, only(x.id, { prefix, resolution: 'skip' }));
+      const swept = await sweep(ctx, track);
+      ctx.assert('OPS-CP-INSTALL', ok(ex), `install of ${x.id} from ${two.pack.id} answered ${shown(ex)}`, ex);
+      const bad = resultProblems(ex);
+      ctx.assert('OPS-CP-INSTALL-RESULT', bad.length === 0, bad.length ? bad.join('; ') : 'the result has success and failure in the documented shape', ex);
+      const others = successIds(ex).filter((id) => id !== x.id);
+      ctx.assert('OPS-CP-INSTALL-CONTENT', others.length === 0 && successIds(ex).includes(x.id), `content {${SERVICE_TYPE}: [${x.id}]} reported installed ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, ex);
+      const xThere = await findService(ctx, x.id, [prefix + x.title]);
+      const yThere = await findService(ctx, y.id, [prefix + y.title]);
+      track('service', yThere?._key);
+      const stray = Object.entries(swept).flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`)).filter((k) => k !== `service ${String(xThere?._key)}`);
+      ctx.assert('OPS-CP-INSTALL-CONTENT', !yThere && stray.length === 0, yThere ? `${y.id}, which content did not name, was installed too` : `besides ${x.id}, the install left ${stray.length ? stray.join(', ') : 'nothing'} titled with the prefix`);
+    }
+
+    // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
+    const cost = (c: Candidate) => (Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length + Number(c.saved)) * 1000 + Object.values(c.groups).flat().length;
+    const pick = [...all].sort((a, b) => cost(a) - cost(b))[0];
+    if (!pick) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'the library lists no content pack to install whole');
+    const fresh = await previewOf(ctx, pick.pack);
+    const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
+    const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
+    await sweep(ctx, track);
+    ctx.assert('OPS-CP-INSTALL', ok(ex), `install of all of ${pick.pack.id} answered ${shown(ex)}`, ex);
+    const reported = new Set([...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))), ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`)]);
+    const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
+    ctx.assert('OPS-CP-INSTALL-CONTENT', ok(ex) && missing.length === 0, missing.length ? `without content, ${missing.map(([g, id]) => `${g} ${id}`).join(', ')} were neither installed nor reported as failed` : `without content, all ${expected.length} objects the preview showed as not installed were installed or reported`, ex);
+    const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
+    if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
+  },
+};

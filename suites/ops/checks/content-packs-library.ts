@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import type { Check } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
+import { ok, type Doc } from '../support';
+import { isDoc } from '../../core/json';
+import { docs, str, shown, member, listPacks, libraryOf, packsOf, idsOf, failuresOf, packParams, previewOf, packFieldProblems, sortedIn } from './content-packs-support';
+
+export const libraryList: Check = {
+  id: 'ops.content-packs.list',
+  title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
+  requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
+  shares: ['content-packs'],
+  async run(ctx) {
+    const ex = await listPacks(ctx);
+    const packs = packsOf(ex);
+    const { success, failure } = libraryOf(ex);
+    const shaped = ok(ex) && Array.isArray(success) && Array.isArray(failure);
+    if (!ctx.assert('OPS-CP-LIST-SHAPE', shaped, shaped ? `the list answered ${packs.length} packs in success and ${(failure as unknown[]).length} entries in failure` : `the list answered ${shown(ex)}`, ex)) return;
+    if (member(ex, 'items') !== undefined) ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
+    if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
+    else {
+      const bad = packs.flatMap(packFieldProblems);
+      ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.slice(0, 5).join('; ') : `all ${packs.length} packs carry the documented fields`, ex);
+      const versions = packs.filter((p) => !(Array.isArray(p.installed_versions) && p.installed_versions.every(str)));
+      ctx.assert('OPS-CP-INSTALLED-VERSIONS', versions.length === 0, versions.length ? `installed_versions of ${idsOf(versions).join(', ')} is not an array of strings` : `installed_versions is an array of strings on every pack (${packs.filter((p) => (p.installed_versions as unknown[]).length).length} installed)`, ex);
+    }
+    const failed = docs(failure);
+    const doubled = failed.filter((f) => packs.some((p) => p.id === f.id && (f.version === undefined || p.version === f.version)));
+    ctx.assert('OPS-ERR-CP-LIST-FAILURES', doubled.length === 0, doubled.length ? `${doubled.map((f) => String(f.id)).join(', ')} is reported as failed to load and also listed in success` : `${failed.length} packs that failed to load are reported apart from the ${packs.length} listed`, ex);
+    if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${JSON.stringify(failed[0]).slice(0, 200)}`);
+  },
+};
+
+export const libraryPaging: Check = {
+  id: 'ops.content-packs.list-paging',
+  title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
+  requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
+  shares: ['content-packs'],
+  async run(ctx) {
+    const whole = await listPacks(ctx);
+    const all = packsOf(whole);
+    const n = all.length;
+    if (!ok(whole) || n < 2) return ctx.untested('OPS-CP-LIST', `the library lists ${n} packs (${whole.status}); paging and sorting need at least two`, whole);
+    const allIds = JSON.stringify([...idsOf(all)].sort());
+    const failures = JSON.stringify(failuresOf(whole));
+    // Only keys whose values differ on every pack, whatever the case: then each order has one right answer.
+    const sortable = ['id', 'title', 'version', 'author'].filter((k) => all.every((p) => str(p[k])) && new Set(all.map((p) => String(p[k]).toLowerCase())).size === n);
+    const property = fc.asyncProperty(
+      fc.constantFrom<string | null>(...sortable, null),
+      fc.constantFrom('asc', 'desc'),
+      fc.integer({ min: 1, max: n }),
+      fc.nat(),
+      async (key, dir, size, shift) => {
+        const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
+        const full = await listPacks(ctx, sort);
+        const order = idsOf(packsOf(full));
+        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full);
+        if (key !== null) {
+          const values = packsOf(full).map((p) => String(p[key]));
+          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full);
+          const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
+          const back = idsOf(packsOf(other)).reverse();
+          if (JSON.stringify(back) !== JSON.stringify(order)) throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
+        }
+        // Pages of `size` from a random first offset, past the end: together they must be the list from there on.
+        // Without sort_key the document gives no order, so a page is judged only by its size and its packs.
+        for (let offset = shift % size; offset < n + size; offset += size) {
+          const page = await listPacks(ctx, { ...sort, count: size, offset });
+          const want = order.slice(offset, offset + size);
+          const got = idsOf(packsOf(page));
+          const right = key === null ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id)) : JSON.stringify(got) === JSON.stringify(want);
+          if (!ok(page) || !right) throw new Violation(`count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`, 'OPS-CP-LIST', page);
+          if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page);
+        }
+      },
+    );
+    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, { runs: Math.ceil(ctx.options.runs / 2) });
+  },
+};
+
+export const libraryGet: Check = {
+  id: 'ops.content-packs.get',
+  title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
+  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
+  shares: ['content-packs'],
+  async run(ctx) {
+    const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
+    if (!packs.length) return ctx.untested('OPS-CP-GET', 'the library lists no content pack with an id and a version');
+    for (const p of packs.slice(0, 5)) {
+      const ex = await ctx.http.send('contentPackGet', { params: packParams(p) });
+      const d = isDoc(ex.json) ? ex.json : {};
+      const good = ok(ex) && d.id === p.id && d.version === p.version && d.title === p.title;
+      ctx.assert('OPS-CP-GET', good, `GET ${p.id}/${p.version} answered ${ex.status} with id ${JSON.stringify(d.id)}, version ${JSON.stringify(d.version)}, title ${JSON.stringify(d.title)}`, ex);
+      if (ok(ex)) {
+        const bad = packFieldProblems(d);
+        ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.join('; ') : `${p.id} read alone carries the documented fields`, ex);
+      }
+    }
+    const p = packs[0];
+    for (const params of [{ name: String(p.id), version: `${p.version}.${ctx.options.runTag}` }, { name: `${p.id}-${ctx.options.runTag}`, version: String(p.version) }]) {
+      const ex = await ctx.http.send('contentPackGet', { params });
+      // Status codes are not shown (content-pack errors answer 500 in the field): any refusal will do.
+      ctx.assert('OPS-CP-GET', !ok(ex), `GET ${params.name}/${params.version}, which the library does not hold, answered ${shown(ex)}`, ex);
+    }
+  },
+};
+
+export const libraryPreview: Check = {
+  id: 'ops.content-packs.preview',
+  title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
+  requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
+  shares: ['content-packs'],
+  async run(ctx) {
+    const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
+    if (!packs.length) return ctx.untested('OPS-CP-PREVIEW-SHAPE', 'the library lists no content pack to preview');
+    let older = 0;
+    let current = 0;
+    let saved = 0;
+    for (const p of packs.slice(0, 5)) {
+      const ex = await previewOf(ctx, p);
+      const body = isDoc(ex.json) ? ex.json : undefined;
+      const groups = Object.entries(body ?? {}).filter(([g]) => g !== 'saved_searches');
+      const notArrays = groups.filter(([, v]) => !Array.isArray(v)).map(([g]) => g);
+      ctx.assert('OPS-CP-PREVIEW-SHAPE', ok(ex) && !!body && notArrays.length === 0, body ? `preview of ${p.id} answered ${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : `preview of ${p.id} answered ${shown(ex)}`, ex);
+      const entries = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).map((e) => [g, isDoc(e) ? e : {}] as const));
+      // Every entry carries at least the older form; the current form adds two booleans, both or neither.
+      const notOld = entries.filter(([, d]) => !(str(d.id) && str(d.title) && str(d.description) && typeof d.installed === 'boolean'));
+      const newer = entries.filter(([, d]) => d.entitlement_status !== undefined || d.has_dependency !== undefined);
+      const notNew = newer.filter(([, d]) => typeof d.entitlement_status !== 'boolean' || typeof d.has_dependency !== 'boolean');
+      older += entries.length - newer.length;
+      current += newer.length;
+      const say = (bad: (readonly [string, Doc])[]) => bad.slice(0, 3).map(([g, d]) => `${g} ${JSON.stringify(d).slice(0, 140)}`).join('; ');
+      if (entries.length) ctx.assert('OPS-CP-PREVIEW-OLDER-FORM', notOld.length === 0, notOld.length ? `preview entries of ${p.id} without string id, title, description and boolean installed: ${say(notOld)}` : `all ${entries.length} preview entries of ${p.id} carry id, title, description and installed`, ex);
+      if (newer.length) ctx.assert('OPS-CP-PREVIEW-ENTRY', notNew.length === 0 && notOld.length === 0, notNew.length || notOld.length ? `current-form entries of ${p.id} with wrong fields: ${say([...notNew, ...notOld])}` : `all ${newer.length} current-form entries of ${p.id} carry boolean entitlement_status and has_dependency`, ex);
+      if (body?.saved_searches !== undefined) {
+        saved++;
+        const s = body.saved_searches;
+        const good = isDoc(s) && typeof s.has_saved_searches === 'boolean' && typeof s.has_consistent_status === 'boolean';
+        ctx.assert('OPS-CP-PREVIEW-SAVED-SEARCHES', good, `saved_searches of ${p.id} is ${JSON.stringify(s)}`, ex);
+      }
+    }
+    if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');
+    if (!saved) ctx.untested('OPS-CP-PREVIEW-SAVED-SEARCHES', 'no preview carried a saved_searches member');
+    ctx.observe('OPS-CP-PREVIEW-OLDER-FORM', `${older} preview entries were in the older form, ${current} in the current one`);
+  },
+};
