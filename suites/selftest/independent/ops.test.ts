@@ -5,7 +5,7 @@ import { expectCaught, mustFailures, type Expected } from './expect';
 import { OPS_BUGS, OPS_VARIANTS, startOpsServer } from './ops-server';
 
 /**
- * A server written from the ops document and the real-world samples alone, by other hands than the suite's (HTTPS with
+ * A server written from the ops document and the real-world samples alone, without the suite's code (HTTPS with
  * a self-signed certificate, padded JSON, {message} errors, 204 deletes, server-owned fields): it shares none of the
  * suite's assumptions. The suite reaches it the way a user does, through the README's variables.
  */

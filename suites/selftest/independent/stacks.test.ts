@@ -5,8 +5,8 @@ import { expectCaught, mustFailures, type Expected } from './expect';
 import { STACK_BUGS, STACK_VARIANTS, startStacksServer } from './stacks-server';
 
 /**
- * A server written from the stack document alone, by other hands than the suite's: it shares none of the suite's
- * assumptions. The suite reaches it the way a user does, through the README's variables.
+ * A server written from the stack document alone, without the suite's or the reference implementation's code: it
+ * shares none of their assumptions. The suite reaches it the way a user does, through the README's variables.
  */
 async function runOn(opts: Parameters<typeof startStacksServer>[0]) {
   const server = await startStacksServer(opts);
