@@ -9,21 +9,12 @@ import { asDoc } from '../core/json';
  * Real servers add fields of their own to what a client writes (a service comes back with `kpis`, `entity_rules`,
  * `permissions`, `enabled`...) and keep them through updates. Which fields those are is learned from the server
  * during the run, never listed here: the fields a minimal create comes back with that were not sent, and those
- * still there after a replacement that sent only the title.
+ * still there after a replacement that sent only the title. Each value is the one the server gave a fresh object
+ * (its default).
  */
-const learned = new Map<string, Promise<Owned>>();
-
-/** The server's own fields, each with the value it gave a fresh object (its default). */
 export type Owned = Map<string, unknown>;
 
-export function serverFields(ctx: CheckContext, c: Collection): Promise<Owned> {
-  const id = `${ctx.target.baseUrl} ${ctx.options.runTag} ${c.type}`;
-  let fields = learned.get(id);
-  if (!fields) learned.set(id, (fields = learn(ctx, c)));
-  return fields;
-}
-
-async function learn(ctx: CheckContext, c: Collection): Promise<Owned> {
+export async function serverFields(ctx: CheckContext, c: Collection): Promise<Owned> {
   const owned: Owned = new Map([['_key', undefined]]);
   const made = await createIn(ctx, c, 'field ownership');
   if (!made.key) return owned;

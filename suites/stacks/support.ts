@@ -1,4 +1,5 @@
 import type { CheckContext } from '../core/check';
+import { poll } from '../core/poll';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 
@@ -72,15 +73,8 @@ export async function deleteStack(ctx: CheckContext, created: Exchange, as = 'pr
 
 /** Polls get until `done` holds or the readiness timeout elapses; returns the last answer. */
 export async function pollStack(ctx: CheckContext, id: string, done: (ex: Exchange) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Exchange; reached: boolean }> {
-  const deadline = Date.now() + timeoutS * 1000;
-  let wait = 50;
-  for (;;) {
-    const ex = await ctx.http.send('getStack', { as, params: { stackId: id } });
-    if (done(ex)) return { ex, reached: true };
-    if (Date.now() >= deadline) return { ex, reached: false };
-    await sleep(Math.min(wait, Math.max(0, deadline - Date.now())));
-    wait = Math.min(wait * 2, 2000);
-  }
+  const { value, reached } = await poll(timeoutS, () => ctx.http.send('getStack', { as, params: { stackId: id } }), done);
+  return { ex: value, reached };
 }
 
 export const stateOf = (ex: Exchange) => (ex.json as Summary | undefined)?.state;
@@ -128,15 +122,13 @@ export async function listedIds(ctx: CheckContext, as = 'primary'): Promise<Set<
 
 /** Waits until get answers 404 for every id and the list shows none of them (up to the ready timeout). */
 export async function waitGone(ctx: CheckContext, ids: string[], as = 'primary'): Promise<boolean> {
-  const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
-  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+  const gone = async () => {
     const listed = await listedIds(ctx, as);
-    let gone = ids.every((id) => !listed.has(id));
-    for (const id of ids) if (gone) gone = (await ctx.http.send('getStack', { as, params: { stackId: id } })).status === 404;
-    if (gone) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(wait);
-  }
+    if (ids.some((id) => listed.has(id))) return false;
+    for (const id of ids) if ((await ctx.http.send('getStack', { as, params: { stackId: id } })).status !== 404) return false;
+    return true;
+  };
+  return (await poll(ctx.options.readyTimeoutS, gone, (done) => done)).reached;
 }
 
 /**
@@ -155,4 +147,3 @@ export function sameField(key: keyof Summary, a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-export { sleep };

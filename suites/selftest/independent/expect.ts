@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
+import type { ApiDefinition } from '../../core/api';
 import type { ComplianceReport } from '../../core/report/model';
+import { runAgainst } from '../harness';
 
 /** What one documented bug must do to a run: fail these MUST requirements, and at most those besides. */
 export interface Expected {
@@ -24,4 +26,14 @@ export function expectCaught(report: ComplianceReport, want: Expected, clause: s
   for (const id of want.named) expect(failed, `${id} must fail: ${clause}`).toContain(id);
   const allowed = new Set([...want.named, ...(want.collateral ?? [])]);
   expect(failed.filter((id) => !allowed.has(id)), 'failures beyond the stated collateral').toEqual([]);
+}
+
+/** Starts an independent server and runs `api` against it the way a user does: through the variables it prints. */
+export async function runOnServer<O>(api: ApiDefinition, start: (opts: O) => Promise<{ env: Record<string, string>; close(): Promise<void> }>, opts: O): Promise<ComplianceReport> {
+  const server = await start(opts);
+  try {
+    return await runAgainst(api, api.targetFromEnv(server.env)!, { readyTimeoutS: 5 });
+  } finally {
+    await server.close();
+  }
 }

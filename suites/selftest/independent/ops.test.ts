@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { opsApi } from '../../ops/index';
-import { runAgainst } from '../harness';
-import { expectCaught, mustFailures, type Expected } from './expect';
+import { expectCaught, mustFailures, runOnServer, type Expected } from './expect';
 import { OPS_BUGS, OPS_VARIANTS, startOpsServer } from './ops-server';
 
 /**
@@ -9,14 +8,7 @@ import { OPS_BUGS, OPS_VARIANTS, startOpsServer } from './ops-server';
  * a self-signed certificate, padded JSON, {message} errors, 204 deletes, server-owned fields): it shares none of the
  * suite's assumptions. The suite reaches it the way a user does, through the README's variables.
  */
-async function runOn(opts: Parameters<typeof startOpsServer>[0]) {
-  const server = await startOpsServer(opts);
-  try {
-    return await runAgainst(opsApi, opsApi.targetFromEnv(server.env)!);
-  } finally {
-    await server.close();
-  }
-}
+const runOn = (opts: Parameters<typeof startOpsServer>[0]) => runOnServer(opsApi, startOpsServer, opts);
 
 /**
  * Per documented bug: the requirement it breaks and the MUST requirements the same fault also breaks. Filter bugs

@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { stacksApi } from '../../stacks/index';
-import { runAgainst } from '../harness';
-import { expectCaught, mustFailures, type Expected } from './expect';
+import { expectCaught, mustFailures, runOnServer, type Expected } from './expect';
 import { STACK_BUGS, STACK_VARIANTS, startStacksServer } from './stacks-server';
 
 /**
  * A server written from the stack document alone, without the suite's or the reference implementation's code: it
  * shares none of their assumptions. The suite reaches it the way a user does, through the README's variables.
  */
-async function runOn(opts: Parameters<typeof startStacksServer>[0]) {
-  const server = await startStacksServer(opts);
-  try {
-    const target = stacksApi.targetFromEnv(server.env)!;
-    return await runAgainst(stacksApi, target, { readyTimeoutS: 5 });
-  } finally {
-    await server.close();
-  }
-}
+const runOn = (opts: Parameters<typeof startStacksServer>[0]) => runOnServer(stacksApi, startStacksServer, opts);
 
 /** Per documented bug: the requirement it breaks, and the MUST requirements it may also fail because of it. */
 const EXPECTED: Record<string, Expected> = {

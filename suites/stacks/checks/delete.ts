@@ -1,20 +1,10 @@
 import type { Check, CheckContext } from '../../core/check';
-import type { Exchange } from '../../core/types';
-import { createdAsDocumented, createStack, deleteStack, GONE_STATES, pollStack, sleep, stateOf, type Summary } from '../support';
+import { createdAsDocumented, createStack, deleteStack, GONE_STATES, pollStack, stateOf, type Summary } from '../support';
 
 async function expectGone(ctx: CheckContext, id: string, from: string): Promise<void> {
   // How long teardown takes is not shown: a deleted stack may read as live for up to the ready timeout.
-  const settleMs = ctx.options.readyTimeoutS * 1000;
-  const started = Date.now();
-  let ex: Exchange;
-  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
-    ex = await ctx.http.send('getStack', { params: { stackId: id } });
-    const gone = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
-    if (gone || Date.now() - started > settleMs) break;
-    await sleep(wait);
-  }
+  const { ex, reached: ok } = await pollStack(ctx, id, (e) => e.status === 404 || (e.status === 200 && GONE_STATES.includes(String(stateOf(e)))));
   const state = ex.status === 200 ? String(stateOf(ex)) : `HTTP ${ex.status}`;
-  const ok = ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))));
   ctx.assert('STK-DELETE-EFFECT', ok, ok ? `a deleted ${from} stack reads as ${state}` : `${ctx.options.readyTimeoutS} s after delete the ${from} stack still reads as ${state}`, ex);
   ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, get answers ${state}`);
   const list = await ctx.http.send('listStacks');
