@@ -98,7 +98,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
       }),
     );
     if (env.crossCheck && ex.operationId && !ex.pathRewritten) compareWithPrism(env.crossCheck, ex, records.slice(first).filter((r) => r.outcome === 'fail').map((r) => r.message));
-  });
+  }, check.id);
   const own = (requirement: string) => {
     if (!check.requirements.includes(requirement)) throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };

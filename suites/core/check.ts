@@ -50,5 +50,10 @@ export interface Check {
    * quota): checks that name the same state never run side by side. `*` is all of it (nothing else runs alongside).
    */
   shares?: string[];
+  /**
+   * Shared state the check touches in a way that cannot disturb others doing the same (reading it, or writing only its
+   * own rows): it runs beside other checks that use it, never beside one that `shares` it.
+   */
+  uses?: string[];
   run(ctx: CheckContext): Promise<void>;
 }

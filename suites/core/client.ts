@@ -27,7 +27,8 @@ export interface Client {
 /** Called with every answer to a spec operation; the runner turns it into schema/status/content-type records. */
 export type ExchangeInspector = (ex: Exchange) => void;
 
-export function createClient(target: Target, spec: Spec, transport: Transport, inspect: ExchangeInspector): Client {
+/** `lane`: the sender's name for the transport's fair share of requests in flight (the check's id). */
+export function createClient(target: Target, spec: Spec, transport: Transport, inspect: ExchangeInspector, lane?: string): Client {
   const principal = (role: string | null | undefined) => (role === null ? undefined : target.principals[role ?? 'primary']);
 
   async function dispatch(method: string, path: string, opts: SendOptions, operationId?: string): Promise<Exchange> {
@@ -43,7 +44,7 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const ex: Exchange = { ...(await transport.send({ method, url: url.toString(), headers, body })), operationId, principal: who?.role, ...(opts.path ? { pathRewritten: true } : {}) };
+    const ex: Exchange = { ...(await transport.send({ method, url: url.toString(), headers, body }, lane)), operationId, principal: who?.role, ...(opts.path ? { pathRewritten: true } : {}) };
     return ex;
   }
 

@@ -3,15 +3,20 @@ export interface Ledger {
   add(label: string, remove: () => Promise<unknown>): number;
   /** The check removed it itself. */
   forget(token: number): void;
-  /** Removes what is left, newest first; never throws. */
+  /** Removes what is left; never throws. */
   cleanup(): Promise<{ removed: number; failed: string[] }>;
   readonly created: number;
   /** Removed by the check itself or by cleanup. */
   readonly removed: number;
 }
 
+interface Entry {
+  label: string;
+  remove: () => Promise<unknown>;
+}
+
 export function createLedger(): Ledger {
-  const entries = new Map<number, { label: string; remove: () => Promise<unknown> }>();
+  const entries = new Map<number, Entry>();
   let next = 0;
   let created = 0;
   let removed = 0;
@@ -25,22 +30,28 @@ export function createLedger(): Ledger {
       if (entries.delete(token)) removed++;
     },
     async cleanup() {
-      let now = 0;
-      const failed: string[] = [];
-      for (const [token, e] of [...entries].reverse()) {
+      const removal = async (e: Entry): Promise<string | undefined> => {
         try {
           // A refusal (anything but 2xx, or 404: already gone) leaves the object behind: say so.
           const status = ((await e.remove()) as { status?: number } | undefined)?.status;
-          if (status !== undefined && status !== 404 && (status < 200 || status > 299)) failed.push(`${e.label}: delete answered ${status}`);
-          else {
-            now++;
-            removed++;
-          }
+          return status !== undefined && status !== 404 && (status < 200 || status > 299) ? `${e.label}: delete answered ${status}` : undefined;
         } catch (err) {
-          failed.push(`${e.label}: ${(err as Error).message}`);
+          return `${e.label}: ${(err as Error).message}`;
         }
-        entries.delete(token);
+      };
+      const newestFirst = [...entries.values()].reverse();
+      entries.clear();
+      // Removals go out together (a remote target answers them side by side); one refused because of another object
+      // (a container that still holds what was made in it, say) is tried again once the rest is gone, newest first.
+      const first = await Promise.all(newestFirst.map(removal));
+      const failed: string[] = [];
+      for (const [i, e] of newestFirst.entries()) {
+        if (first[i] === undefined) continue;
+        const again = await removal(e);
+        if (again !== undefined) failed.push(again);
       }
+      const now = newestFirst.length - failed.length;
+      removed += now;
       return { removed: now, failed };
     },
     get created() {

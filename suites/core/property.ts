@@ -33,21 +33,33 @@ export async function checkProperty<T>(
      * property passes only those; the others are untested (a rule no case could have broken has not passed).
      */
     exercised?: Set<string>;
+    /**
+     * The property only reads state that holds still while it runs: its cases are sent together, and only a failure
+     * is run again case by case, so that fast-check can shrink it.
+     */
+    concurrent?: boolean;
   } = {},
 ): Promise<boolean> {
   const path = replayPath();
-  // Fixed examples run first, whatever the seed: the cases a rule is most often broken on are always tried.
-  const details = await fc.check(property, { seed: ctx.options.seed, numRuns: opts.runs ?? ctx.options.runs, path, endOnFailure: false, examples: opts.examples ?? [] });
   const all = Array.isArray(requirements) ? requirements : [requirements];
-  propertyStats.properties++;
-  propertyStats.cases += details.numRuns;
-  if (!details.failed) {
+  const numRuns = opts.runs ?? ctx.options.runs;
+  const held = (runs: number) => {
+    propertyStats.properties++;
+    propertyStats.cases += runs;
     for (const r of all) {
-      if (!opts.exercised || opts.exercised.has(r)) ctx.assert(r, true, `${name}: held for ${details.numRuns} generated cases (seed ${ctx.options.seed})`);
-      else ctx.untested(r, `${name}: none of ${details.numRuns} generated cases (seed ${ctx.options.seed}) could have broken this rule`);
+      if (!opts.exercised || opts.exercised.has(r)) ctx.assert(r, true, `${name}: held for ${runs} generated cases (seed ${ctx.options.seed})`);
+      else ctx.untested(r, `${name}: none of ${runs} generated cases (seed ${ctx.options.seed}) could have broken this rule`);
     }
     return true;
+  };
+  if (opts.concurrent && !path && (await allHold(property, [...(opts.examples ?? []), ...fc.sample(property, { seed: ctx.options.seed, numRuns })]))) {
+    return held((opts.examples?.length ?? 0) + numRuns);
   }
+  // Fixed examples run first, whatever the seed: the cases a rule is most often broken on are always tried.
+  const details = await fc.check(property, { seed: ctx.options.seed, numRuns, path, endOnFailure: false, examples: opts.examples ?? [] });
+  if (!details.failed) return held(details.numRuns);
+  propertyStats.properties++;
+  propertyStats.cases += details.numRuns;
   const err = details.errorInstance;
   // A lost or refusing target is the runner's to report (aborted, or untested when rate-limited), not a counterexample.
   if (err instanceof TransportError) throw err;
@@ -63,4 +75,14 @@ export async function checkProperty<T>(
     runs: details.numRuns,
     shrinks: details.numShrinks,
   });
+}
+
+/**
+ * Runs every case at once; whether all held. A failed precondition skips its case, as fast-check would. A lost
+ * target is thrown as it is: the runner reports it, not a counterexample.
+ */
+async function allHold<T>(property: fc.IAsyncPropertyWithHooks<T> | fc.IAsyncProperty<T>, cases: T[]): Promise<boolean> {
+  const outcomes = await Promise.all(cases.map((c) => property.run(c)));
+  for (const o of outcomes) if (o && !fc.PreconditionFailure.isFailure(o) && o.error instanceof TransportError) throw o.error;
+  return outcomes.every((o) => o === null || fc.PreconditionFailure.isFailure(o));
 }

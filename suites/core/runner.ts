@@ -98,7 +98,11 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   // run, the usual CI gate. Anywhere else they need --allow-destructive; CONFORMANCE_ALLOW_DESTRUCTIVE=0 protects a
   // local one (a port-forwarded production, say). The embedded implementation holds only the run's own data.
   options = { ...options, allowDestructive: target.embedded || (options.allowDestructive ?? onThisMachine(upstream.baseUrl)) };
-  const transport = createTransport({ timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites, documentedRefusal: def.documentedRefusal });
+  // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
+  // Requests in flight are capped at the same width: a check that sends several at once fills the places other
+  // checks leave, never more than --concurrency asks for.
+  const width = Math.max(1, Math.min(options.concurrency ?? (target.embedded ? 1 : DEPLOYMENT_CONCURRENCY), def.maxConcurrency ?? Number.POSITIVE_INFINITY));
+  const transport = createTransport({ maxInFlight: width, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites, documentedRefusal: def.documentedRefusal });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();
   const observations: Observation[] = [];
@@ -124,8 +128,6 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       done.set(check, { run, ms });
       options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
     };
-    // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
-    const width = Math.max(1, Math.min(options.concurrency ?? (target.embedded ? 1 : DEPLOYMENT_CONCURRENCY), def.maxConcurrency ?? Number.POSITIVE_INFINITY));
     await schedule(selected, width, runOne);
     for (const check of def.checks) {
       const entry = done.get(check);

@@ -1,10 +1,15 @@
 import type { Check } from './check';
 
-/** Two checks may run side by side unless they declare a piece of shared state in common; `*` is all of it. */
+const touched = (c: Check) => [...(c.shares ?? []), ...(c.uses ?? [])];
+
+/**
+ * Two checks may run side by side unless one `shares` a piece of state the other shares or uses (checks that only
+ * use it go together, like readers under a lock); `*` is all of it.
+ */
 function conflict(a: Check, b: Check): boolean {
   const x = a.shares ?? [];
   const y = b.shares ?? [];
-  return x.includes('*') || y.includes('*') || x.some((s) => y.includes(s));
+  return x.includes('*') || y.includes('*') || x.some((s) => touched(b).includes(s)) || y.some((s) => touched(a).includes(s));
 }
 
 /**
@@ -13,7 +18,7 @@ function conflict(a: Check, b: Check): boolean {
  * of every row, say) comes after all of them, alone. At width 1 the order is the same.
  */
 export async function schedule(checks: Check[], width: number, run: (c: Check) => Promise<void>): Promise<void> {
-  const unbounded = (c: Check) => c.destructive && !c.shares;
+  const unbounded = (c: Check) => c.destructive && !c.shares && !c.uses;
   // Checks that need the whole target to themselves go first: started later, each would wait for every check in
   // flight to drain and hold up the chains of checks that share state.
   const alone = (c: Check) => !unbounded(c) && (c.shares ?? []).includes('*');
@@ -26,8 +31,8 @@ async function phase(checks: Check[], width: number, run: (c: Check) => Promise<
   // Checks that share state form chains that run one after another: the longest chains start first, and checks
   // that share nothing fill the places left (at width 1 the registry's order stands).
   const members = new Map<string, number>();
-  for (const c of checks) for (const s of c.shares ?? []) members.set(s, (members.get(s) ?? 0) + 1);
-  const chain = (c: Check) => Math.max(0, ...(c.shares ?? []).map((s) => members.get(s) ?? 0));
+  for (const c of checks) for (const s of touched(c)) members.set(s, (members.get(s) ?? 0) + 1);
+  const chain = (c: Check) => Math.max(0, ...touched(c).map((s) => members.get(s) ?? 0));
   const pending = width === 1 ? [...checks] : [...checks].sort((a, b) => chain(b) - chain(a));
   const running = new Map<Check, Promise<void>>();
   while (pending.length) {

@@ -21,6 +21,8 @@ export interface TransportOptions {
   maxWrites?: number;
   /** A 429 whose body names a documented condition is an answer to judge, not a rate limit to wait out. */
   documentedRefusal?: (json: unknown) => boolean;
+  /** Requests in flight to the target at most (the run's checks in flight); 0 or unset means unlimited. */
+  maxInFlight?: number;
 }
 
 interface RawRequest {
@@ -31,7 +33,8 @@ interface RawRequest {
 }
 
 export interface Transport {
-  send(req: RawRequest): Promise<Omit<Exchange, 'operationId' | 'principal'>>;
+  /** `lane`: who sends it (a check), so that requests in flight are shared out fairly. */
+  send(req: RawRequest, lane?: string): Promise<Omit<Exchange, 'operationId' | 'principal'>>;
   /** Runs `fn` with its writes exempt from --max-writes: cleanup of what the run created is never capped. */
   exempt<T>(fn: () => Promise<T>): Promise<T>;
   stats: { requests: number; writes: number };
@@ -42,6 +45,41 @@ export interface Transport {
 const RATE_LIMIT_RETRIES = 5;
 const exemptScope = new AsyncLocalStorage<true>();
 
+/**
+ * At most `n` calls of `fn` at a time. The others wait in lanes (one per check) served in turn, so a check that sends
+ * one request at a time is not held up behind another's burst of requests sent together. Requests wait here rather
+ * than in the socket pool, so a request's deadline starts when it is sent, not while it waits for a connection.
+ */
+function limiter(n = 0): <T>(fn: () => Promise<T>, lane?: string) => Promise<T> {
+  if (!n) return (fn) => fn();
+  let active = 0;
+  // Insertion order is the turn: a lane that was served goes to the back.
+  const lanes = new Map<string, (() => void)[]>();
+  const release = () => {
+    for (const [lane, waiting] of lanes) {
+      lanes.delete(lane);
+      const next = waiting.shift()!;
+      if (waiting.length) lanes.set(lane, waiting);
+      return next();
+    }
+    active--;
+  };
+  return async (fn, lane = '') => {
+    if (active >= n) {
+      await new Promise<void>((resolve) => {
+        const waiting = lanes.get(lane);
+        if (waiting) waiting.push(resolve);
+        else lanes.set(lane, [resolve]);
+      });
+    } else active++;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
@@ -49,6 +87,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
   const stats = { requests: 0, writes: 0 };
   let nextSlot = 0;
+  const slot = limiter(options.maxInFlight);
 
   async function pace(): Promise<void> {
     if (!options.rateLimit) return;
@@ -62,9 +101,9 @@ export function createTransport(options: TransportOptions): Transport {
    * Neither document gives rate limits: a 429 is the target asking for patience, never a verdict. Wait as long as
    * Retry-After says (or back off exponentially) and send again; a target that keeps refusing leaves the check untested.
    */
-  async function send(req: RawRequest) {
+  async function send(req: RawRequest, lane?: string) {
     for (let attempt = 0; ; attempt++) {
-      const ex = await sendOnce(req);
+      const ex = await slot(() => sendOnce(req), lane);
       if (ex.status !== 429 || options.documentedRefusal?.(ex.json)) return ex;
       if (attempt >= RATE_LIMIT_RETRIES) throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
       const after = Number(ex.headers['retry-after']);

@@ -73,7 +73,7 @@ const crud: Check = {
   id: 'ops.authoring.crud',
   title: 'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
   requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS'],
-  shares: ['authoring'],
+  uses: ['authoring'],
   async run(ctx) {
     const made = await createPack(ctx, 'crud');
     if (!ctx.assert('OPS-CPA-CREATE', !!made.key, made.key ? `create answered {_key: ${made.key}}` : `create answered ${shown(made.ex)}`, made.ex)) return;
@@ -130,7 +130,7 @@ const forms: Check = {
   id: 'ops.authoring.fields',
   title: 'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
   requirements: ['OPS-CPA-FIELDS'],
-  shares: ['authoring'],
+  uses: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 2);
     if (!services) return ctx.untested('OPS-CPA-FIELDS', 'could not create services for the pack to name');
@@ -162,7 +162,7 @@ const extraFields: Check = {
   id: 'ops.authoring.list-fields',
   title: 'With a fields parameter the authoring list MUST NOT return icon, ops_objects_counts or platform_objects_counts and MUST return the asked fields; without it the rows SHOULD carry those three',
   requirements: ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', 'OPS-CPA-LIST'],
-  shares: ['authoring'],
+  uses: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 1);
     const made = await createPacks(ctx, [
@@ -191,7 +191,7 @@ const extraFields: Check = {
         if (wrong.length || unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} ${wrong.length ? `has ${wrong.map((f) => `${f}=${JSON.stringify(r[f]).slice(0, 60)}`).join(', ')}, the full list ${wrong.map((f) => JSON.stringify(whole[f]).slice(0, 60)).join(', ')}` : `also carries ${unasked.join(', ')}`}`, 'OPS-CPA-LIST', ex);
       }
     });
-    await checkProperty(ctx, ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'], 'authoring list fields', property, { runs: Math.min(ctx.options.runs, 10) });
+    await checkProperty(ctx, ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'], 'authoring list fields', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
   },
 };
 
@@ -201,7 +201,7 @@ const paging: Check = {
   id: 'ops.authoring.list-paging',
   title: 'The authoring list MUST apply filter, then sort by sort_key in sort_dir order (asc or des), then skip offset and return at most count packs',
   requirements: ['OPS-CPA-LIST'],
-  shares: ['authoring'],
+  uses: ['authoring'],
   async run(ctx) {
     const words = fc.sample(fc.uniqueArray(word, { minLength: 2 * SIZE, maxLength: 2 * SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const made = await createPacks(ctx, Array.from({ length: SIZE }, (_, i) => [`cpa ${words[i]}`, { description: words[SIZE + i] }] as [string, Doc]));
@@ -225,7 +225,7 @@ const paging: Check = {
         if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page);
       }
     });
-    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, { runs: Math.ceil(ctx.options.runs / 2) });
+    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
   },
 };
 
@@ -274,7 +274,7 @@ const statusAndSearch: Check = {
     const property = fc.asyncProperty(piece, fc.constantFrom(...made.map((m) => String(m.body.title))), async (q, title) => {
       for (const text of [q, q.toUpperCase(), title, `${ctx.options.runTag}absent`]) await searched(text);
     });
-    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property, { runs: Math.ceil(ctx.options.runs / 2) });
+    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
     for (const n of notes) ctx.observe('OPS-CPA-LIST-SEARCH', n);
   },
 };
@@ -311,7 +311,7 @@ const updateRoundTrip: Check = {
   id: 'ops.authoring.update-round-trip',
   title: 'POST content_pack_authorship/content_pack/<id> with a full pack MUST answer {_key} and store what was sent',
   requirements: ['OPS-CPA-UPDATE'],
-  shares: ['authoring'],
+  uses: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 3);
     const made = await createPack(ctx, 'round trip');

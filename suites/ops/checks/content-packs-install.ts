@@ -50,20 +50,22 @@ const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown 
 
 /** Packs with services the run can install and remove again, most free services first. */
 async function candidates(ctx: CheckContext): Promise<Candidate[]> {
-  const out: Candidate[] = [];
-  for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
-    const ex = await previewOf(ctx, pack);
-    if (!ok(ex) || !isDoc(ex.json)) continue;
-    const groups = entriesOf(ex.json);
-    const free: Entry[] = [];
-    for (const e of groups[SERVICES] ?? []) {
-      if (e.installed === true) continue;
-      if (!ok(await getIn(ctx, SERVICE, e.id))) free.push({ id: e.id, title: e.title });
-    }
-    const saved = isDoc(ex.json.saved_searches) && ex.json.saved_searches.has_saved_searches === true;
-    out.push({ pack, groups, free, saved });
-  }
-  return out.sort((a, b) => b.free.length - a.free.length);
+  // Reads only: the previews, and the services under each identifier, are asked for together.
+  const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
+  const found = await Promise.all(
+    packs.map(async (pack): Promise<Candidate | undefined> => {
+      const ex = await previewOf(ctx, pack);
+      if (!ok(ex) || !isDoc(ex.json)) return undefined;
+      const groups = entriesOf(ex.json);
+      const notInstalled = (groups[SERVICES] ?? []).filter((e) => e.installed !== true);
+      const present = await Promise.all(notInstalled.map(async (e) => ok(await getIn(ctx, SERVICE, e.id))));
+      const free = notInstalled.filter((_, i) => !present[i]).map((e) => ({ id: e.id, title: e.title }));
+      const saved = isDoc(ex.json.saved_searches) && ex.json.saved_searches.has_saved_searches === true;
+      return { pack, groups, free, saved };
+    }),
+  );
+  // A stable sort: packs with as many free services keep the library's order.
+  return found.filter((c): c is Candidate => c !== undefined).sort((a, b) => b.free.length - a.free.length);
 }
 
 const install = (ctx: CheckContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
@@ -112,15 +114,14 @@ function tracker(ctx: CheckContext) {
   };
 }
 
-/** The installed service: under the pack's identifier, or else by one of the titles it may carry. */
+/** The installed service: by one of the titles it may carry (in that order), or else under the pack's identifier. */
 async function findService(ctx: CheckContext, id: string, titles: string[]): Promise<Doc | undefined> {
+  // The titles a check installs under all carry its run tag: one list of its own rows holds every one of them.
+  const own = titles.length ? docs((await listIn(ctx, SERVICE, { filter: ownFilter(ctx) })).json) : [];
+  const byTitle = titles.map((t) => own.find((d) => d.title === t)).find((d) => d !== undefined);
+  if (byTitle) return byTitle;
   const byKey = await getIn(ctx, SERVICE, id);
-  if (ok(byKey) && isDoc(byKey.json)) return byKey.json;
-  for (const title of titles) {
-    const hit = docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title }) })).json).find((d) => d.title === title);
-    if (hit) return hit;
-  }
-  return undefined;
+  return ok(byKey) && isDoc(byKey.json) ? byKey.json : undefined;
 }
 
 /** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
@@ -160,13 +161,16 @@ export const installResolution: Check = {
     /** Failure types reported for an object that was already installed, with no resolution given. */
     const conflictTypes = new Set<string>();
 
+    /** What the last case left, as read at its end: the next case starts by deleting it. */
+    let last: Doc | undefined;
     const reset = async () => {
-      for (let i = 0; i < 3; i++) {
-        const there = await findService(ctx, x.id, titles);
-        if (!there) return;
+      let there = last ?? (await findService(ctx, x.id, titles));
+      for (let i = 0; i < 3 && there; i++) {
         await deleteIn(ctx, SERVICE, String(there._key));
+        there = await findService(ctx, x.id, titles);
       }
-      throw new Violation(`the installed service ${x.id} could not be deleted between cases`, 'OPS-CP-INSTALL');
+      last = undefined;
+      if (there) throw new Violation(`the installed service ${x.id} could not be deleted between cases`, 'OPS-CP-INSTALL');
     };
 
     const step = async (prior: Prior, resolution: Resolution) => {
@@ -193,6 +197,7 @@ export const installResolution: Check = {
       const failed = failuresFor(ex, x.id);
       const after = await findService(ctx, x.id, titles);
       track('service', after?._key);
+      last = after;
       const kept = !!before && after?.title === before.title && after?.cf_marker === before.cf_marker;
       const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
       const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
@@ -253,8 +258,11 @@ export const installOptions: Check = {
     const backfillSeen: string[] = [];
     let savedSeen = 0;
 
+    /** What the last case left, as read at its end: the next case starts by deleting it. */
+    let last: Doc | undefined;
     const reset = async () => {
-      const there = await findService(ctx, x.id, [prefix + x.title]);
+      const there = last ?? (await findService(ctx, x.id, [prefix + x.title]));
+      last = undefined;
       if (there) await deleteIn(ctx, SERVICE, String(there._key));
     };
     const checkSaved = (ex: Exchange, label: string) => {
@@ -273,6 +281,7 @@ export const installOptions: Check = {
         const ex = await install(ctx, pack, body);
         const after = await findService(ctx, x.id, [prefix + x.title]);
         track('service', after?._key);
+        last = after;
         if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex);
         const bad = resultProblems(ex);
         if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);

@@ -9,7 +9,7 @@ export const libraryList: Check = {
   id: 'ops.content-packs.list',
   title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
   requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
-  shares: ['content-packs'],
+  uses: ['content-packs'],
   async run(ctx) {
     const ex = await listPacks(ctx);
     const packs = packsOf(ex);
@@ -35,7 +35,7 @@ export const libraryPaging: Check = {
   id: 'ops.content-packs.list-paging',
   title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
   requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
-  shares: ['content-packs'],
+  uses: ['content-packs'],
   async run(ctx) {
     const whole = await listPacks(ctx);
     const all = packsOf(whole);
@@ -74,7 +74,7 @@ export const libraryPaging: Check = {
         }
       },
     );
-    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, { runs: Math.ceil(ctx.options.runs / 2) });
+    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
   },
 };
 
@@ -82,7 +82,7 @@ export const libraryGet: Check = {
   id: 'ops.content-packs.get',
   title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
   requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
-  shares: ['content-packs'],
+  uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
     if (!packs.length) return ctx.untested('OPS-CP-GET', 'the library lists no content pack with an id and a version');
@@ -109,7 +109,7 @@ export const libraryPreview: Check = {
   id: 'ops.content-packs.preview',
   title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
   requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
-  shares: ['content-packs'],
+  uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
     if (!packs.length) return ctx.untested('OPS-CP-PREVIEW-SHAPE', 'the library lists no content pack to preview');

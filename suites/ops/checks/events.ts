@@ -28,7 +28,7 @@ const listSeenTypes: Check = {
   title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
   requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN'],
   // Content-pack installs add correlation searches and aggregation policies: the lists must hold still meanwhile.
-  shares: ['content-packs'],
+  uses: ['content-packs'],
   async run(ctx) {
     for (const type of SEEN_TYPES) {
       const ex = await emList(ctx, type);
@@ -128,7 +128,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
   );
   // A large live store makes every case expensive: fewer cases there.
   const runs = n > 500 ? Math.min(3, ctx.options.runs) : Math.ceil(ctx.options.runs / 2);
-  await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs });
+  await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs, concurrent: true });
 }
 
 const listParameters: Check = {
@@ -136,7 +136,7 @@ const listParameters: Check = {
   title: 'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
   requirements: ['OPS-EM-LIST-PARAMS'],
   // Content-pack installs add correlation searches and aggregation policies: the lists must hold still meanwhile.
-  shares: ['content-packs'],
+  uses: ['content-packs'],
   async run(ctx) {
     for (const type of SEEN_TYPES) {
       const whole = await emList(ctx, type);

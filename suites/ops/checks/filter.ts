@@ -81,7 +81,7 @@ export const filterMatchesModel: Check = {
       }),
     );
     const property = fc.asyncProperty(filterFor(ours), agrees);
-    await checkProperty(ctx, ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'], 'filter semantics', property);
+    await checkProperty(ctx, ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'], 'filter semantics', property, { concurrent: true });
   },
 };
 
@@ -99,7 +99,7 @@ export const invalidFilterGetReturnsAll: Check = {
       const count = await countIn(ctx, SERVICE, { filter });
       if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count);
     });
-    await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10) });
+    await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
   },
 };
 
