@@ -1,4 +1,5 @@
 import type { Client } from './client';
+import type { Expect } from './expect';
 import type { Ledger } from './ledger';
 import type { Exchange, Target } from './types';
 
@@ -23,6 +24,8 @@ export interface CheckContext {
   readonly http: Client;
   /** Objects created by this check; removed when the check ends, whatever happens. */
   readonly ledger: Ledger;
+  /** Assertions with what they expected and what they saw (status, equality, membership, any predicate). */
+  readonly expect: Expect;
   /** Records one assertion against a requirement the check declares; returns `ok`. */
   assert(requirement: string, ok: boolean, message: string, ex?: Exchange, details?: unknown): boolean;
   /** The assertion could not be made (missing input, resource never became ready): reported, never passed. */
