@@ -17,11 +17,12 @@ export interface RunOptions {
   runTag: string;
 }
 
-export interface CheckContext {
+/** `Ops`: the API's operations as generated from its document, so that `http.send` types each success body. */
+export interface CheckContext<Ops extends object = Record<string, unknown>> {
   readonly checkId: string;
   readonly target: Target;
   readonly options: RunOptions;
-  readonly http: Client;
+  readonly http: Client<Ops>;
   /** Objects created by this check; removed when the check ends, whatever happens. */
   readonly ledger: Ledger;
   /** Assertions with what they expected and what they saw (status, equality, membership, any predicate). */
@@ -40,7 +41,7 @@ export interface CheckContext {
  * One conformance rule. `id` is the key everywhere: config, `--only`, catalogue and report.
  * `title` is the MUST-worded description shown in listings.
  */
-export interface Check {
+export interface Check<Ops extends object = Record<string, unknown>> {
   id: string;
   title: string;
   requirements: string[];
@@ -53,5 +54,5 @@ export interface Check {
    * quota): checks that name the same state never run side by side. `*` is all of it (nothing else runs alongside).
    */
   shares?: string[];
-  run(ctx: CheckContext): Promise<void>;
+  run(ctx: CheckContext<Ops>): Promise<void>;
 }

@@ -11,12 +11,13 @@ export interface Facts {
 export type Recorder = (requirement: string, ok: boolean, message: string, ex: Exchange | undefined, facts: Facts) => boolean;
 
 /** An item a collection must (or must not) hold, told by a test rather than by equality. */
-export interface Matcher {
+interface Matcher {
   describe: string;
   test: (item: unknown) => boolean;
 }
 
-export type StatusExpectation = number | readonly number[] | '2xx' | '4xx';
+/** A status, one of several, or a class; `not 2xx` is any refusal, for answers whose status the document does not give. */
+type StatusExpectation = number | readonly number[] | '2xx' | '4xx' | 'not 2xx';
 
 /**
  * The assertions checks make: each records exactly one outcome against one requirement, under `what` (the same
@@ -26,16 +27,18 @@ export interface Expect {
   status(requirement: string, ex: Exchange, expected: StatusExpectation, what: string): boolean;
   /** Deep equality (node:util isDeepStrictEqual). */
   equal(requirement: string, what: string, actual: unknown, expected: unknown, ex?: Exchange): boolean;
+  /** The value is one of those allowed (deep equality). */
+  oneOf(requirement: string, what: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): boolean;
   contains(requirement: string, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
   absent(requirement: string, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
-  /** Any other predicate: the check words what it expected; `actual` is shown as text when it is a string, else as JSON. */
+  /** Any other predicate: the check words what it expected; `actual` is shown as text when it is a string, else as compact JSON. */
   that(requirement: string, what: string, ok: boolean, facts: { expected: string; actual: unknown }, ex?: Exchange): boolean;
 }
 
 const LIMIT = 300;
 
 /** A value as compact JSON, cut to a few hundred characters: the one way facts are written. */
-export function shown(v: unknown): string {
+export function compact(v: unknown): string {
   let text: string;
   if (v === undefined) text = 'absent';
   else if (typeof v === 'bigint') text = String(v);
@@ -44,12 +47,12 @@ export function shown(v: unknown): string {
   return text.length > LIMIT ? `${text.slice(0, LIMIT)}… (${text.length} chars)` : text;
 }
 
-const described = (v: unknown) => (typeof v === 'string' ? (v.length > LIMIT ? `${v.slice(0, LIMIT)}… (${v.length} chars)` : v) : shown(v));
+const described = (v: unknown) => (typeof v === 'string' ? (v.length > LIMIT ? `${v.slice(0, LIMIT)}… (${v.length} chars)` : v) : compact(v));
 
 const isMatcher = (v: unknown): v is Matcher => typeof v === 'object' && v !== null && typeof (v as Matcher).test === 'function' && typeof (v as Matcher).describe === 'string';
 
 /** Equal by value, or accepted by the matcher. */
-export const matches = (item: unknown) => (x: unknown) => (isMatcher(item) ? item.test(x) : isDeepStrictEqual(x, item));
+const matches = (item: unknown) => (x: unknown) => (isMatcher(item) ? item.test(x) : isDeepStrictEqual(x, item));
 
 /** `what`, and on failure the facts after it when both are short enough to read on one line. */
 function messageOf(what: string, ok: boolean, f: Facts): string {
@@ -60,6 +63,7 @@ function messageOf(what: string, ok: boolean, f: Facts): string {
 function statusHolds(status: number, expected: StatusExpectation): boolean {
   if (expected === '2xx') return status >= 200 && status < 300;
   if (expected === '4xx') return status >= 400 && status < 500;
+  if (expected === 'not 2xx') return status < 200 || status >= 300;
   return typeof expected === 'number' ? status === expected : expected.includes(status);
 }
 
@@ -69,14 +73,16 @@ export function createExpect(record: Recorder): Expect {
   const put = (requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, facts);
   return {
     status: (requirement, ex, expected, what) => put(requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
-    equal: (requirement, what, actual, expected, ex) => put(requirement, isDeepStrictEqual(actual, expected), what, { expected: shown(expected), actual: shown(actual) }, ex),
+    equal: (requirement, what, actual, expected, ex) => put(requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
+    oneOf: (requirement, what, actual, allowed, ex) =>
+      put(requirement, allowed.some((a) => isDeepStrictEqual(actual, a)), what, { expected: allowed.length === 1 ? compact(allowed[0]) : `one of ${allowed.map(compact).join(', ')}`, actual: compact(actual) }, ex),
     contains(requirement, what, collection, item, ex) {
       const all = [...(collection ?? [])];
-      return put(requirement, all.some(matches(item)), what, { expected: `holds ${isMatcher(item) ? item.describe : shown(item)}`, actual: shown(collection === undefined ? undefined : all) }, ex);
+      return put(requirement, all.some(matches(item)), what, { expected: `holds ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) }, ex);
     },
     absent(requirement, what, collection, item, ex) {
       const found = [...(collection ?? [])].filter(matches(item));
-      return put(requirement, found.length === 0, what, { expected: `no ${isMatcher(item) ? item.describe : shown(item)}`, actual: found.length ? `holds ${shown(found.length === 1 ? found[0] : found)}` : 'none' }, ex);
+      return put(requirement, found.length === 0, what, { expected: `no ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `holds ${compact(found.length === 1 ? found[0] : found)}` : 'none' }, ex);
     },
     that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, { expected: facts.expected, actual: described(facts.actual) }, ex),
   };

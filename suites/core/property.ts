@@ -20,8 +20,8 @@ const replayPath = () => process.env.CONFORMANCE_PATH || undefined;
  * Runs a fast-check property with the run's seed and budget; a pass counts for every requirement it covers.
  * A failure records the shrunk counterexample, the seed and the path that replay it.
  */
-export async function checkProperty<T>(
-  ctx: CheckContext,
+export async function checkProperty<T, Ops extends object>(
+  ctx: CheckContext<Ops>,
   requirements: string | string[],
   name: string,
   property: fc.IAsyncPropertyWithHooks<T> | fc.IAsyncProperty<T>,

@@ -1,8 +1,7 @@
-import type { CheckContext } from '../core/check';
 import { Violation } from '../core/property';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
-import { createIn, getIn, ok, removeIn, same, updateIn, type Doc } from './support';
+import { createIn, getIn, ok, removeIn, same, updateIn, type Doc, type OpsContext } from './support';
 import { asDoc } from '../core/json';
 
 /**
@@ -14,7 +13,7 @@ import { asDoc } from '../core/json';
  */
 export type Owned = Map<string, unknown>;
 
-export async function serverFields(ctx: CheckContext, c: Collection): Promise<Owned> {
+export async function serverFields(ctx: OpsContext, c: Collection): Promise<Owned> {
   const owned: Owned = new Map([['_key', undefined]]);
   const made = await createIn(ctx, c, 'field ownership');
   if (!made.key) return owned;

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
-import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc } from '../support';
+import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 import { docs, str, shown, member, listPacks, packsOf, packParams, previewOf } from './content-packs-support';
 
@@ -49,7 +48,7 @@ const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown 
   );
 
 /** Packs with services the run can install and remove again, most free services first. */
-async function candidates(ctx: CheckContext): Promise<Candidate[]> {
+async function candidates(ctx: OpsContext): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
     const ex = await previewOf(ctx, pack);
@@ -66,7 +65,7 @@ async function candidates(ctx: CheckContext): Promise<Candidate[]> {
   return out.sort((a, b) => b.free.length - a.free.length);
 }
 
-const install = (ctx: CheckContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
+const install = (ctx: OpsContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
 /** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
 const SERVICE_TYPE = 'service';
 const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
@@ -103,7 +102,7 @@ function savedSearchProblems(ex: Exchange): string[] | undefined {
 }
 
 /** Deletes, when the check ends, every object the installs of this check left; each key once. */
-function tracker(ctx: CheckContext) {
+function tracker(ctx: OpsContext) {
   const seen = new Set<string>();
   return (type: string, key: unknown) => {
     if (!str(key) || seen.has(`${type}/${key}`)) return;
@@ -113,7 +112,7 @@ function tracker(ctx: CheckContext) {
 }
 
 /** The installed service: under the pack's identifier, or else by one of the titles it may carry. */
-async function findService(ctx: CheckContext, id: string, titles: string[]): Promise<Doc | undefined> {
+async function findService(ctx: OpsContext, id: string, titles: string[]): Promise<Doc | undefined> {
   const byKey = await getIn(ctx, SERVICE, id);
   if (ok(byKey) && isDoc(byKey.json)) return byKey.json;
   for (const title of titles) {
@@ -124,7 +123,7 @@ async function findService(ctx: CheckContext, id: string, titles: string[]): Pro
 }
 
 /** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
-async function sweep(ctx: CheckContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
+async function sweep(ctx: OpsContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   for (const type of new Set(Object.values(GROUP_TYPES))) {
     const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
@@ -141,7 +140,7 @@ const PRIORS: Prior[] = ['absent', 'installed', 'changed'];
 const RESOLUTIONS: Resolution[] = ['unset', 'skip', 'overwrite'];
 const COMBOS = PRIORS.flatMap((prior) => RESOLUTIONS.map((resolution) => ({ prior, resolution })));
 
-export const installResolution: Check = {
+export const installResolution: OpsCheck = {
   id: 'ops.content-packs.install-resolution',
   title: 'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES', 'OPS-CP-INSTALL-FAILURE-TYPE'],
@@ -237,7 +236,7 @@ const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : nu
 /** `backfill_enabled` wherever the installed service shows it: on the service or on its KPIs. */
 const backfillFlags = (d: Doc): unknown[] => [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
 
-export const installOptions: Check = {
+export const installOptions: OpsCheck = {
   id: 'ops.content-packs.install-options',
   title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
   requirements: ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-BACKFILL', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-SAVED-SEARCHES', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-CP-INSTALL-CONTENT'],
@@ -315,7 +314,7 @@ export const installOptions: Check = {
   },
 };
 
-export const installContent: Check = {
+export const installContent: OpsCheck = {
   id: 'ops.content-packs.install-content',
   title: 'Install with content MUST install only the objects named; without content it MUST install every object of the pack',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT'],

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import type { Check } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
-import { ok, type Doc } from '../support';
+import { ok, type Doc, type OpsCheck } from '../support';
 import { isDoc } from '../../core/json';
 import { docs, str, shown, member, listPacks, libraryOf, packsOf, idsOf, failuresOf, packParams, previewOf, packFieldProblems, sortedIn } from './content-packs-support';
 
-export const libraryList: Check = {
+export const libraryList: OpsCheck = {
   id: 'ops.content-packs.list',
   title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
   requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
@@ -31,7 +30,7 @@ export const libraryList: Check = {
   },
 };
 
-export const libraryPaging: Check = {
+export const libraryPaging: OpsCheck = {
   id: 'ops.content-packs.list-paging',
   title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
   requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
@@ -78,7 +77,7 @@ export const libraryPaging: Check = {
   },
 };
 
-export const libraryGet: Check = {
+export const libraryGet: OpsCheck = {
   id: 'ops.content-packs.get',
   title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
   requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
@@ -105,7 +104,7 @@ export const libraryGet: Check = {
   },
 };
 
-export const libraryPreview: Check = {
+export const libraryPreview: OpsCheck = {
   id: 'ops.content-packs.preview',
   title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
   requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],

@@ -1,11 +1,10 @@
-import type { Check, CheckContext } from '../../core/check';
 import type { Exchange } from '../../core/types';
-import { ok, type Doc } from '../support';
+import { ok, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 import { str, shown, member, listPacks, packsOf, idsOf } from './content-packs-support';
 
 
-const refresh = (ctx: CheckContext, body: Doc) => ctx.http.send('contentPackRefresh', { body });
+const refresh = (ctx: OpsContext, body: Doc) => ctx.http.send('contentPackRefresh', { body });
 function refreshShaped(ex: Exchange): boolean {
   const part = (side: string) => {
     const s = member(ex, side);
@@ -14,7 +13,7 @@ function refreshShaped(ex: Exchange): boolean {
   return ok(ex) && part('success') && part('failed');
 }
 
-export const libraryRefresh: Check = {
+export const libraryRefresh: OpsCheck = {
   id: 'ops.content-packs.refresh',
   title: 'POST content_pack/refresh MUST answer {success, failed}, each with apps_added and apps_removed arrays of strings',
   requirements: ['OPS-CP-REFRESH', 'OPS-CP-REFRESH-SYNC'],

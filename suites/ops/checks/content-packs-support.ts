@@ -1,6 +1,5 @@
-import type { CheckContext } from '../../core/check';
 import type { Exchange } from '../../core/types';
-import type { Doc } from '../support';
+import type { Doc, OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 
 /** What the content-pack checks share: reading the library, its packs and their previews. */
@@ -10,7 +9,7 @@ export const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
 export const member = (ex: Exchange, name: string): unknown => (isDoc(ex.json) ? ex.json[name] : undefined);
 
 
-export const listPacks = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
+export const listPacks = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
 /** The list's `{success, failure}`; some releases wrap it in `{items: {...}}` (seen in the field), which is read the same. */
 export const libraryOf = (ex: Exchange): Doc => {
   const items = member(ex, 'items');
@@ -23,7 +22,7 @@ export const failuresOf = (ex: Exchange) => {
   return Array.isArray(f) ? f.map((e) => JSON.stringify(e)).sort() : undefined;
 };
 export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.version) });
-export const previewOf = (ctx: CheckContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
+export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
 
 export function packFieldProblems(p: Doc): string[] {
   const bad: string[] = [];

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
-import { keys, ok, rows, tagged, type Doc } from '../support';
+import { keys, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /** The object types the document names as seen on this interface. */
 const SEEN_TYPES = ['correlation_search', 'notable_event_group'] as const;
@@ -12,10 +11,10 @@ const ENTRY_FIELDS = ['label', 'type', 'action_name', ...FLAGS];
 const NAMED_ACTIONS = ['email', 'script', 'ops_event_action_link_ticket', 'ops_event_action_link_url', 'ops_event_action_send_to_orchestrator', 'ops_sample_event_action_ping'];
 const CONFIG_FIELDS = ['ttl', 'filename', 'track_alert', 'maxresults', 'description', 'label', 'maxtime', 'disabled', 'hostname', 'icon_path', 'command', 'eai:userName', 'eai:appName', 'eai:acl'];
 
-const emList = (ctx: CheckContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
+const emList = (ctx: OpsContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
 
 /** Base path of the interface, for the methods the spec does not list as operations. */
-const emPath = (ctx: CheckContext, rest: string) => {
+const emPath = (ctx: OpsContext, rest: string) => {
   const d = ctx.target.pathDefaults ?? {};
   return `/servicesNS/${encodeURIComponent(d.user ?? 'nobody')}/${encodeURIComponent(d.app ?? 'SA-ITOA')}/event_management_interface/${rest}`;
 };
@@ -23,7 +22,7 @@ const emPath = (ctx: CheckContext, rest: string) => {
 const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 const isIntegerLike = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v.trim()));
 
-const listSeenTypes: Check = {
+const listSeenTypes: OpsCheck = {
   id: 'ops.events.list',
   title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
   requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN'],
@@ -69,7 +68,7 @@ async function twice(body: () => Promise<void>): Promise<void> {
   }
 }
 
-async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
+async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const fields = uniformFields(all);
   const sortable = fields.filter((f) => f.unique).map((f) => f.field);
   const filterable = fields.map((f) => f.field);
@@ -131,7 +130,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
   await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs });
 }
 
-const listParameters: Check = {
+const listParameters: OpsCheck = {
   id: 'ops.events.list-params',
   title: 'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
   requirements: ['OPS-EM-LIST-PARAMS'],
@@ -150,7 +149,7 @@ const listParameters: Check = {
   },
 };
 
-const episodeActions: Check = {
+const episodeActions: OpsCheck = {
   id: 'ops.events.actions',
   title: 'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
   requirements: ['OPS-EM-ACTIONS-LIST', 'OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAMES', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'],
@@ -192,7 +191,7 @@ const episodeActions: Check = {
   },
 };
 
-const executeAction: Check = {
+const executeAction: OpsCheck = {
   id: 'ops.events.action-execute',
   title: 'POST notable_event_actions/<action_name> with {params, ids} MUST run the action and answer [{action_name, ids, sid}]',
   requirements: ['OPS-EM-ACTION-EXECUTE'],
@@ -221,7 +220,7 @@ const commentKey = (ex: Exchange): string | undefined => {
   return typeof k === 'string' && k !== '' ? k : undefined;
 };
 
-const commentsAppendOnly: Check = {
+const commentsAppendOnly: OpsCheck = {
   id: 'ops.events.comments-append-only',
   title: 'Episode comments MUST be append-only: once added, a comment MUST stay as created whatever update or delete is sent (any answer to those is accepted)',
   requirements: ['OPS-EM-COMMENTS-APPEND-ONLY', 'OPS-EM-OTHER-METHODS'],
@@ -273,7 +272,7 @@ const commentsAppendOnly: Check = {
   },
 };
 
-const otherEndpoints: Check = {
+const otherEndpoints: OpsCheck = {
   id: 'ops.events.other-endpoints',
   title: 'An event-management object type the document does not name MAY be served or refused: any answer is accepted and recorded',
   requirements: ['OPS-EM-OTHER-ENDPOINTS'],
@@ -285,4 +284,4 @@ const otherEndpoints: Check = {
   },
 };
 
-export const eventsChecks: Check[] = [listSeenTypes, listParameters, episodeActions, commentsAppendOnly, otherEndpoints, executeAction];
+export const eventsChecks: OpsCheck[] = [listSeenTypes, listParameters, episodeActions, commentsAppendOnly, otherEndpoints, executeAction];

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFilter } from '../arbitraries/filters';
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { selectWith } from '../model/filter-model';
-import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, type Doc } from '../support';
+import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REGEX', ne: 'OPS-FILTER-NE', combined: 'OPS-QUERY-FILTER' } as const;
 
@@ -15,7 +14,7 @@ const EVERY_KIND = { cf_alpha: 'fixed', cf_beta: ['red', 'blue'], cf_gamma: { x:
 const CASE_TWIN = { cf_alpha: 'Fixed', cf_beta: ['Red'], cf_gamma: { x: 'Deep', y: 7 } };
 
 /** Objects with varied user fields, the same for a given seed, so filters have something to tell apart. */
-async function seedObjects(ctx: CheckContext, c: Collection, n: number): Promise<number> {
+async function seedObjects(ctx: OpsContext, c: Collection, n: number): Promise<number> {
   const shapes = [EVERY_KIND, CASE_TWIN, ...fc.sample(userObject, { seed: ctx.options.seed, numRuns: n - 2 })];
   const made = await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra)));
   return made.filter((m) => m.key).length;
@@ -48,7 +47,7 @@ function shapeExamples(ours: Doc[]): GeneratedFilter[] {
   return out;
 }
 
-export const filterMatchesModel: Check = {
+export const filterMatchesModel: OpsCheck = {
   id: 'ops.filter.matches-document-store',
   title: 'A filter of equality, $regex, $ne or a combination MUST select exactly the rows a document store would, and count MUST agree',
   requirements: ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'],
@@ -73,9 +72,11 @@ export const filterMatchesModel: Check = {
       shapeExamples(ours).map(async (example) => {
         try {
           await agrees(example);
+          // A fixed example records as a generated case does (core/property.ts): the Violation carries its facts.
           ctx.assert(REQUIREMENT_OF[example.kind], true, `filter ${JSON.stringify(example.filter)} selects and counts the rows a document store does`);
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
+          // As above: the message and the exchange are those of the Violation.
           ctx.assert(e.requirement ?? 'OPS-QUERY-FILTER', false, e.message, e.exchange);
         }
       }),
@@ -85,7 +86,7 @@ export const filterMatchesModel: Check = {
   },
 };
 
-export const invalidFilterGetReturnsAll: Check = {
+export const invalidFilterGetReturnsAll: OpsCheck = {
   id: 'ops.filter.invalid-get-returns-all',
   title: 'A GET with an incorrect filter MUST return all rows of the type (and count all of them)',
   requirements: ['OPS-FILTER-INVALID-GET'],
@@ -103,7 +104,7 @@ export const invalidFilterGetReturnsAll: Check = {
   },
 };
 
-export const invalidFilterDeleteDeletesAll: Check = {
+export const invalidFilterDeleteDeletesAll: OpsCheck = {
   id: 'ops.filter.invalid-delete-deletes-all',
   title: 'A DELETE with an incorrect filter MUST delete all rows of the type',
   requirements: ['OPS-FILTER-INVALID-DELETE'],
@@ -114,6 +115,6 @@ export const invalidFilterDeleteDeletesAll: Check = {
     const before = countOf(await countIn(ctx, DEEP_DIVE));
     const ex = await bulkDeleteIn(ctx, DEEP_DIVE, { filter: '{title:' });
     const after = await countIn(ctx, DEEP_DIVE);
-    ctx.assert('OPS-FILTER-INVALID-DELETE', ok(ex) && countOf(after) === 0, `DELETE with an incorrect filter answered ${ex.status}; deep_dive count went from ${before} to ${countOf(after)}`, after);
+    ctx.expect.equal('OPS-FILTER-INVALID-DELETE', `DELETE with an incorrect filter: success, and the deep_dive count after it (${before} before)`, { success: ok(ex), count: countOf(after) }, { success: true, count: 0 }, after);
   },
 };

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
-import { ok, same, tagged, type Doc } from '../support';
+import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
 const SIZES = ['default_width', 'default_height'];
@@ -13,7 +12,7 @@ const saysDeleted = (ex: Exchange) => (ex.json as Doc | undefined)?.Deleted === 
 const iconShape = fc.record({ name: word, width: fc.integer({ min: 1, max: 512 }), height: fc.integer({ min: 1, max: 512 }) });
 type Shape = { name: string; width: number; height: number };
 
-const iconOf = (ctx: CheckContext, category: string, s: Shape, i: number | string, numeric = false): Doc => ({
+const iconOf = (ctx: OpsContext, category: string, s: Shape, i: number | string, numeric = false): Doc => ({
   title: tagged(ctx, `icon ${i} ${s.name}`),
   svg_path: `M0 0h${s.width}v${s.height}z`,
   default_width: numeric ? s.width : String(s.width),
@@ -37,14 +36,14 @@ const sorted = (ks: string[]) => [...ks].sort();
  * Deletes a category only after a GET of the same category shows nothing but that category's icons: a server that
  * ignored the parameter would otherwise delete every icon. Answers undefined when the delete was not sent.
  */
-async function guardedCategoryDelete(ctx: CheckContext, name: string): Promise<Exchange | undefined> {
+async function guardedCategoryDelete(ctx: OpsContext, name: string): Promise<Exchange | undefined> {
   const preview = listAnswer(await listIcons(ctx, { category: name }));
   if (!preview || preview.result.some((i) => i.category !== name)) return undefined;
   return ctx.http.send('iconDeleteByCategory', { query: { category: name } });
 }
 
 /** A category named with the run tag: deleting it can only touch the run's own icons, so cleanup deletes it whole. */
-function ownCategory(ctx: CheckContext, label: string) {
+function ownCategory(ctx: OpsContext, label: string) {
   const name = tagged(ctx, label);
   const tokens = [ctx.ledger.add(`icon category ${name}`, () => guardedCategoryDelete(ctx, name))];
   const drop = async () => {
@@ -56,7 +55,7 @@ function ownCategory(ctx: CheckContext, label: string) {
 type OwnCategory = ReturnType<typeof ownCategory>;
 
 /** Saves icons, each in the ledger; the tokens go with `owner` when given, so dropping that category settles them. */
-async function saveIcons(ctx: CheckContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'tokens'> } = {}) {
+async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'tokens'> } = {}) {
   const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
   const saved = keysAnswer(ex);
   for (const k of saved ?? []) {
@@ -66,16 +65,16 @@ async function saveIcons(ctx: CheckContext, icons: Doc[], opts: { put?: boolean;
   return { ex, keys: saved };
 }
 
-const listIcons = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('iconList', { query });
-const allIcons = async (ctx: CheckContext) => listAnswer(await listIcons(ctx))?.result ?? [];
+const listIcons = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('iconList', { query });
+const allIcons = async (ctx: OpsContext) => listAnswer(await listIcons(ctx))?.result ?? [];
 
-async function categories(ctx: CheckContext) {
+async function categories(ctx: OpsContext) {
   const ex = await listIcons(ctx, { list_categories: 1 });
   return { ex, list: Array.isArray(ex.json) ? (ex.json as Doc[]) : undefined };
 }
 const isImmutable = (c: Doc) => c !== null && typeof c === 'object' && 'immutable' in c && c.immutable !== false;
 
-const createAndList: Check = {
+const createAndList: OpsCheck = {
   id: 'ops.icons.create-and-list',
   title: 'POST icon_collection with an array of icons MUST answer one key per icon; GET ?category= MUST answer {total, result} with exactly those icons as written',
   requirements: ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
@@ -109,7 +108,7 @@ const createAndList: Check = {
   },
 };
 
-const sizeForms: Check = {
+const sizeForms: OpsCheck = {
   id: 'ops.icons.size-forms',
   title: 'Icon creation SHOULD accept default_width and default_height both as strings (as documented) and as numbers (as the sample sends), keeping their values',
   requirements: ['OPS-ICON-CREATE-SIZES'],
@@ -128,7 +127,7 @@ const sizeForms: Check = {
   },
 };
 
-const putForm: Check = {
+const putForm: OpsCheck = {
   id: 'ops.icons.put-form',
   title: "PUT icon_collection with the icon array as a raw body (the sample's form) SHOULD save the icons like POST and answer their keys",
   requirements: ['OPS-ICON-CREATE-PUT'],
@@ -144,7 +143,7 @@ const putForm: Check = {
   },
 };
 
-const listParameters: Check = {
+const listParameters: OpsCheck = {
   id: 'ops.icons.list-parameters',
   title: 'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
   requirements: ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'],
@@ -196,7 +195,7 @@ const listParameters: Check = {
   },
 };
 
-const listCategories: Check = {
+const listCategories: OpsCheck = {
   id: 'ops.icons.list-categories',
   title: 'GET icon_collection?list_categories=1 MUST answer every category as {name}, never marking a category the run made (which can be modified) immutable; list_categories=0 answers the icons',
   requirements: ['OPS-ICON-LIST-CATEGORIES', 'OPS-ICON-CATEGORY', 'OPS-ICON-LIST'],
@@ -222,7 +221,7 @@ const listCategories: Check = {
   },
 };
 
-const deleteCategory: Check = {
+const deleteCategory: OpsCheck = {
   id: 'ops.icons.delete-category',
   title: "DELETE icon_collection?category=<name> MUST delete the icons of that category only, whatever other categories hold; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-DELETE-ANSWER'],
@@ -264,7 +263,7 @@ const deleteCategory: Check = {
   },
 };
 
-const deleteByKey: Check = {
+const deleteByKey: OpsCheck = {
   id: 'ops.icons.delete-by-key',
   title: "DELETE icon_collection/<_key> MUST delete that icon only; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE', 'OPS-ICON-DELETE-ANSWER'],
@@ -283,7 +282,7 @@ const deleteByKey: Check = {
   },
 };
 
-const immutableCategories: Check = {
+const immutableCategories: OpsCheck = {
   id: 'ops.icons.immutable-categories',
   title: 'Icons of a category listed as immutable MUST survive a DELETE of that category (whatever it answers)',
   requirements: ['OPS-ICON-CATEGORY'],
@@ -304,7 +303,7 @@ const immutableCategories: Check = {
   },
 };
 
-const deleteAll: Check = {
+const deleteAll: OpsCheck = {
   id: 'ops.icons.delete-all',
   title: "DELETE icon_collection?category=* MUST delete all icons (icons of immutable categories excepted); the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-ALL', 'OPS-ICON-DELETE-ANSWER'],
@@ -325,4 +324,4 @@ const deleteAll: Check = {
   },
 };
 
-export const iconsChecks: Check[] = [createAndList, sizeForms, putForm, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];
+export const iconsChecks: OpsCheck[] = [createAndList, sizeForms, putForm, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];

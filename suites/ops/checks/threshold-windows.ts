@@ -1,7 +1,6 @@
-import type { Check, CheckContext } from '../../core/check';
 import type { Exchange } from '../../core/types';
 import { core, SERVICE } from '../collections';
-import { createIn, getIn, listIn, ok, rows, tagged, type Doc } from '../support';
+import { createIn, getIn, listIn, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -35,7 +34,7 @@ interface OwnService {
 type Links = { _key: string; kpi_ids: string[] }[];
 
 /** A disabled service with `n` KPIs; the KPI keys are read back, since a server may assign its own. */
-async function serviceWithKpis(ctx: CheckContext, name: string, n: number): Promise<OwnService | undefined> {
+async function serviceWithKpis(ctx: OpsContext, name: string, n: number): Promise<OwnService | undefined> {
   const titles = Array.from({ length: n }, (_, i) => tagged(ctx, `${name} kpi ${i}`));
   const kpis = titles.map((title, i) => ({ _key: `${ctx.options.runTag}_${name.replace(/\W/g, '_')}_k${i}`, title, type: 'kpis', threshold_field: 'count', search_type: 'adhoc' }));
   const made = await createIn(ctx, SERVICE, name, { kpis });
@@ -52,7 +51,7 @@ const rowsOf = (json: unknown, field: string): Doc[] => {
 };
 
 /** A window of the run's own whose linked_services names the KPIs it is to be linked to. */
-const windowFor = (ctx: CheckContext, name: string, links: Links) =>
+const windowFor = (ctx: OpsContext, name: string, links: Links) =>
   createIn(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
 
 const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
@@ -62,7 +61,7 @@ const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) 
  * seen names them in the body as {services: [{_key, kpi_ids}]}. Both go with `ctw_id`. The first form whose answer
  * lists linked KPIs is the one judged; failing that the first accepted one, failing that the last answer.
  */
-async function associate(ctx: CheckContext, window: string, links: Links): Promise<{ ex: Exchange; form: string }> {
+async function associate(ctx: OpsContext, window: string, links: Links): Promise<{ ex: Exchange; form: string }> {
   const forms: [string, unknown][] = [['the window keys', [window]], ['{services: [{_key, kpi_ids}]}', { services: links }]];
   const answers: { ex: Exchange; form: string }[] = [];
   for (const [form, body] of forms) {
@@ -73,10 +72,10 @@ async function associate(ctx: CheckContext, window: string, links: Links): Promi
   return answers.find((a) => ok(a.ex) && answeredPairs(a.ex).length) ?? answers.find((a) => ok(a.ex)) ?? answers[answers.length - 1];
 }
 
-const disconnect = (ctx: CheckContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
+const disconnect = (ctx: OpsContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
 
 /** linked_kpis with the window under the given parameter names (both unless told). */
-const linkedKpis = (ctx: CheckContext, window: string, query: Record<string, number> = {}, names: readonly string[] = PARAM_NAMES) =>
+const linkedKpis = (ctx: OpsContext, window: string, query: Record<string, number> = {}, names: readonly string[] = PARAM_NAMES) =>
   ctx.http.send('ctwLinkedKpis', { query: { ...Object.fromEntries(names.map((n) => [n, window])), ...query } });
 
 const pairsOfLinks = (links: Links) => links.flatMap((s) => s.kpi_ids.map((k) => `${s._key}/${k}`)).sort();
@@ -86,7 +85,7 @@ const show = (pairs: string[]) => (pairs.length ? pairs.join(', ') : '(none)');
 
 const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
 
-const associateAndLinkedKpis: Check = {
+const associateAndLinkedKpis: OpsCheck = {
   id: 'ops.ctw.associate-linked-kpis',
   title: 'associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
   requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
@@ -158,7 +157,7 @@ const associateAndLinkedKpis: Check = {
   },
 };
 
-const disconnectUnlinks: Check = {
+const disconnectUnlinks: OpsCheck = {
   id: 'ops.ctw.disconnect',
   title: 'disconnect_kpis MUST unlink every KPI of that window, and only of that window',
   requirements: ['OPS-CTW-DISCONNECT'],
@@ -192,7 +191,7 @@ const disconnectUnlinks: Check = {
   },
 };
 
-const stopMovesToStopped: Check = {
+const stopMovesToStopped: OpsCheck = {
   id: 'ops.ctw.stop',
   title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
   requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
@@ -258,7 +257,7 @@ const TYPES: Record<string, (v: unknown) => boolean> = {
   linked_services: (v) => Array.isArray(v) && v.every((l) => typeof l?.service_id === 'string' && Array.isArray(l?.linked_kpi_ids) && l.linked_kpi_ids.every((k: unknown) => typeof k === 'string')),
 };
 
-const windowFields: Check = {
+const windowFields: OpsCheck = {
   id: 'ops.ctw.fields',
   title: 'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
   requirements: ['OPS-CTW-FIELDS', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OTHER-STATES'],
@@ -282,4 +281,4 @@ const windowFields: Check = {
   },
 };
 
-export const thresholdWindowsChecks: Check[] = [associateAndLinkedKpis, disconnectUnlinks, stopMovesToStopped, windowFields];
+export const thresholdWindowsChecks: OpsCheck[] = [associateAndLinkedKpis, disconnectUnlinks, stopMovesToStopped, windowFields];

@@ -1,14 +1,13 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
-import { ok, rows, type Doc } from '../support';
+import { ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /**
  * Every ticket link the run makes is on an episode id it made up, carrying the run tag: linking and unlinking
  * tickets there touches no real episode.
  */
-const episodeId = (ctx: CheckContext, name: string) => `${ctx.options.runTag}-${name}`;
+const episodeId = (ctx: OpsContext, name: string) => `${ctx.options.runTag}-${name}`;
 const SYSTEMS = ['CfDesk', 'CfTracker'];
 const TICKET_IDS = ['INC0001', 'INC0002', 'INC0003'];
 const urlOf = (system: string, id: string) => `https://tickets.example.test/${system}/${id}`;
@@ -22,10 +21,10 @@ interface Ticket {
 const label = (t: Ticket) => `${t.episode}/${t.system}/${t.id}`;
 const pair = (system: unknown, id: unknown) => `${String(system)}/${String(id)}`;
 
-const remove = (ctx: CheckContext, t: Ticket) => ctx.http.send('ticketDelete', { params: { episode_id: t.episode, ticket_system: t.system, ticket_id: t.id } });
+const remove = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketDelete', { params: { episode_id: t.episode, ticket_system: t.system, ticket_id: t.id } });
 
 /** Ledger entries by ticket, so a ticket the check removes itself comes off the ledger. */
-function tracker(ctx: CheckContext) {
+function tracker(ctx: OpsContext) {
   const tokens = new Map<string, number>();
   return {
     made(t: Ticket) {
@@ -39,10 +38,10 @@ function tracker(ctx: CheckContext) {
   };
 }
 
-const create = (ctx: CheckContext, t: Ticket) => ctx.http.send('ticketCreate', { body: { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) } });
+const create = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketCreate', { body: { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) } });
 
 /** The fields go both in the body and on the query string: the document lists them as parameters and as payload. */
-const link = (ctx: CheckContext, t: Ticket) => {
+const link = (ctx: OpsContext, t: Ticket) => {
   const fields = { ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) };
   return ctx.http.send('ticketLink', { params: { event_key: t.episode }, query: fields, body: fields });
 };
@@ -63,7 +62,7 @@ interface Read {
   foreign: Doc[];
 }
 
-async function read(ctx: CheckContext, episode: string): Promise<Read> {
+async function read(ctx: OpsContext, episode: string): Promise<Read> {
   const ex = await ctx.http.send('ticketGet', { params: { event_key: episode } });
   const links = rows(ex);
   const own = links.filter((l) => l.event_id === episode);
@@ -73,7 +72,7 @@ async function read(ctx: CheckContext, episode: string): Promise<Read> {
 
 const show = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
 
-const createReadDelete: Check = {
+const createReadDelete: OpsCheck = {
   id: 'ops.ticketing.create-read-delete',
   title: 'POST ticketing MUST create a ticket link and answer its key; GET ticketing/<episode> MUST list the episode\'s links; DELETE ticketing/<episode>/<system>/<ticket> MUST remove exactly that ticket',
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-GET', 'OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'],
@@ -125,7 +124,7 @@ const createReadDelete: Check = {
   },
 };
 
-const linkToEpisode: Check = {
+const linkToEpisode: OpsCheck = {
   id: 'ops.ticketing.link',
   title: 'POST ticketing/<episode> MUST link the ticket to that episode and answer an array with the identifier of the link',
   requirements: ['OPS-TICKET-LINK'],
@@ -146,7 +145,7 @@ const linkToEpisode: Check = {
 /** Every non-empty set of left-out fields: fifteen cases, few enough to try them all. */
 const OMISSIONS: (typeof FIELDS)[number][][] = Array.from({ length: 15 }, (_, i) => FIELDS.filter((_, b) => ((i + 1) >> b) & 1));
 
-const createNeedsEveryField: Check = {
+const createNeedsEveryField: OpsCheck = {
   id: 'ops.ticketing.create-required',
   title: 'POST ticketing without any one of id, ticket_system, ticket_id and ticket_url MUST be refused (any non-2xx) and MUST create nothing',
   requirements: ['OPS-TICKET-CREATE-REQUIRED'],
@@ -178,7 +177,7 @@ const createNeedsEveryField: Check = {
 /** One step of the model run: the ticket is added when absent (by create or by link) and removed when present. */
 const toggle = fc.record({ episode: fc.nat({ max: 1 }), system: fc.nat({ max: SYSTEMS.length - 1 }), id: fc.nat({ max: TICKET_IDS.length - 1 }), byLink: fc.boolean() });
 
-const linksFollowModel: Check = {
+const linksFollowModel: OpsCheck = {
   id: 'ops.ticketing.model',
   title: 'Ticket links added and removed in any order MUST leave each episode holding exactly the tickets added and not removed',
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'],
@@ -221,4 +220,4 @@ const linksFollowModel: Check = {
   },
 };
 
-export const ticketingChecks: Check[] = [createReadDelete, linkToEpisode, createNeedsEveryField, linksFollowModel];
+export const ticketingChecks: OpsCheck[] = [createReadDelete, linkToEpisode, createNeedsEveryField, linksFollowModel];

@@ -29,26 +29,30 @@ describe('the expectation vocabulary', () => {
     expect(v.status('R', answered(202), 202, 'create with {}')).toBe(true);
     expect(v.status('R', answered(409), [400, 404], 'create with {}')).toBe(false);
     expect(v.status('R', answered(204), '2xx', 'delete')).toBe(true);
+    expect(v.status('R', answered(204), 'not 2xx', 'a read of a key nobody has')).toBe(false);
     expect(v.equal('R', 'platformVersion', '1.0', '1.0')).toBe(true);
     expect(v.equal('R', 'the listed entry', { a: [1, 2] }, { a: [1, 3] })).toBe(false);
     expect(v.contains('R', 'the list', ['a', 'b'], 'b')).toBe(true);
     expect(v.contains('R', 'the list', undefined, 'b')).toBe(false);
-    expect(v.absent('R', 'the list', ['a', 'b'], { describe: 'a key starting with b', test: (x) => String(x).startsWith('b') })).toBe(false);
+    expect(v.absent('R', 'the list', ['a', 'b'], { describe: 'a key starting with b', test: (x: unknown) => String(x).startsWith('b') })).toBe(false);
+    expect(v.oneOf('R', 'state', 'ERROR', ['CREATING', 'RUNNING'])).toBe(false);
     expect(v.that('R', 'terminationDate', false, { expected: 'after createdAt 2024-01-02', actual: '2024-01-01' })).toBe(false);
     expect(calls.map((c) => [c.ok, c.facts.expected, c.facts.actual])).toEqual([
       [true, '202', '202'],
       [false, 'one of 400, 404', '409'],
       [true, '2xx', '204'],
+      [false, 'not 2xx', '204'],
       [true, '"1.0"', '"1.0"'],
       [false, '{"a":[1,3]}', '{"a":[1,2]}'],
       [true, 'holds "b"', '["a","b"]'],
       [false, 'holds "b"', 'absent'],
       [false, 'no a key starting with b', 'holds "b"'],
+      [false, 'one of "CREATING", "RUNNING"', '"ERROR"'],
       [false, 'after createdAt 2024-01-02', '2024-01-01'],
     ]);
     expect(calls[0].message).toBe('create with {}');
     expect(calls[1].message).toBe('create with {}: expected one of 400, 404, got 409');
-    expect(calls[8].message).toBe('terminationDate: expected after createdAt 2024-01-02, got 2024-01-01');
+    expect(calls[10].message).toBe('terminationDate: expected after createdAt 2024-01-02, got 2024-01-01');
   });
 
   it('cuts long facts to a few hundred characters and keeps them out of the message', () => {

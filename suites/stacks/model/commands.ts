@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { codeOf, createStack, GONE_STATES, stacksOf, stateOf, type Summary } from '../support';
+import { codeOf, createStack, GONE_STATES, stacksOf, stateOf } from '../support';
 import { limitOf, ownedBy, pick, settling, violated, type StackModel, type StackReal } from './model';
 
 type Command = fc.AsyncCommand<StackModel, StackReal>;
@@ -14,7 +14,7 @@ export const createCommand = (user: string): Command => ({
     const ex = await createStack(r.ctx, {}, user, { settle: false });
     m.exercised.add('STK-CREATE-202');
     if (ex.status === 202) {
-      const id = (ex.json as Summary).id;
+      const id = ex.json!.id;
       if (m.owner.size) m.exercised.add('STK-ID-UNIQUE');
       if (m.owner.has(id)) violated('STK-ID-UNIQUE', `create returned id ${id}, which an earlier stack of this sequence already had`, ex);
       r.created.push(ex);
@@ -65,7 +65,7 @@ export const getCommand = (user: string, n: number): Command => ({
     const owner = m.owner.get(id);
     if (m.live.has(id) && owner === user) {
       m.exercised.add('STK-GET-200');
-      if (ex.status !== 200 || (ex.json as Summary).id !== id) violated('STK-GET-200', `get of ${user}'s own stack ${id} answered ${ex.status}`, ex);
+      if (ex.status !== 200 || ex.json!.id !== id) violated('STK-GET-200', `get of ${user}'s own stack ${id} answered ${ex.status}`, ex);
     } else if (m.deleted.has(id) && owner === user) {
       if (settling(m, id)) return;
       m.exercised.add('STK-DELETE-EFFECT');

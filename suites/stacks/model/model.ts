@@ -1,6 +1,6 @@
-import type { CheckContext } from '../../core/check';
 import { Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
+import type { Created, StacksContext } from '../support';
 
 /**
  * What the document lets a client predict about its stacks, learned as the sequence runs. The model flags only
@@ -29,9 +29,9 @@ export interface StackModel {
 }
 
 export interface StackReal {
-  ctx: CheckContext;
+  ctx: StacksContext;
   /** Create answers kept for cleanup after the sequence. */
-  created: Exchange[];
+  created: Created[];
 }
 
 export const ownedBy = (m: StackModel, ids: Set<string>, user: string) => [...ids].filter((id) => m.owner.get(id) === user).length;
