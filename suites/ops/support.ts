@@ -10,7 +10,7 @@ export type OpsCheck = Check<operations>;
 export type OpsContext = CheckContext<operations>;
 
 export type { Doc } from '../core/json';
-import type { Doc } from '../core/json';
+import { asDoc, type Doc } from '../core/json';
 
 /** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
 export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/vLatest$2');
@@ -23,7 +23,7 @@ export const ownFilter = (ctx: OpsContext) => JSON.stringify({ title: { $regex: 
 const params = (c: Collection, key?: string): Record<string, string> => (key === undefined ? { object_type: c.type } : { object_type: c.type, _key: key });
 
 export const keyOf = (ex: Exchange): string | undefined => {
-  const k = (ex.json as { _key?: unknown } | undefined)?._key;
+  const k = asDoc(ex.json)._key;
   return typeof k === 'string' ? k : undefined;
 };
 
@@ -64,10 +64,11 @@ export const listIn = (ctx: OpsContext, c: Collection, query: SendOptions['query
 export const countIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.count, { ...opts, params: params(c), query });
 export const bulkDeleteIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'], opts: SendOptions = {}) => ctx.http.send(c.ops.bulkDelete, { ...opts, params: params(c), query });
 
-export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? (ex.json as Doc[]) : []);
+/** The rows of a list answer, as they came: a list's answer is an array of objects whatever the collection. */
+export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? ex.json : []);
 export const keys = (docs: Doc[]) => docs.map((d) => String(d._key));
 export const countOf = (ex: Exchange): number | undefined => {
-  const c = (ex.json as { count?: unknown } | undefined)?.count;
+  const c = asDoc(ex.json).count;
   return typeof c === 'number' ? c : undefined;
 };
 
@@ -100,12 +101,12 @@ export async function assertWholeCount(ctx: OpsContext, c: Collection, requireme
     const count = await countIn(ctx, c);
     const second = keys(rows(await listIn(ctx, c))).sort();
     if (same(first, second)) {
-      if (countOf(count) === second.length) return void ctx.assert(requirement, true, `count without filter is ${countOf(count)}, as many as the list's ${noun}`, count);
+      if (countOf(count) === second.length) return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
       mismatch = { count, listed: second.length };
     }
     await sleep(50 * 2 ** i);
   }
-  if (mismatch) ctx.assert(requirement, false, `count without filter is ${countOf(mismatch.count)}, the list has ${mismatch.listed} ${noun} (each time the list held still around the count)`, mismatch.count);
+  if (mismatch) ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(mismatch.count), mismatch.listed, mismatch.count);
   else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
 }
 

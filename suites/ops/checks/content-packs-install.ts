@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { checkProperty, Violation } from '../../core/property';
+import { compact } from '../../core/expect';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
 import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
-import { docs, str, shown, member, listPacks, packsOf, packParams, previewOf } from './content-packs-support';
+import { absentFields, docs, member, listPacks, packsOf, packParams, previewOf, schemaFindings, shown, str } from './content-packs-support';
 
 
 /**
@@ -74,31 +75,28 @@ const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]:
 const successIds = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((e) => String(e.id))));
 const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
 
+/** The InstallResult schema's findings in one member of the result (or in the result as a whole). */
+const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallResult', ex.json).filter((f) => f.at === '(body)' || members.some((m) => f.at === `/${m}` || f.at.startsWith(`/${m}/`)));
+
+/**
+ * `success` and `failure` as the InstallResult schema gives them; the schema types their entries' fields without
+ * requiring them, while the document's result shows every entry with all of them, so an absent one counts too.
+ */
 function resultProblems(ex: Exchange): string[] {
-  const success = member(ex, 'success');
-  const failure = member(ex, 'failure');
-  const bad: string[] = [];
-  if (!Array.isArray(success)) bad.push(`success is ${JSON.stringify(success)}`);
-  else
-    for (const g of success) {
-      if (!isDoc(g)) bad.push(`success holds ${JSON.stringify(g).slice(0, 80)}, not an object keyed by group`);
-      else for (const [group, items] of Object.entries(g)) if (!Array.isArray(items) || !items.every((i) => isDoc(i) && str(i.id) && str(i.title))) bad.push(`success.${group} is ${JSON.stringify(items).slice(0, 80)}, not an array of {id, title}`);
-    }
-  if (!Array.isArray(failure)) bad.push(`failure is ${JSON.stringify(failure)}`);
-  else for (const f of failure) if (!(isDoc(f) && ['content_type', 'id', 'title', 'type'].every((k) => str(f[k])))) bad.push(`failure entry ${JSON.stringify(f).slice(0, 80)} is not {content_type, id, title, type}`);
-  return bad;
+  const items = docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, entries]) => docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`))));
+  const failures = docs(member(ex, 'failure')).flatMap((f, n) => absentFields(f, ['content_type', 'id', 'title', 'type'], `failure[${n}]`));
+  return [...findingsIn(ex, ['success', 'failure']).map((f) => f.message), ...[...items, ...failures].map((f) => `${f} is absent`)];
 }
 
-/** Problems of the newer `saved_searches` member; undefined when the result does not carry it. */
+/**
+ * The newer `saved_searches` member as the schema gives it, with its fields (optional in the schema) all present, as
+ * in the document's result; undefined when the result does not carry it.
+ */
 function savedSearchProblems(ex: Exchange): string[] | undefined {
   const s = member(ex, 'saved_searches');
   if (s === undefined) return undefined;
-  if (!isDoc(s)) return [`saved_searches is ${JSON.stringify(s)}`];
-  const bad: string[] = [];
-  if (!str(s.action_performed)) bad.push(`action_performed is ${JSON.stringify(s.action_performed)}`);
-  if (!(Array.isArray(s.success) && s.success.every(str))) bad.push(`success is ${JSON.stringify(s.success)}`);
-  if (!(Array.isArray(s.failure) && s.failure.every((f) => isDoc(f) && str(f.name) && str(f.error_message)))) bad.push(`failure is ${JSON.stringify(s.failure)}`);
-  return bad;
+  const absent = [...absentFields(s, ['action_performed', 'success', 'failure'], 'saved_searches'), ...(isDoc(s) ? docs(s.failure).flatMap((f, n) => absentFields(f, ['name', 'error_message'], `saved_searches.failure[${n}]`)) : [])];
+  return [...findingsIn(ex, ['saved_searches']).filter((f) => f.at !== '(body)').map((f) => f.message), ...absent.map((f) => `${f} is absent`)];
 }
 
 /** Deletes, when the check ends, every object the installs of this check left; each key once. */
@@ -223,7 +221,7 @@ export const installResolution: OpsCheck = {
     await reset().catch(() => undefined);
     for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
     const types = [...conflictTypes];
-    if (types.length) ctx.assert('OPS-CP-INSTALL-FAILURE-TYPE', types.every((t) => t === 'OBJECT_ALREADY_EXISTS'), `without resolution an installed object is reported in failure as type ${types.map((t) => JSON.stringify(t)).join(', ')}`);
+    if (types.length) ctx.expect.equal('OPS-CP-INSTALL-FAILURE-TYPE', 'failure types reported for an installed object installed again without resolution', types, ['OBJECT_ALREADY_EXISTS']);
     else if (held) ctx.untested('OPS-CP-INSTALL-FAILURE-TYPE', 'without resolution the installed object was installed again, never reported in failure');
   },
 };
@@ -290,7 +288,8 @@ export const installOptions: OpsCheck = {
       ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted');
       for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
     }
-    if (held && savedSeen) ctx.assert('OPS-CP-INSTALL-SAVED-SEARCHES', true, `saved_searches was {action_performed, success, failure} in ${savedSeen} results`);
+    // The property judged every result that carried saved_searches; it held.
+    if (held && savedSeen) ctx.expect.that('OPS-CP-INSTALL-SAVED-SEARCHES', 'saved_searches of the install results', true, { expected: '{action_performed, success, failure} as the schema gives them', actual: `so in each of ${savedSeen} results` });
     else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
 
     // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
@@ -303,13 +302,13 @@ export const installOptions: OpsCheck = {
       track('service', plain._key);
       await deleteIn(ctx, SERVICE, String(plain._key));
     }
-    ctx.assert('OPS-CP-INSTALL-OPTIONAL', ok(bare), `install with content only answered ${shown(bare)}`, bare);
-    if (plain) ctx.assert('OPS-CP-INSTALL-PREFIX', plain.title === x.title, `without prefix ${x.id} was installed as ${JSON.stringify(plain.title)}; the pack calls it ${JSON.stringify(x.title)}`, bare);
+    ctx.expect.status('OPS-CP-INSTALL-OPTIONAL', bare, '2xx', 'install with content only');
+    if (plain) ctx.expect.equal('OPS-CP-INSTALL-PREFIX', `title of ${x.id} installed without prefix, against the pack's`, plain.title, x.title, bare);
     else ctx.untested('OPS-CP-INSTALL-PREFIX', `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`, bare);
 
     const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
     const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
-    ctx.assert('OPS-CP-INSTALLED-VERSIONS', Array.isArray(versions) && versions.length > 0, `after installing from ${pack.id} ${pack.version}, installed_versions is ${JSON.stringify(versions)}`, read);
+    ctx.expect.that('OPS-CP-INSTALLED-VERSIONS', `installed_versions of ${pack.id} after installing ${pack.version}`, Array.isArray(versions) && versions.length > 0, { expected: 'a non-empty array', actual: compact(versions) }, read);
     if (Array.isArray(versions)) ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
   },
 };
@@ -330,16 +329,15 @@ export const installContent: OpsCheck = {
       const [x, y] = two.free;
       const ex = await install(ctx, two.pack, only(x.id, { prefix, resolution: 'skip' }));
       const swept = await sweep(ctx, track);
-      ctx.assert('OPS-CP-INSTALL', ok(ex), `install of ${x.id} from ${two.pack.id} answered ${shown(ex)}`, ex);
-      const bad = resultProblems(ex);
-      ctx.assert('OPS-CP-INSTALL-RESULT', bad.length === 0, bad.length ? bad.join('; ') : 'the result has success and failure in the documented shape', ex);
+      ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of ${x.id} from ${two.pack.id}`);
+      ctx.expect.equal('OPS-CP-INSTALL-RESULT', 'problems of success and failure in the result', resultProblems(ex), [], ex);
       const others = successIds(ex).filter((id) => id !== x.id);
-      ctx.assert('OPS-CP-INSTALL-CONTENT', others.length === 0 && successIds(ex).includes(x.id), `content {${SERVICE_TYPE}: [${x.id}]} reported installed ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, ex);
+      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `identifiers success reports for content {${SERVICE_TYPE}: [${x.id}]}`, others.length === 0 && successIds(ex).includes(x.id), { expected: `${x.id} alone`, actual: compact(successIds(ex)) }, ex);
       const xThere = await findService(ctx, x.id, [prefix + x.title]);
       const yThere = await findService(ctx, y.id, [prefix + y.title]);
       track('service', yThere?._key);
       const stray = Object.entries(swept).flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`)).filter((k) => k !== `service ${String(xThere?._key)}`);
-      ctx.assert('OPS-CP-INSTALL-CONTENT', !yThere && stray.length === 0, yThere ? `${y.id}, which content did not name, was installed too` : `besides ${x.id}, the install left ${stray.length ? stray.join(', ') : 'nothing'} titled with the prefix`);
+      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${x.id} the install left`, !yThere && stray.length === 0, { expected: 'none', actual: yThere ? `${y.id}, which content did not name` : compact(stray) });
     }
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
@@ -350,10 +348,10 @@ export const installContent: OpsCheck = {
     const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
     const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
     await sweep(ctx, track);
-    ctx.assert('OPS-CP-INSTALL', ok(ex), `install of all of ${pick.pack.id} answered ${shown(ex)}`, ex);
+    ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of all of ${pick.pack.id}`);
     const reported = new Set([...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))), ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`)]);
     const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
-    ctx.assert('OPS-CP-INSTALL-CONTENT', ok(ex) && missing.length === 0, missing.length ? `without content, ${missing.map(([g, id]) => `${g} ${id}`).join(', ')} were neither installed nor reported as failed` : `without content, all ${expected.length} objects the preview showed as not installed were installed or reported`, ex);
+    ctx.expect.equal('OPS-CP-INSTALL-CONTENT', `install of all of ${pick.pack.id}: success, and of the ${expected.length} objects the preview showed as not installed, those neither installed nor reported as failed`, { success: ok(ex), missing: missing.map(([g, id]) => `${g} ${id}`) }, { success: true, missing: [] }, ex);
     const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
     if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
   },

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { checkProperty, Violation } from '../../core/property';
 import { ok, type Doc, type OpsCheck } from '../support';
+import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
 import { docs, str, shown, member, listPacks, libraryOf, packsOf, idsOf, failuresOf, packParams, previewOf, packFieldProblems, sortedIn } from './content-packs-support';
 
@@ -14,18 +15,19 @@ export const libraryList: OpsCheck = {
     const packs = packsOf(ex);
     const { success, failure } = libraryOf(ex);
     const shaped = ok(ex) && Array.isArray(success) && Array.isArray(failure);
-    if (!ctx.assert('OPS-CP-LIST-SHAPE', shaped, shaped ? `the list answered ${packs.length} packs in success and ${(failure as unknown[]).length} entries in failure` : `the list answered ${shown(ex)}`, ex)) return;
+    if (!ctx.expect.that('OPS-CP-LIST-SHAPE', 'the library list', shaped, { expected: 'a success with success and failure arrays', actual: shaped ? `${packs.length} packs in success, ${(failure as unknown[]).length} entries in failure` : shown(ex) }, ex)) return;
     if (member(ex, 'items') !== undefined) ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
     if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
     else {
       const bad = packs.flatMap(packFieldProblems);
-      ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.slice(0, 5).join('; ') : `all ${packs.length} packs carry the documented fields`, ex);
+      ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${packs.length} listed packs`, bad, [], ex);
+      // The schema gives installed_versions as an array of anything; the document's are version strings.
       const versions = packs.filter((p) => !(Array.isArray(p.installed_versions) && p.installed_versions.every(str)));
-      ctx.assert('OPS-CP-INSTALLED-VERSIONS', versions.length === 0, versions.length ? `installed_versions of ${idsOf(versions).join(', ')} is not an array of strings` : `installed_versions is an array of strings on every pack (${packs.filter((p) => (p.installed_versions as unknown[]).length).length} installed)`, ex);
+      ctx.expect.equal('OPS-CP-INSTALLED-VERSIONS', 'packs whose installed_versions is not an array of strings', idsOf(versions), [], ex);
     }
     const failed = docs(failure);
     const doubled = failed.filter((f) => packs.some((p) => p.id === f.id && (f.version === undefined || p.version === f.version)));
-    ctx.assert('OPS-ERR-CP-LIST-FAILURES', doubled.length === 0, doubled.length ? `${doubled.map((f) => String(f.id)).join(', ')} is reported as failed to load and also listed in success` : `${failed.length} packs that failed to load are reported apart from the ${packs.length} listed`, ex);
+    ctx.expect.equal('OPS-ERR-CP-LIST-FAILURES', `of ${failed.length} packs that failed to load, those also listed in success`, doubled.map((f) => String(f.id)), [], ex);
     if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${JSON.stringify(failed[0]).slice(0, 200)}`);
   },
 };
@@ -89,17 +91,15 @@ export const libraryGet: OpsCheck = {
       const ex = await ctx.http.send('contentPackGet', { params: packParams(p) });
       const d = isDoc(ex.json) ? ex.json : {};
       const good = ok(ex) && d.id === p.id && d.version === p.version && d.title === p.title;
-      ctx.assert('OPS-CP-GET', good, `GET ${p.id}/${p.version} answered ${ex.status} with id ${JSON.stringify(d.id)}, version ${JSON.stringify(d.version)}, title ${JSON.stringify(d.title)}`, ex);
-      if (ok(ex)) {
-        const bad = packFieldProblems(d);
-        ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.join('; ') : `${p.id} read alone carries the documented fields`, ex);
-      }
+      const named = (o: Doc) => compact({ id: o.id, version: o.version, title: o.title });
+      ctx.expect.that('OPS-CP-GET', `GET ${p.id}/${p.version}`, good, { expected: `a success with the listed ${named(p)}`, actual: `${ex.status} with ${named(d)}` }, ex);
+      if (ok(ex)) ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
     }
     const p = packs[0];
     for (const params of [{ name: String(p.id), version: `${p.version}.${ctx.options.runTag}` }, { name: `${p.id}-${ctx.options.runTag}`, version: String(p.version) }]) {
       const ex = await ctx.http.send('contentPackGet', { params });
       // Status codes are not shown (content-pack errors answer 500 in the field): any refusal will do.
-      ctx.assert('OPS-CP-GET', !ok(ex), `GET ${params.name}/${params.version}, which the library does not hold, answered ${shown(ex)}`, ex);
+      ctx.expect.status('OPS-CP-GET', ex, 'not 2xx', `GET ${params.name}/${params.version}, which the library does not hold`);
     }
   },
 };
@@ -120,7 +120,7 @@ export const libraryPreview: OpsCheck = {
       const body = isDoc(ex.json) ? ex.json : undefined;
       const groups = Object.entries(body ?? {}).filter(([g]) => g !== 'saved_searches');
       const notArrays = groups.filter(([, v]) => !Array.isArray(v)).map(([g]) => g);
-      ctx.assert('OPS-CP-PREVIEW-SHAPE', ok(ex) && !!body && notArrays.length === 0, body ? `preview of ${p.id} answered ${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : `preview of ${p.id} answered ${shown(ex)}`, ex);
+      ctx.expect.that('OPS-CP-PREVIEW-SHAPE', `preview of ${p.id}`, ok(ex) && !!body && notArrays.length === 0, { expected: 'a success with an object of arrays keyed by group', actual: body ? `${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : shown(ex) }, ex);
       const entries = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).map((e) => [g, isDoc(e) ? e : {}] as const));
       // Every entry carries at least the older form; the current form adds two booleans, both or neither.
       const notOld = entries.filter(([, d]) => !(str(d.id) && str(d.title) && str(d.description) && typeof d.installed === 'boolean'));
@@ -128,14 +128,14 @@ export const libraryPreview: OpsCheck = {
       const notNew = newer.filter(([, d]) => typeof d.entitlement_status !== 'boolean' || typeof d.has_dependency !== 'boolean');
       older += entries.length - newer.length;
       current += newer.length;
-      const say = (bad: (readonly [string, Doc])[]) => bad.slice(0, 3).map(([g, d]) => `${g} ${JSON.stringify(d).slice(0, 140)}`).join('; ');
-      if (entries.length) ctx.assert('OPS-CP-PREVIEW-OLDER-FORM', notOld.length === 0, notOld.length ? `preview entries of ${p.id} without string id, title, description and boolean installed: ${say(notOld)}` : `all ${entries.length} preview entries of ${p.id} carry id, title, description and installed`, ex);
-      if (newer.length) ctx.assert('OPS-CP-PREVIEW-ENTRY', notNew.length === 0 && notOld.length === 0, notNew.length || notOld.length ? `current-form entries of ${p.id} with wrong fields: ${say([...notNew, ...notOld])}` : `all ${newer.length} current-form entries of ${p.id} carry boolean entitlement_status and has_dependency`, ex);
+      const say = (bad: (readonly [string, Doc])[]) => bad.map(([g, d]) => ({ [g]: d }));
+      if (entries.length) ctx.expect.equal('OPS-CP-PREVIEW-OLDER-FORM', `preview entries of ${p.id} without string id, title, description and boolean installed (of ${entries.length})`, say(notOld), [], ex);
+      if (newer.length) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `current-form preview entries of ${p.id} without the older form's fields or boolean entitlement_status and has_dependency (of ${newer.length})`, say([...notNew, ...notOld]), [], ex);
       if (body?.saved_searches !== undefined) {
         saved++;
         const s = body.saved_searches;
         const good = isDoc(s) && typeof s.has_saved_searches === 'boolean' && typeof s.has_consistent_status === 'boolean';
-        ctx.assert('OPS-CP-PREVIEW-SAVED-SEARCHES', good, `saved_searches of ${p.id} is ${JSON.stringify(s)}`, ex);
+        ctx.expect.that('OPS-CP-PREVIEW-SAVED-SEARCHES', `saved_searches of the preview of ${p.id}`, good, { expected: 'boolean has_saved_searches and has_consistent_status', actual: compact(s) }, ex);
       }
     }
     if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');

@@ -2,12 +2,15 @@ import fc from 'fast-check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
+import { compact } from '../../core/expect';
+import { asDoc, isDoc } from '../../core/json';
 import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
 const SIZES = ['default_width', 'default_height'];
 /** The documented answer of every icon delete, `{Deleted: 'True'}` (a server may add fields); judged at SHOULD, as deletes answered 204 with no body are seen in the field. */
-const saysDeleted = (ex: Exchange) => (ex.json as Doc | undefined)?.Deleted === 'True';
+const saysDeleted = (ex: Exchange) => asDoc(ex.json).Deleted === 'True';
+const deleteAnswer = (ex: Exchange) => ({ expected: "{Deleted: 'True'}", actual: `${ex.status} ${ex.text.slice(0, 80) || '(no body)'}` });
 
 const iconShape = fc.record({ name: word, width: fc.integer({ min: 1, max: 512 }), height: fc.integer({ min: 1, max: 512 }) });
 type Shape = { name: string; width: number; height: number };
@@ -24,10 +27,13 @@ const iconOf = (ctx: OpsContext, category: string, s: Shape, i: number | string,
 const sameIcon = (read: Doc, sent: Doc) =>
   ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
 
-const keysAnswer = (ex: Exchange) => (ok(ex) && Array.isArray(ex.json) && ex.json.every((k) => typeof k === 'string' && k !== '') ? (ex.json as string[]) : undefined);
-const listAnswer = (ex: Exchange) => {
-  const b = ex.json as Doc | undefined;
-  return ok(ex) && b && typeof b === 'object' && !Array.isArray(b) && Array.isArray(b.result) ? { total: b.total, result: b.result as Doc[] } : undefined;
+const keysAnswer = (ex: Exchange): string[] | undefined => {
+  const keys = ex.json;
+  return ok(ex) && Array.isArray(keys) && keys.every((k) => typeof k === 'string' && k !== '') ? keys : undefined;
+};
+const listAnswer = (ex: Exchange): { total: unknown; result: Doc[] } | undefined => {
+  const b = ex.json;
+  return ok(ex) && isDoc(b) && Array.isArray(b.result) ? { total: b.total, result: b.result } : undefined;
 };
 const keysOf = (icons: Doc[]) => icons.map((i) => String(i._key));
 const sorted = (ks: string[]) => [...ks].sort();
@@ -70,7 +76,8 @@ const allIcons = async (ctx: OpsContext) => listAnswer(await listIcons(ctx))?.re
 
 async function categories(ctx: OpsContext) {
   const ex = await listIcons(ctx, { list_categories: 1 });
-  return { ex, list: Array.isArray(ex.json) ? (ex.json as Doc[]) : undefined };
+  const list: Doc[] | undefined = Array.isArray(ex.json) ? ex.json : undefined;
+  return { ex, list };
 }
 const isImmutable = (c: Doc) => c !== null && typeof c === 'object' && 'immutable' in c && c.immutable !== false;
 
@@ -119,10 +126,11 @@ const sizeForms: OpsCheck = {
       const icon = iconOf(ctx, cat.name, { name: numeric ? 'numbers' : 'strings', width: numeric ? 48 : 32, height: numeric ? 24 : 16 }, 0, numeric);
       const { ex, keys } = await saveIcons(ctx, [icon]);
       const form = numeric ? 'numbers' : 'strings';
-      if (!ctx.assert('OPS-ICON-CREATE-SIZES', keys?.length === 1, `an icon with sizes as ${form} answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) continue;
+      if (!ctx.expect.that('OPS-ICON-CREATE-SIZES', `saving an icon with sizes as ${form}`, keys?.length === 1, { expected: 'one key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) continue;
       const list = await listIcons(ctx, { category: cat.name });
       const row = listAnswer(list)?.result.find((r) => r._key === keys![0]);
-      ctx.assert('OPS-ICON-CREATE-SIZES', !!row && sameIcon(row, icon), `sizes sent as ${form} (${icon.default_width}×${icon.default_height}) read back as ${JSON.stringify(row && { default_width: row.default_width, default_height: row.default_height })}`, list);
+      const sizes = (d: Doc | undefined) => compact(d && { default_width: d.default_width, default_height: d.default_height });
+      ctx.expect.that('OPS-ICON-CREATE-SIZES', `the icon saved with sizes as ${form}, read back (sizes by value)`, !!row && sameIcon(row, icon), { expected: sizes(icon), actual: sizes(row) }, list);
     }
   },
 };
@@ -136,10 +144,10 @@ const putForm: OpsCheck = {
     const cat = ownCategory(ctx, 'icon put');
     const icons = [iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0), iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1)];
     const { ex, keys } = await saveIcons(ctx, icons, { put: true });
-    if (!ctx.assert('OPS-ICON-CREATE-PUT', keys?.length === 2, `PUT of two icons as raw data answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+    if (!ctx.expect.that('OPS-ICON-CREATE-PUT', 'PUT of two icons as raw data', keys?.length === 2, { expected: 'two keys', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     const listed = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
     const good = keys!.every((k) => listed.some((r) => r._key === k && icons.some((i) => sameIcon(r, i))));
-    ctx.assert('OPS-ICON-CREATE-PUT', good, `after the PUT the category lists ${JSON.stringify(listed.map((r) => ({ _key: r._key, title: r.title })))}`);
+    ctx.expect.that('OPS-ICON-CREATE-PUT', 'the category after the PUT', good, { expected: `icons ${keys!.join(', ')}, each as sent`, actual: compact(listed.map((r) => ({ _key: r._key, title: r.title }))) });
   },
 };
 
@@ -205,19 +213,19 @@ const listCategories: OpsCheck = {
     const saved = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
     if (!saved.keys) return ctx.untested('OPS-ICON-LIST-CATEGORIES', `could not save an icon (${saved.ex.status})`);
     const { ex, list } = await categories(ctx);
-    if (!ctx.assert('OPS-ICON-LIST-CATEGORIES', ok(ex) && !!list, `list_categories=1 answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+    if (!ctx.expect.that('OPS-ICON-LIST-CATEGORIES', 'list_categories=1', ok(ex) && !!list, { expected: 'a success with an array', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     const malformed = list!.filter((c) => !c || typeof c !== 'object' || typeof c.name !== 'string');
-    ctx.assert('OPS-ICON-CATEGORY', malformed.length === 0, malformed.length ? `category entries without a string name: ${JSON.stringify(malformed.slice(0, 3))}` : `all ${list!.length} entries carry a string name`, ex);
+    ctx.expect.equal('OPS-ICON-CATEGORY', `category entries without a string name (of ${list!.length})`, malformed, [], ex);
     const mine = list!.find((c) => c?.name === cat.name);
-    ctx.assert('OPS-ICON-LIST-CATEGORIES', !!mine, mine ? 'the category of the new icon is listed' : `the category ${cat.name} of the new icon is not among ${list!.length} categories`, ex);
+    ctx.expect.contains('OPS-ICON-LIST-CATEGORIES', 'names list_categories=1 lists, against the category of the new icon', list!.map((c) => c?.name), cat.name, ex);
     // "Present when the category cannot be modified": required on immutable ones; `immutable: false` elsewhere is no claim.
-    if (mine) ctx.assert('OPS-ICON-CATEGORY', !isImmutable(mine), `the run's own category, which can be modified, is listed as ${JSON.stringify(mine)}`, ex);
+    if (mine) ctx.expect.that('OPS-ICON-CATEGORY', "the entry of the run's own category, which can be modified", !isImmutable(mine), { expected: 'not marked immutable', actual: compact(mine) }, ex);
     const names = new Set(list!.map((c) => c?.name));
     const unlisted = [...new Set((await allIcons(ctx)).map((i) => i.category))].filter((c) => typeof c === 'string' && !names.has(c));
-    ctx.assert('OPS-ICON-LIST-CATEGORIES', unlisted.length === 0, unlisted.length ? `categories of listed icons missing from list_categories=1: ${unlisted.slice(0, 5).map((c) => JSON.stringify(c)).join(', ')}` : 'every category an icon carries is listed', ex);
+    ctx.expect.equal('OPS-ICON-LIST-CATEGORIES', 'categories of listed icons that list_categories=1 leaves out', unlisted, [], ex);
     ctx.observe('OPS-ICON-CATEGORY', `immutable categories: ${list!.filter(isImmutable).map((c) => `${c.name} (immutable=${JSON.stringify(c.immutable)})`).join(', ') || 'none'}`);
     const icons = await listIcons(ctx, { list_categories: 0, category: cat.name });
-    ctx.assert('OPS-ICON-LIST', !!listAnswer(icons), `list_categories=0 answered ${icons.status} ${icons.text.slice(0, 80)}`, icons);
+    ctx.expect.that('OPS-ICON-LIST', 'list_categories=0', !!listAnswer(icons), { expected: 'a success with {total, result}', actual: `${icons.status} ${icons.text.slice(0, 80)}` }, icons);
   },
 };
 
@@ -259,7 +267,7 @@ const deleteCategory: OpsCheck = {
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
     const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 5), examples: [[[0, 1, 2], 0]] });
-    if (held) ctx.assert('OPS-ICON-DELETE-ANSWER', answers.size === 0, answers.size ? `DELETE ?category= answered ${[...answers].join('; ')}, not {Deleted: 'True'}` : "every DELETE ?category= answered {Deleted: 'True'}");
+    if (held) ctx.expect.equal('OPS-ICON-DELETE-ANSWER', "answers of DELETE ?category= other than {Deleted: 'True'}", [...answers], []);
   },
 };
 
@@ -273,10 +281,10 @@ const deleteByKey: OpsCheck = {
     const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)));
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE', `could not save two icons (${ex.status})`);
     const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
-    ctx.assert('OPS-ICON-DELETE', ok(del), `DELETE icon_collection/${keys[0]} answered ${del.status} ${del.text.slice(0, 80)}`, del);
-    if (ok(del)) ctx.assert('OPS-ICON-DELETE-ANSWER', saysDeleted(del), `DELETE icon_collection/${keys[0]} answered ${del.status} ${del.text.slice(0, 80) || '(no body)'}`, del);
+    ctx.expect.status('OPS-ICON-DELETE', del, '2xx', `DELETE icon_collection/${keys[0]}`);
+    if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', `the answer of DELETE icon_collection/${keys[0]}`, saysDeleted(del), deleteAnswer(del), del);
     const left = keysOf(listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? []);
-    ctx.assert('OPS-ICON-DELETE', same(left, [keys[1]]), `after deleting ${keys[0]} the category lists ${JSON.stringify(left)}`);
+    ctx.expect.equal('OPS-ICON-DELETE', `icons of the category after deleting ${keys[0]}`, left, [keys[1]]);
     const again = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
     ctx.observe('OPS-ICON-DELETE', `deleting the same icon again answered ${again.status} ${again.text.slice(0, 80)}`);
   },
@@ -298,7 +306,7 @@ const immutableCategories: OpsCheck = {
     const byCategory = await ctx.http.send('iconDeleteByCategory', { query: { category: cat } });
     const after = new Set(keysOf(await allIcons(ctx)));
     const lost = held.filter((k) => !after.has(k));
-    ctx.assert('OPS-ICON-CATEGORY', lost.length === 0, `after DELETE ?category=${cat} (${byCategory.status}), ${lost.length ? `${lost.length} of its ${held.length} icons are gone` : `all ${held.length} icons remain`}`, byCategory);
+    ctx.expect.equal('OPS-ICON-CATEGORY', `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`, lost, [], byCategory);
     ctx.observe('OPS-ICON-CATEGORY', `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`);
   },
 };
@@ -315,11 +323,11 @@ const deleteAll: OpsCheck = {
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE-ALL', `could not save two icons (${ex.status})`);
     const immutable = new Set(((await categories(ctx)).list ?? []).filter(isImmutable).map((c) => c.name));
     const del = await ctx.http.send('iconDeleteByCategory', { query: { category: '*' } });
-    ctx.assert('OPS-ICON-DELETE-ALL', ok(del), `DELETE ?category=* answered ${del.status} ${del.text.slice(0, 80)}`, del);
-    if (ok(del)) ctx.assert('OPS-ICON-DELETE-ANSWER', saysDeleted(del), `DELETE ?category=* answered ${del.status} ${del.text.slice(0, 80) || '(no body)'}`, del);
+    ctx.expect.status('OPS-ICON-DELETE-ALL', del, '2xx', 'DELETE ?category=*');
+    if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', 'the answer of DELETE ?category=*', saysDeleted(del), deleteAnswer(del), del);
     const left = await allIcons(ctx);
     const wrong = left.filter((i) => !immutable.has(i.category));
-    ctx.assert('OPS-ICON-DELETE-ALL', wrong.length === 0, wrong.length ? `${wrong.length} icons remain outside immutable categories, ${keysOf(wrong).filter((k) => keys.includes(k)).length} of them the run's` : `no icon remains outside immutable categories (${left.length} immutable ones kept)`, del);
+    ctx.expect.equal('OPS-ICON-DELETE-ALL', `icons left outside immutable categories (the run's were ${keys.join(', ')})`, keysOf(wrong), [], del);
     ctx.observe('OPS-ICON-DELETE-ALL', `${left.length} icons of immutable categories remain after category=*`);
   },
 };

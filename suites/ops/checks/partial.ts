@@ -22,7 +22,7 @@ async function withObject(ctx: OpsContext, initial: Doc, body: (key: string, sen
 async function current(ctx: OpsContext, key: string, requirement: string): Promise<Doc> {
   const got = await getIn(ctx, SERVICE, key);
   if (!ok(got) || !got.json || typeof got.json !== 'object') throw new Violation(`GET service/${key} answered ${got.status} before the update`, requirement, got);
-  return got.json as Doc;
+  return got.json;
 }
 
 /** Nested values where a deep merge and a shallow one differ: the case a small random budget rarely builds. */
