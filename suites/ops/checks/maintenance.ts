@@ -79,7 +79,7 @@ const roundTrip: OpsCheck = {
       try {
         if (!ok(made.ex) || !made.key) throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex);
         const got = await getIn(ctx, MAINTENANCE, made.key);
-        const d = (got.json ?? {}) as Doc;
+        const d = asDoc(got.json ?? {});
         if (!ok(got) || d._key !== made.key) throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got);
         if (d.object_type !== 'maintenance_calendar') throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got);
         if (badObjects(d)) throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { checkProperty, Violation } from '../../core/property';
+import { asDoc } from '../../core/json';
 import { userObject } from '../arbitraries/values';
 import { SERVICE } from '../collections';
 import { expectMerged, expectReplaced, serverFields } from '../ownership';
@@ -58,7 +59,7 @@ export const fullUpdateReplaces: OpsCheck = {
         const requirement = explicit ? 'OPS-PARTIAL-REPLACE' : 'OPS-PARTIAL-DEFAULT';
         if (!ok(upd)) throw new Violation(`full update ${explicit ? 'with is_partial_data=0' : 'without is_partial_data'} answered ${upd.status}`, requirement, upd);
         const got = await getIn(ctx, SERVICE, key);
-        const now = (got.json ?? {}) as Doc;
+        const now = asDoc(got.json ?? {});
         const unknownLost = Object.keys(replacement).filter((k) => now[k] === undefined);
         if (unknownLost.length) throw new Violation(`fields outside the schema were not written: ${unknownLost.join(', ')}`, 'OPS-PARTIAL-UNKNOWN-FIELDS', got);
         expectReplaced(sent, next, got, owned, requirement);
