@@ -78,11 +78,11 @@ export function createExpect(record: Recorder): Expect {
       put(requirement, allowed.some((a) => isDeepStrictEqual(actual, a)), what, { expected: allowed.length === 1 ? compact(allowed[0]) : `one of ${allowed.map(compact).join(', ')}`, actual: compact(actual) }, ex),
     contains(requirement, what, collection, item, ex) {
       const all = [...(collection ?? [])];
-      return put(requirement, all.some(matches(item)), what, { expected: `holds ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) }, ex);
+      return put(requirement, all.some(matches(item)), what, { expected: `with ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) }, ex);
     },
     absent(requirement, what, collection, item, ex) {
       const found = [...(collection ?? [])].filter(matches(item));
-      return put(requirement, found.length === 0, what, { expected: `no ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `holds ${compact(found.length === 1 ? found[0] : found)}` : 'none' }, ex);
+      return put(requirement, found.length === 0, what, { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' }, ex);
     },
     that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, { expected: facts.expected, actual: described(facts.actual) }, ex),
   };

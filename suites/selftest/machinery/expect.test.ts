@@ -44,9 +44,9 @@ describe('the expectation vocabulary', () => {
       [false, 'not 2xx', '204'],
       [true, '"1.0"', '"1.0"'],
       [false, '{"a":[1,3]}', '{"a":[1,2]}'],
-      [true, 'holds "b"', '["a","b"]'],
-      [false, 'holds "b"', 'absent'],
-      [false, 'no a key starting with b', 'holds "b"'],
+      [true, 'with "b"', '["a","b"]'],
+      [false, 'with "b"', 'absent'],
+      [false, 'without a key starting with b', 'with "b"'],
       [false, 'one of "CREATING", "RUNNING"', '"ERROR"'],
       [false, 'after createdAt 2024-01-02', '2024-01-01'],
     ]);

@@ -103,7 +103,7 @@ export const unknownVersionIs400: StacksCheck = {
     const before = await listedIds(ctx);
     const ex = await createStack(ctx, { platformVersion: bogus });
     if (expectError(ctx, 'STK-CREATE-UNKNOWN-VERSION', ex, 400, 'InvalidRequest', `create with platformVersion ${bogus}`)) {
-      ctx.expect.that('STK-CREATE-UNKNOWN-VERSION', 'the message of the refusal', messageOf(ex).includes(bogus), { expected: `a message naming ${bogus}`, actual: messageOf(ex) }, ex);
+      ctx.expect.that('STK-CREATE-UNKNOWN-VERSION', 'the message of the refusal', messageOf(ex).includes(bogus), { expected: `a message naming ${bogus}`, actual: compact(messageOf(ex)) }, ex);
     }
     ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the refused create', appeared(before, await listedIds(ctx)), []);
   },

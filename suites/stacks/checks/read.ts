@@ -85,7 +85,7 @@ export const missingStackIs404: StacksCheck = {
       const ex = await ctx.http.send(op, { params: { stackId: missingId(ctx) } });
       if (expectError(ctx, req, ex, 404, 'NotFound', `${op} of an id never issued`)) {
         const says = /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(messageOf(ex));
-        ctx.expect.that(req, 'the message of the 404', says, { expected: 'says the resource was not found', actual: messageOf(ex) }, ex);
+        ctx.expect.that(req, 'the message of the 404', says, { expected: 'says the resource was not found', actual: compact(messageOf(ex)) }, ex);
       }
     }
   },
