@@ -84,7 +84,7 @@ export function createExpect(record: Recorder): Expect {
       const found = [...(collection ?? [])].filter(matches(item));
       return put(requirement, found.length === 0, what, { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' }, ex);
     },
-    that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, { expected: facts.expected, actual: described(facts.actual) }, ex),
+    that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, { expected: described(facts.expected), actual: described(facts.actual) }, ex),
   };
 }
 
