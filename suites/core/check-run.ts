@@ -103,7 +103,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const own = (requirement: string) => {
     if (!check.requirements.includes(requirement)) throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };
-  const record = (requirement: string, ok: boolean, message: string, ex?: Exchange, details?: unknown, facts?: Facts) => {
+  const record = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
     own(requirement);
     records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, ...facts, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
     return ok;
@@ -114,8 +114,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     options: { ...env.options, allowDestructive: env.options.allowDestructive ?? false },
     http: client,
     ledger,
-    expect: createExpect((requirement, ok, message, ex, facts) => record(requirement, ok, message, ex, undefined, facts)),
-    assert: (requirement, ok, message, ex, details) => record(requirement, ok, message, ex, details),
+    expect: createExpect(record),
+    assert: record,
     untested(requirement, reason, ex) {
       own(requirement);
       records.push({ requirement, check: check.id, outcome: 'untested', message: reason, evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined });

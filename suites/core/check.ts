@@ -1,5 +1,5 @@
 import type { Client } from './client';
-import type { Expect } from './expect';
+import type { Expect, Facts } from './expect';
 import type { Ledger } from './ledger';
 import type { Exchange, Target } from './types';
 
@@ -27,8 +27,8 @@ export interface CheckContext<Ops extends object = Record<string, unknown>> {
   readonly ledger: Ledger;
   /** Assertions with what they expected and what they saw (status, equality, membership, any predicate). */
   readonly expect: Expect;
-  /** Records one assertion against a requirement the check declares; returns `ok`. */
-  assert(requirement: string, ok: boolean, message: string, ex?: Exchange, details?: unknown): boolean;
+  /** Records one assertion against a requirement the check declares, with what it expected and saw when given; returns `ok`. */
+  assert(requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown): boolean;
   /** The assertion could not be made (missing input, resource never became ready): reported, never passed. */
   untested(requirement: string, reason: string, ex?: Exchange): void;
   /** Behaviour the document leaves open: recorded for the report, never judged. */

@@ -49,6 +49,9 @@ export function compact(v: unknown): string {
 
 const described = (v: unknown) => (typeof v === 'string' ? (v.length > LIMIT ? `${v.slice(0, LIMIT)}… (${v.length} chars)` : v) : compact(v));
 
+/** A predicate's facts as recorded: the check's own wording of what it expected, and what it saw. */
+export const factsOf = (f: { expected: string; actual: unknown }): Facts => ({ expected: described(f.expected), actual: described(f.actual) });
+
 const isMatcher = (v: unknown): v is Matcher => typeof v === 'object' && v !== null && typeof (v as Matcher).test === 'function' && typeof (v as Matcher).describe === 'string';
 
 /** Equal by value, or accepted by the matcher. */
@@ -84,7 +87,7 @@ export function createExpect(record: Recorder): Expect {
       const found = [...(collection ?? [])].filter(matches(item));
       return put(requirement, found.length === 0, what, { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' }, ex);
     },
-    that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, { expected: described(facts.expected), actual: described(facts.actual) }, ex),
+    that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, factsOf(facts), ex),
   };
 }
 

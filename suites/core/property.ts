@@ -1,11 +1,17 @@
 import fc from 'fast-check';
 import type { CheckContext } from './check';
+import { factsOf } from './expect';
 import { TransportError } from './transport';
 import type { Exchange } from './types';
 
-/** Thrown inside a property when the target breaks a rule; carries the exchange that shows it. */
+/** Thrown inside a property when the target breaks a rule; carries the exchange that shows it and, where the rule compares, what it expected and saw. */
 export class Violation extends Error {
-  constructor(message: string, readonly requirement?: string, readonly exchange?: Exchange) {
+  constructor(
+    message: string,
+    readonly requirement?: string,
+    readonly exchange?: Exchange,
+    readonly facts?: { expected: string; actual: unknown },
+  ) {
     super(message);
   }
 }
@@ -56,7 +62,7 @@ export async function checkProperty<T, Ops extends object>(
   const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;
   const counterexample = fc.stringify(details.counterexample);
   const message = `${name}: ${violation ? violation.message : `error: ${String((err as Error)?.message ?? err)}`} — minimal counterexample ${counterexample}; replay with ${replay}`;
-  return ctx.assert(target, false, message, violation?.exchange, {
+  return ctx.assert(target, false, message, violation?.exchange, violation?.facts && factsOf(violation.facts), {
     seed: details.seed,
     path: details.counterexamplePath,
     counterexample,

@@ -183,9 +183,9 @@ export const installResolution: OpsCheck = {
       const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
       const ex = await install(ctx, pack, body);
       const label = `with ${x.id} ${prior === 'absent' ? 'not installed' : prior === 'installed' ? 'installed' : 'installed and changed'}, install ${JSON.stringify(body)}`;
-      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: 'a success', actual: shown(ex) });
       const bad = resultProblems(ex);
-      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
       const listed = successIds(ex).includes(x.id);
       const failed = failuresFor(ex, x.id);
       const after = await findService(ctx, x.id, titles);
@@ -194,21 +194,21 @@ export const installResolution: OpsCheck = {
       const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
       const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
       if (prior === 'absent') {
-        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex);
-        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex);
-        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex);
+        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex, { expected: `service ${x.id} installed`, actual: now });
+        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex, { expected: `title ${JSON.stringify(p2 + x.title)}`, actual: `title ${JSON.stringify(after.title)}` });
+        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: `success listing ${x.id}`, actual: compact(member(ex, 'success')) });
       } else if (resolution === 'skip') {
         // Skipping is what skip asks for, not a failure: a failure entry is allowed, not required.
-        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex, { expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`, actual: `${listed ? 'in success' : 'not in success'}; ${now}` });
         notes.add(`with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`);
       } else if (resolution === 'overwrite') {
-        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex, { expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`, actual: `${listed ? 'in success' : 'not in success'}; ${now}` });
       } else if (listed) {
         notes.add(`without resolution an installed object is installed again: ${now}`);
       } else {
         // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
-        if (!failed.length) throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
-        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+        if (!failed.length) throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: `${x.id} in success or in failure`, actual: compact(ex.json) });
+        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: `the service left titled ${JSON.stringify(before?.title)}`, actual: now });
         conflictTypes.add(String(failed[0].type));
       }
     };
@@ -258,7 +258,7 @@ export const installOptions: OpsCheck = {
       const bad = savedSearchProblems(ex);
       if (bad === undefined) return;
       savedSeen++;
-      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex);
+      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex, { expected: 'saved_searches as {action_performed, success, failure}', actual: bad.join('; ') });
     };
 
     const cases = fc.tuple(fc.shuffledSubarray(FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)), { minLength: 9 }), fc.boolean());
@@ -270,14 +270,14 @@ export const installOptions: OpsCheck = {
         const ex = await install(ctx, pack, body);
         const after = await findService(ctx, x.id, [prefix + x.title]);
         track('service', after?._key);
-        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex);
+        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex, { expected: `a success installing ${x.id}`, actual: `${shown(ex)}${after ? '' : ', no service installed'}` });
         const bad = resultProblems(ex);
-        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
         const others = successIds(ex).filter((id) => id !== x.id);
-        if (others.length) throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex);
+        if (others.length) throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex, { expected: `${x.id} alone in success`, actual: compact(successIds(ex)) });
         checkSaved(ex, label);
-        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex);
-        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex);
+        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex, { expected: `title ${JSON.stringify(prefix + x.title)}`, actual: `title ${JSON.stringify(after.title)}` });
+        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex, { expected: enabled === 'on' ? 'enabled' : 'not enabled', actual: `enabled=${JSON.stringify(after.enabled)}` });
         // The document names no field that shows backfill: what a server reports is recorded, never judged.
         const flags = backfillFlags(after);
         if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { checkProperty, Violation } from '../../core/property';
+import { factsOf } from '../../core/expect';
 import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFilter } from '../arbitraries/filters';
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
@@ -62,10 +63,10 @@ export const filterMatchesModel: OpsCheck = {
       const ex = await listIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
       const got = sorted(keys(rows(ex)));
       if (!ok(ex) || JSON.stringify(got) !== JSON.stringify(expected)) {
-        throw new Violation(`filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${expected.filter((k) => !got.includes(k)).slice(0, 5).join(', ') || 'none'}; extra ${got.filter((k) => !expected.includes(k)).slice(0, 5).join(', ') || 'none'})`, REQUIREMENT_OF[kind], ex);
+        throw new Violation(`filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${expected.filter((k) => !got.includes(k)).slice(0, 5).join(', ') || 'none'}; extra ${got.filter((k) => !expected.includes(k)).slice(0, 5).join(', ') || 'none'})`, REQUIREMENT_OF[kind], ex, { expected: `a success with rows ${expected.join(', ') || '(none)'}`, actual: `${ex.status} with rows ${got.join(', ') || '(none)'}` });
       }
       const count = await countIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
-      if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count);
+      if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count, { expected: String(expected.length), actual: countOf(count) });
     };
     // Reads only, all against the same snapshot: the examples go out together.
     await Promise.all(
@@ -77,7 +78,7 @@ export const filterMatchesModel: OpsCheck = {
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
           // As above: the message and the exchange are those of the Violation.
-          ctx.assert(e.requirement ?? 'OPS-QUERY-FILTER', false, e.message, e.exchange);
+          ctx.assert(e.requirement ?? 'OPS-QUERY-FILTER', false, e.message, e.exchange, e.facts && factsOf(e.facts));
         }
       }),
     );
@@ -96,9 +97,9 @@ export const invalidFilterGetReturnsAll: OpsCheck = {
     const property = fc.asyncProperty(invalidFilter, async (filter) => {
       const ex = await listIn(ctx, SERVICE, { filter });
       const got = sorted(keys(rows(ex)));
-      if (JSON.stringify(got) !== JSON.stringify(all)) throw new Violation(`GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`, 'OPS-FILTER-INVALID-GET', ex);
+      if (JSON.stringify(got) !== JSON.stringify(all)) throw new Violation(`GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`, 'OPS-FILTER-INVALID-GET', ex, { expected: `all ${all.length} rows`, actual: `${ex.status} with ${got.length} rows` });
       const count = await countIn(ctx, SERVICE, { filter });
-      if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count);
+      if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count, { expected: String(all.length), actual: countOf(count) });
     });
     await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10) });
   },

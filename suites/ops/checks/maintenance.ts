@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { compact } from '../../core/expect';
+import { compact, factsOf } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
@@ -133,7 +133,7 @@ const update: OpsCheck = {
     } catch (e) {
       if (!(e instanceof Violation)) throw e;
       // expectReplaced states what differs in its Violation: that message is the failure.
-      ctx.assert('OPS-MW-UPDATE', false, `after is_partial_data=0: ${e.message}`, got);
+      ctx.assert('OPS-MW-UPDATE', false, `after is_partial_data=0: ${e.message}`, got, e.facts && factsOf(e.facts));
     }
   },
 };

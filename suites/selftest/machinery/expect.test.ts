@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { Check } from '../../core/check';
+import { checkProperty, Violation } from '../../core/property';
 import { runConformance } from '../../core/conformance';
 import { createExpect, type Facts } from '../../core/expect';
 import { renderHtml } from '../../core/report/html';
@@ -84,7 +86,28 @@ const trespassing: Check = {
   },
 };
 
+const counterexample: Check = {
+  id: 'selftest.expect-property',
+  title: 'a property whose violation states what it expected',
+  requirements: ['STK-GET-200'],
+  async run(ctx) {
+    const property = fc.asyncProperty(fc.integer({ min: 0, max: 9 }), async (n) => {
+      if (n > 3) throw new Violation(`got ${n}`, 'STK-GET-200', undefined, { expected: 'at most 3', actual: n });
+    });
+    await checkProperty(ctx, 'STK-GET-200', 'small numbers', property, { examples: [[7]] });
+  },
+};
+
 describe('a check using the vocabulary', () => {
+  it("records a property's counterexample with the facts of its Violation", async () => {
+    const api = { ...stacksApi, checks: [counterexample] };
+    const { report } = await runConformance({ settings: selftestSettings('stacks'), apis: [api], targets: { stacks: await embeddedStacksTarget() }, tool: { name: 'selftest', version: '0' }, write: false });
+    const q = report.requirements.find((r) => r.id === 'STK-GET-200')!;
+    expect(q.status).toBe('failed');
+    expect(q.evidence[0]).toMatchObject({ expected: 'at most 3', actual: '4' });
+    expect(q.evidence[0].message).toMatch(/^small numbers: got 4 — minimal counterexample \[4\]/);
+  });
+
   it('leaves expected and actual on its records, and every report shows them for a failure', async () => {
     const api = { ...stacksApi, checks: [speaking, trespassing] };
     const { report } = await runConformance({ settings: selftestSettings('stacks'), apis: [api], targets: { stacks: await embeddedStacksTarget() }, tool: { name: 'selftest', version: '0' }, write: false });

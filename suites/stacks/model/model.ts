@@ -45,8 +45,8 @@ export const limitOf = (m: StackModel, user: string) => {
 /** Picks one of the sequence's ids, or an id nobody has when there is none yet. */
 export const pick = (m: StackModel, n: number) => (m.ids.length ? m.ids[n % m.ids.length] : `never-created-${n}`);
 
-export function violated(requirement: string, message: string, ex?: Exchange): never {
-  throw new Violation(message, requirement, ex);
+export function violated(requirement: string, message: string, ex?: Exchange, facts?: { expected: string; actual: unknown }): never {
+  throw new Violation(message, requirement, ex, facts);
 }
 
 export const settling = (m: StackModel, id: string) => Date.now() - (m.deletedAt.get(id) ?? 0) < m.settleMs;
