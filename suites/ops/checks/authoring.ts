@@ -180,10 +180,10 @@ const extraFields: OpsCheck = {
     const property = fc.asyncProperty(fc.subarray(LISTED, { minLength: 1 }), async (fields) => {
       const ex = await list(ctx, { filter: ownFilter(ctx), fields: fields.join(',') });
       const got = docs(ex.json);
-      if (!ok(ex) || got.length !== made.length) throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex);
+      if (!ok(ex) || got.length !== made.length) throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex, { expected: `a success with ${made.length} rows`, actual: `${ex.status} with ${got.length} rows` });
       for (const r of got) {
         const extra = EXTRA.filter((f) => r[f] !== undefined);
-        if (extra.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex);
+        if (extra.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex, { expected: `none of ${EXTRA.join(', ')}`, actual: extra.join(', ') });
         const whole = byKey.get(String(r._key)) ?? {};
         const wrong = fields.filter((f) => whole[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(whole[f]));
         const unasked = LISTED.filter((k) => r[k] !== undefined && !fields.includes(k));
@@ -215,13 +215,13 @@ const paging: OpsCheck = {
       const all = keysOf(whole);
       if (JSON.stringify(all) !== JSON.stringify(expected)) {
         const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
-        throw new Violation(`sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, 'OPS-CPA-LIST', whole);
+        throw new Violation(`sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, 'OPS-CPA-LIST', whole, { expected: expected.join(','), actual: all.join(',') });
       }
       for (let offset = 0; offset < SIZE + size; offset += size) {
         const page = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir, count: size, offset });
         const got = keysOf(page);
         const want = expected.slice(offset, offset + size);
-        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page);
+        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page, { expected: want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` });
       }
     });
     await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, { runs: Math.ceil(ctx.options.runs / 2) });
@@ -256,13 +256,13 @@ const statusAndSearch: OpsCheck = {
     const notes = new Set<string>();
     const searched = async (q: string) => {
       const ex = await list(ctx, { search: q });
-      if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex);
+      if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex, { expected: 'a success', actual: shown(ex) });
       const rows = docs(ex.json);
       const stray = rows.filter((r) => !String(r.title ?? '').toLowerCase().includes(q.toLowerCase()));
-      if (stray.length) throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex);
+      if (stray.length) throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex, { expected: `titles containing ${JSON.stringify(q)}`, actual: compact(stray.map((r) => r.title)) });
       const got = new Set(rows.map((r) => String(r._key)));
       const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key!));
-      if (lost.length) throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex);
+      if (lost.length) throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex, { expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`, actual: 'without them' });
       const folded = made.filter((m) => !String(m.body.title).includes(q) && String(m.body.title).toLowerCase().includes(q.toLowerCase()));
       if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key!)) ? 'regardless of case' : 'case-sensitively'}`);
     };
@@ -324,7 +324,7 @@ const updateRoundTrip: OpsCheck = {
       const ops = r.services.length ? { service: r.services } : {};
       const body = packBody(ctx, `round trip ${n++}`, { description: r.description, overview: r.overview, cp_version: r.cp_version, ops_objects: ops, platform_objects: r.platform, user_selected_objects: { ops_objects: ops, platform_objects: r.platform } });
       const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body });
-      if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd);
+      if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd, { expected: `a success with {_key: ${key}}`, actual: shown(upd) });
       const got = await read(ctx, key);
       const d = asDoc(got.json);
       const stale = FIELDS.filter((f) => d[f] !== body[f]);

@@ -55,10 +55,10 @@ export const libraryPaging: OpsCheck = {
         const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
         const full = await listPacks(ctx, sort);
         const order = idsOf(packsOf(full));
-        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full);
+        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full, { expected: `a success with the library's ${n} packs`, actual: `${full.status} with ${order.join(', ')}` });
         if (key !== null) {
           const values = packsOf(full).map((p) => String(p[key]));
-          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full);
+          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full, { expected: `${key} values ${dir === 'asc' ? 'ascending' : 'descending'}`, actual: compact(values) });
           const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
           const back = idsOf(packsOf(other)).reverse();
           if (JSON.stringify(back) !== JSON.stringify(order)) throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
@@ -70,8 +70,8 @@ export const libraryPaging: OpsCheck = {
           const want = order.slice(offset, offset + size);
           const got = idsOf(packsOf(page));
           const right = key === null ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id)) : JSON.stringify(got) === JSON.stringify(want);
-          if (!ok(page) || !right) throw new Violation(`count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`, 'OPS-CP-LIST', page);
-          if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page);
+          if (!ok(page) || !right) throw new Violation(`count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`, 'OPS-CP-LIST', page, { expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` });
+          if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page, { expected: failures, actual: JSON.stringify(failuresOf(page)) });
         }
       },
     );

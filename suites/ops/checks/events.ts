@@ -97,7 +97,7 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       const sortDir = c.dir === 1 ? 1 : -1;
       const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
       const values = rows(sorted).map((r) => r[c.sortKey]);
-      if (!ok(sorted) || !inOrder(values, sortDir)) throw new Violation(`${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`, 'OPS-EM-LIST-PARAMS', sorted);
+      if (!ok(sorted) || !inOrder(values, sortDir)) throw new Violation(`${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`, 'OPS-EM-LIST-PARAMS', sorted, { expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`, actual: `${sorted.status} ${compact(values.slice(0, 10))}` });
       const order = keys(rows(sorted));
       const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
       const got = keys(rows(page));
@@ -116,7 +116,7 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
         const changed = full ? asked.filter((f) => full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f])) : [];
         if (extra.length || changed.length) throw new Violation(`${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`, 'OPS-EM-LIST-PARAMS', projected);
       }
-      if (!ok(projected) || rows(projected).length !== n) throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected);
+      if (!ok(projected) || rows(projected).length !== n) throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected, { expected: `a success with ${n} rows`, actual: `${projected.status} with ${rows(projected).length} rows` });
 
       const value = all[c.filterRow][c.filterField];
       const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);

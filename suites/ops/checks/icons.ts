@@ -93,19 +93,19 @@ const createAndList: OpsCheck = {
       const icons = shapes.map((s, i) => iconOf(ctx, cat.name, s, i));
       try {
         const { ex, keys } = await saveIcons(ctx, icons, { owner: cat });
-        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex);
+        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex, { expected: `${icons.length} distinct keys`, actual: `${ex.status} ${ex.text.slice(0, 120)}` });
         const list = await listIcons(ctx, { category: cat.name });
         const body = listAnswer(list);
-        if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list);
+        if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list, { expected: 'a success with {total, result}', actual: `${list.status} ${list.text.slice(0, 120)}` });
         const foreign = body.result.filter((r) => r.category !== cat.name);
-        if (foreign.length) throw new Violation(`?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', list);
-        if (!same(sorted(keysOf(body.result)), sorted(keys))) throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list);
-        if (body.total !== icons.length) throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list);
+        if (foreign.length) throw new Violation(`?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', list, { expected: `only icons of ${cat.name}`, actual: `also ${foreign.length} of other categories` });
+        if (!same(sorted(keysOf(body.result)), sorted(keys))) throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list, { expected: compact(sorted(keys)), actual: compact(sorted(keysOf(body.result))) });
+        if (body.total !== icons.length) throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list, { expected: `total ${icons.length}`, actual: `total ${compact(body.total)}` });
         for (const row of body.result) {
           const missing = ICON_FIELDS.filter((f) => typeof row[f] !== 'string');
-          if (missing.length) throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list);
+          if (missing.length) throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list, { expected: `string ${ICON_FIELDS.join(', ')}`, actual: compact(row) });
           const sent = icons.find((i) => i.title === row.title);
-          if (!sent || !sameIcon(row, sent)) throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list);
+          if (!sent || !sameIcon(row, sent)) throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list, { expected: compact(sent ?? 'an icon with its title'), actual: compact(row) });
         }
       } finally {
         await cat.drop();
@@ -181,15 +181,15 @@ const listParameters: OpsCheck = {
       const query = { category: main.name, sort_key: 'title', sort_dir: p.dir, limit: p.limit, offset: p.offset, fields: fields?.join(','), filter, list_categories: p.listCategories };
       const ex = await listIcons(ctx, query);
       const body = listAnswer(ex);
-      if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex);
+      if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex, { expected: 'a success with {total, result}', actual: `${ex.status} ${ex.text.slice(0, 120)}` });
       const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title).sort((x, y) => (String(x.title) < String(y.title) ? -1 : 1) * (p.dir === 1 ? 1 : -1));
       const start = p.offset ?? 0;
       const want = selected.slice(start, p.limit === undefined ? undefined : start + p.limit).map((i) => String(i.title));
       const got = body.result.map((r) => String(r.title));
       const strays = got.filter((t) => !icons.some((i) => i.title === t));
-      if (strays.length) throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex);
-      if (!same(got, want)) throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex);
-      if (body.total !== selected.length && body.total !== got.length) throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex);
+      if (strays.length) throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, { expected: `only icons of ${main.name}`, actual: `also ${strays.join(', ')}` });
+      if (!same(got, want)) throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex, { expected: compact(want), actual: compact(got) });
+      if (body.total !== selected.length && body.total !== got.length) throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex, { expected: `total ${selected.length} (matching) or ${got.length} (returned)`, actual: `total ${compact(body.total)}` });
       totals.add(body.total === selected.length ? 'the number of matching icons before paging' : 'the number of icons returned');
       for (const row of fields ? body.result : []) {
         const stored = icons.find((i) => i.title === row.title)!;
@@ -247,19 +247,19 @@ const deleteCategory: OpsCheck = {
       const held = { tokens: [] as number[] };
       try {
         const saved = await saveIcons(ctx, icons, { owner: held });
-        if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex);
+        if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex, { expected: `${icons.length} keys`, actual: `${saved.ex.status} ${saved.ex.text.slice(0, 120)}` });
         const before = await allIcons(ctx);
         const missing = saved.keys.filter((k) => !before.some((i) => i._key === k));
-        if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE');
+        if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE', undefined, { expected: `listed: ${saved.keys.join(', ')}`, actual: `not listed: ${missing.join(', ')}` });
         const del = await guardedCategoryDelete(ctx, target);
         if (!del) throw new Violation(`GET ?category=${target} listed icons of other categories, so the delete was not sent`, 'OPS-ICON-CATEGORY-FILTER');
-        if (!ok(del)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del);
+        if (!ok(del)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'a success', actual: `${del.status} ${del.text.slice(0, 100)}` });
         if (!saysDeleted(del)) answers.add(`${del.status} ${del.text.slice(0, 80)}`);
         const after = new Set(keysOf(await allIcons(ctx)));
         const kept = before.filter((i) => i.category === target && after.has(String(i._key)));
-        if (kept.length) throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del);
+        if (kept.length) throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: `no icon of ${target}`, actual: compact(keysOf(kept)) });
         const lost = before.filter((i) => i.category !== target && !after.has(String(i._key)));
-        if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del);
+        if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'icons of other categories kept', actual: `${lost.length} deleted: ${keysOf(lost).join(', ')}` });
       } finally {
         for (const c of cats) await c.drop();
         if (cats.every((c) => c.tokens.length === 0)) for (const t of held.tokens) ctx.ledger.forget(t);

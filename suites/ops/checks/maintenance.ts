@@ -77,22 +77,22 @@ const roundTrip: OpsCheck = {
       const body = { start_time, end_time: start_time + w.length + w.endFraction, objects: w.objects, comment: w.comment };
       const made = await createIn(ctx, MAINTENANCE, `mw round trip ${n++}`, body);
       try {
-        if (!ok(made.ex) || !made.key) throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex);
+        if (!ok(made.ex) || !made.key) throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex, { expected: 'a success with a string _key', actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}` });
         const got = await getIn(ctx, MAINTENANCE, made.key);
         const d = asDoc(got.json ?? {});
-        if (!ok(got) || d._key !== made.key) throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got);
-        if (d.object_type !== 'maintenance_calendar') throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got);
-        if (badObjects(d)) throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got);
+        if (!ok(got) || d._key !== made.key) throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got, { expected: `a success with _key ${made.key}`, actual: `${got.status} with _key ${JSON.stringify(d._key)}` });
+        if (d.object_type !== 'maintenance_calendar') throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got, { expected: 'maintenance_calendar', actual: d.object_type });
+        if (badObjects(d)) throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got, { expected: 'objects as {object_type, _key} references', actual: compact(d.objects) });
         const sent = { title: made.body.title, start_time: body.start_time, end_time: body.end_time, objects: refs(body.objects) };
         const read = { title: d.title, start_time: d.start_time, end_time: d.end_time, objects: refs(d.objects) };
-        if (!same(read, sent)) throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got);
+        if (!same(read, sent)) throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got, { expected: compact(sent), actual: compact(read) });
         const problems = windowFieldProblems(d);
-        if (problems.length) throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELDS', got);
+        if (problems.length) throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELDS', got, { expected: 'the types the document lists', actual: problems.join('; ') });
         const list = await listIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
         const row = rows(list).find((r) => r._key === made.key);
-        if (!ok(list) || !row) throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list);
-        if (row.object_type !== 'maintenance_calendar') throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list);
-        if (!same(refs(row.objects), refs(body.objects))) throw new Violation(`the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`, 'OPS-MW-LIST', list);
+        if (!ok(list) || !row) throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list, { expected: `a success listing ${made.key}`, actual: `${list.status} without it` });
+        if (row.object_type !== 'maintenance_calendar') throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list, { expected: 'maintenance_calendar', actual: row.object_type });
+        if (!same(refs(row.objects), refs(body.objects))) throw new Violation(`the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`, 'OPS-MW-LIST', list, { expected: compact(body.objects), actual: compact(row.objects) });
       } finally {
         await removeIn(ctx, MAINTENANCE, made);
       }

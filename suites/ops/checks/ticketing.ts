@@ -204,7 +204,7 @@ const linksFollowModel: OpsCheck = {
           // An episode without links may be answered as not found.
           if (!ok(got.ex) && want.length === 0) continue;
           if (!ok(got.ex) || got.foreign.length) throw new Violation(`the links of ${e} answered ${got.ex.status}${got.foreign.length ? ` with links of ${got.foreign.map((l) => String(l.event_id)).join(', ')}` : ''}`, 'OPS-TICKET-GET', got.ex);
-          if (JSON.stringify(got.tickets) !== JSON.stringify(want)) throw new Violation(`after ${requirement === 'OPS-TICKET-DELETE' ? 'deleting' : 'adding'} ${label(t)}, ${e} holds ${show(got.tickets)}; the model holds ${show(want)}`, requirement, got.ex);
+          if (JSON.stringify(got.tickets) !== JSON.stringify(want)) throw new Violation(`after ${requirement === 'OPS-TICKET-DELETE' ? 'deleting' : 'adding'} ${label(t)}, ${e} holds ${show(got.tickets)}; the model holds ${show(want)}`, requirement, got.ex, { expected: show(want), actual: show(got.tickets) });
         }
       }
     });
