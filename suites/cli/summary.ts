@@ -1,3 +1,4 @@
+import { unsaidFacts } from '../core/expect';
 import type { ComplianceReport } from '../core/report/model';
 
 /** The few lines a person reads at the end of a run. */
@@ -9,7 +10,11 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
   const m = r.summary.byLevel;
   lines.push('', `MUST: ${m.MUST.passed} passed, ${m.MUST.failed} failed, ${m.MUST.untested} untested, ${m.MUST.skipped} skipped · SHOULD warnings: ${r.summary.warnings} · unspecified observed: ${m.unspecified.passed + m.unspecified.failed}`);
   for (const q of r.requirements.filter((x) => x.status === 'error')) lines.push(`  TOOL ERROR ${q.id}: ${q.reason ?? ''}`);
-  for (const q of r.requirements.filter((x) => x.status === 'failed')) lines.push(`  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`);
+  for (const q of r.requirements.filter((x) => x.status === 'failed')) {
+    lines.push(`  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`);
+    const facts = q.evidence[0] && unsaidFacts(q.evidence[0]);
+    if (facts) lines.push(`       ${facts}`);
+  }
   for (const a of r.apis) lines.push(`${a.api}: created ${a.cleanup.created} objects, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, could not remove ${a.cleanup.failed.length}: ${a.cleanup.failed.join('; ')}` : ''}`);
   const guarded = r.requirements.filter((q) => q.status === 'skipped' && /destructive/.test(q.reason ?? '')).length;
   if (guarded) lines.push(`${guarded} requirements were skipped to protect data the run did not create; against a disposable test deployment (a CI gate) add --allow-destructive to check them too`);

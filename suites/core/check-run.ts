@@ -2,6 +2,7 @@ import type { ApiDefinition } from './api';
 import type { Check, CheckContext } from './check';
 import { createClient } from './client';
 import { evidenceOf } from './evidence';
+import { createExpect, type Facts } from './expect';
 import { inspectExchange } from './inspect';
 import { createLedger } from './ledger';
 import { compareWithPrism, type CrossCheck } from './prism-cross-check';
@@ -102,17 +103,19 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const own = (requirement: string) => {
     if (!check.requirements.includes(requirement)) throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };
+  const record = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
+    own(requirement);
+    records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, ...facts, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
+    return ok;
+  };
   const ctx: CheckContext = {
     checkId: check.id,
     target: env.target,
     options: { ...env.options, allowDestructive: env.options.allowDestructive ?? false },
     http: client,
     ledger,
-    assert(requirement, ok, message, ex, details) {
-      own(requirement);
-      records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
-      return ok;
-    },
+    expect: createExpect(record),
+    assert: record,
     untested(requirement, reason, ex) {
       own(requirement);
       records.push({ requirement, check: check.id, outcome: 'untested', message: reason, evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined });

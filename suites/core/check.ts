@@ -1,4 +1,5 @@
 import type { Client } from './client';
+import type { Expect, Facts } from './expect';
 import type { Ledger } from './ledger';
 import type { Exchange, Target } from './types';
 
@@ -16,15 +17,18 @@ export interface RunOptions {
   runTag: string;
 }
 
-export interface CheckContext {
+/** `Ops`: the API's operations as generated from its document, so that `http.send` types each success body. */
+export interface CheckContext<Ops extends object = Record<string, unknown>> {
   readonly checkId: string;
   readonly target: Target;
   readonly options: RunOptions;
-  readonly http: Client;
+  readonly http: Client<Ops>;
   /** Objects created by this check; removed when the check ends, whatever happens. */
   readonly ledger: Ledger;
-  /** Records one assertion against a requirement the check declares; returns `ok`. */
-  assert(requirement: string, ok: boolean, message: string, ex?: Exchange, details?: unknown): boolean;
+  /** Assertions with what they expected and what they saw (status, equality, membership, any predicate). */
+  readonly expect: Expect;
+  /** Records one assertion against a requirement the check declares, with what it expected and saw when given; returns `ok`. */
+  assert(requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown): boolean;
   /** The assertion could not be made (missing input, resource never became ready): reported, never passed. */
   untested(requirement: string, reason: string, ex?: Exchange): void;
   /** Behaviour the document leaves open: recorded for the report, never judged. */
@@ -37,7 +41,7 @@ export interface CheckContext {
  * One conformance rule. `id` is the key everywhere: config, `--only`, catalogue and report.
  * `title` is the MUST-worded description shown in listings.
  */
-export interface Check {
+export interface Check<Ops extends object = Record<string, unknown>> {
   id: string;
   title: string;
   requirements: string[];
@@ -55,5 +59,5 @@ export interface Check {
    * own rows): it runs beside other checks that use it, never beside one that `shares` it.
    */
   uses?: string[];
-  run(ctx: CheckContext): Promise<void>;
+  run(ctx: CheckContext<Ops>): Promise<void>;
 }

@@ -16,9 +16,23 @@ export interface SendOptions {
   path?: (path: string) => string;
 }
 
-export interface Client {
+/** The JSON body a response documents, or never when it documents none. */
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body an operation documents for its 2xx answers; unknown for an operation the client has no types for. */
+type SuccessBody<Op> = Op extends { responses: infer R } ? { [S in keyof R]: S extends 200 | 201 | 202 | 203 | 204 | 206 | '2XX' ? JsonOf<R[S]> : never }[keyof R] : unknown;
+
+/**
+ * An answer whose body is typed as the operation's success body. Only that far: a server may answer anything, so a
+ * check reads the typed body after it has seen a success status, and error bodies through its API's helpers.
+ */
+export type Answer<Body> = Omit<Exchange, 'json'> & { json?: Body };
+
+/** Operations by id, as openapi-typescript generates them (`operations` of suites/<api>/openapi.gen.ts). */
+type Operations = object;
+
+export interface Client<Ops extends Operations = Record<string, unknown>> {
   /** Sends a spec operation; the answer is validated against the spec before it is returned. */
-  send(operationId: string, opts?: SendOptions): Promise<Exchange>;
+  send<Id extends keyof Ops & string>(operationId: Id, opts?: SendOptions): Promise<Answer<SuccessBody<Ops[Id]>>>;
   /** Sends a request that is not a spec operation (unknown paths, wrong methods); no schema validation. */
   raw(method: string, path: string, opts?: SendOptions): Promise<Exchange>;
   principal(role: string | null | undefined): Principal | undefined;
@@ -50,7 +64,7 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
 
   return {
     principal,
-    async send(operationId, opts = {}) {
+    async send(operationId: string, opts: SendOptions = {}) {
       const op = spec.operations.get(operationId);
       if (!op) throw new Error(`operation ${operationId} is not in the spec`);
       const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {

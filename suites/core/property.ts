@@ -1,11 +1,17 @@
 import fc from 'fast-check';
 import type { CheckContext } from './check';
+import { factsOf } from './expect';
 import { TransportError } from './transport';
 import type { Exchange } from './types';
 
-/** Thrown inside a property when the target breaks a rule; carries the exchange that shows it. */
+/** Thrown inside a property when the target breaks a rule; carries the exchange that shows it and, where the rule compares, what it expected and saw. */
 export class Violation extends Error {
-  constructor(message: string, readonly requirement?: string, readonly exchange?: Exchange) {
+  constructor(
+    message: string,
+    readonly requirement?: string,
+    readonly exchange?: Exchange,
+    readonly facts?: { expected: string; actual: unknown },
+  ) {
     super(message);
   }
 }
@@ -20,8 +26,8 @@ const replayPath = () => process.env.CONFORMANCE_PATH || undefined;
  * Runs a fast-check property with the run's seed and budget; a pass counts for every requirement it covers.
  * A failure records the shrunk counterexample, the seed and the path that replay it.
  */
-export async function checkProperty<T>(
-  ctx: CheckContext,
+export async function checkProperty<T, Ops extends object>(
+  ctx: CheckContext<Ops>,
   requirements: string | string[],
   name: string,
   property: fc.IAsyncPropertyWithHooks<T> | fc.IAsyncProperty<T>,
@@ -68,7 +74,7 @@ export async function checkProperty<T>(
   const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;
   const counterexample = fc.stringify(details.counterexample);
   const message = `${name}: ${violation ? violation.message : `error: ${String((err as Error)?.message ?? err)}`} — minimal counterexample ${counterexample}; replay with ${replay}`;
-  return ctx.assert(target, false, message, violation?.exchange, {
+  return ctx.assert(target, false, message, violation?.exchange, violation?.facts && factsOf(violation.facts), {
     seed: details.seed,
     path: details.counterexamplePath,
     counterexample,

@@ -59,6 +59,9 @@ export interface AssertionRecord {
   check: string;
   outcome: Outcome;
   message: string;
+  /** What the assertion expected and what it saw, as short text (suites/core/expect.ts). */
+  expected?: string;
+  actual?: string;
   evidence?: Evidence;
   /** Set on failures that disappeared when the check was run again. */
   intermittent?: boolean;

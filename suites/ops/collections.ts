@@ -1,16 +1,24 @@
-import type { CheckContext } from '../core/check';
-import { createIn } from './support';
+import { createIn, type OpsContext } from './support';
 
 /** The CRUD-shaped collections of the document, described once so every generic rule runs over each of them. */
 export interface Collection {
   /** Object type as it appears in paths and in `object_type`. */
   type: string;
   interface: 'itoa_interface' | 'maintenance_services_interface' | 'backup_restore_interface';
-  ops: { list: string; create: string; get: string; update: string; delete: string; bulkDelete: string; count: string; bulkUpdate?: string };
+  ops: {
+    list: 'coreList' | 'mwList' | 'brList';
+    create: 'coreCreate' | 'mwCreate' | 'brCreate';
+    get: 'coreGet' | 'mwGet' | 'brGet';
+    update: 'coreUpdate' | 'mwUpdate' | 'brUpdate';
+    delete: 'coreDelete' | 'mwDelete' | 'brDelete';
+    bulkDelete: 'coreBulkDelete' | 'mwBulkDelete' | 'brBulkDelete';
+    count: 'coreCount' | 'mwCount' | 'brCount';
+    bulkUpdate?: 'coreBulkUpdate';
+  };
   /** Fields a valid new object needs besides its title. */
   template: () => Record<string, unknown>;
   /** Fields a realistic object needs that refer to other objects of the run (created on first use per check). */
-  complete?: (ctx: CheckContext, extra: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  complete?: (ctx: OpsContext, extra: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Catalogue ids of this collection's operations, for checks that run over every collection. */
   requirements: { list: string; create: string; get: string; update: string; delete: string; count: string; bulkDelete: string };
 }
@@ -34,7 +42,7 @@ export const BASE_SERVICE_TEMPLATE = core('base_service_template', () => ({ desc
 
 /** One service per check attempt for windows to name: a window with no objects is not a realistic window. */
 const anchors = new WeakMap<object, Promise<string | undefined>>();
-const anchorService = (ctx: CheckContext) => {
+const anchorService = (ctx: OpsContext) => {
   let key = anchors.get(ctx.ledger);
   if (!key) anchors.set(ctx.ledger, (key = createIn(ctx, SERVICE, 'maintenance target').then((m) => m.key)));
   return key;

@@ -1,8 +1,7 @@
-import type { CheckContext } from '../core/check';
 import { Violation } from '../core/property';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
-import { createIn, getIn, ok, removeIn, same, updateIn, type Doc } from './support';
+import { createIn, getIn, ok, removeIn, same, updateIn, type Doc, type OpsContext } from './support';
 import { asDoc } from '../core/json';
 
 /**
@@ -14,7 +13,7 @@ import { asDoc } from '../core/json';
  */
 export type Owned = Map<string, unknown>;
 
-export async function serverFields(ctx: CheckContext, c: Collection): Promise<Owned> {
+export async function serverFields(ctx: OpsContext, c: Collection): Promise<Owned> {
   const owned: Owned = new Map([['_key', undefined]]);
   const made = await createIn(ctx, c, 'field ownership');
   if (!made.key) return owned;
@@ -39,13 +38,13 @@ const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
 export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Owned, requirement: string): void {
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(patch)) {
-    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after);
+    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
   }
   for (const [k, v] of Object.entries(before)) {
     if (k in patch) continue;
     if (owned.has(k)) {
-      if (!(k in now)) throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after);
-    } else if (!same(now[k], v)) throw new Violation(`field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`, requirement, after);
+      if (!(k in now)) throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after, { expected: `${k} present`, actual: `${k} absent` });
+    } else if (!same(now[k], v)) throw new Violation(`field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
   }
 }
 
@@ -57,9 +56,9 @@ export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: 
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(next)) {
     if (k === '_key') continue;
-    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after);
+    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
   }
   const omitted = Object.keys(earlier).filter((k) => !(k in next) && k in now);
   const kept = omitted.filter((k) => !owned.has(k) || (same(now[k], earlier[k]) && !same(earlier[k], owned.get(k))));
-  if (kept.length) throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after);
+  if (kept.length) throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after, { expected: `without ${kept.join(', ')}`, actual: kept.map((k) => `${k}=${shown(now[k])}`).join(', ') });
 }

@@ -1,24 +1,29 @@
-import type { CheckContext } from '../core/check';
+import type { Check, CheckContext } from '../core/check';
 import type { SendOptions } from '../core/client';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
+import type { operations } from './openapi.gen';
+
+/** An ops check: its client types each success body as the document does (bodies of many object types share one operation). */
+export type OpsCheck = Check<operations>;
+export type OpsContext = CheckContext<operations>;
 
 export type { Doc } from '../core/json';
-import type { Doc } from '../core/json';
+import { asDoc, type Doc } from '../core/json';
 
 /** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
 export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/vLatest$2');
 
-export const tagged = (ctx: CheckContext, name: string) => `${ctx.options.runTag} ${name}`;
+export const tagged = (ctx: OpsContext, name: string) => `${ctx.options.runTag} ${name}`;
 
 /** A filter that selects exactly the run's own objects: the guard every bulk delete is checked against first. */
-export const ownFilter = (ctx: CheckContext) => JSON.stringify({ title: { $regex: `^${ctx.options.runTag} ` } });
+export const ownFilter = (ctx: OpsContext) => JSON.stringify({ title: { $regex: `^${ctx.options.runTag} ` } });
 
 const params = (c: Collection, key?: string): Record<string, string> => (key === undefined ? { object_type: c.type } : { object_type: c.type, _key: key });
 
 export const keyOf = (ex: Exchange): string | undefined => {
-  const k = (ex.json as { _key?: unknown } | undefined)?._key;
+  const k = asDoc(ex.json)._key;
   return typeof k === 'string' ? k : undefined;
 };
 
@@ -35,7 +40,7 @@ export interface Created {
   token?: number;
 }
 
-export async function createIn(ctx: CheckContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
+export async function createIn(ctx: OpsContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
   const body = { ...c.template(), ...(c.complete ? await c.complete(ctx, extra) : {}), title: tagged(ctx, title), ...extra };
   const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
   const key = ok(ex) ? keyOf(ex) : undefined;
@@ -44,25 +49,26 @@ export async function createIn(ctx: CheckContext, c: Collection, title: string, 
 }
 
 /** Deletes an object the check created and takes it off the ledger. */
-export async function removeIn(ctx: CheckContext, c: Collection, made: Created): Promise<Exchange | undefined> {
+export async function removeIn(ctx: OpsContext, c: Collection, made: Created): Promise<Exchange | undefined> {
   if (!made.key) return undefined;
   const ex = await deleteIn(ctx, c, made.key);
   if (made.token !== undefined && (ok(ex) || ex.status === 404)) ctx.ledger.forget(made.token);
   return ex;
 }
 
-export const getIn = (ctx: CheckContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
-export const updateIn = (ctx: CheckContext, c: Collection, key: string, body: unknown, partial?: 0 | 1, opts: SendOptions = {}) =>
+export const getIn = (ctx: OpsContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
+export const updateIn = (ctx: OpsContext, c: Collection, key: string, body: unknown, partial?: 0 | 1, opts: SendOptions = {}) =>
   ctx.http.send(c.ops.update, { ...opts, params: params(c, key), body, query: partial === undefined ? undefined : { is_partial_data: partial } });
-export const deleteIn = (ctx: CheckContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.delete, { ...opts, params: params(c, key) });
-export const listIn = (ctx: CheckContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.list, { ...opts, params: params(c), query });
-export const countIn = (ctx: CheckContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.count, { ...opts, params: params(c), query });
-export const bulkDeleteIn = (ctx: CheckContext, c: Collection, query: SendOptions['query'], opts: SendOptions = {}) => ctx.http.send(c.ops.bulkDelete, { ...opts, params: params(c), query });
+export const deleteIn = (ctx: OpsContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.delete, { ...opts, params: params(c, key) });
+export const listIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.list, { ...opts, params: params(c), query });
+export const countIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.count, { ...opts, params: params(c), query });
+export const bulkDeleteIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'], opts: SendOptions = {}) => ctx.http.send(c.ops.bulkDelete, { ...opts, params: params(c), query });
 
-export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? (ex.json as Doc[]) : []);
+/** The rows of a list answer, as they came: a list's answer is an array of objects whatever the collection. */
+export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? ex.json : []);
 export const keys = (docs: Doc[]) => docs.map((d) => String(d._key));
 export const countOf = (ex: Exchange): number | undefined => {
-  const c = (ex.json as { count?: unknown } | undefined)?.count;
+  const c = asDoc(ex.json).count;
   return typeof c === 'number' ? c : undefined;
 };
 
@@ -77,7 +83,7 @@ function canonical(v: unknown): unknown {
  * Before any delete by filter against data the run does not own, the same filter is read first:
  * the delete is sent only when every selected row is the run's own.
  */
-export async function guardedBulkDelete(ctx: CheckContext, c: Collection, filter: string): Promise<Exchange | undefined> {
+export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: string): Promise<Exchange | undefined> {
   const preview = await listIn(ctx, c, { filter });
   const foreign = rows(preview).filter((r) => !String(r.title ?? '').startsWith(`${ctx.options.runTag} `));
   if (!ok(preview) || foreign.length) return undefined;
@@ -88,19 +94,19 @@ export async function guardedBulkDelete(ctx: CheckContext, c: Collection, filter
  * The whole collection's count against its list. Other checks may be writing meanwhile, so the count is read
  * between two lists: a try counts only when both lists agree, and a mismatch fails only if every such try shows it.
  */
-export async function assertWholeCount(ctx: CheckContext, c: Collection, requirement: string, noun: string): Promise<void> {
+export async function assertWholeCount(ctx: OpsContext, c: Collection, requirement: string, noun: string): Promise<void> {
   let mismatch: { count: Exchange; listed: number } | undefined;
   for (let i = 0; i < 6; i++) {
     const first = keys(rows(await listIn(ctx, c))).sort();
     const count = await countIn(ctx, c);
     const second = keys(rows(await listIn(ctx, c))).sort();
     if (same(first, second)) {
-      if (countOf(count) === second.length) return void ctx.assert(requirement, true, `count without filter is ${countOf(count)}, as many as the list's ${noun}`, count);
+      if (countOf(count) === second.length) return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
       mismatch = { count, listed: second.length };
     }
     await sleep(50 * 2 ** i);
   }
-  if (mismatch) ctx.assert(requirement, false, `count without filter is ${countOf(mismatch.count)}, the list has ${mismatch.listed} ${noun} (each time the list held still around the count)`, mismatch.count);
+  if (mismatch) ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(mismatch.count), mismatch.listed, mismatch.count);
   else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
 }
 

@@ -1,4 +1,5 @@
 import type { ApiDefinition } from '../core/api';
+import { asDoc } from '../core/json';
 import { registry } from '../core/registry';
 import * as auth from './checks/auth';
 import * as create from './checks/create';
@@ -45,7 +46,7 @@ export const stacksApi: ApiDefinition = {
   roleHints: STACK_ROLES,
   // Every stack check draws on the same per-user stack limit.
   // Every code of the error table names a condition; a rate limit would not carry one of them.
-  documentedRefusal: (json) => ['InvalidRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MaxStacksLimitReached', 'InternalServerError'].includes(String((json as { code?: unknown } | undefined)?.code)),
+  documentedRefusal: (json) => ['InvalidRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MaxStacksLimitReached', 'InternalServerError'].includes(String(asDoc(json).code)),
   options: STACKS_OPTIONS,
   targetFrom: stacksTarget,
   targetFromEnv: stacksTargetFromEnv,

@@ -1,23 +1,19 @@
-import type { CheckContext } from '../core/check';
+import type { Check, CheckContext } from '../core/check';
+import type { Answer } from '../core/client';
+import { asDoc } from '../core/json';
 import { poll } from '../core/poll';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
+import type { components, operations } from './openapi.gen';
 
-export interface Summary {
-  id: string;
-  name: string;
-  state: string;
-  createdAt: string;
-  terminationDate: string;
-  platformVersion: string;
-  stackAccessDetails?: unknown;
-}
+/** A stacks check: its client types each success body as the document does. */
+export type StacksCheck = Check<operations>;
+export type StacksContext = CheckContext<operations>;
 
-export interface Version {
-  buildVersion: string;
-  releaseName: string;
-  status: string;
-}
+export type Summary = components['schemas']['StackSummary'];
+export type Version = components['schemas']['PlatformVersion'];
+/** A create's answer, typed as the document's 202 body. */
+export type Created = Answer<Summary>;
 
 export const LIVE_STATES = ['CREATING', 'RUNNING'];
 export const GONE_STATES = ['STOPPING', 'ERROR'];
@@ -28,7 +24,7 @@ export const GONE_STATES = ['STOPPING', 'ERROR'];
  * refused at the limit while the caller's list still shows STOPPING stacks is sent again once they are gone (up to
  * the ready timeout). Checks that study the limit itself pass `settle: false`.
  */
-export async function createStack(ctx: CheckContext, body: unknown = {}, as = 'primary', { settle = true } = {}): Promise<Exchange> {
+export async function createStack(ctx: StacksContext, body: unknown = {}, as = 'primary', { settle = true } = {}): Promise<Created> {
   let ex = await ctx.http.send('createStack', { as, body });
   const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
   for (let wait = 100; settle && ex.status === 409 && Date.now() < deadline; wait = Math.min(wait * 2, 2000)) {
@@ -37,7 +33,7 @@ export async function createStack(ctx: CheckContext, body: unknown = {}, as = 'p
     await sleep(wait);
     ex = await ctx.http.send('createStack', { as, body });
   }
-  const id = (ex.json as Summary | undefined)?.id;
+  const id = ex.json?.id;
   if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
     const token = ctx.ledger.add(`stack ${id} (${as})`, () => ctx.http.send('deleteStack', { as, params: { stackId: id } }));
     (ex as Exchange & { ledgerToken?: number }).ledgerToken = token;
@@ -45,16 +41,16 @@ export async function createStack(ctx: CheckContext, body: unknown = {}, as = 'p
   return ex;
 }
 
-export const stacksOf = (list: Exchange): Summary[] => {
-  const stacks = (list.json as { stacks?: unknown } | undefined)?.stacks;
-  return Array.isArray(stacks) ? (stacks as Summary[]) : [];
+export const stacksOf = (list: Answer<components['schemas']['StackListResponse']>): Summary[] => {
+  const stacks = list.json?.stacks;
+  return Array.isArray(stacks) ? stacks : [];
 };
 
 /**
  * A check that needs a created stack goes on only when create behaved as documented (202); otherwise its
  * requirements are untested with the reason, and the fault is reported once, by the create checks.
  */
-export function createdAsDocumented(ctx: CheckContext, requirements: string[], ex: Exchange): boolean {
+export function createdAsDocumented(ctx: StacksContext, requirements: string[], ex: Exchange): boolean {
   if (ex.status === 202) return true;
   const why = ex.status === 409 ? `create was refused with 409 ${String(codeOf(ex) ?? '')}: the caller is at its stack limit` : `create did not succeed as documented (answered ${ex.status}, not 202)`;
   for (const r of requirements) ctx.untested(r, why, ex);
@@ -62,8 +58,8 @@ export function createdAsDocumented(ctx: CheckContext, requirements: string[], e
 }
 
 /** Deletes a stack the check created and takes it off the ledger when the target confirms it. */
-export async function deleteStack(ctx: CheckContext, created: Exchange, as = 'primary'): Promise<Exchange> {
-  const id = (created.json as Summary).id;
+export async function deleteStack(ctx: StacksContext, created: Created, as = 'primary'): Promise<Exchange> {
+  const id = created.json!.id;
   const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
   const token = (created as Exchange & { ledgerToken?: number }).ledgerToken;
   if (token !== undefined && (ex.status === 204 || ex.status === 404)) ctx.ledger.forget(token);
@@ -72,14 +68,17 @@ export async function deleteStack(ctx: CheckContext, created: Exchange, as = 'pr
 
 
 /** Polls get until `done` holds or the readiness timeout elapses; returns the last answer. */
-export async function pollStack(ctx: CheckContext, id: string, done: (ex: Exchange) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Exchange; reached: boolean }> {
+export async function pollStack(ctx: StacksContext, id: string, done: (ex: Detail) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Detail; reached: boolean }> {
   const { value, reached } = await poll(timeoutS, () => ctx.http.send('getStack', { as, params: { stackId: id } }), done);
   return { ex: value, reached };
 }
 
-export const stateOf = (ex: Exchange) => (ex.json as Summary | undefined)?.state;
-export const codeOf = (ex: Exchange) => (ex.json as { code?: unknown } | undefined)?.code;
-export const messageOf = (ex: Exchange) => String((ex.json as { message?: unknown } | undefined)?.message ?? '');
+type Detail = Answer<components['schemas']['StackDetail']>;
+
+export const stateOf = (ex: Answer<Summary>) => ex.json?.state;
+/** Error bodies are read field by field: whatever the status, the body may be any JSON. */
+export const codeOf = (ex: Exchange) => asDoc(ex.json).code;
+export const messageOf = (ex: Exchange) => String(asDoc(ex.json).message ?? '');
 
 /** Numeric comparison of dot-separated build versions; non-numeric parts compare as text. */
 function compareVersions(a: string, b: string): number {
@@ -96,9 +95,9 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export async function listVersions(ctx: CheckContext): Promise<Version[]> {
+export async function listVersions(ctx: StacksContext): Promise<Version[]> {
   const ex = await ctx.http.send('listStackVersions');
-  const versions = (ex.json as { versions?: Version[] } | undefined)?.versions;
+  const versions = ex.json?.versions;
   return Array.isArray(versions) ? versions : [];
 }
 
@@ -107,21 +106,21 @@ export function latestReleased(versions: Version[]): Version | undefined {
 }
 
 /** Expect a ServiceError with this status and code; one assertion. */
-export function expectError(ctx: CheckContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
-  const ok = ex.status === status && codeOf(ex) === code;
-  return ctx.assert(requirement, ok, ok ? `${what}: ${status} ${code}` : `${what}: expected ${status} with code ${code}, got ${ex.status}${codeOf(ex) !== undefined ? ` with code ${JSON.stringify(codeOf(ex))}` : ''}`, ex);
+export function expectError(ctx: StacksContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
+  const seen = codeOf(ex);
+  return ctx.expect.that(requirement, what, ex.status === status && seen === code, { expected: `${status} ${code}`, actual: `${ex.status} ${seen === undefined ? '(no code)' : String(seen)}` }, ex);
 }
 
 /** An id that no implementation will have handed out. */
-export const missingId = (ctx: CheckContext) => `no-such-stack-${ctx.options.runTag}-${Math.abs(ctx.options.seed) % 100000}`;
+export const missingId = (ctx: StacksContext) => `no-such-stack-${ctx.options.runTag}-${Math.abs(ctx.options.seed) % 100000}`;
 
 /** Ids the caller's list shows now. */
-export async function listedIds(ctx: CheckContext, as = 'primary'): Promise<Set<string>> {
+export async function listedIds(ctx: StacksContext, as = 'primary'): Promise<Set<string>> {
   return new Set(stacksOf(await ctx.http.send('listStacks', { as })).map((s) => s.id));
 }
 
 /** Waits until get answers 404 for every id and the list shows none of them (up to the ready timeout). */
-export async function waitGone(ctx: CheckContext, ids: string[], as = 'primary'): Promise<boolean> {
+export async function waitGone(ctx: StacksContext, ids: string[], as = 'primary'): Promise<boolean> {
   const gone = async () => {
     const listed = await listedIds(ctx, as);
     if (ids.some((id) => listed.has(id))) return false;

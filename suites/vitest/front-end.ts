@@ -167,6 +167,7 @@ const indent = (text: string, by: string) => text.split('\n').map((l) => `${by}$
 
 function describeRecord(r: AssertionRecord, level: Level): string {
   const lines = [`${r.requirement} [${level}] ${r.outcome === 'error' ? 'tool error' : 'failed'}${r.intermittent ? ' (intermittent: passed when run again)' : ''}: ${r.message}`];
+  if (r.expected !== undefined || r.actual !== undefined) lines.push(`  expected: ${r.expected ?? ''}`, `  actual:   ${r.actual ?? ''}`);
   const e = r.evidence;
   if (e?.curl) lines.push(indent(`reproduce: ${e.curl}`, '  '));
   if (e?.request) lines.push(indent(`request:\n${indent(e.request, '  ')}`, '  '));

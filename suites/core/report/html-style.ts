@@ -22,6 +22,7 @@ pre{font-size:.86em;line-height:1.4;white-space:pre-wrap;overflow-wrap:anywhere;
 pre.curl{background:#fff8c5;border-color:#d4a72c}
 .lbl{font-size:.86em;color:var(--muted);margin-top:4px}
 blockquote{margin:4px 0;padding-left:8px;border-left:3px solid var(--border);color:var(--muted)}
+.facts{margin:4px 0;font-size:.93em}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
 .tag{display:inline-block;font-size:.8em;border:1px solid currentColor;border-radius:10px;padding:0 6px;color:#9a6700}
 

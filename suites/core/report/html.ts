@@ -7,10 +7,13 @@ import { anchors, h } from './html-text';
 type Req = ComplianceReport['requirements'][number];
 type Api = ComplianceReport['apis'][number];
 
+/** Expected and actual side by side, for records that carry them. */
+const facts = (e: AssertionRecord) => (e.expected === undefined && e.actual === undefined ? '' : `<dl class="facts"><dt>expected</dt><dd><code>${h(e.expected ?? '')}</code></dd><dt>actual</dt><dd><code>${h(e.actual ?? '')}</code></dd></dl>`);
+
 function evidenceItem(e: AssertionRecord, open: boolean): string {
   const ev = e.evidence;
   const part = (label: string, text: string | undefined) => (text ? `<details class="rr"${open ? ' open' : ''}><summary>${label}</summary><pre>${h(text)}</pre></details>` : '');
-  return `<div class="ev ev-${h(e.outcome)}"><div class="ev-head"><b>${h(e.outcome)}</b> ${h(e.message)}${e.intermittent ? ' <i>(intermittent: passed on re-run)</i>' : ''}</div><div class="sub">check <code>${h(e.check)}</code></div>${
+  return `<div class="ev ev-${h(e.outcome)}"><div class="ev-head"><b>${h(e.outcome)}</b> ${h(e.message)}${e.intermittent ? ' <i>(intermittent: passed on re-run)</i>' : ''}</div>${facts(e)}<div class="sub">check <code>${h(e.check)}</code></div>${
     ev?.curl ? `<div class="lbl">curl reproducer</div><pre class="curl">${h(ev.curl)}</pre>` : ''
   }${part('request', ev?.request)}${part('response', ev?.response)}${ev?.details ? `<details class="rr"><summary>details</summary><pre>${h(JSON.stringify(ev.details, null, 2))}</pre></details>` : ''}</div>`;
 }
@@ -27,7 +30,7 @@ function requirementEntry(q: Req): string {
 function failureItem(q: Req): string {
   const first = q.evidence.find((e) => e.outcome === 'fail') ?? q.evidence[0];
   return `<li class="fm" data-api="${h(q.api)}" data-id="${h(q.id)}"><a class="fm-link" href="#${anchors(q).evidence}"><code>${h(q.id)}</code></a> <span class="muted">${h(q.api)} · ${h(q.group)}${q.level === 'MUST' ? '' : ` · ${h(q.level)}`}</span>${q.intermittent ? ' <span class="tag">intermittent</span>' : ''}<div>${h(q.summary)}</div>${
-    first ? `<div class="fm-msg">${h(first.message)}${q.failed > 1 ? ` (${q.failed} failed assertions)` : ''}</div>` : ''
+    first ? `<div class="fm-msg">${h(first.message)}${q.failed > 1 ? ` (${q.failed} failed assertions)` : ''}</div>${facts(first)}` : ''
   }</li>`;
 }
 

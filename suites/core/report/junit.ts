@@ -16,7 +16,7 @@ export function renderJunit(r: ComplianceReport): string {
       out.push(`    <testcase classname="${x(`${a.api}.${q.group}`)}" name="${x(`${q.id} [${q.level}] ${q.summary}`)}">`);
       if (q.status === 'failed' && q.level === 'MUST') {
         const first = q.evidence[0];
-        out.push(`      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${e.message}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`);
+        out.push(`      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${e.message}${e.expected !== undefined || e.actual !== undefined ? `\n  expected: ${e.expected ?? ''}\n  actual: ${e.actual ?? ''}` : ''}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`);
       } else if (q.status === 'error') out.push(`      <error message="${x(`tool error: ${q.reason ?? ''}`)}"/>`);
       else if (q.status === 'failed') out.push(`      <system-out>${x(`warning (${q.level}): ${q.evidence.map((e) => e.message).join('\n')}`)}</system-out>`);
       else if (q.status !== 'passed') out.push(`      <skipped message="${x(`${q.status}: ${q.reason ?? ''}`)}"/>`);

@@ -18,8 +18,11 @@ export function renderMarkdown(r: ComplianceReport): string {
   }
   const failed = r.requirements.filter((q) => q.status === 'failed');
   if (failed.length) {
-    out.push('', '## Failed requirements', '', '| id | level | summary | first failure |', '|---|---|---|---|');
-    for (const q of failed) out.push(`| ${q.id} | ${q.level}${q.intermittent ? ' (intermittent)' : ''} | ${esc(q.summary)} | ${esc(q.evidence[0]?.message ?? '')} |`);
+    out.push('', '## Failed requirements', '', '| id | level | summary | first failure | expected | actual |', '|---|---|---|---|---|---|');
+    for (const q of failed) {
+      const e = q.evidence[0];
+      out.push(`| ${q.id} | ${q.level}${q.intermittent ? ' (intermittent)' : ''} | ${esc(q.summary)} | ${esc(e?.message ?? '')} | ${esc(e?.expected ?? '')} | ${esc(e?.actual ?? '')} |`);
+    }
     out.push('', '<details><summary>Reproducers</summary>', '');
     for (const q of failed) {
       const e = q.evidence.find((x) => x.evidence?.curl);

@@ -1,28 +1,27 @@
-import type { Check } from '../../core/check';
 import { BACKUP, MAINTENANCE, SERVICE, TEAM } from '../collections';
-import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type Doc } from '../support';
+import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type OpsCheck } from '../support';
 
-export const basicAuthRequired: Check = {
+export const basicAuthRequired: OpsCheck = {
   id: 'ops.auth.basic',
   title: 'Requests with a valid username and password MUST be served; requests without valid credentials MUST NOT read or change anything',
   requirements: ['OPS-AUTH-BASIC', 'OPS-AUTH-ACCESS-CHECKS', 'OPS-ERR-STATUS-NOT-SHOWN'],
   async run(ctx) {
     const served = await ctx.http.send('coreGetSupportedObjectTypes');
-    ctx.assert('OPS-AUTH-BASIC', ok(served), `basic credentials were answered ${served.status}`, served);
+    ctx.expect.status('OPS-AUTH-BASIC', served, '2xx', 'a read with basic credentials');
     const wrong = `Basic ${Buffer.from(`conformance-${ctx.options.runTag}:wrong`).toString('base64')}`;
     for (const [what, headers] of [['no credentials', {}], ['a wrong password', { authorization: wrong }]] as const) {
       const read = await ctx.http.send('coreList', { as: null, headers, params: { object_type: 'service' } });
-      ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(read) && !Array.isArray(read.json), `a list with ${what} answered ${read.status}`, read);
+      ctx.expect.that('OPS-AUTH-ACCESS-CHECKS', `a list with ${what}`, !ok(read) && !Array.isArray(read.json), { expected: 'a refusal without rows', actual: `${read.status}${Array.isArray(read.json) ? ` with ${read.json.length} rows` : ''}` }, read);
       ctx.observe('OPS-ERR-STATUS-NOT-SHOWN', `${what}: ${read.status} ${read.text.slice(0, 100).replace(/\s+/g, ' ')}`);
       const title = tagged(ctx, `must not exist (${what})`);
       const write = await ctx.http.send('coreCreate', { as: null, headers, params: { object_type: 'service' }, body: { title } });
       const made = countOf(await countIn(ctx, SERVICE, { filter: JSON.stringify({ title }) }));
-      ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(write) && made === 0, `a create with ${what} answered ${write.status}; ${made} service(s) titled as it sent now exist`, write);
+      ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', `a create with ${what}: success, and services now titled as it sent`, { success: ok(write), made }, { success: false, made: 0 }, write);
     }
   },
 };
 
-export const readOnlyCannotWrite: Check = {
+export const readOnlyCannotWrite: OpsCheck = {
   id: 'ops.auth.read-only-user',
   title: 'A caller without write access MUST NOT create, update or delete objects',
   requirements: ['OPS-AUTH-ACCESS-CHECKS'],
@@ -31,17 +30,17 @@ export const readOnlyCannotWrite: Check = {
     const { key } = await createIn(ctx, SERVICE, 'Read Only Target', { cf_note: 'original' });
     if (!key) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', 'could not create a service');
     const create = await ctx.http.send('coreCreate', { as: 'readonly', params: { object_type: 'service' }, body: { title: `${ctx.options.runTag} by reader` } });
-    if (ok(create)) await deleteIn(ctx, SERVICE, String((create.json as Doc)?._key));
-    ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(create), `a read-only create answered ${create.status}`, create);
+    if (ok(create)) await deleteIn(ctx, SERVICE, String(create.json?._key));
+    ctx.expect.status('OPS-AUTH-ACCESS-CHECKS', create, 'not 2xx', 'a read-only create');
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'changed by reader' }, 1, { as: 'readonly' });
     const del = await deleteIn(ctx, SERVICE, key, { as: 'readonly' });
     const after = await getIn(ctx, SERVICE, key);
-    ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(upd) && (after.json as Doc)?.cf_note === 'original', `a read-only update answered ${upd.status}; cf_note is now ${JSON.stringify((after.json as Doc)?.cf_note)}`, upd);
-    ctx.assert('OPS-AUTH-ACCESS-CHECKS', !ok(del) && ok(after), `a read-only delete answered ${del.status}; the object reads ${after.status}`, del);
+    ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', 'a read-only update: success, and cf_note afterwards', { success: ok(upd), cf_note: after.json?.cf_note }, { success: false, cf_note: 'original' }, upd);
+    ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', 'a read-only delete: success, and whether the object still reads', { success: ok(del), reads: ok(after) }, { success: false, reads: true }, del);
   },
 };
 
-export const resultsRestrictedToReadable: Check = {
+export const resultsRestrictedToReadable: OpsCheck = {
   id: 'ops.auth.results-readable',
   title: "Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count",
   requirements: ['OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS'],
@@ -67,14 +66,15 @@ export const resultsRestrictedToReadable: Check = {
       const mine = keys(rows(list));
       if (ok(probe)) {
         // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
-        if (!mine.includes(hidden.key)) ctx.assert('OPS-AUTH-RESULTS-READABLE', false, `the read-only caller reads ${c.type}/${hidden.key} by key (${probe.status}) but its list leaves it out: either the object is readable and missing from the list, or it is not and the read returned it`, probe);
+        // Either the object is readable and missing from the list, or it is not and the read returned it.
+        if (!mine.includes(hidden.key)) ctx.expect.contains('OPS-AUTH-RESULTS-READABLE', `the read-only list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`, mine, hidden.key, probe);
         else ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
       } else {
         const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
-        ctx.assert('OPS-AUTH-RESULTS-READABLE', ok(list) && extra.length === 0, extra.length ? `the read-only caller, refused ${c.type}/${hidden.key} (${probe.status}), still lists ${extra.join(', ')}` : `${c.type}: the read-only list leaves out the object it cannot read`, list);
+        ctx.expect.equal('OPS-AUTH-RESULTS-READABLE', `the read-only list of ${c.type}, refused ${hidden.key} (${probe.status}): success, and rows it cannot read or the administrator does not list`, { success: ok(list), extra }, { success: true, extra: [] }, list);
       }
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
-      ctx.assert(req, countOf(count) === mine.length, `${c.type}: the read-only count of the run's objects is ${countOf(count)}, its list of them has ${mine.length} (of ${admin.size} the administrator lists)`, count);
+      ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
     }
   },
 };

@@ -1,9 +1,10 @@
-import type { Check } from '../../core/check';
 import { BASE_SERVICE_TEMPLATE, SERVICE } from '../collections';
-import { createIn, getIn, ok, type Doc } from '../support';
+import { compact } from '../../core/expect';
+import type { operations } from '../openapi.gen';
+import { createIn, getIn, ok, type OpsCheck } from '../support';
 
 /** One request per interface of the addressing table, each at the path segment the document gives it. */
-const INTERFACES: [string, string, Record<string, string>][] = [
+const INTERFACES: [string, keyof operations, Record<string, string>][] = [
   ['OPS-ADDR-IF-CORE', 'coreGetSupportedObjectTypes', {}],
   ['OPS-ADDR-IF-EVENTS', 'emActionList', {}],
   ['OPS-ADDR-IF-MAINTENANCE', 'mwSupportedObjectTypes', {}],
@@ -11,7 +12,7 @@ const INTERFACES: [string, string, Record<string, string>][] = [
   ['OPS-ADDR-IF-ICONS', 'iconList', {}],
 ];
 
-export const interfacesAtTheirPaths: Check = {
+export const interfacesAtTheirPaths: OpsCheck = {
   id: 'ops.addressing.interfaces',
   title: 'Each interface MUST answer at its documented path segment, under user nobody and app SA-ITOA',
   requirements: ['OPS-ADDR-IF-CORE', 'OPS-ADDR-IF-EVENTS', 'OPS-ADDR-IF-MAINTENANCE', 'OPS-ADDR-IF-BACKUP', 'OPS-ADDR-IF-ICONS', 'OPS-ADDR-USER-APP'],
@@ -19,14 +20,14 @@ export const interfacesAtTheirPaths: Check = {
     for (const [requirement, op, params] of INTERFACES) {
       const ex = await ctx.http.send(op, { params });
       const path = new URL(ex.request.url).pathname;
-      ctx.assert(requirement, ok(ex) && ex.json !== undefined, `${path} answered ${ex.status}${ex.json === undefined ? ' without a JSON body' : ''}`, ex);
+      ctx.expect.equal(requirement, `${path}: success and a JSON body`, { success: ok(ex), json: ex.json !== undefined }, { success: true, json: true }, ex);
     }
     const ns = await ctx.http.send('coreGetSupportedObjectTypes', { params: { user: 'nobody', app: 'SA-ITOA' } });
-    ctx.assert('OPS-ADDR-USER-APP', ok(ns), `/servicesNS/nobody/SA-ITOA/itoa_interface answered ${ns.status}`, ns);
+    ctx.expect.status('OPS-ADDR-USER-APP', ns, '2xx', '/servicesNS/nobody/SA-ITOA/itoa_interface');
   },
 };
 
-export const platformLimits: Check = {
+export const platformLimits: OpsCheck = {
   id: 'ops.limits.platform-settings',
   title: 'Fields beyond the listed ones MUST be stored as sent; compression, payload limits and rate limits are the platform\'s and only observed',
   requirements: ['OPS-ADDR-CORE-SETTINGS', 'OPS-LIMITS-PAYLOAD', 'OPS-LIMITS-RATE', 'OPS-COMMON-FULL-SCHEMAS'],
@@ -38,9 +39,9 @@ export const platformLimits: Check = {
     const made = await createIn(ctx, SERVICE, 'large payload', { description: big, cf_nested: { deep: { list: [1, 'two', { three: 3 }] } } });
     ctx.observe('OPS-LIMITS-PAYLOAD', `a create of about 0.5 MB answers ${made.ex.status}`);
     if (made.key) {
-      const got = (await getIn(ctx, SERVICE, made.key)).json as Doc;
+      const got = (await getIn(ctx, SERVICE, made.key)).json;
       const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
-      ctx.assert('OPS-COMMON-FULL-SCHEMAS', kept, kept ? 'fields beyond the listed ones are stored as sent' : 'a field beyond the listed ones came back changed');
+      ctx.expect.that('OPS-COMMON-FULL-SCHEMAS', 'description and cf_nested, fields beyond the listed ones, read back', kept, { expected: `a description of ${big.length} characters and cf_nested {"deep":{"list":[1,"two",{"three":3}]}}`, actual: `a description of ${String((got?.description as string | undefined)?.length)} characters and cf_nested ${compact(got?.cf_nested)}` });
     } else ctx.untested('OPS-COMMON-FULL-SCHEMAS', 'the large object was not created');
     const { ex: huge } = await createIn(ctx, SERVICE, 'huge', { description: 'x'.repeat(4 * 1024 * 1024) });
     ctx.observe('OPS-LIMITS-PAYLOAD', `a 4 MB create answers ${huge.status}`);
@@ -51,7 +52,7 @@ export const platformLimits: Check = {
   },
 };
 
-export const templateLinkNeedsWriteAccess: Check = {
+export const templateLinkNeedsWriteAccess: OpsCheck = {
   id: 'ops.auth.template-link-access',
   title: 'Linking a service to a template MUST be refused to a caller without write access to the service',
   requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-CAPABILITIES'],
@@ -61,15 +62,15 @@ export const templateLinkNeedsWriteAccess: Check = {
     const svc = await createIn(ctx, SERVICE, 'access linked service');
     if (!tplKey || !svc.key) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', 'could not create the template and the service');
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as: 'readonly', params: { _key: svc.key }, body: { _key: tplKey } });
-    ctx.assert('OPS-AUTH-TEMPLATE-LINK', !ok(link), `a read-only caller's link answered ${link.status}`, link);
+    ctx.expect.status('OPS-AUTH-TEMPLATE-LINK', link, 'not 2xx', "a read-only caller's link");
     ctx.observe('OPS-AUTH-CAPABILITIES', `a caller without write access is refused with ${link.status}`);
     const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
-    const linked = ok(after) && (after.json as Doc)?._key === tplKey;
-    ctx.assert('OPS-AUTH-TEMPLATE-LINK', !linked, linked ? 'the refused link was made anyway' : 'the service stays unlinked', after);
+    const linked = ok(after) && after.json?._key === tplKey;
+    ctx.expect.that('OPS-AUTH-TEMPLATE-LINK', 'the base template of the service after the refused link', !linked, { expected: `not ${tplKey}`, actual: ok(after) ? compact(after.json?._key) : `answered ${after.status}` }, after);
   },
 };
 
-export const outsideHttp: Check = {
+export const outsideHttp: OpsCheck = {
   id: 'ops.document.outside-http',
   title: 'Statements about the search command, events and product history are recorded as outside an HTTP suite',
   requirements: ['OPS-SEARCH-LIMIT-COUNT', 'OPS-SEARCH-REPORT-AS-TEXT', 'OPS-EVENTS-NOT-SHOWN', 'OPS-VERSION-HISTORY'],

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { countOf, createIn, keyOf, ok, ownFilter, tagged, type Doc } from '../support';
-import { isDoc } from '../../core/json';
+import { countOf, createIn, keyOf, ok, ownFilter, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { compact } from '../../core/expect';
+import { asDoc, isDoc } from '../../core/json';
 
 const STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'];
 const KINDS = ['dashboards', 'lookups', 'macros', 'props', 'savedsearches', 'transforms'];
@@ -15,13 +15,15 @@ const docs = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter(isDoc) : []);
 const str = (v: unknown): v is string => typeof v === 'string';
 const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
 const sameSet = (a: unknown[], b: unknown[]) => JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
+const pick = (d: Doc, fields: string[]) => Object.fromEntries(fields.map((f) => [f, d[f]]));
+const FIELDS = ['title', 'description', 'overview', 'cp_version'];
 
 const id = (key: string) => ({ content_pack_id: key });
-const list = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('cpAuthList', { query });
-const read = (ctx: CheckContext, key: string) => ctx.http.send('cpAuthGet', { params: id(key) });
+const list = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('cpAuthList', { query });
+const read = (ctx: OpsContext, key: string) => ctx.http.send('cpAuthGet', { params: id(key) });
 const keysOf = (ex: Exchange) => docs(ex.json).map((d) => String(d._key));
 
-function packBody(ctx: CheckContext, name: string, extra: Doc = {}): Doc {
+function packBody(ctx: OpsContext, name: string, extra: Doc = {}): Doc {
   return {
     title: tagged(ctx, name),
     description: `conformance pack ${name}`,
@@ -42,7 +44,7 @@ interface Made {
   token?: number;
 }
 
-async function createPack(ctx: CheckContext, name: string, extra: Doc = {}): Promise<Made> {
+async function createPack(ctx: OpsContext, name: string, extra: Doc = {}): Promise<Made> {
   const body = packBody(ctx, name, extra);
   const ex = await ctx.http.send('cpAuthCreate', { body });
   const key = ok(ex) ? keyOf(ex) : undefined;
@@ -50,7 +52,7 @@ async function createPack(ctx: CheckContext, name: string, extra: Doc = {}): Pro
   return { ex, key, body, token };
 }
 
-async function createPacks(ctx: CheckContext, bodies: [string, Doc][]): Promise<Made[] | undefined> {
+async function createPacks(ctx: OpsContext, bodies: [string, Doc][]): Promise<Made[] | undefined> {
   const made: Made[] = [];
   for (const [name, extra] of bodies) made.push(await createPack(ctx, name, extra));
   return made.every((m) => m.key) ? made : undefined;
@@ -64,51 +66,49 @@ function singleReadPairs(v: unknown): [string, unknown][] | undefined {
 /** Identifiers of an `ops_objects` member in either form. */
 const idsIn = (v: unknown): string[] => (Array.isArray(v) && v.every(str) ? v : (singleReadPairs(v) ?? []).map(([k]) => k));
 
-async function ownServices(ctx: CheckContext, n: number): Promise<Doc[] | undefined> {
+async function ownServices(ctx: OpsContext, n: number): Promise<Doc[] | undefined> {
   const made = await Promise.all(Array.from({ length: n }, (_, i) => createIn(ctx, SERVICE, `cpa service ${i}`)));
   return made.every((m) => m.key) ? made.map((m) => ({ _key: m.key, title: m.body.title })) : undefined;
 }
 
-const crud: Check = {
+const crud: OpsCheck = {
   id: 'ops.authoring.crud',
   title: 'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
   requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS'],
   uses: ['authoring'],
   async run(ctx) {
     const made = await createPack(ctx, 'crud');
-    if (!ctx.assert('OPS-CPA-CREATE', !!made.key, made.key ? `create answered {_key: ${made.key}}` : `create answered ${shown(made.ex)}`, made.ex)) return;
+    if (!ctx.expect.that('OPS-CPA-CREATE', 'create of a pack', !!made.key, { expected: 'a success with {_key}', actual: shown(made.ex) }, made.ex)) return;
     const key = made.key!;
     const got = await read(ctx, key);
-    const d = isDoc(got.json) ? got.json : {};
-    const same = ['title', 'description', 'overview', 'cp_version'].filter((f) => d[f] !== made.body[f]);
-    ctx.assert('OPS-CPA-GET', ok(got) && d._key === key && same.length === 0, `GET ${key} answered ${got.status} with _key ${JSON.stringify(d._key)}${same.length ? `; ${same.map((f) => `${f} ${JSON.stringify(d[f])}`).join(', ')} differ from what was sent` : ' and the fields as sent'}`, got);
-    ctx.assert('OPS-CPA-OBJECT-TYPE', d.object_type === 'content_pack', `the pack reads with object_type ${JSON.stringify(d.object_type)}`, got);
-    ctx.assert('OPS-CPA-STATUS', STATUSES.includes(String(d.status)), `a new pack reads with status ${JSON.stringify(d.status)}`, got);
-    ctx.assert('OPS-CPA-TRANSITIONS', STATUSES.includes(String(d.status)), `a new pack starts in ${JSON.stringify(d.status)}`, got);
+    const d = asDoc(got.json);
+    ctx.expect.equal('OPS-CPA-GET', 'GET of the new pack: success, _key and the fields as sent', { success: ok(got), _key: d._key, ...pick(d, FIELDS) }, { success: true, _key: key, ...pick(made.body, FIELDS) }, got);
+    ctx.expect.equal('OPS-CPA-OBJECT-TYPE', 'object_type of the pack', d.object_type, 'content_pack', got);
+    ctx.expect.oneOf('OPS-CPA-STATUS', 'status of a new pack', String(d.status), STATUSES, got);
+    ctx.expect.oneOf('OPS-CPA-TRANSITIONS', 'status a new pack starts in', String(d.status), STATUSES, got);
     ctx.observe('OPS-CPA-TRANSITIONS', `a pack created without status starts in ${JSON.stringify(d.status)}`);
     const missing = await read(ctx, `${key}${ctx.options.runTag}`);
-    ctx.assert('OPS-CPA-GET', !ok(missing), `GET of a key no pack has answered ${shown(missing)}`, missing);
+    ctx.expect.status('OPS-CPA-GET', missing, 'not 2xx', 'GET of a key no pack has');
 
     const next = packBody(ctx, 'crud renamed', { description: 'changed', overview: 'changed overview', cp_version: '1.1.0', platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] } });
     const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body: next });
-    ctx.assert('OPS-CPA-UPDATE', ok(upd) && keyOf(upd) === key, `update answered ${upd.status} {_key: ${JSON.stringify(keyOf(upd))}}`, upd);
+    ctx.expect.equal('OPS-CPA-UPDATE', 'update of the pack: success and {_key}', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: key }, upd);
     const again = await read(ctx, key);
-    const a = isDoc(again.json) ? again.json : {};
-    const stale = ['title', 'description', 'overview', 'cp_version'].filter((f) => a[f] !== next[f]);
+    const a = asDoc(again.json);
+    const stale = FIELDS.filter((f) => a[f] !== next[f]);
     const macros = isDoc(a.platform_objects) ? a.platform_objects.macros : undefined;
-    ctx.assert('OPS-CPA-UPDATE', stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]), stale.length ? `after the update ${stale.map((f) => `${f} reads ${JSON.stringify(a[f])}`).join(', ')}` : `after the update platform_objects.macros reads ${JSON.stringify(macros)}`, again);
-    ctx.assert('OPS-CPA-TRANSITIONS', STATUSES.includes(String(a.status)), `after an update the pack is in ${JSON.stringify(a.status)}`, again);
+    ctx.expect.that('OPS-CPA-UPDATE', 'the pack read after the update', stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]), { expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }), actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }) }, again);
+    ctx.expect.oneOf('OPS-CPA-TRANSITIONS', 'status of the pack after an update', String(a.status), STATUSES, again);
     if (a.status !== d.status) ctx.observe('OPS-CPA-TRANSITIONS', `an update moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`);
 
     const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
-    const details = isDoc(del.json) ? del.json : {};
-    ctx.assert('OPS-CPA-DELETE', ok(del), `delete answered ${shown(del)}`, del);
-    if (ok(del)) ctx.assert('OPS-CPA-DELETE-DETAILS', details._key === key || details.title === next.title, `delete answered ${shown(del)}; the details of the deleted pack carry its _key or title`, del);
+    const details = asDoc(del.json);
+    ctx.expect.status('OPS-CPA-DELETE', del, '2xx', 'delete of the pack');
+    if (ok(del)) ctx.expect.that('OPS-CPA-DELETE-DETAILS', 'the details the delete answers', details._key === key || details.title === next.title, { expected: `the pack's _key ${key} or its title ${compact(next.title)}`, actual: compact(del.json) }, del);
     if (ok(del) && made.token !== undefined) ctx.ledger.forget(made.token);
     const gone = await read(ctx, key);
-    ctx.assert('OPS-CPA-DELETE', !ok(gone), `GET of the deleted pack answered ${gone.status}`, gone);
-    const listed = keysOf(await list(ctx, { filter: ownFilter(ctx) }));
-    ctx.assert('OPS-CPA-DELETE', !listed.includes(key), listed.includes(key) ? 'the deleted pack is still listed' : 'the deleted pack is no longer listed');
+    ctx.expect.status('OPS-CPA-DELETE', gone, 'not 2xx', 'GET of the deleted pack');
+    ctx.expect.absent('OPS-CPA-DELETE', "keys the list of the run's packs shows after the delete", keysOf(await list(ctx, { filter: ownFilter(ctx) })), key);
   },
 };
 
@@ -126,7 +126,7 @@ function fieldProblems(d: Doc): string[] {
   return bad;
 }
 
-const forms: Check = {
+const forms: OpsCheck = {
   id: 'ops.authoring.fields',
   title: 'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
   requirements: ['OPS-CPA-FIELDS'],
@@ -143,22 +143,21 @@ const forms: Check = {
     });
     if (!made.key) return ctx.untested('OPS-CPA-FIELDS', `create answered ${shown(made.ex)}`, made.ex);
     const got = await read(ctx, made.key);
-    const d = isDoc(got.json) ? got.json : {};
-    const bad = fieldProblems(d);
-    ctx.assert('OPS-CPA-FIELDS', bad.length === 0, bad.length ? bad.join('; ') : 'the single read carries every documented field with its type', got);
+    const d = asDoc(got.json);
+    ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields of the single read that are missing or mistyped', fieldProblems(d), [], got);
     const pairs = singleReadPairs(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
     const titled = !!pairs && sameSet(pairs.map(([k]) => k), ids) && pairs.every(([k, t]) => t === services.find((s) => s._key === k)?.title);
-    ctx.assert('OPS-CPA-FIELDS', titled, `a single read gives ops_objects.service as ${JSON.stringify(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects)}, expected {id: title} entries for ${ids.join(', ')}`, got);
+    ctx.expect.that('OPS-CPA-FIELDS', 'ops_objects.service of a single read', titled, { expected: `{id: title} entries for ${ids.join(', ')}`, actual: compact(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects) }, got);
     const row = docs((await list(ctx, { filter: ownFilter(ctx) })).json).find((r) => r._key === made.key);
     const listForm = isDoc(row?.ops_objects) ? row.ops_objects.service : undefined;
-    ctx.assert('OPS-CPA-FIELDS', Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids), `the list gives ops_objects.service as ${JSON.stringify(listForm)}, expected the identifiers ${ids.join(', ')}`);
+    ctx.expect.that('OPS-CPA-FIELDS', 'ops_objects.service of the list row', Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids), { expected: `the identifiers ${ids.join(', ')}`, actual: compact(listForm) });
   },
 };
 
 /** The pack's own documented fields: with `fields`, those not asked for must be left out; other fields a server adds are its own. */
 const LISTED = ['title', 'description', 'overview', 'cp_version', 'status', 'metadata', 'ops_objects', 'platform_objects', 'user_selected_objects'];
 
-const extraFields: Check = {
+const extraFields: OpsCheck = {
   id: 'ops.authoring.list-fields',
   title: 'With a fields parameter the authoring list MUST NOT return icon, ops_objects_counts or platform_objects_counts and MUST return the asked fields; without it the rows SHOULD carry those three',
   requirements: ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', 'OPS-CPA-LIST'],
@@ -172,19 +171,19 @@ const extraFields: Check = {
     if (!made) return ctx.untested('OPS-CPA-LIST-EXTRA-FIELDS', 'could not create two content packs');
     const full = await list(ctx, { filter: ownFilter(ctx) });
     const rows = docs(full.json);
-    if (!ctx.assert('OPS-CPA-LIST', ok(full) && rows.length === made.length, `the list of the run's packs answered ${full.status} with ${rows.length} of the ${made.length} it made`, full)) return;
+    if (!ctx.expect.equal('OPS-CPA-LIST', "the list of the run's packs: success and rows", { success: ok(full), rows: rows.length }, { success: true, rows: made.length }, full)) return;
     // "Returned only when no fields parameter is given" forbids them with fields; that they come without it is the SHOULD.
     const lacking = rows.filter((r) => EXTRA.some((f) => r[f] === undefined));
-    ctx.assert('OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', lacking.length === 0, lacking.length ? `without fields ${lacking.length} of ${rows.length} rows lack ${EXTRA.filter((f) => lacking.some((r) => r[f] === undefined)).join(', ')}` : 'without fields every row carries icon and both counts', full);
+    ctx.expect.equal('OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', `rows listed without fields that lack one of ${EXTRA.join(', ')}`, lacking.map((r) => `${String(r._key)} lacks ${EXTRA.filter((f) => r[f] === undefined).join(', ')}`), [], full);
     if (rows[0]) ctx.observe('OPS-CPA-LIST-EXTRA-FIELDS', `counts look like ops_objects_counts ${JSON.stringify(rows[0].ops_objects_counts)}, platform_objects_counts ${JSON.stringify(rows[0].platform_objects_counts)}`);
     const byKey = new Map(rows.map((r) => [String(r._key), r]));
     const property = fc.asyncProperty(fc.subarray(LISTED, { minLength: 1 }), async (fields) => {
       const ex = await list(ctx, { filter: ownFilter(ctx), fields: fields.join(',') });
       const got = docs(ex.json);
-      if (!ok(ex) || got.length !== made.length) throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex);
+      if (!ok(ex) || got.length !== made.length) throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex, { expected: `a success with ${made.length} rows`, actual: `${ex.status} with ${got.length} rows` });
       for (const r of got) {
         const extra = EXTRA.filter((f) => r[f] !== undefined);
-        if (extra.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex);
+        if (extra.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex, { expected: `none of ${EXTRA.join(', ')}`, actual: extra.join(', ') });
         const whole = byKey.get(String(r._key)) ?? {};
         const wrong = fields.filter((f) => whole[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(whole[f]));
         const unasked = LISTED.filter((k) => r[k] !== undefined && !fields.includes(k));
@@ -197,7 +196,7 @@ const extraFields: Check = {
 
 const SIZE = 6;
 
-const paging: Check = {
+const paging: OpsCheck = {
   id: 'ops.authoring.list-paging',
   title: 'The authoring list MUST apply filter, then sort by sort_key in sort_dir order (asc or des), then skip offset and return at most count packs',
   requirements: ['OPS-CPA-LIST'],
@@ -208,7 +207,7 @@ const paging: Check = {
     if (!made) return ctx.untested('OPS-CPA-LIST', `could not create ${SIZE} content packs`);
     const filtered = await list(ctx, { filter: ownFilter(ctx) });
     const mine = made.map((m) => m.key!);
-    if (!ctx.assert('OPS-CPA-LIST', ok(filtered) && sameSet(keysOf(filtered), mine), `filter on the run's titles listed ${keysOf(filtered).length} packs, the run made ${mine.length}`, filtered)) return;
+    if (!ctx.expect.that('OPS-CPA-LIST', "the list filtered on the run's titles", ok(filtered) && sameSet(keysOf(filtered), mine), { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${filtered.status} listing ${keysOf(filtered).join(', ') || 'none'}` }, filtered)) return;
     const property = fc.asyncProperty(fc.constantFrom('title', 'description'), fc.constantFrom('asc', 'des'), fc.integer({ min: 1, max: SIZE + 1 }), async (key, dir, size) => {
       const asc = [...made].sort((a, b) => (String(a.body[key]) < String(b.body[key]) ? -1 : 1)).map((m) => m.key!);
       const expected = dir === 'asc' ? asc : [...asc].reverse();
@@ -216,20 +215,20 @@ const paging: Check = {
       const all = keysOf(whole);
       if (JSON.stringify(all) !== JSON.stringify(expected)) {
         const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
-        throw new Violation(`sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, 'OPS-CPA-LIST', whole);
+        throw new Violation(`sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, 'OPS-CPA-LIST', whole, { expected: expected.join(','), actual: all.join(',') });
       }
       for (let offset = 0; offset < SIZE + size; offset += size) {
         const page = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir, count: size, offset });
         const got = keysOf(page);
         const want = expected.slice(offset, offset + size);
-        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page);
+        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page, { expected: want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` });
       }
     });
     await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
   },
 };
 
-const statusAndSearch: Check = {
+const statusAndSearch: OpsCheck = {
   id: 'ops.authoring.list-status-search',
   title: 'The authoring list with status MUST return exactly the packs in that status; with search MUST return exactly the packs whose title contains it',
   requirements: ['OPS-CPA-LIST-STATUS', 'OPS-CPA-LIST-SEARCH', 'OPS-CPA-STATUS'],
@@ -239,7 +238,7 @@ const statusAndSearch: Check = {
     const asked = fc.sample(fc.shuffledSubarray(STATUSES, { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const made = await createPacks(ctx, words.map((w, i) => [`cpa search ${w}`, { status: asked[i] }] as [string, Doc]));
     if (!made) return ctx.untested('OPS-CPA-LIST-STATUS', 'could not create five content packs');
-    const packs = await Promise.all(made.map(async (m) => (await read(ctx, m.key!)).json as Doc));
+    const packs = await Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key!)).json)));
     const honoured = packs.filter((p, i) => p?.status === asked[i]).length;
     for (const status of STATUSES) {
       const ex = await list(ctx, { status });
@@ -247,22 +246,23 @@ const statusAndSearch: Check = {
       const others = rows.filter((r) => r.status !== status);
       const want = packs.filter((p) => p?.status === status).map((p) => String(p._key));
       const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k));
-      ctx.assert('OPS-CPA-LIST-STATUS', ok(ex) && others.length === 0 && sameSet(got, want), `status=${status} answered ${ex.status} with ${rows.length} packs${others.length ? `, ${others.length} of them in ${[...new Set(others.map((o) => JSON.stringify(o.status)))].join(', ')}` : ''}; of the run's packs it lists ${got.length}, ${want.length} are in ${status}`, ex);
+      ctx.expect.that('OPS-CPA-LIST-STATUS', `the list with status=${status}`, ok(ex) && others.length === 0 && sameSet(got, want), { expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`, actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}` }, ex);
     }
     const all = await list(ctx);
     const odd = docs(all.json).filter((r) => !STATUSES.includes(String(r.status)));
-    ctx.assert('OPS-CPA-STATUS', ok(all) && odd.length === 0, odd.length ? `packs in statuses ${[...new Set(odd.map((o) => JSON.stringify(o.status)))].join(', ')}` : `all ${docs(all.json).length} listed packs are in one of the six statuses (${honoured} of 5 created with a status kept it)`, all);
+    ctx.observe('OPS-CPA-STATUS', `${honoured} of 5 packs created with a status kept it`);
+    ctx.expect.equal('OPS-CPA-STATUS', 'the list of every pack: success and statuses outside the six', { success: ok(all), odd: [...new Set(odd.map((o) => o.status))] }, { success: true, odd: [] }, all);
 
     const notes = new Set<string>();
     const searched = async (q: string) => {
       const ex = await list(ctx, { search: q });
-      if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex);
+      if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex, { expected: 'a success', actual: shown(ex) });
       const rows = docs(ex.json);
       const stray = rows.filter((r) => !String(r.title ?? '').toLowerCase().includes(q.toLowerCase()));
-      if (stray.length) throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex);
+      if (stray.length) throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex, { expected: `titles containing ${JSON.stringify(q)}`, actual: compact(stray.map((r) => r.title)) });
       const got = new Set(rows.map((r) => String(r._key)));
       const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key!));
-      if (lost.length) throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex);
+      if (lost.length) throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex, { expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`, actual: 'without them' });
       const folded = made.filter((m) => !String(m.body.title).includes(q) && String(m.body.title).toLowerCase().includes(q.toLowerCase()));
       if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key!)) ? 'regardless of case' : 'case-sensitively'}`);
     };
@@ -279,7 +279,7 @@ const statusAndSearch: Check = {
   },
 };
 
-const count: Check = {
+const count: OpsCheck = {
   id: 'ops.authoring.count',
   title: 'GET content_pack_authorship/content_pack/count MUST answer {count} with the number of packs the filter matches; no filter counts all',
   requirements: ['OPS-CPA-COUNT'],
@@ -292,22 +292,22 @@ const count: Check = {
       return { ex, n: countOf(ex) };
     };
     const own = await counted(ownFilter(ctx));
-    ctx.assert('OPS-CPA-COUNT', own.n === 3, `count with the run's filter is ${own.n}, the run made 3`, own.ex);
+    ctx.expect.equal('OPS-CPA-COUNT', "count with the run's filter (the run made 3)", own.n, 3, own.ex);
     const one = await counted(JSON.stringify({ title: made[1].body.title }));
-    ctx.assert('OPS-CPA-COUNT', one.n === 1, `count with a filter on one title is ${one.n}`, one.ex);
+    ctx.expect.equal('OPS-CPA-COUNT', 'count with a filter on one title', one.n, 1, one.ex);
     const every = await counted();
     const listed = docs((await list(ctx)).json).length;
-    ctx.assert('OPS-CPA-COUNT', every.n === listed, `count without filter is ${every.n}, the list has ${listed} packs`, every.ex);
+    ctx.expect.equal('OPS-CPA-COUNT', 'count without filter, against the rows of the list', every.n, listed, every.ex);
     const del = await ctx.http.send('cpAuthDelete', { params: id(made[0].key!) });
     if (ok(del) && made[0].token !== undefined) ctx.ledger.forget(made[0].token);
     const after = await counted(ownFilter(ctx));
-    ctx.assert('OPS-CPA-COUNT', after.n === 2, `after deleting one of the run's packs the count is ${after.n}`, after.ex);
+    ctx.expect.equal('OPS-CPA-COUNT', "count with the run's filter after one of its 3 packs was deleted", after.n, 2, after.ex);
   },
 };
 
 const semver = fc.tuple(fc.nat(9), fc.nat(9), fc.nat(9)).map((v) => v.join('.'));
 
-const updateRoundTrip: Check = {
+const updateRoundTrip: OpsCheck = {
   id: 'ops.authoring.update-round-trip',
   title: 'POST content_pack_authorship/content_pack/<id> with a full pack MUST answer {_key} and store what was sent',
   requirements: ['OPS-CPA-UPDATE'],
@@ -324,10 +324,10 @@ const updateRoundTrip: Check = {
       const ops = r.services.length ? { service: r.services } : {};
       const body = packBody(ctx, `round trip ${n++}`, { description: r.description, overview: r.overview, cp_version: r.cp_version, ops_objects: ops, platform_objects: r.platform, user_selected_objects: { ops_objects: ops, platform_objects: r.platform } });
       const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body });
-      if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd);
+      if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd, { expected: `a success with {_key: ${key}}`, actual: shown(upd) });
       const got = await read(ctx, key);
-      const d = isDoc(got.json) ? got.json : {};
-      const stale = ['title', 'description', 'overview', 'cp_version'].filter((f) => d[f] !== body[f]);
+      const d = asDoc(got.json);
+      const stale = FIELDS.filter((f) => d[f] !== body[f]);
       const p = isDoc(d.platform_objects) ? d.platform_objects : {};
       const kinds = KINDS.filter((k) => !sameSet(Array.isArray(p[k]) ? p[k] : [], r.platform[k]));
       const opsIds = idsIn(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
@@ -337,4 +337,4 @@ const updateRoundTrip: Check = {
   },
 };
 
-export const authoringChecks: Check[] = [crud, forms, extraFields, paging, statusAndSearch, count, updateRoundTrip];
+export const authoringChecks: OpsCheck[] = [crud, forms, extraFields, paging, statusAndSearch, count, updateRoundTrip];

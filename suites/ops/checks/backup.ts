@@ -1,6 +1,7 @@
-import type { Check, CheckContext } from '../../core/check';
+import { compact } from '../../core/expect';
+import { asDoc } from '../../core/json';
 import { BACKUP } from '../collections';
-import { assertWholeCount, bulkDeleteIn, countIn, countOf, createIn, deleteIn, getIn, keyOf, keys, listIn, ok, ownFilter, rows, tagged, type Doc } from '../support';
+import { assertWholeCount, bulkDeleteIn, countIn, countOf, createIn, deleteIn, getIn, keyOf, keys, listIn, ok, ownFilter, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { readableCountCheck } from './maintenance';
 
 const SPACED = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -17,48 +18,47 @@ function jobFieldProblems(d: Doc): string[] {
 }
 
 /** The default scheduled backup as the server lists it: found by its title, or failing that by its key. */
-async function defaultBackup(ctx: CheckContext): Promise<Doc | undefined> {
+async function defaultBackup(ctx: OpsContext): Promise<Doc | undefined> {
   const all = rows(await listIn(ctx, BACKUP));
   return all.find((j) => /^default scheduled backup$/i.test(String(j.title ?? '').trim())) ?? all.find((j) => /default/i.test(String(j._key)) && /schedul/i.test(`${j._key} ${j.title}`));
 }
 
-const objectType: Check = {
+const objectType: OpsCheck = {
   id: 'ops.backup.object-type',
   title: 'The backup interface MUST serve backup_restore: its list is an array of jobs that all carry object_type backup_restore',
   requirements: ['OPS-BR-OBJECT-TYPE', 'OPS-BR-LIST'],
   shares: ['backup'],
   async run(ctx) {
     const ex = await listIn(ctx, BACKUP);
-    ctx.assert('OPS-BR-LIST', ok(ex) && Array.isArray(ex.json), `GET backup_restore answered ${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}`, ex);
+    ctx.expect.that('OPS-BR-LIST', 'GET backup_restore', ok(ex) && Array.isArray(ex.json), { expected: 'a success with an array of jobs', actual: `${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}` }, ex);
     const wrong = rows(ex).filter((j) => j.object_type !== 'backup_restore');
-    ctx.assert('OPS-BR-OBJECT-TYPE', ok(ex) && wrong.length === 0, wrong.length ? `jobs with another object_type: ${wrong.slice(0, 3).map((j) => `${j._key}=${JSON.stringify(j.object_type)}`).join(', ')}` : `every listed job is a backup_restore (${rows(ex).length})`, ex);
+    ctx.expect.equal('OPS-BR-OBJECT-TYPE', 'GET backup_restore: success, and listed jobs of another object_type', { success: ok(ex), other: wrong.map((j) => `${j._key}=${JSON.stringify(j.object_type)}`) }, { success: true, other: [] }, ex);
   },
 };
 
-const createAndRead: Check = {
+const createAndRead: OpsCheck = {
   id: 'ops.backup.create-read',
   title: "POST backup_restore with the sample's title, job_type and status MUST answer {_key}; the job MUST read back by key and in the list with what was sent, as object_type backup_restore",
   requirements: ['OPS-BR-CREATE', 'OPS-BR-GET', 'OPS-BR-LIST', 'OPS-BR-OBJECT-TYPE', 'OPS-BR-FIELDS', 'OPS-BR-TRANSITIONS'],
   shares: ['backup'],
   async run(ctx) {
     const made = await createIn(ctx, BACKUP, 'backup job', { job_type: 'Backup', status: 'Queued' });
-    if (!ctx.assert('OPS-BR-CREATE', ok(made.ex) && made.key !== undefined, `POST backup_restore answered ${made.ex.status} ${made.ex.text.slice(0, 100)}`, made.ex)) return;
+    if (!ctx.expect.that('OPS-BR-CREATE', 'POST backup_restore', ok(made.ex) && made.key !== undefined, { expected: 'a success with {_key}', actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}` }, made.ex)) return;
     const got = await getIn(ctx, BACKUP, made.key!);
-    const d = (got.json ?? {}) as Doc;
-    ctx.assert('OPS-BR-GET', ok(got) && d._key === made.key && d.title === made.body.title && d.job_type === 'Backup', `GET backup_restore/${made.key} answered ${got.status} with ${JSON.stringify({ _key: d._key, title: d.title, job_type: d.job_type })}`, got);
-    ctx.assert('OPS-BR-OBJECT-TYPE', d.object_type === 'backup_restore', `the job reads object_type ${JSON.stringify(d.object_type)}`, got);
-    const problems = jobFieldProblems(d);
-    ctx.assert('OPS-BR-FIELDS', problems.length === 0, problems.length ? `fields of other types than the document lists: ${problems.join('; ')}` : `the job's listed fields have the types seen (${STRINGS.concat(NUMBERS, ['create_time', 'rules']).filter((f) => d[f] !== undefined).join(', ')})`, got);
+    const d = asDoc(got.json ?? {});
+    ctx.expect.equal('OPS-BR-GET', `GET backup_restore/${made.key}: success, _key, title and job_type`, { success: ok(got), _key: d._key, title: d.title, job_type: d.job_type }, { success: true, _key: made.key, title: made.body.title, job_type: 'Backup' }, got);
+    ctx.expect.equal('OPS-BR-OBJECT-TYPE', 'object_type of the job', d.object_type, 'backup_restore', got);
+    ctx.expect.equal('OPS-BR-FIELDS', `listed fields of the job (${STRINGS.concat(NUMBERS, ['create_time', 'rules']).filter((f) => d[f] !== undefined).join(', ')}) of other types than the document lists`, jobFieldProblems(d), [], got);
     const list = await listIn(ctx, BACKUP, { filter: ownFilter(ctx) });
     const row = rows(list).find((r) => r._key === made.key);
-    ctx.assert('OPS-BR-LIST', !!row && row.title === made.body.title, row ? 'the new job is listed with its title' : `the list of the run's jobs (${list.status}) does not hold ${made.key}`, list);
+    ctx.expect.that('OPS-BR-LIST', `the list of the run's jobs, against ${made.key}`, !!row && row.title === made.body.title, { expected: `the job, titled ${compact(made.body.title)}`, actual: row ? `titled ${compact(row.title)}` : `not listed (${list.status})` }, list);
     const statuses = row ? [d.status, row.status] : [d.status];
-    ctx.assert('OPS-BR-TRANSITIONS', statuses.every((s) => typeof s === 'string'), `a job created Queued reads status ${JSON.stringify(d.status)}, then ${JSON.stringify(row?.status)} in the list`);
+    ctx.expect.that('OPS-BR-TRANSITIONS', 'status of a job created Queued, read by key and in the list', statuses.every((s) => typeof s === 'string'), { expected: 'strings', actual: compact(statuses) });
     ctx.observe('OPS-BR-TRANSITIONS', `a job created with status Queued reads ${JSON.stringify(d.status)} and then ${JSON.stringify(row?.status)}`);
   },
 };
 
-const updateDeleteCount: Check = {
+const updateDeleteCount: OpsCheck = {
   id: 'ops.backup.update-delete-count',
   title: 'POST backup_restore/<_key> MUST update the job and answer {_key}; DELETE by key MUST remove only that job; count MUST follow the filter and equal the list without one',
   requirements: ['OPS-BR-UPDATE', 'OPS-BR-DELETE', 'OPS-BR-COUNT'],
@@ -69,25 +69,25 @@ const updateDeleteCount: Check = {
     if (ks.length < 3) return ctx.untested('OPS-BR-UPDATE', 'could not create three jobs');
     const title = tagged(ctx, 'backup a renamed');
     const upd = await ctx.http.send('brUpdate', { params: { object_type: 'backup_restore', _key: ks[0] }, query: { is_partial_data: 1 }, body: { title } });
-    ctx.assert('OPS-BR-UPDATE', ok(upd) && keyOf(upd) === ks[0], `a partial update answered ${upd.status} with _key ${JSON.stringify(keyOf(upd))}`, upd);
-    const after = (await getIn(ctx, BACKUP, ks[0])).json as Doc;
-    ctx.assert('OPS-BR-UPDATE', after?.title === title && after?.job_type === 'Backup', `after renaming, the job reads ${JSON.stringify({ title: after?.title, job_type: after?.job_type })}`);
+    ctx.expect.equal('OPS-BR-UPDATE', 'a partial update: success and _key', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: ks[0] }, upd);
+    const after = (await getIn(ctx, BACKUP, ks[0])).json;
+    ctx.expect.equal('OPS-BR-UPDATE', 'title and job_type after renaming', { title: after?.title, job_type: after?.job_type }, { title, job_type: 'Backup' });
     const own = await countIn(ctx, BACKUP, { filter: ownFilter(ctx) });
-    ctx.assert('OPS-BR-COUNT', ok(own) && countOf(own) === 3, `count of the run's jobs is ${own.status} ${own.text.slice(0, 60)} with three created`, own);
+    ctx.expect.equal('OPS-BR-COUNT', "count of the run's jobs (three created): success and count", { success: ok(own), count: countOf(own) }, { success: true, count: 3 }, own);
     // Without a filter every job counts, and other checks may be writing: compare count and list at rest.
     await assertWholeCount(ctx, BACKUP, 'OPS-BR-COUNT', 'jobs');
     const del = await deleteIn(ctx, BACKUP, ks[1]);
-    ctx.assert('OPS-BR-DELETE', ok(del), `DELETE backup_restore/${ks[1]} answered ${del.status}`, del);
+    ctx.expect.status('OPS-BR-DELETE', del, '2xx', `DELETE backup_restore/${ks[1]}`);
     const gone = await getIn(ctx, BACKUP, ks[1]);
-    ctx.assert('OPS-BR-DELETE', !ok(gone), `GET of the deleted job answered ${gone.status}`, gone);
+    ctx.expect.status('OPS-BR-DELETE', gone, 'not 2xx', 'GET of the deleted job');
     const left = keys(rows(await listIn(ctx, BACKUP, { filter: ownFilter(ctx) })));
-    ctx.assert('OPS-BR-DELETE', left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), `after deleting ${ks[1]} the run's jobs are ${JSON.stringify(left)}`);
+    ctx.expect.that('OPS-BR-DELETE', `the run's jobs listed after deleting ${ks[1]}`, left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), { expected: `${ks[0]} and ${ks[2]}, not ${ks[1]}`, actual: compact(left) });
     const still = countOf(await countIn(ctx, BACKUP, { filter: ownFilter(ctx) }));
-    ctx.assert('OPS-BR-DELETE', still === 2, `after one delete the count of the run's jobs is ${still}`);
+    ctx.expect.equal('OPS-BR-DELETE', "count of the run's jobs after one of three was deleted", still, 2);
   },
 };
 
-const defaultSurvivesSingle: Check = {
+const defaultSurvivesSingle: OpsCheck = {
   id: 'ops.backup.default-survives-single-delete',
   title: 'DELETE backup_restore/<_key> of the default scheduled backup MUST NOT delete it: it still reads back afterwards',
   requirements: ['OPS-BR-DEFAULT-SURVIVES-SINGLE'],
@@ -101,11 +101,11 @@ const defaultSurvivesSingle: Check = {
     ctx.observe('OPS-BR-DEFAULT-SURVIVES-SINGLE', `DELETE of the default scheduled backup answered ${del.status} ${del.text.slice(0, 120)}`);
     const got = await getIn(ctx, BACKUP, key);
     const listed = keys(rows(await listIn(ctx, BACKUP))).includes(key);
-    ctx.assert('OPS-BR-DEFAULT-SURVIVES-SINGLE', ok(got) && (got.json as Doc)?._key === key && listed, `after DELETE backup_restore/${key} (${del.status}) the job reads ${got.status} and is ${listed ? '' : 'not '}listed`, got);
+    ctx.expect.equal('OPS-BR-DEFAULT-SURVIVES-SINGLE', `the default job after DELETE backup_restore/${key} (${del.status}): read by key, _key, listed`, { reads: ok(got), _key: got.json?._key, listed }, { reads: true, _key: key, listed: true }, got);
   },
 };
 
-const defaultSurvivesBulk: Check = {
+const defaultSurvivesBulk: OpsCheck = {
   id: 'ops.backup.default-survives-bulk-delete',
   title: 'A bulk DELETE of backup_restore that selects the default scheduled backup MUST leave it in place, while deleting the ordinary jobs it selects',
   requirements: ['OPS-BR-DEFAULT-SURVIVES-BULK', 'OPS-BR-BULK-DELETE'],
@@ -122,14 +122,14 @@ const defaultSurvivesBulk: Check = {
     ctx.observe('OPS-BR-DEFAULT-SURVIVES-BULK', `a bulk DELETE selecting the default scheduled backup answered ${bulk.status} ${bulk.text.slice(0, 120)}`);
     const got = await getIn(ctx, BACKUP, key);
     const listed = keys(rows(await listIn(ctx, BACKUP))).includes(key);
-    ctx.assert('OPS-BR-DEFAULT-SURVIVES-BULK', ok(got) && listed, `after a bulk DELETE with filter {_key: ${key}} (${bulk.status}) the default job reads ${got.status} and is ${listed ? '' : 'not '}listed`, got);
+    ctx.expect.equal('OPS-BR-DEFAULT-SURVIVES-BULK', `the default job after a bulk DELETE with filter {_key: ${key}} (${bulk.status}): read by key, listed`, { reads: ok(got), listed }, { reads: true, listed: true }, got);
     if (!own || !mine.key) return ctx.untested('OPS-BR-BULK-DELETE', `could not create a job beside the default (${mine.ex.status})`);
     const ownGone = await getIn(ctx, BACKUP, mine.key);
-    ctx.assert('OPS-BR-BULK-DELETE', ok(own) && !ok(ownGone), `a bulk DELETE with filter {_key: ${mine.key}} answered ${own.status}; the job then reads ${ownGone.status}`, ownGone);
+    ctx.expect.equal('OPS-BR-BULK-DELETE', `a bulk DELETE with filter {_key: ${mine.key}}: success, and whether the job still reads`, { success: ok(own), reads: ok(ownGone) }, { success: true, reads: false }, ownGone);
   },
 };
 
-export const backupChecks: Check[] = [
+export const backupChecks: OpsCheck[] = [
   objectType,
   createAndRead,
   updateDeleteCount,

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
+import { compact } from '../../core/expect';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
-import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc } from '../support';
+import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
-import { docs, str, shown, member, listPacks, packsOf, packParams, previewOf } from './content-packs-support';
+import { absentFields, docs, member, listPacks, packsOf, packParams, previewOf, schemaFindings, shown, str } from './content-packs-support';
 
 
 /**
@@ -49,7 +49,7 @@ const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown 
   );
 
 /** Packs with services the run can install and remove again, most free services first. */
-async function candidates(ctx: CheckContext): Promise<Candidate[]> {
+async function candidates(ctx: OpsContext): Promise<Candidate[]> {
   // Reads only: the previews, and the services under each identifier, are asked for together.
   const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
   const found = await Promise.all(
@@ -68,7 +68,7 @@ async function candidates(ctx: CheckContext): Promise<Candidate[]> {
   return found.filter((c): c is Candidate => c !== undefined).sort((a, b) => b.free.length - a.free.length);
 }
 
-const install = (ctx: CheckContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
+const install = (ctx: OpsContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
 /** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
 const SERVICE_TYPE = 'service';
 const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
@@ -77,35 +77,32 @@ const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]:
 const successIds = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((e) => String(e.id))));
 const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
 
+/** The InstallResult schema's findings in one member of the result (or in the result as a whole). */
+const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallResult', ex.json).filter((f) => f.at === '(body)' || members.some((m) => f.at === `/${m}` || f.at.startsWith(`/${m}/`)));
+
+/**
+ * `success` and `failure` as the InstallResult schema gives them; the schema types their entries' fields without
+ * requiring them, while the document's result shows every entry with all of them, so an absent one counts too.
+ */
 function resultProblems(ex: Exchange): string[] {
-  const success = member(ex, 'success');
-  const failure = member(ex, 'failure');
-  const bad: string[] = [];
-  if (!Array.isArray(success)) bad.push(`success is ${JSON.stringify(success)}`);
-  else
-    for (const g of success) {
-      if (!isDoc(g)) bad.push(`success holds ${JSON.stringify(g).slice(0, 80)}, not an object keyed by group`);
-      else for (const [group, items] of Object.entries(g)) if (!Array.isArray(items) || !items.every((i) => isDoc(i) && str(i.id) && str(i.title))) bad.push(`success.${group} is ${JSON.stringify(items).slice(0, 80)}, not an array of {id, title}`);
-    }
-  if (!Array.isArray(failure)) bad.push(`failure is ${JSON.stringify(failure)}`);
-  else for (const f of failure) if (!(isDoc(f) && ['content_type', 'id', 'title', 'type'].every((k) => str(f[k])))) bad.push(`failure entry ${JSON.stringify(f).slice(0, 80)} is not {content_type, id, title, type}`);
-  return bad;
+  const items = docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, entries]) => docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`))));
+  const failures = docs(member(ex, 'failure')).flatMap((f, n) => absentFields(f, ['content_type', 'id', 'title', 'type'], `failure[${n}]`));
+  return [...findingsIn(ex, ['success', 'failure']).map((f) => f.message), ...[...items, ...failures].map((f) => `${f} is absent`)];
 }
 
-/** Problems of the newer `saved_searches` member; undefined when the result does not carry it. */
+/**
+ * The newer `saved_searches` member as the schema gives it, with its fields (optional in the schema) all present, as
+ * in the document's result; undefined when the result does not carry it.
+ */
 function savedSearchProblems(ex: Exchange): string[] | undefined {
   const s = member(ex, 'saved_searches');
   if (s === undefined) return undefined;
-  if (!isDoc(s)) return [`saved_searches is ${JSON.stringify(s)}`];
-  const bad: string[] = [];
-  if (!str(s.action_performed)) bad.push(`action_performed is ${JSON.stringify(s.action_performed)}`);
-  if (!(Array.isArray(s.success) && s.success.every(str))) bad.push(`success is ${JSON.stringify(s.success)}`);
-  if (!(Array.isArray(s.failure) && s.failure.every((f) => isDoc(f) && str(f.name) && str(f.error_message)))) bad.push(`failure is ${JSON.stringify(s.failure)}`);
-  return bad;
+  const absent = [...absentFields(s, ['action_performed', 'success', 'failure'], 'saved_searches'), ...(isDoc(s) ? docs(s.failure).flatMap((f, n) => absentFields(f, ['name', 'error_message'], `saved_searches.failure[${n}]`)) : [])];
+  return [...findingsIn(ex, ['saved_searches']).filter((f) => f.at !== '(body)').map((f) => f.message), ...absent.map((f) => `${f} is absent`)];
 }
 
 /** Deletes, when the check ends, every object the installs of this check left; each key once. */
-function tracker(ctx: CheckContext) {
+function tracker(ctx: OpsContext) {
   const seen = new Set<string>();
   return (type: string, key: unknown) => {
     if (!str(key) || seen.has(`${type}/${key}`)) return;
@@ -115,7 +112,7 @@ function tracker(ctx: CheckContext) {
 }
 
 /** The installed service: by one of the titles it may carry (in that order), or else under the pack's identifier. */
-async function findService(ctx: CheckContext, id: string, titles: string[]): Promise<Doc | undefined> {
+async function findService(ctx: OpsContext, id: string, titles: string[]): Promise<Doc | undefined> {
   // The titles a check installs under all carry its run tag: one list of its own rows holds every one of them.
   const own = titles.length ? docs((await listIn(ctx, SERVICE, { filter: ownFilter(ctx) })).json) : [];
   const byTitle = titles.map((t) => own.find((d) => d.title === t)).find((d) => d !== undefined);
@@ -125,7 +122,7 @@ async function findService(ctx: CheckContext, id: string, titles: string[]): Pro
 }
 
 /** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
-async function sweep(ctx: CheckContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
+async function sweep(ctx: OpsContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   for (const type of new Set(Object.values(GROUP_TYPES))) {
     const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
@@ -142,7 +139,7 @@ const PRIORS: Prior[] = ['absent', 'installed', 'changed'];
 const RESOLUTIONS: Resolution[] = ['unset', 'skip', 'overwrite'];
 const COMBOS = PRIORS.flatMap((prior) => RESOLUTIONS.map((resolution) => ({ prior, resolution })));
 
-export const installResolution: Check = {
+export const installResolution: OpsCheck = {
   id: 'ops.content-packs.install-resolution',
   title: 'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES', 'OPS-CP-INSTALL-FAILURE-TYPE'],
@@ -190,9 +187,9 @@ export const installResolution: Check = {
       const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
       const ex = await install(ctx, pack, body);
       const label = `with ${x.id} ${prior === 'absent' ? 'not installed' : prior === 'installed' ? 'installed' : 'installed and changed'}, install ${JSON.stringify(body)}`;
-      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: 'a success', actual: shown(ex) });
       const bad = resultProblems(ex);
-      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
       const listed = successIds(ex).includes(x.id);
       const failed = failuresFor(ex, x.id);
       const after = await findService(ctx, x.id, titles);
@@ -202,21 +199,21 @@ export const installResolution: Check = {
       const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
       const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
       if (prior === 'absent') {
-        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex);
-        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex);
-        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex);
+        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex, { expected: `service ${x.id} installed`, actual: now });
+        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex, { expected: `title ${JSON.stringify(p2 + x.title)}`, actual: `title ${JSON.stringify(after.title)}` });
+        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: `success listing ${x.id}`, actual: compact(member(ex, 'success')) });
       } else if (resolution === 'skip') {
         // Skipping is what skip asks for, not a failure: a failure entry is allowed, not required.
-        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex, { expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`, actual: `${listed ? 'in success' : 'not in success'}; ${now}` });
         notes.add(`with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`);
       } else if (resolution === 'overwrite') {
-        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex);
+        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex, { expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`, actual: `${listed ? 'in success' : 'not in success'}; ${now}` });
       } else if (listed) {
         notes.add(`without resolution an installed object is installed again: ${now}`);
       } else {
         // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
-        if (!failed.length) throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
-        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex);
+        if (!failed.length) throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: `${x.id} in success or in failure`, actual: compact(ex.json) });
+        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: `the service left titled ${JSON.stringify(before?.title)}`, actual: now });
         conflictTypes.add(String(failed[0].type));
       }
     };
@@ -229,7 +226,7 @@ export const installResolution: Check = {
     await reset().catch(() => undefined);
     for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
     const types = [...conflictTypes];
-    if (types.length) ctx.assert('OPS-CP-INSTALL-FAILURE-TYPE', types.every((t) => t === 'OBJECT_ALREADY_EXISTS'), `without resolution an installed object is reported in failure as type ${types.map((t) => JSON.stringify(t)).join(', ')}`);
+    if (types.length) ctx.expect.equal('OPS-CP-INSTALL-FAILURE-TYPE', 'failure types reported for an installed object installed again without resolution', types, ['OBJECT_ALREADY_EXISTS']);
     else if (held) ctx.untested('OPS-CP-INSTALL-FAILURE-TYPE', 'without resolution the installed object was installed again, never reported in failure');
   },
 };
@@ -242,7 +239,7 @@ const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : nu
 /** `backfill_enabled` wherever the installed service shows it: on the service or on its KPIs. */
 const backfillFlags = (d: Doc): unknown[] => [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
 
-export const installOptions: Check = {
+export const installOptions: OpsCheck = {
   id: 'ops.content-packs.install-options',
   title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
   requirements: ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-BACKFILL', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-SAVED-SEARCHES', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-CP-INSTALL-CONTENT'],
@@ -269,7 +266,7 @@ export const installOptions: Check = {
       const bad = savedSearchProblems(ex);
       if (bad === undefined) return;
       savedSeen++;
-      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex);
+      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex, { expected: 'saved_searches as {action_performed, success, failure}', actual: bad.join('; ') });
     };
 
     const cases = fc.tuple(fc.shuffledSubarray(FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)), { minLength: 9 }), fc.boolean());
@@ -282,14 +279,14 @@ export const installOptions: Check = {
         const after = await findService(ctx, x.id, [prefix + x.title]);
         track('service', after?._key);
         last = after;
-        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex);
+        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex, { expected: `a success installing ${x.id}`, actual: `${shown(ex)}${after ? '' : ', no service installed'}` });
         const bad = resultProblems(ex);
-        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex);
+        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
         const others = successIds(ex).filter((id) => id !== x.id);
-        if (others.length) throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex);
+        if (others.length) throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex, { expected: `${x.id} alone in success`, actual: compact(successIds(ex)) });
         checkSaved(ex, label);
-        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex);
-        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex);
+        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex, { expected: `title ${JSON.stringify(prefix + x.title)}`, actual: `title ${JSON.stringify(after.title)}` });
+        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex, { expected: enabled === 'on' ? 'enabled' : 'not enabled', actual: `enabled=${JSON.stringify(after.enabled)}` });
         // The document names no field that shows backfill: what a server reports is recorded, never judged.
         const flags = backfillFlags(after);
         if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);
@@ -300,7 +297,8 @@ export const installOptions: Check = {
       ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted');
       for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
     }
-    if (held && savedSeen) ctx.assert('OPS-CP-INSTALL-SAVED-SEARCHES', true, `saved_searches was {action_performed, success, failure} in ${savedSeen} results`);
+    // The property judged every result that carried saved_searches; it held.
+    if (held && savedSeen) ctx.expect.that('OPS-CP-INSTALL-SAVED-SEARCHES', 'saved_searches of the install results', true, { expected: '{action_performed, success, failure} as the schema gives them', actual: `so in each of ${savedSeen} results` });
     else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
 
     // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
@@ -313,18 +311,18 @@ export const installOptions: Check = {
       track('service', plain._key);
       await deleteIn(ctx, SERVICE, String(plain._key));
     }
-    ctx.assert('OPS-CP-INSTALL-OPTIONAL', ok(bare), `install with content only answered ${shown(bare)}`, bare);
-    if (plain) ctx.assert('OPS-CP-INSTALL-PREFIX', plain.title === x.title, `without prefix ${x.id} was installed as ${JSON.stringify(plain.title)}; the pack calls it ${JSON.stringify(x.title)}`, bare);
+    ctx.expect.status('OPS-CP-INSTALL-OPTIONAL', bare, '2xx', 'install with content only');
+    if (plain) ctx.expect.equal('OPS-CP-INSTALL-PREFIX', `title of ${x.id} installed without prefix, against the pack's`, plain.title, x.title, bare);
     else ctx.untested('OPS-CP-INSTALL-PREFIX', `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`, bare);
 
     const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
     const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
-    ctx.assert('OPS-CP-INSTALLED-VERSIONS', Array.isArray(versions) && versions.length > 0, `after installing from ${pack.id} ${pack.version}, installed_versions is ${JSON.stringify(versions)}`, read);
+    ctx.expect.that('OPS-CP-INSTALLED-VERSIONS', `installed_versions of ${pack.id} after installing ${pack.version}`, Array.isArray(versions) && versions.length > 0, { expected: 'a non-empty array', actual: compact(versions) }, read);
     if (Array.isArray(versions)) ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
   },
 };
 
-export const installContent: Check = {
+export const installContent: OpsCheck = {
   id: 'ops.content-packs.install-content',
   title: 'Install with content MUST install only the objects named; without content it MUST install every object of the pack',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT'],
@@ -340,16 +338,15 @@ export const installContent: Check = {
       const [x, y] = two.free;
       const ex = await install(ctx, two.pack, only(x.id, { prefix, resolution: 'skip' }));
       const swept = await sweep(ctx, track);
-      ctx.assert('OPS-CP-INSTALL', ok(ex), `install of ${x.id} from ${two.pack.id} answered ${shown(ex)}`, ex);
-      const bad = resultProblems(ex);
-      ctx.assert('OPS-CP-INSTALL-RESULT', bad.length === 0, bad.length ? bad.join('; ') : 'the result has success and failure in the documented shape', ex);
+      ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of ${x.id} from ${two.pack.id}`);
+      ctx.expect.equal('OPS-CP-INSTALL-RESULT', 'problems of success and failure in the result', resultProblems(ex), [], ex);
       const others = successIds(ex).filter((id) => id !== x.id);
-      ctx.assert('OPS-CP-INSTALL-CONTENT', others.length === 0 && successIds(ex).includes(x.id), `content {${SERVICE_TYPE}: [${x.id}]} reported installed ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, ex);
+      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `identifiers success reports for content {${SERVICE_TYPE}: [${x.id}]}`, others.length === 0 && successIds(ex).includes(x.id), { expected: `${x.id} alone`, actual: compact(successIds(ex)) }, ex);
       const xThere = await findService(ctx, x.id, [prefix + x.title]);
       const yThere = await findService(ctx, y.id, [prefix + y.title]);
       track('service', yThere?._key);
       const stray = Object.entries(swept).flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`)).filter((k) => k !== `service ${String(xThere?._key)}`);
-      ctx.assert('OPS-CP-INSTALL-CONTENT', !yThere && stray.length === 0, yThere ? `${y.id}, which content did not name, was installed too` : `besides ${x.id}, the install left ${stray.length ? stray.join(', ') : 'nothing'} titled with the prefix`);
+      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${x.id} the install left`, !yThere && stray.length === 0, { expected: 'none', actual: yThere ? `${y.id}, which content did not name` : compact(stray) });
     }
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
@@ -360,10 +357,10 @@ export const installContent: Check = {
     const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
     const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
     await sweep(ctx, track);
-    ctx.assert('OPS-CP-INSTALL', ok(ex), `install of all of ${pick.pack.id} answered ${shown(ex)}`, ex);
+    ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of all of ${pick.pack.id}`);
     const reported = new Set([...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))), ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`)]);
     const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
-    ctx.assert('OPS-CP-INSTALL-CONTENT', ok(ex) && missing.length === 0, missing.length ? `without content, ${missing.map(([g, id]) => `${g} ${id}`).join(', ')} were neither installed nor reported as failed` : `without content, all ${expected.length} objects the preview showed as not installed were installed or reported`, ex);
+    ctx.expect.equal('OPS-CP-INSTALL-CONTENT', `install of all of ${pick.pack.id}: success, and of the ${expected.length} objects the preview showed as not installed, those neither installed nor reported as failed`, { success: ok(ex), missing: missing.map(([g, id]) => `${g} ${id}`) }, { success: true, missing: [] }, ex);
     const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
     if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
   },

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import type { Check } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
-import { ok, type Doc } from '../support';
+import { ok, type Doc, type OpsCheck } from '../support';
+import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
 import { docs, str, shown, member, listPacks, libraryOf, packsOf, idsOf, failuresOf, packParams, previewOf, packFieldProblems, sortedIn } from './content-packs-support';
 
-export const libraryList: Check = {
+export const libraryList: OpsCheck = {
   id: 'ops.content-packs.list',
   title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
   requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
@@ -15,23 +15,24 @@ export const libraryList: Check = {
     const packs = packsOf(ex);
     const { success, failure } = libraryOf(ex);
     const shaped = ok(ex) && Array.isArray(success) && Array.isArray(failure);
-    if (!ctx.assert('OPS-CP-LIST-SHAPE', shaped, shaped ? `the list answered ${packs.length} packs in success and ${(failure as unknown[]).length} entries in failure` : `the list answered ${shown(ex)}`, ex)) return;
+    if (!ctx.expect.that('OPS-CP-LIST-SHAPE', 'the library list', shaped, { expected: 'a success with success and failure arrays', actual: shaped ? `${packs.length} packs in success, ${(failure as unknown[]).length} entries in failure` : shown(ex) }, ex)) return;
     if (member(ex, 'items') !== undefined) ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
     if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
     else {
       const bad = packs.flatMap(packFieldProblems);
-      ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.slice(0, 5).join('; ') : `all ${packs.length} packs carry the documented fields`, ex);
+      ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${packs.length} listed packs`, bad, [], ex);
+      // The schema gives installed_versions as an array of anything; the document's are version strings.
       const versions = packs.filter((p) => !(Array.isArray(p.installed_versions) && p.installed_versions.every(str)));
-      ctx.assert('OPS-CP-INSTALLED-VERSIONS', versions.length === 0, versions.length ? `installed_versions of ${idsOf(versions).join(', ')} is not an array of strings` : `installed_versions is an array of strings on every pack (${packs.filter((p) => (p.installed_versions as unknown[]).length).length} installed)`, ex);
+      ctx.expect.equal('OPS-CP-INSTALLED-VERSIONS', 'packs whose installed_versions is not an array of strings', idsOf(versions), [], ex);
     }
     const failed = docs(failure);
     const doubled = failed.filter((f) => packs.some((p) => p.id === f.id && (f.version === undefined || p.version === f.version)));
-    ctx.assert('OPS-ERR-CP-LIST-FAILURES', doubled.length === 0, doubled.length ? `${doubled.map((f) => String(f.id)).join(', ')} is reported as failed to load and also listed in success` : `${failed.length} packs that failed to load are reported apart from the ${packs.length} listed`, ex);
+    ctx.expect.equal('OPS-ERR-CP-LIST-FAILURES', `of ${failed.length} packs that failed to load, those also listed in success`, doubled.map((f) => String(f.id)), [], ex);
     if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${JSON.stringify(failed[0]).slice(0, 200)}`);
   },
 };
 
-export const libraryPaging: Check = {
+export const libraryPaging: OpsCheck = {
   id: 'ops.content-packs.list-paging',
   title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
   requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
@@ -54,10 +55,10 @@ export const libraryPaging: Check = {
         const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
         const full = await listPacks(ctx, sort);
         const order = idsOf(packsOf(full));
-        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full);
+        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full, { expected: `a success with the library's ${n} packs`, actual: `${full.status} with ${order.join(', ')}` });
         if (key !== null) {
           const values = packsOf(full).map((p) => String(p[key]));
-          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full);
+          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full, { expected: `${key} values ${dir === 'asc' ? 'ascending' : 'descending'}`, actual: compact(values) });
           const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
           const back = idsOf(packsOf(other)).reverse();
           if (JSON.stringify(back) !== JSON.stringify(order)) throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
@@ -69,8 +70,8 @@ export const libraryPaging: Check = {
           const want = order.slice(offset, offset + size);
           const got = idsOf(packsOf(page));
           const right = key === null ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id)) : JSON.stringify(got) === JSON.stringify(want);
-          if (!ok(page) || !right) throw new Violation(`count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`, 'OPS-CP-LIST', page);
-          if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page);
+          if (!ok(page) || !right) throw new Violation(`count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`, 'OPS-CP-LIST', page, { expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` });
+          if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page, { expected: failures, actual: JSON.stringify(failuresOf(page)) });
         }
       },
     );
@@ -78,7 +79,7 @@ export const libraryPaging: Check = {
   },
 };
 
-export const libraryGet: Check = {
+export const libraryGet: OpsCheck = {
   id: 'ops.content-packs.get',
   title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
   requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
@@ -90,22 +91,20 @@ export const libraryGet: Check = {
       const ex = await ctx.http.send('contentPackGet', { params: packParams(p) });
       const d = isDoc(ex.json) ? ex.json : {};
       const good = ok(ex) && d.id === p.id && d.version === p.version && d.title === p.title;
-      ctx.assert('OPS-CP-GET', good, `GET ${p.id}/${p.version} answered ${ex.status} with id ${JSON.stringify(d.id)}, version ${JSON.stringify(d.version)}, title ${JSON.stringify(d.title)}`, ex);
-      if (ok(ex)) {
-        const bad = packFieldProblems(d);
-        ctx.assert('OPS-CP-FIELDS', bad.length === 0, bad.length ? bad.join('; ') : `${p.id} read alone carries the documented fields`, ex);
-      }
+      const named = (o: Doc) => compact({ id: o.id, version: o.version, title: o.title });
+      ctx.expect.that('OPS-CP-GET', `GET ${p.id}/${p.version}`, good, { expected: `a success with the listed ${named(p)}`, actual: `${ex.status} with ${named(d)}` }, ex);
+      if (ok(ex)) ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
     }
     const p = packs[0];
     for (const params of [{ name: String(p.id), version: `${p.version}.${ctx.options.runTag}` }, { name: `${p.id}-${ctx.options.runTag}`, version: String(p.version) }]) {
       const ex = await ctx.http.send('contentPackGet', { params });
       // Status codes are not shown (content-pack errors answer 500 in the field): any refusal will do.
-      ctx.assert('OPS-CP-GET', !ok(ex), `GET ${params.name}/${params.version}, which the library does not hold, answered ${shown(ex)}`, ex);
+      ctx.expect.status('OPS-CP-GET', ex, 'not 2xx', `GET ${params.name}/${params.version}, which the library does not hold`);
     }
   },
 };
 
-export const libraryPreview: Check = {
+export const libraryPreview: OpsCheck = {
   id: 'ops.content-packs.preview',
   title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
   requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
@@ -121,7 +120,7 @@ export const libraryPreview: Check = {
       const body = isDoc(ex.json) ? ex.json : undefined;
       const groups = Object.entries(body ?? {}).filter(([g]) => g !== 'saved_searches');
       const notArrays = groups.filter(([, v]) => !Array.isArray(v)).map(([g]) => g);
-      ctx.assert('OPS-CP-PREVIEW-SHAPE', ok(ex) && !!body && notArrays.length === 0, body ? `preview of ${p.id} answered ${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : `preview of ${p.id} answered ${shown(ex)}`, ex);
+      ctx.expect.that('OPS-CP-PREVIEW-SHAPE', `preview of ${p.id}`, ok(ex) && !!body && notArrays.length === 0, { expected: 'a success with an object of arrays keyed by group', actual: body ? `${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : shown(ex) }, ex);
       const entries = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).map((e) => [g, isDoc(e) ? e : {}] as const));
       // Every entry carries at least the older form; the current form adds two booleans, both or neither.
       const notOld = entries.filter(([, d]) => !(str(d.id) && str(d.title) && str(d.description) && typeof d.installed === 'boolean'));
@@ -129,14 +128,14 @@ export const libraryPreview: Check = {
       const notNew = newer.filter(([, d]) => typeof d.entitlement_status !== 'boolean' || typeof d.has_dependency !== 'boolean');
       older += entries.length - newer.length;
       current += newer.length;
-      const say = (bad: (readonly [string, Doc])[]) => bad.slice(0, 3).map(([g, d]) => `${g} ${JSON.stringify(d).slice(0, 140)}`).join('; ');
-      if (entries.length) ctx.assert('OPS-CP-PREVIEW-OLDER-FORM', notOld.length === 0, notOld.length ? `preview entries of ${p.id} without string id, title, description and boolean installed: ${say(notOld)}` : `all ${entries.length} preview entries of ${p.id} carry id, title, description and installed`, ex);
-      if (newer.length) ctx.assert('OPS-CP-PREVIEW-ENTRY', notNew.length === 0 && notOld.length === 0, notNew.length || notOld.length ? `current-form entries of ${p.id} with wrong fields: ${say([...notNew, ...notOld])}` : `all ${newer.length} current-form entries of ${p.id} carry boolean entitlement_status and has_dependency`, ex);
+      const say = (bad: (readonly [string, Doc])[]) => bad.map(([g, d]) => ({ [g]: d }));
+      if (entries.length) ctx.expect.equal('OPS-CP-PREVIEW-OLDER-FORM', `preview entries of ${p.id} without string id, title, description and boolean installed (of ${entries.length})`, say(notOld), [], ex);
+      if (newer.length) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `current-form preview entries of ${p.id} without the older form's fields or boolean entitlement_status and has_dependency (of ${newer.length})`, say([...notNew, ...notOld]), [], ex);
       if (body?.saved_searches !== undefined) {
         saved++;
         const s = body.saved_searches;
         const good = isDoc(s) && typeof s.has_saved_searches === 'boolean' && typeof s.has_consistent_status === 'boolean';
-        ctx.assert('OPS-CP-PREVIEW-SAVED-SEARCHES', good, `saved_searches of ${p.id} is ${JSON.stringify(s)}`, ex);
+        ctx.expect.that('OPS-CP-PREVIEW-SAVED-SEARCHES', `saved_searches of the preview of ${p.id}`, good, { expected: 'boolean has_saved_searches and has_consistent_status', actual: compact(s) }, ex);
       }
     }
     if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');

@@ -1,20 +1,9 @@
-import type { Check, CheckContext } from '../../core/check';
-import type { Exchange } from '../../core/types';
-import { ok, type Doc } from '../support';
-import { isDoc } from '../../core/json';
-import { str, shown, member, listPacks, packsOf, idsOf } from './content-packs-support';
+import { ok, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { listPacks, packsOf, idsOf, schemaFindings } from './content-packs-support';
 
+const refresh = (ctx: OpsContext, body: Doc) => ctx.http.send('contentPackRefresh', { body });
 
-const refresh = (ctx: CheckContext, body: Doc) => ctx.http.send('contentPackRefresh', { body });
-function refreshShaped(ex: Exchange): boolean {
-  const part = (side: string) => {
-    const s = member(ex, side);
-    return isDoc(s) && ['apps_added', 'apps_removed'].every((k) => Array.isArray(s[k]) && (s[k] as unknown[]).every(str));
-  };
-  return ok(ex) && part('success') && part('failed');
-}
-
-export const libraryRefresh: Check = {
+export const libraryRefresh: OpsCheck = {
   id: 'ops.content-packs.refresh',
   title: 'POST content_pack/refresh MUST answer {success, failed}, each with apps_added and apps_removed arrays of strings',
   requirements: ['OPS-CP-REFRESH', 'OPS-CP-REFRESH-SYNC'],
@@ -25,7 +14,9 @@ export const libraryRefresh: Check = {
     // The payload is "apps added and removed": once without it, once naming none.
     for (const body of [{}, { apps_added: [], apps_removed: [] }]) {
       const ex = await refresh(ctx, body);
-      ctx.assert('OPS-CP-REFRESH', refreshShaped(ex), `refresh with ${JSON.stringify(body)} answered ${shown(ex)}`, ex);
+      // The RefreshResult schema states the whole shape: the answer is judged by it, as the validating client judges it.
+      const findings = schemaFindings('RefreshResult', ex.json).map((f) => f.message);
+      ctx.expect.that('OPS-CP-REFRESH', `refresh with ${JSON.stringify(body)}`, ok(ex) && findings.length === 0, { expected: 'a success matching RefreshResult: {success, failed}, each with apps_added and apps_removed arrays of strings', actual: `${ex.status}${findings.length ? `: ${findings.join('; ')}` : ''}` }, ex);
       ctx.observe('OPS-CP-REFRESH-SYNC', `refresh with ${JSON.stringify(body)} reported ${JSON.stringify(ex.json).slice(0, 200)}`);
     }
     const after = idsOf(packsOf(await listPacks(ctx)));

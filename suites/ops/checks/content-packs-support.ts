@@ -1,6 +1,7 @@
-import type { CheckContext } from '../../core/check';
+import { specOf } from '../../core/runner';
 import type { Exchange } from '../../core/types';
-import type { Doc } from '../support';
+import { OPS_SPEC } from '../paths';
+import type { Doc, OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 
 /** What the content-pack checks share: reading the library, its packs and their previews. */
@@ -10,7 +11,7 @@ export const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
 export const member = (ex: Exchange, name: string): unknown => (isDoc(ex.json) ? ex.json[name] : undefined);
 
 
-export const listPacks = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
+export const listPacks = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
 /** The list's `{success, failure}`; some releases wrap it in `{items: {...}}` (seen in the field), which is read the same. */
 export const libraryOf = (ex: Exchange): Doc => {
   const items = member(ex, 'items');
@@ -23,16 +24,27 @@ export const failuresOf = (ex: Exchange) => {
   return Array.isArray(f) ? f.map((e) => JSON.stringify(e)).sort() : undefined;
 };
 export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.version) });
-export const previewOf = (ctx: CheckContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
+export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
 
+/**
+ * What the document's schema `name` finds wrong with a value (`at` is the JSON pointer, `(body)` for the value
+ * itself): the same validation the client applies to every answer, for checks that judge one part of an answer.
+ */
+export const schemaFindings = (name: string, value: unknown) => specOf(OPS_SPEC).componentSchema(name).validate(value).findings;
+
+/** Fields of `d` (when it is a JSON object) that are absent, each as `where.field`. */
+export const absentFields = (d: unknown, fields: string[], where: string) => (isDoc(d) ? fields.filter((f) => d[f] === undefined).map((f) => `${where}.${f}`) : []);
+
+const PACK_FIELDS = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
+
+/**
+ * A pack's documented fields: their types are the ContentPack schema's, which leaves every field optional; the
+ * document lists them all as fields of a pack, so an absent one is a problem too.
+ */
 export function packFieldProblems(p: Doc): string[] {
-  const bad: string[] = [];
-  for (const f of ['id', 'title', 'description', 'overview', 'author', 'version', 'icon']) if (!str(p[f])) bad.push(`${f} is ${JSON.stringify(p[f])}`);
-  for (const f of ['help_links', 'installed_versions', 'screenshots']) if (!Array.isArray(p[f])) bad.push(`${f} is ${JSON.stringify(p[f])}, not an array`);
-  const shot = (s: unknown) => isDoc(s) && str(s.path) && str(s.thumb);
-  if (Array.isArray(p.screenshots) && !p.screenshots.every(shot)) bad.push(`screenshots ${JSON.stringify(p.screenshots).slice(0, 120)} are not all {path, thumb}`);
-  if (!shot(p.main_screenshot)) bad.push(`main_screenshot is ${JSON.stringify(p.main_screenshot)}`);
-  return bad.map((b) => `${String(p.id)}: ${b}`);
+  const shots = [...(Array.isArray(p.screenshots) ? p.screenshots.map((s, i) => [s, `screenshots[${i}]`] as const) : []), [p.main_screenshot, 'main_screenshot'] as const];
+  const absent = [...absentFields(p, PACK_FIELDS, 'pack'), ...shots.flatMap(([s, where]) => absentFields(s, ['path', 'thumb'], where))];
+  return [...schemaFindings('ContentPack', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)].map((b) => `${String(p.id)}: ${b}`);
 }
 
 /** Orders a server may reasonably sort strings in; a list sorted in none of them is out of order. */

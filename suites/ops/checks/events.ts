@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
+import { compact } from '../../core/expect';
+import { asDoc, isDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
-import { keys, ok, rows, tagged, type Doc } from '../support';
+import { keys, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /** The object types the document names as seen on this interface. */
 const SEEN_TYPES = ['correlation_search', 'notable_event_group'] as const;
@@ -12,10 +13,10 @@ const ENTRY_FIELDS = ['label', 'type', 'action_name', ...FLAGS];
 const NAMED_ACTIONS = ['email', 'script', 'ops_event_action_link_ticket', 'ops_event_action_link_url', 'ops_event_action_send_to_orchestrator', 'ops_sample_event_action_ping'];
 const CONFIG_FIELDS = ['ttl', 'filename', 'track_alert', 'maxresults', 'description', 'label', 'maxtime', 'disabled', 'hostname', 'icon_path', 'command', 'eai:userName', 'eai:appName', 'eai:acl'];
 
-const emList = (ctx: CheckContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
+const emList = (ctx: OpsContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
 
 /** Base path of the interface, for the methods the spec does not list as operations. */
-const emPath = (ctx: CheckContext, rest: string) => {
+const emPath = (ctx: OpsContext, rest: string) => {
   const d = ctx.target.pathDefaults ?? {};
   return `/servicesNS/${encodeURIComponent(d.user ?? 'nobody')}/${encodeURIComponent(d.app ?? 'SA-ITOA')}/event_management_interface/${rest}`;
 };
@@ -23,7 +24,7 @@ const emPath = (ctx: CheckContext, rest: string) => {
 const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 const isIntegerLike = (v: unknown) => (typeof v === 'number' && Number.isInteger(v)) || (typeof v === 'string' && /^-?\d+$/.test(v.trim()));
 
-const listSeenTypes: Check = {
+const listSeenTypes: OpsCheck = {
   id: 'ops.events.list',
   title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
   requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN'],
@@ -32,12 +33,12 @@ const listSeenTypes: Check = {
   async run(ctx) {
     for (const type of SEEN_TYPES) {
       const ex = await emList(ctx, type);
-      const list = Array.isArray(ex.json) ? (ex.json as unknown[]) : undefined;
+      const list: unknown[] | undefined = Array.isArray(ex.json) ? ex.json : undefined;
       const objects = list?.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
-      ctx.assert('OPS-EM-LIST', ok(ex) && !!list && !!objects, `${type} list answered ${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}`, ex);
+      ctx.expect.that('OPS-EM-LIST', `the ${type} list`, ok(ex) && !!list && !!objects, { expected: 'a success with an array of objects', actual: `${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}` }, ex);
       const found = rows(ex);
       const off = found.filter((r) => typeof r._key !== 'string' || r.object_type !== type);
-      ctx.assert('OPS-EM-FIELDS-NOT-SHOWN', off.length === 0, off.length ? `${off.length} of ${found.length} ${type} rows lack _key or carry object_type ${JSON.stringify(off[0].object_type)}` : `all ${found.length} ${type} rows carry _key and object_type ${type}`, ex);
+      ctx.expect.equal('OPS-EM-FIELDS-NOT-SHOWN', `${type} rows without a string _key or with another object_type (of ${found.length})`, off.map((r) => ({ _key: r._key, object_type: r.object_type })), [], ex);
       const fields = [...new Set(found.flatMap((r) => Object.keys(r)))].sort();
       ctx.observe('OPS-EM-FIELDS-NOT-SHOWN', `${type} rows carry ${fields.slice(0, 40).join(', ') || '(no rows)'}`);
       const partial = await emList(ctx, type, { is_partial_data: 1 });
@@ -69,7 +70,7 @@ async function twice(body: () => Promise<void>): Promise<void> {
   }
 }
 
-async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
+async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const fields = uniformFields(all);
   const sortable = fields.filter((f) => f.unique).map((f) => f.field);
   const filterable = fields.map((f) => f.field);
@@ -80,7 +81,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
   const minimal = await emList(ctx, type, { fields: '_key' });
   const always = new Set(rows(minimal).flatMap((r) => Object.keys(r)));
   const dropped = projectable.filter((f) => !always.has(f));
-  if (!ctx.assert('OPS-EM-LIST-PARAMS', ok(minimal) && (projectable.length === 0 || dropped.length > 0), `${type} with fields=_key answered ${minimal.status} with rows still carrying ${[...always].slice(0, 8).join(', ')}`, minimal)) return;
+  if (!ctx.expect.that('OPS-EM-LIST-PARAMS', `the ${type} list with fields=_key`, ok(minimal) && (projectable.length === 0 || dropped.length > 0), { expected: `a success whose rows drop some of ${projectable.slice(0, 8).join(', ')}`, actual: `${minimal.status} with rows carrying ${[...always].slice(0, 8).join(', ')}` }, minimal)) return;
   const arb = fc.record({
     sortKey: fc.constantFrom(...sortable),
     dir: fc.constantFrom(0, 1),
@@ -96,7 +97,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
       const sortDir = c.dir === 1 ? 1 : -1;
       const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
       const values = rows(sorted).map((r) => r[c.sortKey]);
-      if (!ok(sorted) || !inOrder(values, sortDir)) throw new Violation(`${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`, 'OPS-EM-LIST-PARAMS', sorted);
+      if (!ok(sorted) || !inOrder(values, sortDir)) throw new Violation(`${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`, 'OPS-EM-LIST-PARAMS', sorted, { expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`, actual: `${sorted.status} ${compact(values.slice(0, 10))}` });
       const order = keys(rows(sorted));
       const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
       const got = keys(rows(page));
@@ -115,7 +116,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
         const changed = full ? asked.filter((f) => full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f])) : [];
         if (extra.length || changed.length) throw new Violation(`${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`, 'OPS-EM-LIST-PARAMS', projected);
       }
-      if (!ok(projected) || rows(projected).length !== n) throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected);
+      if (!ok(projected) || rows(projected).length !== n) throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected, { expected: `a success with ${n} rows`, actual: `${projected.status} with ${rows(projected).length} rows` });
 
       const value = all[c.filterRow][c.filterField];
       const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);
@@ -131,7 +132,7 @@ async function listParamsProperty(ctx: CheckContext, type: string, all: Doc[]) {
   await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs, concurrent: true });
 }
 
-const listParameters: Check = {
+const listParameters: OpsCheck = {
   id: 'ops.events.list-params',
   title: 'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
   requirements: ['OPS-EM-LIST-PARAMS'],
@@ -150,49 +151,48 @@ const listParameters: Check = {
   },
 };
 
-const episodeActions: Check = {
+const episodeActions: OpsCheck = {
   id: 'ops.events.actions',
   title: 'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
   requirements: ['OPS-EM-ACTIONS-LIST', 'OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAMES', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'],
   async run(ctx) {
     const ex = await ctx.http.send('emActionList');
     const list = rows(ex);
-    if (!ctx.assert('OPS-EM-ACTIONS-LIST', ok(ex) && Array.isArray(ex.json), `the action list answered ${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}`, ex)) return;
+    if (!ctx.expect.that('OPS-EM-ACTIONS-LIST', 'the action list', ok(ex) && Array.isArray(ex.json), { expected: 'a success with an array', actual: `${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}` }, ex)) return;
     if (!list.length) {
-      ctx.assert('OPS-EM-ACTION-NAMES', false, `the listing is empty: it lacks ${NAMED_ACTIONS.join(', ')}`, ex);
+      ctx.expect.equal('OPS-EM-ACTION-NAMES', 'actions the document names that the listing lacks', NAMED_ACTIONS, [], ex);
       for (const r of ['OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG']) ctx.untested(r, 'the action list is empty', ex);
       return;
     }
     const incomplete = list.filter((a) => ENTRY_FIELDS.some((f) => a[f] === undefined) || typeof a.label !== 'string' || typeof a.action_name !== 'string');
-    ctx.assert('OPS-EM-ACTION-ENTRY', incomplete.length === 0, incomplete.length ? `${incomplete.length} entries lack a documented field, e.g. ${JSON.stringify(incomplete[0]).slice(0, 200)}` : `all ${list.length} entries carry ${ENTRY_FIELDS.join(', ')}`, ex);
+    ctx.expect.equal('OPS-EM-ACTION-ENTRY', `entries lacking one of ${ENTRY_FIELDS.join(', ')} or a string label and action_name (of ${list.length})`, incomplete, [], ex);
     const badFlags = list.flatMap((a) => FLAGS.filter((f) => a[f] !== undefined && !isIntegerLike(a[f])).map((f) => `${String(a.action_name)}.${f}=${JSON.stringify(a[f])}`));
-    ctx.assert('OPS-EM-ACTION-VALUES', badFlags.length === 0, badFlags.length ? `flags that are neither integers nor integer-like strings: ${badFlags.slice(0, 5).join(', ')}` : 'every flag is an integer or an integer-like string', ex);
+    ctx.expect.equal('OPS-EM-ACTION-VALUES', 'flags that are neither integers nor integer-like strings', badFlags, [], ex);
     // An entry without type is an ENTRY matter (SHOULD); the rule is on the values given.
     const types = [...new Set(list.filter((a) => a.type !== undefined).map((a) => a.type))];
-    ctx.assert('OPS-EM-ACTION-TYPE', types.every((t) => t === '' || t === 'external_ticket'), `action types seen: ${JSON.stringify(types)}`, ex);
+    ctx.expect.equal('OPS-EM-ACTION-TYPE', "action types other than '' and external_ticket", types.filter((t) => !(t === '' || t === 'external_ticket')), [], ex);
     const names = list.map((a) => a.action_name).filter((n): n is string => typeof n === 'string');
-    const absent = NAMED_ACTIONS.filter((n) => !names.includes(n));
-    ctx.assert('OPS-EM-ACTION-NAMES', absent.length === 0, absent.length ? `the listing lacks ${absent.join(', ')}` : 'the listing includes every action the document names', ex);
+    ctx.expect.equal('OPS-EM-ACTION-NAMES', 'actions the document names that the listing lacks', NAMED_ACTIONS.filter((n) => !names.includes(n)), [], ex);
 
     const lacking: string[] = [];
     for (const entry of list.slice(0, 40)) {
       const name = entry.action_name;
       if (typeof name !== 'string') continue;
       const got = await ctx.http.send('emActionGet', { params: { action_name: name } });
-      const config = got.json as Doc | undefined;
+      const config = got.json;
       const isObject = ok(got) && !!config && typeof config === 'object' && !Array.isArray(config);
-      ctx.assert('OPS-EM-ACTION-NAME-SOURCE', ok(got), `GET notable_event_actions/${name} answered ${got.status}`, got);
+      ctx.expect.status('OPS-EM-ACTION-NAME-SOURCE', got, '2xx', `GET notable_event_actions/${name}`);
       if (!ok(got)) continue;
-      ctx.assert('OPS-EM-ACTION-GET', isObject, `the configuration of ${name} is ${isObject ? 'an object' : JSON.stringify(config)?.slice(0, 80)}`, got);
-      if (isObject && typeof config.label === 'string' && typeof entry.label === 'string') ctx.assert('OPS-EM-ACTION-GET', config.label === entry.label, `the configuration answered for ${name} has label ${JSON.stringify(config.label)}; the list gives ${JSON.stringify(entry.label)}`, got);
+      ctx.expect.that('OPS-EM-ACTION-GET', `the configuration of ${name}`, isObject, { expected: 'an object', actual: compact(config) }, got);
+      if (isObject && typeof config.label === 'string' && typeof entry.label === 'string') ctx.expect.equal('OPS-EM-ACTION-GET', `label of the configuration of ${name}, against the list's`, config.label, entry.label, got);
       const missing = isObject ? CONFIG_FIELDS.filter((f) => config[f] === undefined) : CONFIG_FIELDS;
       if (missing.length) lacking.push(`${name}: ${missing.join(', ')}`);
     }
-    ctx.assert('OPS-EM-ACTION-CONFIG', lacking.length === 0, lacking.length ? `configurations without a documented setting: ${lacking.slice(0, 3).join('; ')}` : 'every configuration holds every documented setting');
+    ctx.expect.equal('OPS-EM-ACTION-CONFIG', 'configurations without a documented setting', lacking, []);
   },
 };
 
-const executeAction: Check = {
+const executeAction: OpsCheck = {
   id: 'ops.events.action-execute',
   title: 'POST notable_event_actions/<action_name> with {params, ids} MUST run the action and answer [{action_name, ids, sid}]',
   requirements: ['OPS-EM-ACTION-EXECUTE'],
@@ -210,18 +210,18 @@ const executeAction: Check = {
     const results = rows(ex);
     const mine = results.find((r) => r.action_name === 'ops_sample_event_action_ping');
     const good = ok(ex) && !!mine && Array.isArray(mine.ids) && mine.ids.includes(episode) && typeof mine.sid === 'string' && mine.sid !== '';
-    ctx.assert('OPS-EM-ACTION-EXECUTE', good, `running ops_sample_event_action_ping on ${episode} answered ${ex.status} ${ex.text.slice(0, 200)}`, ex);
+    ctx.expect.that('OPS-EM-ACTION-EXECUTE', `running ops_sample_event_action_ping on ${episode}`, good, { expected: `a success with [{action_name, ids including ${episode}, sid}]`, actual: `${ex.status} ${ex.text.slice(0, 200)}` }, ex);
   },
 };
 
 /** A comment's key: older releases answer {_key}, newer ones the record with comment_id. */
 const commentKey = (ex: Exchange): string | undefined => {
-  const d = ex.json as Doc | undefined;
-  const k = d?._key ?? d?.comment_id;
+  const d = asDoc(ex.json);
+  const k = d._key ?? d.comment_id;
   return typeof k === 'string' && k !== '' ? k : undefined;
 };
 
-const commentsAppendOnly: Check = {
+const commentsAppendOnly: OpsCheck = {
   id: 'ops.events.comments-append-only',
   title: 'Episode comments MUST be append-only: once added, a comment MUST stay as created whatever update or delete is sent (any answer to those is accepted)',
   requirements: ['OPS-EM-COMMENTS-APPEND-ONLY', 'OPS-EM-OTHER-METHODS'],
@@ -243,7 +243,7 @@ const commentsAppendOnly: Check = {
     if (typeof key !== 'string') return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', 'the new comment could not be found by its key', made);
     const readOne = async () => {
       const ex = await ctx.http.raw('GET', emPath(ctx, `${COMMENT}/${encodeURIComponent(key)}`));
-      return { ex, one: ok(ex) && ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json) ? (ex.json as Doc) : undefined };
+      return { ex, one: ok(ex) && isDoc(ex.json) ? ex.json : undefined };
     };
     // Where the comment was seen (its list, else a read by key) is where it is looked for afterwards.
     if (typeof stored !== 'string' && !(await readOne()).one) return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', `the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
@@ -266,23 +266,23 @@ const commentsAppendOnly: Check = {
       const ex = await ctx.http.raw(method, emPath(ctx, rest), { body, query });
       answers.push(`${method} ${rest.replace(encodeURIComponent(key), '<key>')}${query ? `?is_partial_data=${query.is_partial_data}` : ''}: ${ex.status}`);
     }
-    ctx.assert('OPS-EM-OTHER-METHODS', true, `update and delete of a comment answered ${answers.join('; ')}; any answer is accepted`);
+    ctx.expect.that('OPS-EM-OTHER-METHODS', 'update and delete of a comment', true, { expected: 'any answer', actual: answers.join('; ') });
     ctx.observe('OPS-EM-OTHER-METHODS', `update and delete of a comment answered ${answers.join('; ')}`);
     const after = typeof stored === 'string' ? await find().then(({ ex, own }) => ({ ex, one: own.find((r) => r._key === key) })) : await readOne();
-    ctx.assert('OPS-EM-COMMENTS-APPEND-ONLY', after.one?.comment === text, after.one ? `the comment now reads ${JSON.stringify(after.one.comment)}` : `the comment ${key} is gone (${typeof stored === 'string' ? 'the episode\'s comment list' : 'a read by key'} answered ${after.ex.status} without it)`, after.ex);
+    ctx.expect.that('OPS-EM-COMMENTS-APPEND-ONLY', `the comment ${key} after every update and delete (read from ${typeof stored === 'string' ? "the episode's comment list" : 'a read by key'})`, after.one?.comment === text, { expected: compact(text), actual: after.one ? compact(after.one.comment) : `gone (${after.ex.status})` }, after.ex);
   },
 };
 
-const otherEndpoints: Check = {
+const otherEndpoints: OpsCheck = {
   id: 'ops.events.other-endpoints',
   title: 'An event-management object type the document does not name MAY be served or refused: any answer is accepted and recorded',
   requirements: ['OPS-EM-OTHER-ENDPOINTS'],
   async run(ctx) {
     const type = `${ctx.options.runTag}_undocumented_type`;
     const ex = await emList(ctx, type);
-    ctx.assert('OPS-EM-OTHER-ENDPOINTS', ex.status > 0, `GET event_management_interface/${type} answered ${ex.status}; any answer is accepted`, ex);
+    ctx.expect.that('OPS-EM-OTHER-ENDPOINTS', `GET event_management_interface/${type}`, ex.status > 0, { expected: 'any answer', actual: ex.status }, ex);
     ctx.observe('OPS-EM-OTHER-ENDPOINTS', `an undocumented object type answered ${ex.status} ${ex.text.slice(0, 120)}`);
   },
 };
 
-export const eventsChecks: Check[] = [listSeenTypes, listParameters, episodeActions, commentsAppendOnly, otherEndpoints, executeAction];
+export const eventsChecks: OpsCheck[] = [listSeenTypes, listParameters, episodeActions, commentsAppendOnly, otherEndpoints, executeAction];

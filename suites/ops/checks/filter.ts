@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
+import { factsOf } from '../../core/expect';
 import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFilter } from '../arbitraries/filters';
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { selectWith } from '../model/filter-model';
-import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, type Doc } from '../support';
+import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REGEX', ne: 'OPS-FILTER-NE', combined: 'OPS-QUERY-FILTER' } as const;
 
@@ -15,7 +15,7 @@ const EVERY_KIND = { cf_alpha: 'fixed', cf_beta: ['red', 'blue'], cf_gamma: { x:
 const CASE_TWIN = { cf_alpha: 'Fixed', cf_beta: ['Red'], cf_gamma: { x: 'Deep', y: 7 } };
 
 /** Objects with varied user fields, the same for a given seed, so filters have something to tell apart. */
-async function seedObjects(ctx: CheckContext, c: Collection, n: number): Promise<number> {
+async function seedObjects(ctx: OpsContext, c: Collection, n: number): Promise<number> {
   const shapes = [EVERY_KIND, CASE_TWIN, ...fc.sample(userObject, { seed: ctx.options.seed, numRuns: n - 2 })];
   const made = await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra)));
   return made.filter((m) => m.key).length;
@@ -48,7 +48,7 @@ function shapeExamples(ours: Doc[]): GeneratedFilter[] {
   return out;
 }
 
-export const filterMatchesModel: Check = {
+export const filterMatchesModel: OpsCheck = {
   id: 'ops.filter.matches-document-store',
   title: 'A filter of equality, $regex, $ne or a combination MUST select exactly the rows a document store would, and count MUST agree',
   requirements: ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'],
@@ -63,20 +63,22 @@ export const filterMatchesModel: Check = {
       const ex = await listIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
       const got = sorted(keys(rows(ex)));
       if (!ok(ex) || JSON.stringify(got) !== JSON.stringify(expected)) {
-        throw new Violation(`filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${expected.filter((k) => !got.includes(k)).slice(0, 5).join(', ') || 'none'}; extra ${got.filter((k) => !expected.includes(k)).slice(0, 5).join(', ') || 'none'})`, REQUIREMENT_OF[kind], ex);
+        throw new Violation(`filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${expected.filter((k) => !got.includes(k)).slice(0, 5).join(', ') || 'none'}; extra ${got.filter((k) => !expected.includes(k)).slice(0, 5).join(', ') || 'none'})`, REQUIREMENT_OF[kind], ex, { expected: `a success with rows ${expected.join(', ') || '(none)'}`, actual: `${ex.status} with rows ${got.join(', ') || '(none)'}` });
       }
       const count = await countIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
-      if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count);
+      if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count, { expected: String(expected.length), actual: countOf(count) });
     };
     // Reads only, all against the same snapshot: the examples go out together.
     await Promise.all(
       shapeExamples(ours).map(async (example) => {
         try {
           await agrees(example);
+          // A fixed example records as a generated case does (core/property.ts): the Violation carries its facts.
           ctx.assert(REQUIREMENT_OF[example.kind], true, `filter ${JSON.stringify(example.filter)} selects and counts the rows a document store does`);
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
-          ctx.assert(e.requirement ?? 'OPS-QUERY-FILTER', false, e.message, e.exchange);
+          // As above: the message and the exchange are those of the Violation.
+          ctx.assert(e.requirement ?? 'OPS-QUERY-FILTER', false, e.message, e.exchange, e.facts && factsOf(e.facts));
         }
       }),
     );
@@ -85,7 +87,7 @@ export const filterMatchesModel: Check = {
   },
 };
 
-export const invalidFilterGetReturnsAll: Check = {
+export const invalidFilterGetReturnsAll: OpsCheck = {
   id: 'ops.filter.invalid-get-returns-all',
   title: 'A GET with an incorrect filter MUST return all rows of the type (and count all of them)',
   requirements: ['OPS-FILTER-INVALID-GET'],
@@ -95,15 +97,15 @@ export const invalidFilterGetReturnsAll: Check = {
     const property = fc.asyncProperty(invalidFilter, async (filter) => {
       const ex = await listIn(ctx, SERVICE, { filter });
       const got = sorted(keys(rows(ex)));
-      if (JSON.stringify(got) !== JSON.stringify(all)) throw new Violation(`GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`, 'OPS-FILTER-INVALID-GET', ex);
+      if (JSON.stringify(got) !== JSON.stringify(all)) throw new Violation(`GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`, 'OPS-FILTER-INVALID-GET', ex, { expected: `all ${all.length} rows`, actual: `${ex.status} with ${got.length} rows` });
       const count = await countIn(ctx, SERVICE, { filter });
-      if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count);
+      if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count, { expected: String(all.length), actual: countOf(count) });
     });
     await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
   },
 };
 
-export const invalidFilterDeleteDeletesAll: Check = {
+export const invalidFilterDeleteDeletesAll: OpsCheck = {
   id: 'ops.filter.invalid-delete-deletes-all',
   title: 'A DELETE with an incorrect filter MUST delete all rows of the type',
   requirements: ['OPS-FILTER-INVALID-DELETE'],
@@ -114,6 +116,6 @@ export const invalidFilterDeleteDeletesAll: Check = {
     const before = countOf(await countIn(ctx, DEEP_DIVE));
     const ex = await bulkDeleteIn(ctx, DEEP_DIVE, { filter: '{title:' });
     const after = await countIn(ctx, DEEP_DIVE);
-    ctx.assert('OPS-FILTER-INVALID-DELETE', ok(ex) && countOf(after) === 0, `DELETE with an incorrect filter answered ${ex.status}; deep_dive count went from ${before} to ${countOf(after)}`, after);
+    ctx.expect.equal('OPS-FILTER-INVALID-DELETE', `DELETE with an incorrect filter: success, and the deep_dive count after it (${before} before)`, { success: ok(ex), count: countOf(after) }, { success: true, count: 0 }, after);
   },
 };

@@ -1,19 +1,21 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
-import { ok, same, tagged, type Doc } from '../support';
+import { compact } from '../../core/expect';
+import { asDoc, isDoc } from '../../core/json';
+import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
 const SIZES = ['default_width', 'default_height'];
 /** The documented answer of every icon delete, `{Deleted: 'True'}` (a server may add fields); judged at SHOULD, as deletes answered 204 with no body are seen in the field. */
-const saysDeleted = (ex: Exchange) => (ex.json as Doc | undefined)?.Deleted === 'True';
+const saysDeleted = (ex: Exchange) => asDoc(ex.json).Deleted === 'True';
+const deleteAnswer = (ex: Exchange) => ({ expected: "{Deleted: 'True'}", actual: `${ex.status} ${ex.text.slice(0, 80) || '(no body)'}` });
 
 const iconShape = fc.record({ name: word, width: fc.integer({ min: 1, max: 512 }), height: fc.integer({ min: 1, max: 512 }) });
 type Shape = { name: string; width: number; height: number };
 
-const iconOf = (ctx: CheckContext, category: string, s: Shape, i: number | string, numeric = false): Doc => ({
+const iconOf = (ctx: OpsContext, category: string, s: Shape, i: number | string, numeric = false): Doc => ({
   title: tagged(ctx, `icon ${i} ${s.name}`),
   svg_path: `M0 0h${s.width}v${s.height}z`,
   default_width: numeric ? s.width : String(s.width),
@@ -25,10 +27,13 @@ const iconOf = (ctx: CheckContext, category: string, s: Shape, i: number | strin
 const sameIcon = (read: Doc, sent: Doc) =>
   ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
 
-const keysAnswer = (ex: Exchange) => (ok(ex) && Array.isArray(ex.json) && ex.json.every((k) => typeof k === 'string' && k !== '') ? (ex.json as string[]) : undefined);
-const listAnswer = (ex: Exchange) => {
-  const b = ex.json as Doc | undefined;
-  return ok(ex) && b && typeof b === 'object' && !Array.isArray(b) && Array.isArray(b.result) ? { total: b.total, result: b.result as Doc[] } : undefined;
+const keysAnswer = (ex: Exchange): string[] | undefined => {
+  const keys = ex.json;
+  return ok(ex) && Array.isArray(keys) && keys.every((k) => typeof k === 'string' && k !== '') ? keys : undefined;
+};
+const listAnswer = (ex: Exchange): { total: unknown; result: Doc[] } | undefined => {
+  const b = ex.json;
+  return ok(ex) && isDoc(b) && Array.isArray(b.result) ? { total: b.total, result: b.result } : undefined;
 };
 const keysOf = (icons: Doc[]) => icons.map((i) => String(i._key));
 const sorted = (ks: string[]) => [...ks].sort();
@@ -37,7 +42,7 @@ const sorted = (ks: string[]) => [...ks].sort();
  * Deletes a category only after a GET of the same category shows nothing but that category's icons: a server that
  * ignored the parameter would otherwise delete every icon. Answers undefined when the delete was not sent.
  */
-async function guardedCategoryDelete(ctx: CheckContext, name: string): Promise<Exchange | undefined> {
+async function guardedCategoryDelete(ctx: OpsContext, name: string): Promise<Exchange | undefined> {
   const preview = listAnswer(await listIcons(ctx, { category: name }));
   if (!preview || preview.result.some((i) => i.category !== name)) return undefined;
   return ctx.http.send('iconDeleteByCategory', { query: { category: name } });
@@ -47,7 +52,7 @@ async function guardedCategoryDelete(ctx: CheckContext, name: string): Promise<E
  * Cleanup of a category: the icons it lists, one by one by key. A delete by category would take one request, but a
  * server that deletes beyond the category would then take the icons of the checks running beside this one.
  */
-async function emptyCategory(ctx: CheckContext, name: string): Promise<Exchange | undefined> {
+async function emptyCategory(ctx: OpsContext, name: string): Promise<Exchange | undefined> {
   const listed = listAnswer(await listIcons(ctx, { category: name }))?.result ?? [];
   const own = listed.filter((i) => i.category === name && typeof i._key === 'string');
   const answers = await Promise.all(own.map((i) => ctx.http.send('iconDelete', { params: { _key: String(i._key) } })));
@@ -55,7 +60,7 @@ async function emptyCategory(ctx: CheckContext, name: string): Promise<Exchange 
 }
 
 /** A category named with the run tag, emptied when the check ends: it only ever holds the check's own icons. */
-function ownCategory(ctx: CheckContext, label: string) {
+function ownCategory(ctx: OpsContext, label: string) {
   const name = tagged(ctx, label);
   const tokens = [ctx.ledger.add(`icon category ${name}`, () => emptyCategory(ctx, name))];
   const drop = async () => {
@@ -67,7 +72,7 @@ function ownCategory(ctx: CheckContext, label: string) {
 type OwnCategory = ReturnType<typeof ownCategory>;
 
 /** Saves icons, each in the ledger; the tokens go with `owner` when given, so dropping that category settles them. */
-async function saveIcons(ctx: CheckContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'tokens'> } = {}) {
+async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'tokens'> } = {}) {
   const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
   const saved = keysAnswer(ex);
   for (const k of saved ?? []) {
@@ -77,16 +82,17 @@ async function saveIcons(ctx: CheckContext, icons: Doc[], opts: { put?: boolean;
   return { ex, keys: saved };
 }
 
-const listIcons = (ctx: CheckContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('iconList', { query });
-const allIcons = async (ctx: CheckContext) => listAnswer(await listIcons(ctx))?.result ?? [];
+const listIcons = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('iconList', { query });
+const allIcons = async (ctx: OpsContext) => listAnswer(await listIcons(ctx))?.result ?? [];
 
-async function categories(ctx: CheckContext) {
+async function categories(ctx: OpsContext) {
   const ex = await listIcons(ctx, { list_categories: 1 });
-  return { ex, list: Array.isArray(ex.json) ? (ex.json as Doc[]) : undefined };
+  const list: Doc[] | undefined = Array.isArray(ex.json) ? ex.json : undefined;
+  return { ex, list };
 }
 const isImmutable = (c: Doc) => c !== null && typeof c === 'object' && 'immutable' in c && c.immutable !== false;
 
-const createAndList: Check = {
+const createAndList: OpsCheck = {
   id: 'ops.icons.create-and-list',
   title: 'POST icon_collection with an array of icons MUST answer one key per icon; GET ?category= MUST answer {total, result} with exactly those icons as written',
   requirements: ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
@@ -98,19 +104,19 @@ const createAndList: Check = {
       const icons = shapes.map((s, i) => iconOf(ctx, cat.name, s, i));
       try {
         const { ex, keys } = await saveIcons(ctx, icons, { owner: cat });
-        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex);
+        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex, { expected: `${icons.length} distinct keys`, actual: `${ex.status} ${ex.text.slice(0, 120)}` });
         const list = await listIcons(ctx, { category: cat.name });
         const body = listAnswer(list);
-        if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list);
+        if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list, { expected: 'a success with {total, result}', actual: `${list.status} ${list.text.slice(0, 120)}` });
         const foreign = body.result.filter((r) => r.category !== cat.name);
-        if (foreign.length) throw new Violation(`?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', list);
-        if (!same(sorted(keysOf(body.result)), sorted(keys))) throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list);
-        if (body.total !== icons.length) throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list);
+        if (foreign.length) throw new Violation(`?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', list, { expected: `only icons of ${cat.name}`, actual: `also ${foreign.length} of other categories` });
+        if (!same(sorted(keysOf(body.result)), sorted(keys))) throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list, { expected: compact(sorted(keys)), actual: compact(sorted(keysOf(body.result))) });
+        if (body.total !== icons.length) throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list, { expected: `total ${icons.length}`, actual: `total ${compact(body.total)}` });
         for (const row of body.result) {
           const missing = ICON_FIELDS.filter((f) => typeof row[f] !== 'string');
-          if (missing.length) throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list);
+          if (missing.length) throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list, { expected: `string ${ICON_FIELDS.join(', ')}`, actual: compact(row) });
           const sent = icons.find((i) => i.title === row.title);
-          if (!sent || !sameIcon(row, sent)) throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list);
+          if (!sent || !sameIcon(row, sent)) throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list, { expected: compact(sent ?? 'an icon with its title'), actual: compact(row) });
         }
       } finally {
         await cat.drop();
@@ -120,7 +126,7 @@ const createAndList: Check = {
   },
 };
 
-const sizeForms: Check = {
+const sizeForms: OpsCheck = {
   id: 'ops.icons.size-forms',
   title: 'Icon creation SHOULD accept default_width and default_height both as strings (as documented) and as numbers (as the sample sends), keeping their values',
   requirements: ['OPS-ICON-CREATE-SIZES'],
@@ -131,15 +137,16 @@ const sizeForms: Check = {
       const icon = iconOf(ctx, cat.name, { name: numeric ? 'numbers' : 'strings', width: numeric ? 48 : 32, height: numeric ? 24 : 16 }, 0, numeric);
       const { ex, keys } = await saveIcons(ctx, [icon]);
       const form = numeric ? 'numbers' : 'strings';
-      if (!ctx.assert('OPS-ICON-CREATE-SIZES', keys?.length === 1, `an icon with sizes as ${form} answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) continue;
+      if (!ctx.expect.that('OPS-ICON-CREATE-SIZES', `saving an icon with sizes as ${form}`, keys?.length === 1, { expected: 'one key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) continue;
       const list = await listIcons(ctx, { category: cat.name });
       const row = listAnswer(list)?.result.find((r) => r._key === keys![0]);
-      ctx.assert('OPS-ICON-CREATE-SIZES', !!row && sameIcon(row, icon), `sizes sent as ${form} (${icon.default_width}×${icon.default_height}) read back as ${JSON.stringify(row && { default_width: row.default_width, default_height: row.default_height })}`, list);
+      const sizes = (d: Doc | undefined) => compact(d && { default_width: d.default_width, default_height: d.default_height });
+      ctx.expect.that('OPS-ICON-CREATE-SIZES', `the icon saved with sizes as ${form}, read back (sizes by value)`, !!row && sameIcon(row, icon), { expected: sizes(icon), actual: sizes(row) }, list);
     }
   },
 };
 
-const putForm: Check = {
+const putForm: OpsCheck = {
   id: 'ops.icons.put-form',
   title: "PUT icon_collection with the icon array as a raw body (the sample's form) SHOULD save the icons like POST and answer their keys",
   requirements: ['OPS-ICON-CREATE-PUT'],
@@ -148,14 +155,14 @@ const putForm: Check = {
     const cat = ownCategory(ctx, 'icon put');
     const icons = [iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0), iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1)];
     const { ex, keys } = await saveIcons(ctx, icons, { put: true });
-    if (!ctx.assert('OPS-ICON-CREATE-PUT', keys?.length === 2, `PUT of two icons as raw data answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+    if (!ctx.expect.that('OPS-ICON-CREATE-PUT', 'PUT of two icons as raw data', keys?.length === 2, { expected: 'two keys', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     const listed = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
     const good = keys!.every((k) => listed.some((r) => r._key === k && icons.some((i) => sameIcon(r, i))));
-    ctx.assert('OPS-ICON-CREATE-PUT', good, `after the PUT the category lists ${JSON.stringify(listed.map((r) => ({ _key: r._key, title: r.title })))}`);
+    ctx.expect.that('OPS-ICON-CREATE-PUT', 'the category after the PUT', good, { expected: `icons ${keys!.join(', ')}, each as sent`, actual: compact(listed.map((r) => ({ _key: r._key, title: r.title }))) });
   },
 };
 
-const listParameters: Check = {
+const listParameters: OpsCheck = {
   id: 'ops.icons.list-parameters',
   title: 'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
   requirements: ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'],
@@ -185,15 +192,15 @@ const listParameters: Check = {
       const query = { category: main.name, sort_key: 'title', sort_dir: p.dir, limit: p.limit, offset: p.offset, fields: fields?.join(','), filter, list_categories: p.listCategories };
       const ex = await listIcons(ctx, query);
       const body = listAnswer(ex);
-      if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex);
+      if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex, { expected: 'a success with {total, result}', actual: `${ex.status} ${ex.text.slice(0, 120)}` });
       const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title).sort((x, y) => (String(x.title) < String(y.title) ? -1 : 1) * (p.dir === 1 ? 1 : -1));
       const start = p.offset ?? 0;
       const want = selected.slice(start, p.limit === undefined ? undefined : start + p.limit).map((i) => String(i.title));
       const got = body.result.map((r) => String(r.title));
       const strays = got.filter((t) => !icons.some((i) => i.title === t));
-      if (strays.length) throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex);
-      if (!same(got, want)) throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex);
-      if (body.total !== selected.length && body.total !== got.length) throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex);
+      if (strays.length) throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, { expected: `only icons of ${main.name}`, actual: `also ${strays.join(', ')}` });
+      if (!same(got, want)) throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex, { expected: compact(want), actual: compact(got) });
+      if (body.total !== selected.length && body.total !== got.length) throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex, { expected: `total ${selected.length} (matching) or ${got.length} (returned)`, actual: `total ${compact(body.total)}` });
       totals.add(body.total === selected.length ? 'the number of matching icons before paging' : 'the number of icons returned');
       for (const row of fields ? body.result : []) {
         const stored = icons.find((i) => i.title === row.title)!;
@@ -207,7 +214,7 @@ const listParameters: Check = {
   },
 };
 
-const listCategories: Check = {
+const listCategories: OpsCheck = {
   id: 'ops.icons.list-categories',
   title: 'GET icon_collection?list_categories=1 MUST answer every category as {name}, never marking a category the run made (which can be modified) immutable; list_categories=0 answers the icons',
   requirements: ['OPS-ICON-LIST-CATEGORIES', 'OPS-ICON-CATEGORY', 'OPS-ICON-LIST'],
@@ -217,23 +224,23 @@ const listCategories: Check = {
     const saved = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
     if (!saved.keys) return ctx.untested('OPS-ICON-LIST-CATEGORIES', `could not save an icon (${saved.ex.status})`);
     const { ex, list } = await categories(ctx);
-    if (!ctx.assert('OPS-ICON-LIST-CATEGORIES', ok(ex) && !!list, `list_categories=1 answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+    if (!ctx.expect.that('OPS-ICON-LIST-CATEGORIES', 'list_categories=1', ok(ex) && !!list, { expected: 'a success with an array', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     const malformed = list!.filter((c) => !c || typeof c !== 'object' || typeof c.name !== 'string');
-    ctx.assert('OPS-ICON-CATEGORY', malformed.length === 0, malformed.length ? `category entries without a string name: ${JSON.stringify(malformed.slice(0, 3))}` : `all ${list!.length} entries carry a string name`, ex);
+    ctx.expect.equal('OPS-ICON-CATEGORY', `category entries without a string name (of ${list!.length})`, malformed, [], ex);
     const mine = list!.find((c) => c?.name === cat.name);
-    ctx.assert('OPS-ICON-LIST-CATEGORIES', !!mine, mine ? 'the category of the new icon is listed' : `the category ${cat.name} of the new icon is not among ${list!.length} categories`, ex);
+    ctx.expect.contains('OPS-ICON-LIST-CATEGORIES', 'names list_categories=1 lists, against the category of the new icon', list!.map((c) => c?.name), cat.name, ex);
     // "Present when the category cannot be modified": required on immutable ones; `immutable: false` elsewhere is no claim.
-    if (mine) ctx.assert('OPS-ICON-CATEGORY', !isImmutable(mine), `the run's own category, which can be modified, is listed as ${JSON.stringify(mine)}`, ex);
+    if (mine) ctx.expect.that('OPS-ICON-CATEGORY', "the entry of the run's own category, which can be modified", !isImmutable(mine), { expected: 'not marked immutable', actual: compact(mine) }, ex);
     const names = new Set(list!.map((c) => c?.name));
     const unlisted = [...new Set((await allIcons(ctx)).map((i) => i.category))].filter((c) => typeof c === 'string' && !names.has(c));
-    ctx.assert('OPS-ICON-LIST-CATEGORIES', unlisted.length === 0, unlisted.length ? `categories of listed icons missing from list_categories=1: ${unlisted.slice(0, 5).map((c) => JSON.stringify(c)).join(', ')}` : 'every category an icon carries is listed', ex);
+    ctx.expect.equal('OPS-ICON-LIST-CATEGORIES', 'categories of listed icons that list_categories=1 leaves out', unlisted, [], ex);
     ctx.observe('OPS-ICON-CATEGORY', `immutable categories: ${list!.filter(isImmutable).map((c) => `${c.name} (immutable=${JSON.stringify(c.immutable)})`).join(', ') || 'none'}`);
     const icons = await listIcons(ctx, { list_categories: 0, category: cat.name });
-    ctx.assert('OPS-ICON-LIST', !!listAnswer(icons), `list_categories=0 answered ${icons.status} ${icons.text.slice(0, 80)}`, icons);
+    ctx.expect.that('OPS-ICON-LIST', 'list_categories=0', !!listAnswer(icons), { expected: 'a success with {total, result}', actual: `${icons.status} ${icons.text.slice(0, 80)}` }, icons);
   },
 };
 
-const deleteCategory: Check = {
+const deleteCategory: OpsCheck = {
   id: 'ops.icons.delete-category',
   title: "DELETE icon_collection?category=<name> MUST delete the icons of that category only, whatever other categories hold; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-DELETE-ANSWER'],
@@ -251,19 +258,19 @@ const deleteCategory: Check = {
       const held = { tokens: [] as number[] };
       try {
         const saved = await saveIcons(ctx, icons, { owner: held });
-        if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex);
+        if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex, { expected: `${icons.length} keys`, actual: `${saved.ex.status} ${saved.ex.text.slice(0, 120)}` });
         const before = await allIcons(ctx);
         const missing = saved.keys.filter((k) => !before.some((i) => i._key === k));
-        if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE');
+        if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE', undefined, { expected: `listed: ${saved.keys.join(', ')}`, actual: `not listed: ${missing.join(', ')}` });
         const del = await guardedCategoryDelete(ctx, target);
         if (!del) throw new Violation(`GET ?category=${target} listed icons of other categories, so the delete was not sent`, 'OPS-ICON-CATEGORY-FILTER');
-        if (!ok(del)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del);
+        if (!ok(del)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'a success', actual: `${del.status} ${del.text.slice(0, 100)}` });
         if (!saysDeleted(del)) answers.add(`${del.status} ${del.text.slice(0, 80)}`);
         const after = new Set(keysOf(await allIcons(ctx)));
         const kept = before.filter((i) => i.category === target && after.has(String(i._key)));
-        if (kept.length) throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del);
+        if (kept.length) throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: `no icon of ${target}`, actual: compact(keysOf(kept)) });
         const lost = before.filter((i) => i.category !== target && !after.has(String(i._key)));
-        if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del);
+        if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'icons of other categories kept', actual: `${lost.length} deleted: ${keysOf(lost).join(', ')}` });
       } finally {
         for (const c of cats) await c.drop();
         if (cats.every((c) => c.tokens.length === 0)) for (const t of held.tokens) ctx.ledger.forget(t);
@@ -271,11 +278,11 @@ const deleteCategory: Check = {
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
     const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 5), examples: [[[0, 1, 2], 0]] });
-    if (held) ctx.assert('OPS-ICON-DELETE-ANSWER', answers.size === 0, answers.size ? `DELETE ?category= answered ${[...answers].join('; ')}, not {Deleted: 'True'}` : "every DELETE ?category= answered {Deleted: 'True'}");
+    if (held) ctx.expect.equal('OPS-ICON-DELETE-ANSWER', "answers of DELETE ?category= other than {Deleted: 'True'}", [...answers], []);
   },
 };
 
-const deleteByKey: Check = {
+const deleteByKey: OpsCheck = {
   id: 'ops.icons.delete-by-key',
   title: "DELETE icon_collection/<_key> MUST delete that icon only; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE', 'OPS-ICON-DELETE-ANSWER'],
@@ -285,16 +292,16 @@ const deleteByKey: Check = {
     const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)));
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE', `could not save two icons (${ex.status})`);
     const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
-    ctx.assert('OPS-ICON-DELETE', ok(del), `DELETE icon_collection/${keys[0]} answered ${del.status} ${del.text.slice(0, 80)}`, del);
-    if (ok(del)) ctx.assert('OPS-ICON-DELETE-ANSWER', saysDeleted(del), `DELETE icon_collection/${keys[0]} answered ${del.status} ${del.text.slice(0, 80) || '(no body)'}`, del);
+    ctx.expect.status('OPS-ICON-DELETE', del, '2xx', `DELETE icon_collection/${keys[0]}`);
+    if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', `the answer of DELETE icon_collection/${keys[0]}`, saysDeleted(del), deleteAnswer(del), del);
     const left = keysOf(listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? []);
-    ctx.assert('OPS-ICON-DELETE', same(left, [keys[1]]), `after deleting ${keys[0]} the category lists ${JSON.stringify(left)}`);
+    ctx.expect.equal('OPS-ICON-DELETE', `icons of the category after deleting ${keys[0]}`, left, [keys[1]]);
     const again = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
     ctx.observe('OPS-ICON-DELETE', `deleting the same icon again answered ${again.status} ${again.text.slice(0, 80)}`);
   },
 };
 
-const immutableCategories: Check = {
+const immutableCategories: OpsCheck = {
   id: 'ops.icons.immutable-categories',
   title: 'Icons of a category listed as immutable MUST survive a DELETE of that category (whatever it answers)',
   requirements: ['OPS-ICON-CATEGORY'],
@@ -310,12 +317,12 @@ const immutableCategories: Check = {
     const byCategory = await ctx.http.send('iconDeleteByCategory', { query: { category: cat } });
     const after = new Set(keysOf(await allIcons(ctx)));
     const lost = held.filter((k) => !after.has(k));
-    ctx.assert('OPS-ICON-CATEGORY', lost.length === 0, `after DELETE ?category=${cat} (${byCategory.status}), ${lost.length ? `${lost.length} of its ${held.length} icons are gone` : `all ${held.length} icons remain`}`, byCategory);
+    ctx.expect.equal('OPS-ICON-CATEGORY', `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`, lost, [], byCategory);
     ctx.observe('OPS-ICON-CATEGORY', `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`);
   },
 };
 
-const deleteAll: Check = {
+const deleteAll: OpsCheck = {
   id: 'ops.icons.delete-all',
   title: "DELETE icon_collection?category=* MUST delete all icons (icons of immutable categories excepted); the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-ALL', 'OPS-ICON-DELETE-ANSWER'],
@@ -327,13 +334,13 @@ const deleteAll: Check = {
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE-ALL', `could not save two icons (${ex.status})`);
     const immutable = new Set(((await categories(ctx)).list ?? []).filter(isImmutable).map((c) => c.name));
     const del = await ctx.http.send('iconDeleteByCategory', { query: { category: '*' } });
-    ctx.assert('OPS-ICON-DELETE-ALL', ok(del), `DELETE ?category=* answered ${del.status} ${del.text.slice(0, 80)}`, del);
-    if (ok(del)) ctx.assert('OPS-ICON-DELETE-ANSWER', saysDeleted(del), `DELETE ?category=* answered ${del.status} ${del.text.slice(0, 80) || '(no body)'}`, del);
+    ctx.expect.status('OPS-ICON-DELETE-ALL', del, '2xx', 'DELETE ?category=*');
+    if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', 'the answer of DELETE ?category=*', saysDeleted(del), deleteAnswer(del), del);
     const left = await allIcons(ctx);
     const wrong = left.filter((i) => !immutable.has(i.category));
-    ctx.assert('OPS-ICON-DELETE-ALL', wrong.length === 0, wrong.length ? `${wrong.length} icons remain outside immutable categories, ${keysOf(wrong).filter((k) => keys.includes(k)).length} of them the run's` : `no icon remains outside immutable categories (${left.length} immutable ones kept)`, del);
+    ctx.expect.equal('OPS-ICON-DELETE-ALL', `icons left outside immutable categories (the run's were ${keys.join(', ')})`, keysOf(wrong), [], del);
     ctx.observe('OPS-ICON-DELETE-ALL', `${left.length} icons of immutable categories remain after category=*`);
   },
 };
 
-export const iconsChecks: Check[] = [createAndList, sizeForms, putForm, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];
+export const iconsChecks: OpsCheck[] = [createAndList, sizeForms, putForm, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];

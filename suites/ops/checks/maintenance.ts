@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
+import { compact, factsOf } from '../../core/expect';
+import { asDoc } from '../../core/json';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
 import { ENTITY, MAINTENANCE, SERVICE, TEAM, type Collection } from '../collections';
 import { expectReplaced, serverFields } from '../ownership';
-import { assertWholeCount, countIn, countOf, createIn, deleteIn, getIn, keyOf, keys, listIn, ok, ownFilter, removeIn, rows, same, tagged, updateIn, type Doc } from '../support';
+import { assertWholeCount, countIn, countOf, createIn, deleteIn, getIn, keyOf, keys, listIn, ok, ownFilter, removeIn, rows, same, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const FAR = Math.floor(Date.now() / 1000) + 86400 * 3650;
 const KINDS = ['service', 'entity'];
@@ -28,13 +29,13 @@ const badObjects = (d: Doc) => !Array.isArray(d.objects) || d.objects.some((o: D
  * A service and an entity of the run's own, for windows to point at: every window the suite writes names at least one
  * of them, with its start and end times, as a real window does (what a server does with other input is not shown).
  */
-async function targets(ctx: CheckContext): Promise<Doc[] | undefined> {
+async function targets(ctx: OpsContext): Promise<Doc[] | undefined> {
   const [svc, ent] = await Promise.all([createIn(ctx, SERVICE, 'mw target service'), createIn(ctx, ENTITY, 'mw target entity')]);
   return svc.key && ent.key ? [{ object_type: 'service', _key: svc.key }, { object_type: 'entity', _key: ent.key }] : undefined;
 }
 
 /** The fields of a complete window of the run's own, naming one service it created; undefined when that fails. */
-async function completeWindow(ctx: CheckContext): Promise<Doc | undefined> {
+async function completeWindow(ctx: OpsContext): Promise<Doc | undefined> {
   const svc = await createIn(ctx, SERVICE, 'mw target service');
   return svc.key ? { ...MAINTENANCE.template(), objects: [{ object_type: 'service', _key: svc.key }] } : undefined;
 }
@@ -49,20 +50,20 @@ const windowShape = (objects: Doc[]) =>
     comment: word,
   });
 
-const supportedTypes: Check = {
+const supportedTypes: OpsCheck = {
   id: 'ops.maintenance.supported-types',
   title: 'maintenance_services_interface/get_supported_object_types MUST answer an array of strings containing maintenance_calendar',
   requirements: ['OPS-MW-SUPPORTED-TYPES'],
   shares: ['maintenance'],
   async run(ctx) {
     const ex = await ctx.http.send('mwSupportedObjectTypes');
-    const types = Array.isArray(ex.json) ? (ex.json as unknown[]) : undefined;
+    const types: unknown[] | undefined = Array.isArray(ex.json) ? ex.json : undefined;
     const good = ok(ex) && !!types && types.every((t) => typeof t === 'string') && types.includes('maintenance_calendar');
-    ctx.assert('OPS-MW-SUPPORTED-TYPES', good, `get_supported_object_types answered ${ex.status} ${ex.text.slice(0, 120)}`, ex);
+    ctx.expect.that('OPS-MW-SUPPORTED-TYPES', 'get_supported_object_types of the maintenance interface', good, { expected: 'a success with strings including maintenance_calendar', actual: `${ex.status} ${ex.text.slice(0, 120)}` }, ex);
   },
 };
 
-const roundTrip: Check = {
+const roundTrip: OpsCheck = {
   id: 'ops.maintenance.round-trip',
   title: 'A maintenance window created with POST MUST answer {_key} and read back (by key and in the list) with its title, epoch-second (fractional) times and objects, as object_type maintenance_calendar',
   requirements: ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'],
@@ -76,22 +77,22 @@ const roundTrip: Check = {
       const body = { start_time, end_time: start_time + w.length + w.endFraction, objects: w.objects, comment: w.comment };
       const made = await createIn(ctx, MAINTENANCE, `mw round trip ${n++}`, body);
       try {
-        if (!ok(made.ex) || !made.key) throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex);
+        if (!ok(made.ex) || !made.key) throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex, { expected: 'a success with a string _key', actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}` });
         const got = await getIn(ctx, MAINTENANCE, made.key);
-        const d = (got.json ?? {}) as Doc;
-        if (!ok(got) || d._key !== made.key) throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got);
-        if (d.object_type !== 'maintenance_calendar') throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got);
-        if (badObjects(d)) throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got);
+        const d = asDoc(got.json ?? {});
+        if (!ok(got) || d._key !== made.key) throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got, { expected: `a success with _key ${made.key}`, actual: `${got.status} with _key ${JSON.stringify(d._key)}` });
+        if (d.object_type !== 'maintenance_calendar') throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got, { expected: 'maintenance_calendar', actual: d.object_type });
+        if (badObjects(d)) throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got, { expected: 'objects as {object_type, _key} references', actual: compact(d.objects) });
         const sent = { title: made.body.title, start_time: body.start_time, end_time: body.end_time, objects: refs(body.objects) };
         const read = { title: d.title, start_time: d.start_time, end_time: d.end_time, objects: refs(d.objects) };
-        if (!same(read, sent)) throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got);
+        if (!same(read, sent)) throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got, { expected: compact(sent), actual: compact(read) });
         const problems = windowFieldProblems(d);
-        if (problems.length) throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELDS', got);
+        if (problems.length) throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELDS', got, { expected: 'the types the document lists', actual: problems.join('; ') });
         const list = await listIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
         const row = rows(list).find((r) => r._key === made.key);
-        if (!ok(list) || !row) throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list);
-        if (row.object_type !== 'maintenance_calendar') throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list);
-        if (!same(refs(row.objects), refs(body.objects))) throw new Violation(`the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`, 'OPS-MW-LIST', list);
+        if (!ok(list) || !row) throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list, { expected: `a success listing ${made.key}`, actual: `${list.status} without it` });
+        if (row.object_type !== 'maintenance_calendar') throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list, { expected: 'maintenance_calendar', actual: row.object_type });
+        if (!same(refs(row.objects), refs(body.objects))) throw new Violation(`the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`, 'OPS-MW-LIST', list, { expected: compact(body.objects), actual: compact(row.objects) });
       } finally {
         await removeIn(ctx, MAINTENANCE, made);
       }
@@ -100,7 +101,7 @@ const roundTrip: Check = {
   },
 };
 
-const update: Check = {
+const update: OpsCheck = {
   id: 'ops.maintenance.update',
   title: 'POST maintenance_calendar/<_key> MUST answer {_key}: with is_partial_data=1 only the sent fields change, with 0 the window is replaced',
   requirements: ['OPS-MW-UPDATE'],
@@ -112,31 +113,32 @@ const update: Check = {
     const made = await createIn(ctx, MAINTENANCE, 'mw update', { start_time: start, end_time: start + 600, objects: objects.slice(0, 1), comment: 'kept' });
     if (!made.key) return ctx.untested('OPS-MW-UPDATE', `could not create a window (${made.ex.status})`);
     const partial = await updateIn(ctx, MAINTENANCE, made.key, { end_time: start + 3600.5 }, 1);
-    ctx.assert('OPS-MW-UPDATE', ok(partial) && keyOf(partial) === made.key, `a partial update answered ${partial.status} with _key ${JSON.stringify(keyOf(partial))}`, partial);
-    const merged = (await getIn(ctx, MAINTENANCE, made.key)).json as Doc;
+    ctx.expect.equal('OPS-MW-UPDATE', 'a partial update: success and _key', { success: ok(partial), _key: keyOf(partial) }, { success: true, _key: made.key }, partial);
+    const merged = (await getIn(ctx, MAINTENANCE, made.key)).json;
     const mergedOk = merged?.end_time === start + 3600.5 && merged?.start_time === start && merged?.comment === 'kept' && merged?.title === made.body.title && same(refs(merged?.objects), refs(made.body.objects));
-    ctx.assert('OPS-MW-UPDATE', mergedOk, `after is_partial_data=1 with end_time only, the window reads ${JSON.stringify({ title: merged?.title, start_time: merged?.start_time, end_time: merged?.end_time, objects: merged?.objects, comment: merged?.comment })}`);
+    const window = (w: Doc | undefined) => compact({ title: w?.title, start_time: w?.start_time, end_time: w?.end_time, objects: w?.objects, comment: w?.comment });
+    ctx.expect.that('OPS-MW-UPDATE', 'the window after is_partial_data=1 with end_time only', mergedOk, { expected: window({ ...made.body, end_time: start + 3600.5 }), actual: window(merged) });
     const title = tagged(ctx, 'mw update replaced');
     // A full update is a whole window: title, both times and the objects (now the entity instead of the service).
     const full = await updateIn(ctx, MAINTENANCE, made.key, { title, start_time: start, end_time: start + 60, objects: objects.slice(1) }, 0);
-    ctx.assert('OPS-MW-UPDATE', ok(full) && keyOf(full) === made.key, `a full update answered ${full.status} with _key ${JSON.stringify(keyOf(full))}`, full);
+    ctx.expect.equal('OPS-MW-UPDATE', 'a full update: success and _key', { success: ok(full), _key: keyOf(full) }, { success: true, _key: made.key }, full);
     const got = await getIn(ctx, MAINTENANCE, made.key);
-    const replaced = (got.json ?? {}) as Doc;
+    const replaced = asDoc(got.json ?? {});
     const owned = await serverFields(ctx, MAINTENANCE);
     try {
       // objects are compared as a set of references: a server may add fields of its own to each entry.
       const { objects: _sent, ...earlier } = made.body;
       expectReplaced(earlier, { title, start_time: start, end_time: start + 60 }, got, owned, 'OPS-MW-UPDATE');
-      const objectsOk = same(refs(replaced.objects), refs(objects.slice(1)));
-      ctx.assert('OPS-MW-UPDATE', objectsOk, objectsOk ? 'a full update replaced the window' : `after is_partial_data=0 the window names ${JSON.stringify(replaced.objects)}, sent ${JSON.stringify(objects.slice(1))}`, got);
+      ctx.expect.that('OPS-MW-UPDATE', 'objects the window names after is_partial_data=0 (as references)', same(refs(replaced.objects), refs(objects.slice(1))), { expected: compact(objects.slice(1)), actual: compact(replaced.objects) }, got);
     } catch (e) {
       if (!(e instanceof Violation)) throw e;
-      ctx.assert('OPS-MW-UPDATE', false, `after is_partial_data=0: ${e.message}`, got);
+      // expectReplaced states what differs in its Violation: that message is the failure.
+      ctx.assert('OPS-MW-UPDATE', false, `after is_partial_data=0: ${e.message}`, got, e.facts && factsOf(e.facts));
     }
   },
 };
 
-const deleteAndCount: Check = {
+const deleteAndCount: OpsCheck = {
   id: 'ops.maintenance.delete-and-count',
   title: 'DELETE maintenance_calendar/<_key> MUST remove only that window, and count MUST follow: the filtered count, and the whole count equal to the list',
   requirements: ['OPS-MW-DELETE', 'OPS-MW-COUNT'],
@@ -148,17 +150,17 @@ const deleteAndCount: Check = {
     const ks = made.map((m) => m.key).filter((k): k is string => Boolean(k));
     if (ks.length < 3) return ctx.untested('OPS-MW-DELETE', 'could not create three windows');
     const own = await countIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
-    ctx.assert('OPS-MW-COUNT', ok(own) && countOf(own) === 3, `count of the run's windows is ${own.status} ${own.text.slice(0, 60)} with three created`, own);
+    ctx.expect.equal('OPS-MW-COUNT', "count of the run's windows (three created): success and count", { success: ok(own), count: countOf(own) }, { success: true, count: 3 }, own);
     // Without a filter every readable window counts, and other checks may be writing: compare count and list at rest.
     await assertWholeCount(ctx, MAINTENANCE, 'OPS-MW-COUNT', 'windows');
     const del = await deleteIn(ctx, MAINTENANCE, ks[1]);
-    ctx.assert('OPS-MW-DELETE', ok(del), `DELETE maintenance_calendar/${ks[1]} answered ${del.status}`, del);
+    ctx.expect.status('OPS-MW-DELETE', del, '2xx', `DELETE maintenance_calendar/${ks[1]}`);
     const gone = await getIn(ctx, MAINTENANCE, ks[1]);
-    ctx.assert('OPS-MW-DELETE', !ok(gone), `GET of the deleted window answered ${gone.status}`, gone);
+    ctx.expect.status('OPS-MW-DELETE', gone, 'not 2xx', 'GET of the deleted window');
     const left = keys(rows(await listIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) })));
-    ctx.assert('OPS-MW-DELETE', left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), `after deleting ${ks[1]} the run's windows are ${JSON.stringify(left)}`);
+    ctx.expect.that('OPS-MW-DELETE', `the run's windows listed after deleting ${ks[1]}`, left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), { expected: `${ks[0]} and ${ks[2]}, not ${ks[1]}`, actual: compact(left) });
     const after = await countIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
-    ctx.assert('OPS-MW-COUNT', countOf(after) === 2, `after one delete the count of the run's windows is ${countOf(after)}`, after);
+    ctx.expect.equal('OPS-MW-COUNT', "count of the run's windows after one of three was deleted", countOf(after), 2, after);
   },
 };
 
@@ -166,7 +168,7 @@ const deleteAndCount: Check = {
  * Counts against the read-only caller: one object in the default group and one in a team the run makes, so a count
  * that ignores access has something to over-count. The run-tag filter keeps everyone else's objects out of it.
  */
-export function readableCountCheck(c: Collection, id: string, countReq: string, complete: (ctx: CheckContext) => Promise<Doc | undefined> = async () => ({})): Check {
+export function readableCountCheck(c: Collection, id: string, countReq: string, complete: (ctx: OpsContext) => Promise<Doc | undefined> = async () => ({})): OpsCheck {
   return {
     id,
     title: `Counts of ${c.type} MUST reflect the caller's access: the read-only caller's count equals its own list, never more than the administrator's`,
@@ -181,13 +183,13 @@ export function readableCountCheck(c: Collection, id: string, countReq: string, 
       if (!open.key || !closed.key) return ctx.untested('OPS-AUTH-COUNTS', `could not create the ${c.type} objects`);
       const filter = ownFilter(ctx);
       const admin = await countIn(ctx, c, { filter });
-      ctx.assert(countReq, countOf(admin) === 2, `the administrator counts ${countOf(admin)} of the run's two ${c.type} objects`, admin);
+      ctx.expect.equal(countReq, `the administrator's count of the run's two ${c.type} objects`, countOf(admin), 2, admin);
       const seen = keys(rows(await listIn(ctx, c, { filter }, { as: 'readonly' })));
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
-      ctx.assert('OPS-AUTH-COUNTS', ok(count) && countOf(count) === seen.length && seen.length <= (countOf(admin) ?? 0), `the read-only caller counts ${countOf(count)} of the run's ${c.type} objects and lists ${seen.length} (${seen.join(', ') || 'none'})`, count);
+      ctx.expect.that('OPS-AUTH-COUNTS', `the read-only caller's count of the run's ${c.type} objects`, ok(count) && countOf(count) === seen.length && seen.length <= (countOf(admin) ?? 0), { expected: `a success counting the ${seen.length} it lists (${seen.join(', ') || 'none'}), at most the administrator's ${countOf(admin)}`, actual: `${count.status} ${compact(countOf(count))}` }, count);
       ctx.observe('OPS-AUTH-COUNTS', `${c.type}: the read-only caller ${seen.includes(closed.key) ? 'sees' : 'does not see'} the object in a team of the run, and ${seen.includes(open.key) ? 'sees' : 'does not see'} the one in the default group`);
     },
   };
 }
 
-export const maintenanceChecks: Check[] = [supportedTypes, roundTrip, update, deleteAndCount, readableCountCheck(MAINTENANCE, 'ops.maintenance.counts-readable', 'OPS-MW-COUNT', completeWindow)];
+export const maintenanceChecks: OpsCheck[] = [supportedTypes, roundTrip, update, deleteAndCount, readableCountCheck(MAINTENANCE, 'ops.maintenance.counts-readable', 'OPS-MW-COUNT', completeWindow)];

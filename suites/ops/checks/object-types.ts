@@ -1,30 +1,28 @@
-import type { Check } from '../../core/check';
 import { ENTITY } from '../collections';
-import { createIn } from '../support';
+import { compact } from '../../core/expect';
+import { createIn, type OpsCheck } from '../support';
 
 const CORE_TYPES = ['team', 'entity', 'service', 'base_service_template', 'kpi_base_search', 'deep_dive', 'glass_table', 'home_view', 'kpi_template', 'kpi_threshold_template', 'event_management_state', 'entity_filter_rule', 'entity_type', 'custom_threshold_windows'];
 const EXTRA_TYPES = ['entity_relationship', 'entity_relationship_rule'];
 
-export const supportedObjectTypes: Check = {
+export const supportedObjectTypes: OpsCheck = {
   id: 'ops.core.supported-object-types',
   title: 'get_supported_object_types MUST list every core object type, plus entity_relationship and entity_relationship_rule',
   requirements: ['OPS-CORE-SUPPORTED-TYPES', 'OPS-CORE-OBJECT-TYPES', 'OPS-CORE-SUPPORTED-TYPES-EXTRA', 'OPS-CORE-UNUSED-TYPES'],
   async run(ctx) {
     const ex = await ctx.http.send('coreGetSupportedObjectTypes');
-    const types = Array.isArray(ex.json) ? (ex.json as unknown[]).map(String) : [];
-    ctx.assert('OPS-CORE-SUPPORTED-TYPES', Array.isArray(ex.json), `get_supported_object_types answered ${Array.isArray(ex.json) ? `an array of ${types.length}` : ex.status}`, ex);
-    const missing = CORE_TYPES.filter((t) => !types.includes(t));
-    ctx.assert('OPS-CORE-OBJECT-TYPES', missing.length === 0, missing.length ? `missing core types: ${missing.join(', ')}` : 'every core object type is supported', ex);
-    const extra = EXTRA_TYPES.filter((t) => !types.includes(t));
-    ctx.assert('OPS-CORE-SUPPORTED-TYPES-EXTRA', extra.length === 0, extra.length ? `missing ${extra.join(', ')}` : 'entity_relationship and entity_relationship_rule are listed', ex);
+    const types = Array.isArray(ex.json) ? ex.json.map(String) : [];
+    ctx.expect.that('OPS-CORE-SUPPORTED-TYPES', 'get_supported_object_types', Array.isArray(ex.json), { expected: 'an array', actual: Array.isArray(ex.json) ? `an array of ${types.length}` : `${ex.status} ${ex.text.slice(0, 120)}` }, ex);
+    ctx.expect.equal('OPS-CORE-OBJECT-TYPES', 'core object types get_supported_object_types leaves out', CORE_TYPES.filter((t) => !types.includes(t)), [], ex);
+    ctx.expect.equal('OPS-CORE-SUPPORTED-TYPES-EXTRA', 'of entity_relationship and entity_relationship_rule, those get_supported_object_types leaves out', EXTRA_TYPES.filter((t) => !types.includes(t)), [], ex);
     for (const t of ['entity_filter_rule', ...EXTRA_TYPES]) {
       const list = await ctx.http.send('coreList', { params: { object_type: t }, query: { limit: 5 } });
-      ctx.observe('OPS-CORE-UNUSED-TYPES', `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${(list.json as unknown[]).length} rows` : ''}`);
+      ctx.observe('OPS-CORE-UNUSED-TYPES', `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${list.json.length} rows` : ''}`);
     }
   },
 };
 
-export const aliasList: Check = {
+export const aliasList: OpsCheck = {
   id: 'ops.core.alias-list',
   title: 'get_alias_list MUST answer {identifier: [string], informational: [string]}; whether it names the entities\' alias fields is observed',
   requirements: ['OPS-CORE-ALIAS-LIST', 'OPS-ENTITY-ALIAS-VALUES', 'OPS-COMMON-FULL-SCHEMAS'],
@@ -39,14 +37,14 @@ export const aliasList: Check = {
     });
     if (!key) return ctx.untested('OPS-CORE-ALIAS-LIST', 'could not create an entity with alias fields');
     const ex = await ctx.http.send('coreGetAliasList');
-    const body = ex.json as { identifier?: unknown; informational?: unknown };
+    const body = ex.json;
     const shaped = Array.isArray(body?.identifier) && Array.isArray(body?.informational);
-    if (!ctx.assert('OPS-CORE-ALIAS-LIST', shaped, shaped ? 'alias list has identifier and informational arrays' : `alias list is ${ex.text.slice(0, 120)}`, ex)) return;
+    if (!ctx.expect.that('OPS-CORE-ALIAS-LIST', 'get_alias_list', shaped, { expected: 'identifier and informational arrays', actual: ex.text.slice(0, 120) }, ex)) return;
     // The document gives the shape, not what the lists hold: whether they name the new entity's fields is recorded only.
-    const listed = (body.identifier as unknown[]).includes(field) && (body.informational as unknown[]).includes(info);
+    const listed = body!.identifier.includes(field) && body!.informational.includes(info);
     ctx.observe('OPS-COMMON-FULL-SCHEMAS', listed ? 'get_alias_list names the alias fields of a new entity' : `get_alias_list does not name the new entity's alias fields (${field}, ${info})`);
     const got = await ctx.http.send('coreGet', { params: { object_type: 'entity', _key: key } });
-    const values = (got.json as Record<string, unknown>)?.[field];
-    ctx.assert('OPS-ENTITY-ALIAS-VALUES', Array.isArray(values) && values.every((v) => typeof v === 'string'), `the alias field ${field} reads back as ${JSON.stringify(values)}`, got);
+    const values = got.json?.[field];
+    ctx.expect.that('OPS-ENTITY-ALIAS-VALUES', `the alias field ${field} of the entity`, Array.isArray(values) && values.every((v) => typeof v === 'string'), { expected: 'an array of strings', actual: compact(values) }, got);
   },
 };

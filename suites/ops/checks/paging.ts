@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
 import { escapeRegex } from '../arbitraries/filters';
 import { DEEP_DIVE, QUERYABLE, type Collection } from '../collections';
-import { createIn, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc } from '../support';
+import { createIn, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const SIZE = 5;
 /** Title prefix of the ranked rows. */
@@ -14,7 +13,7 @@ const RANKED = 'p-';
 const ALWAYS_ALLOWED = new Set(['_key', 'title', 'object_type', '_type', '_user', '_owner']);
 
 /** Objects with unique titles and ranks, so that every sort order is total and paging has one right answer. */
-async function seedRanked(ctx: CheckContext, c: Collection): Promise<Doc[] | undefined> {
+async function seedRanked(ctx: OpsContext, c: Collection): Promise<Doc[] | undefined> {
   const words = fc.sample(fc.uniqueArray(word, { minLength: SIZE, maxLength: SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
   const ranks = fc.sample(fc.uniqueArray(fc.integer({ min: -500, max: 500 }), { minLength: SIZE, maxLength: SIZE }), { seed: ctx.options.seed + 1, numRuns: 1 })[0];
   const made = await Promise.all(words.map((w, i) => createIn(ctx, c, `${RANKED}${w}`, { cf_rank: ranks[i], cf_word: w })));
@@ -24,7 +23,7 @@ async function seedRanked(ctx: CheckContext, c: Collection): Promise<Doc[] | und
 
 const compare = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
-export const sortAndPage: Check = {
+export const sortAndPage: OpsCheck = {
   id: 'ops.query.sort-and-page',
   title: 'Paging with limit and offset through a list sorted by sort_key and sort_dir (1 ascending, 0 descending) MUST yield the sorted whole, without duplicates or gaps',
   requirements: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'],
@@ -34,7 +33,7 @@ export const sortAndPage: Check = {
   },
 };
 
-async function sortAndPageIn(ctx: CheckContext, c: Collection): Promise<void> {
+async function sortAndPageIn(ctx: OpsContext, c: Collection): Promise<void> {
   const seeded = await seedRanked(ctx, c);
   if (!seeded) return ctx.untested('OPS-QUERY-SORT-KEY', `could not create ${c.type} objects to sort`);
   // Only the ranked rows: what the other collections' objects need (a maintenance window's service) may be listed too.
@@ -45,66 +44,42 @@ async function sortAndPageIn(ctx: CheckContext, c: Collection): Promise<void> {
     const all = keys(rows(whole));
     if (JSON.stringify(all) !== JSON.stringify(expected)) {
       const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
-      throw new Violation(
-        `${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
-        reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY',
-        whole,
-      );
+      throw new Violation(`${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY', whole, { expected: expected.join(','), actual: all.join(',') });
     }
     const seen: string[] = [];
     for (let offset = 0; offset < SIZE + size; offset += size) {
       const page = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, limit: size, offset });
       const got = keys(rows(page));
-      if (!ok(page) || got.length > size) throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page);
+      if (!ok(page) || got.length > size) throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page, { expected: `a success with at most ${size} rows`, actual: `${page.status} with ${got.length} rows` });
       const want = expected.slice(offset, offset + size);
-      if (JSON.stringify(got) !== JSON.stringify(want))
-        throw new Violation(
-          `${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`,
-          got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT',
-          page,
-        );
+      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`, got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT', page, { expected: want.join(',') || '(empty)', actual: got.join(',') || '(empty)' });
       seen.push(...got);
     }
-    if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET');
+    if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET', undefined, { expected: expected.join(','), actual: seen.join(',') });
     // Without limit, offset still skips: the rest of the list from there.
     const rest = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, offset: size });
     const tail = keys(rows(rest));
-    if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size)))
-      throw new Violation(
-        `${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`,
-        'OPS-QUERY-OFFSET',
-        rest,
-      );
+    if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size))) throw new Violation(`${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`, 'OPS-QUERY-OFFSET', rest, { expected: expected.slice(size).join(',') || '(empty)', actual: tail.join(',') || '(empty)' });
   });
-  await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, {
-    runs: Math.max(2, Math.ceil(ctx.options.runs / 4)),
-    examples: [['cf_rank', 0, 2]],
-    concurrent: true,
-  });
+  await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, { runs: Math.max(2, Math.ceil(ctx.options.runs / 4)), examples: [['cf_rank', 0, 2]], concurrent: true });
 }
 
 /** More rows than common default page sizes (100), so a server that pages by default is seen to. */
 const UNSET_LIMIT_ROWS = 101;
 
-export const limitUnsetReturnsAll: Check = {
+export const limitUnsetReturnsAll: OpsCheck = {
   id: 'ops.query.limit-unset-returns-all',
   title: `A list without limit MUST return every entry, beyond any default page size (${UNSET_LIMIT_ROWS} rows)`,
   requirements: ['OPS-LIMITS-UNSET'],
   async run(ctx) {
     const made: Created[] = [];
-    for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20)
-      made.push(...(await Promise.all(Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)))));
+    for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20) made.push(...(await Promise.all(Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)))));
     const mine = made.map((m) => m.key).filter((k): k is string => Boolean(k));
     if (mine.length < UNSET_LIMIT_ROWS) return ctx.untested('OPS-LIMITS-UNSET', `only ${mine.length} of ${UNSET_LIMIT_ROWS} deep dives could be created`);
     const ex = await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) });
     const got = new Set(keys(rows(ex)));
     const missing = mine.filter((k) => !got.has(k));
-    ctx.assert(
-      'OPS-LIMITS-UNSET',
-      missing.length === 0,
-      missing.length ? `without limit the list returned ${got.size} rows; ${missing.length} of the run's ${mine.length} are missing` : `all ${mine.length} entries returned without limit`,
-      ex,
-    );
+    ctx.expect.equal('OPS-LIMITS-UNSET', `of the run's ${mine.length} rows, those a list without limit leaves out (it returned ${got.size})`, missing, [], ex);
     // Where deletes by filter are allowed, two requests remove what a hundred would one key at a time.
     if (ctx.options.allowDestructive && (await guardedBulkDelete(ctx, DEEP_DIVE, ownFilter(ctx)))) {
       const left = new Set(keys(rows(await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) }))));
@@ -113,7 +88,7 @@ export const limitUnsetReturnsAll: Check = {
   },
 };
 
-export const fieldsSelectsFields: Check = {
+export const fieldsSelectsFields: OpsCheck = {
   id: 'ops.query.fields',
   title: 'fields=a,b MUST return the asked fields of every row, and not the fields that were not asked',
   requirements: ['OPS-QUERY-FIELDS'],
@@ -127,13 +102,11 @@ export const fieldsSelectsFields: Check = {
       for (const row of rows(ex)) {
         const stored = byKey.get(String(row._key));
         if (!stored) continue;
-        for (const f of fields)
-          if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f]))
-            throw new Violation(`fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`, 'OPS-QUERY-FIELDS', ex);
+        for (const f of fields) if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f])) throw new Violation(`fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`, 'OPS-QUERY-FIELDS', ex, { expected: `${f}=${JSON.stringify(stored[f])}`, actual: `${f}=${JSON.stringify(row[f])}` });
         const unasked = Object.keys(row).filter((k) => stored[k] !== undefined && !ALWAYS_ALLOWED.has(k) && !fields.includes(k));
-        if (unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex);
+        if (unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex, { expected: `only ${fields.join(', ')} of the listed fields`, actual: `also ${unasked.join(', ')}` });
       }
-      if (rows(ex).length !== seeded.length) throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex);
+      if (rows(ex).length !== seeded.length) throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex, { expected: `${seeded.length} rows`, actual: `${rows(ex).length} rows` });
     });
     await checkProperty(ctx, 'OPS-QUERY-FIELDS', 'fields projection', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
   },

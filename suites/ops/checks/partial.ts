@@ -1,15 +1,15 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
+import { asDoc } from '../../core/json';
 import { userObject } from '../arbitraries/values';
 import { SERVICE } from '../collections';
 import { expectMerged, expectReplaced, serverFields } from '../ownership';
-import { createIn, getIn, ok, removeIn, tagged, updateIn, type Doc } from '../support';
+import { createIn, getIn, ok, removeIn, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 
-const title = (ctx: CheckContext, n: string) => tagged(ctx, `partial ${n}`);
+const title = (ctx: OpsContext, n: string) => tagged(ctx, `partial ${n}`);
 
 /** One object per case, removed at once: a property run never leaves its objects behind. */
-async function withObject(ctx: CheckContext, initial: Doc, body: (key: string, sent: Doc) => Promise<void>): Promise<void> {
+async function withObject(ctx: OpsContext, initial: Doc, body: (key: string, sent: Doc) => Promise<void>): Promise<void> {
   const made = await createIn(ctx, SERVICE, 'partial', initial);
   if (!made.key) throw new Violation(`create of ${JSON.stringify(initial)} did not answer a key`, 'OPS-PARTIAL-MERGE', made.ex);
   try {
@@ -20,16 +20,16 @@ async function withObject(ctx: CheckContext, initial: Doc, body: (key: string, s
 }
 
 /** The object as it stands, read back before an update: what a partial update merges into. */
-async function current(ctx: CheckContext, key: string, requirement: string): Promise<Doc> {
+async function current(ctx: OpsContext, key: string, requirement: string): Promise<Doc> {
   const got = await getIn(ctx, SERVICE, key);
   if (!ok(got) || !got.json || typeof got.json !== 'object') throw new Violation(`GET service/${key} answered ${got.status} before the update`, requirement, got);
-  return got.json as Doc;
+  return got.json;
 }
 
 /** Nested values where a deep merge and a shallow one differ: the case a small random budget rarely builds. */
 const NESTED_CASE: [Doc, Doc] = [{ cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] }, { cf_alpha: { x: 'sent' }, cf_beta: ['d'] }];
 
-export const partialUpdateMerges: Check = {
+export const partialUpdateMerges: OpsCheck = {
   id: 'ops.partial.merge',
   title: 'POST <object_type>/<_key>?is_partial_data=1 MUST change only the fields sent (a shallow merge into the object as it stood)',
   requirements: ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES'],
@@ -46,7 +46,7 @@ export const partialUpdateMerges: Check = {
   },
 };
 
-export const fullUpdateReplaces: Check = {
+export const fullUpdateReplaces: OpsCheck = {
   id: 'ops.partial.replace',
   title: 'POST <object_type>/<_key>?is_partial_data=0 MUST replace the whole object, writing fields outside the schema too; 0 MUST be the default',
   requirements: ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS', 'OPS-PARTIAL-DEFAULT'],
@@ -59,7 +59,7 @@ export const fullUpdateReplaces: Check = {
         const requirement = explicit ? 'OPS-PARTIAL-REPLACE' : 'OPS-PARTIAL-DEFAULT';
         if (!ok(upd)) throw new Violation(`full update ${explicit ? 'with is_partial_data=0' : 'without is_partial_data'} answered ${upd.status}`, requirement, upd);
         const got = await getIn(ctx, SERVICE, key);
-        const now = (got.json ?? {}) as Doc;
+        const now = asDoc(got.json ?? {});
         const unknownLost = Object.keys(replacement).filter((k) => now[k] === undefined);
         if (unknownLost.length) throw new Violation(`fields outside the schema were not written: ${unknownLost.join(', ')}`, 'OPS-PARTIAL-UNKNOWN-FIELDS', got);
         expectReplaced(sent, next, got, owned, requirement);
@@ -69,7 +69,7 @@ export const fullUpdateReplaces: Check = {
   },
 };
 
-export const fullUpdateNeedsRequiredFields: Check = {
+export const fullUpdateNeedsRequiredFields: OpsCheck = {
   id: 'ops.partial.required-fields',
   title: 'A full update (is_partial_data=0) of a service without its required title MUST be refused and change nothing',
   requirements: ['OPS-PARTIAL-REQUIRED-FIELDS'],
@@ -77,13 +77,13 @@ export const fullUpdateNeedsRequiredFields: Check = {
     const { key, body } = await createIn(ctx, SERVICE, 'required title', { cf_note: 'kept' });
     if (!key) return ctx.untested('OPS-PARTIAL-REQUIRED-FIELDS', 'could not create a service');
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'no title' }, 0);
-    ctx.assert('OPS-PARTIAL-REQUIRED-FIELDS', !ok(upd), `a full update without title answered ${upd.status}`, upd);
-    const got = (await getIn(ctx, SERVICE, key)).json as Doc;
-    ctx.assert('OPS-PARTIAL-REQUIRED-FIELDS', got?.title === body.title && got?.cf_note === 'kept', `after the refused update the service reads title ${JSON.stringify(got?.title)}, cf_note ${JSON.stringify(got?.cf_note)}`);
+    ctx.expect.status('OPS-PARTIAL-REQUIRED-FIELDS', upd, 'not 2xx', 'a full update without title');
+    const got = (await getIn(ctx, SERVICE, key)).json;
+    ctx.expect.equal('OPS-PARTIAL-REQUIRED-FIELDS', 'title and cf_note after the refused update', { title: got?.title, cf_note: got?.cf_note }, { title: body.title, cf_note: 'kept' });
   },
 };
 
-export const bulkUpdate: Check = {
+export const bulkUpdate: OpsCheck = {
   id: 'ops.core.bulk-update',
   title: 'bulk_update MUST apply each object by its _key: merging with is_partial_data=1, replacing with 0 or without is_partial_data',
   requirements: ['OPS-CORE-BULK-UPDATE'],

@@ -1,7 +1,8 @@
-import type { Check, CheckContext } from '../../core/check';
+import { compact } from '../../core/expect';
+import { asDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
 import { core, SERVICE } from '../collections';
-import { createIn, getIn, listIn, ok, rows, tagged, type Doc } from '../support';
+import { createIn, getIn, listIn, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -35,7 +36,7 @@ interface OwnService {
 type Links = { _key: string; kpi_ids: string[] }[];
 
 /** A disabled service with `n` KPIs; the KPI keys are read back, since a server may assign its own. */
-async function serviceWithKpis(ctx: CheckContext, name: string, n: number): Promise<OwnService | undefined> {
+async function serviceWithKpis(ctx: OpsContext, name: string, n: number): Promise<OwnService | undefined> {
   const titles = Array.from({ length: n }, (_, i) => tagged(ctx, `${name} kpi ${i}`));
   const kpis = titles.map((title, i) => ({ _key: `${ctx.options.runTag}_${name.replace(/\W/g, '_')}_k${i}`, title, type: 'kpis', threshold_field: 'count', search_type: 'adhoc' }));
   const made = await createIn(ctx, SERVICE, name, { kpis });
@@ -47,12 +48,12 @@ async function serviceWithKpis(ctx: CheckContext, name: string, n: number): Prom
 }
 
 const rowsOf = (json: unknown, field: string): Doc[] => {
-  const v = (json as Doc | undefined)?.[field];
-  return Array.isArray(v) ? (v as Doc[]).filter((d) => d && typeof d === 'object') : [];
+  const v = asDoc(json)[field];
+  return Array.isArray(v) ? v.filter((d) => d && typeof d === 'object') : [];
 };
 
 /** A window of the run's own whose linked_services names the KPIs it is to be linked to. */
-const windowFor = (ctx: CheckContext, name: string, links: Links) =>
+const windowFor = (ctx: OpsContext, name: string, links: Links) =>
   createIn(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
 
 const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
@@ -62,7 +63,7 @@ const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) 
  * seen names them in the body as {services: [{_key, kpi_ids}]}. Both go with `ctw_id`. The first form whose answer
  * lists linked KPIs is the one judged; failing that the first accepted one, failing that the last answer.
  */
-async function associate(ctx: CheckContext, window: string, links: Links): Promise<{ ex: Exchange; form: string }> {
+async function associate(ctx: OpsContext, window: string, links: Links): Promise<{ ex: Exchange; form: string }> {
   const forms: [string, unknown][] = [['the window keys', [window]], ['{services: [{_key, kpi_ids}]}', { services: links }]];
   const answers: { ex: Exchange; form: string }[] = [];
   for (const [form, body] of forms) {
@@ -73,10 +74,10 @@ async function associate(ctx: CheckContext, window: string, links: Links): Promi
   return answers.find((a) => ok(a.ex) && answeredPairs(a.ex).length) ?? answers.find((a) => ok(a.ex)) ?? answers[answers.length - 1];
 }
 
-const disconnect = (ctx: CheckContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
+const disconnect = (ctx: OpsContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
 
 /** linked_kpis with the window under the given parameter names (both unless told). */
-const linkedKpis = (ctx: CheckContext, window: string, query: Record<string, number> = {}, names: readonly string[] = PARAM_NAMES) =>
+const linkedKpis = (ctx: OpsContext, window: string, query: Record<string, number> = {}, names: readonly string[] = PARAM_NAMES) =>
   ctx.http.send('ctwLinkedKpis', { query: { ...Object.fromEntries(names.map((n) => [n, window])), ...query } });
 
 const pairsOfLinks = (links: Links) => links.flatMap((s) => s.kpi_ids.map((k) => `${s._key}/${k}`)).sort();
@@ -86,7 +87,7 @@ const show = (pairs: string[]) => (pairs.length ? pairs.join(', ') : '(none)');
 
 const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
 
-const associateAndLinkedKpis: Check = {
+const associateAndLinkedKpis: OpsCheck = {
   id: 'ops.ctw.associate-linked-kpis',
   title: 'associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
   requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
@@ -109,7 +110,7 @@ const associateAndLinkedKpis: Check = {
       const got = answeredPairs(ex);
       const want = pairsOfLinks(links);
       const good = ok(ex) && sameSet([...new Set(got)], want);
-      ctx.assert('OPS-CTW-ASSOCIATE', good, `associate_service_kpi for ${window} (payload ${form}) answered ${ex.status} listing ${show(got)}; the window's KPIs are ${show(want)}`, ex);
+      ctx.expect.that('OPS-CTW-ASSOCIATE', `associate_service_kpi for ${window} (payload ${form})`, good, { expected: `a success listing the window's KPIs ${show(want)}`, actual: `${ex.status} listing ${show(got)}` }, ex);
       ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi was answered for the payload ${form}`);
     }
     const services = new Map([s1, s2].map((s) => [s.key, s]));
@@ -122,26 +123,25 @@ const associateAndLinkedKpis: Check = {
       if (match) honoured.push(name);
       ctx.observe('OPS-CTW-LINKED-KPIS-PARAM', `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ', exactly the window\'s' : ''}`);
     }
-    ctx.assert('OPS-CTW-LINKED-KPIS-PARAM', honoured.length > 0, honoured.length ? `linked_kpis selects the window by ${honoured.join(' and ')}` : 'neither ctw_id nor custom_threshold_window_id alone selects the window\'s KPIs');
+    ctx.expect.that('OPS-CTW-LINKED-KPIS-PARAM', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, { expected: `at least one of ${PARAM_NAMES.join(', ')}`, actual: compact(honoured) });
 
     for (const [window, links] of wanted) {
       const ex = await linkedKpis(ctx, window);
       const got = pairsOfRows(ex);
       const want = pairsOfLinks(links);
-      ctx.assert('OPS-CTW-LINKED-KPIS', ok(ex) && sameSet(got, want), `linked_kpis of ${window} answered ${ex.status} with ${show(got)}; linked were ${show(want)}`, ex);
-      const count = (ex.json as Doc | undefined)?.count;
-      ctx.assert('OPS-CTW-LINKED-KPIS', count === got.length, `with every entry returned, count is ${JSON.stringify(count)} for ${got.length} entries`, ex);
+      ctx.expect.that('OPS-CTW-LINKED-KPIS', `linked_kpis of ${window}`, ok(ex) && sameSet(got, want), { expected: `a success with ${show(want)}`, actual: `${ex.status} with ${show(got)}` }, ex);
+      ctx.expect.equal('OPS-CTW-LINKED-KPIS', 'count of linked_kpis with every entry returned, against the entries', asDoc(ex.json).count, got.length, ex);
       const wrong = rowsOf(ex.json, 'linked_kpis').filter((r) => {
         const s = services.get(String(r.service_key));
         return !s || r.service_title !== s.title || r.kpi_title !== s.kpis.find((k) => k.key === r.kpi_key)?.title;
       });
-      ctx.assert('OPS-CTW-LINKED-KPIS', wrong.length === 0, wrong.length ? `entries with wrong titles: ${JSON.stringify(wrong.slice(0, 2))}` : 'every entry names its KPI and service with their titles', ex);
+      ctx.expect.equal('OPS-CTW-LINKED-KPIS', 'linked_kpis entries that do not name their KPI and service by their titles', wrong, [], ex);
       const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
       const storedPairs = stored.flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : []));
       const inLinks = sameSet([...new Set(storedPairs)], want);
-      ctx.assert('OPS-CTW-FIELDS', inLinks, `the window's linked_services reads ${show(storedPairs)}`);
+      ctx.expect.that('OPS-CTW-FIELDS', `linked_services of ${window}`, inLinks, { expected: show(want), actual: show(storedPairs) });
       // The association must be kept: it shows in one read of the window or the other.
-      ctx.assert('OPS-CTW-ASSOCIATE', inLinks || (ok(ex) && sameSet(got, want)), `after associate_service_kpi, ${window} holds ${show(storedPairs)} in linked_services and ${show(got)} in linked_kpis; linked were ${show(want)}`, ex);
+      ctx.expect.that('OPS-CTW-ASSOCIATE', `${window} after associate_service_kpi, in linked_services or linked_kpis`, inLinks || (ok(ex) && sameSet(got, want)), { expected: show(want), actual: `${show(storedPairs)} in linked_services; ${show(got)} in linked_kpis` }, ex);
     }
 
     const all = pairsOfLinks(wanted[0][1]);
@@ -149,16 +149,16 @@ const associateAndLinkedKpis: Check = {
       const ex = await linkedKpis(ctx, a.key, { limit });
       const got = pairsOfRows(ex);
       const good = ok(ex) && got.length > 0 && got.length <= limit && got.every((p) => all.includes(p));
-      ctx.assert('OPS-CTW-LINKED-KPIS', good, `limit=${limit} answered ${ex.status} with ${got.length} of ${all.length} KPIs`, ex);
-      ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify((ex.json as Doc | undefined)?.count)} (${all.length} linked)`);
+      ctx.expect.that('OPS-CTW-LINKED-KPIS', `linked_kpis with limit=${limit}`, good, { expected: `a success with 1 to ${limit} of ${show(all)}`, actual: `${ex.status} with ${show(got)}` }, ex);
+      ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify(asDoc(ex.json).count)} (${all.length} linked)`);
     }
     const zero = await linkedKpis(ctx, a.key, { limit: 0 });
     const got = pairsOfRows(zero);
-    ctx.assert('OPS-LIMITS-LINKED-KPIS-ZERO', ok(zero) && sameSet(got, all), `limit=0 answered ${zero.status} with ${got.length} of ${all.length} linked KPIs`, zero);
+    ctx.expect.that('OPS-LIMITS-LINKED-KPIS-ZERO', 'linked_kpis with limit=0', ok(zero) && sameSet(got, all), { expected: `a success with all of ${show(all)}`, actual: `${zero.status} with ${show(got)}` }, zero);
   },
 };
 
-const disconnectUnlinks: Check = {
+const disconnectUnlinks: OpsCheck = {
   id: 'ops.ctw.disconnect',
   title: 'disconnect_kpis MUST unlink every KPI of that window, and only of that window',
   requirements: ['OPS-CTW-DISCONNECT'],
@@ -179,20 +179,20 @@ const disconnectUnlinks: Check = {
       return ctx.untested('OPS-CTW-DISCONNECT', `before disconnecting, linked_kpis does not show the windows' links (${show(pairsOfRows(before[0]))} and ${show(pairsOfRows(before[1]))})`, before[0]);
     }
     const ex = await disconnect(ctx, a.key);
-    const dict = (ex.json as Doc | undefined)?.service_kpis_dict;
-    ctx.assert('OPS-CTW-DISCONNECT', ok(ex) && Array.isArray(dict), `disconnect_kpis answered ${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}`, ex);
+    const dict = asDoc(ex.json).service_kpis_dict;
+    ctx.expect.that('OPS-CTW-DISCONNECT', 'disconnect_kpis', ok(ex) && Array.isArray(dict), { expected: 'a success with a service_kpis_dict array', actual: `${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}` }, ex);
     ctx.observe('OPS-CTW-DISCONNECT', `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`);
     const left = await linkedKpis(ctx, a.key);
-    ctx.assert('OPS-CTW-DISCONNECT', ok(left) && pairsOfRows(left).length === 0, `after disconnect_kpis the window's linked_kpis answered ${left.status} with ${show(pairsOfRows(left))}`, left);
+    ctx.expect.equal('OPS-CTW-DISCONNECT', "the window's linked_kpis after disconnect_kpis: success and KPIs", { success: ok(left), kpis: pairsOfRows(left) }, { success: true, kpis: [] }, left);
     // Whether the window's own linked_services is emptied too is not shown: recorded only.
     const stored = rowsOf((await getIn(ctx, CTW, a.key)).json, 'linked_services').flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : []));
     ctx.observe('OPS-CTW-DISCONNECT', `after disconnect_kpis the window's linked_services names ${stored.length} KPIs`);
     const other = await linkedKpis(ctx, b.key);
-    ctx.assert('OPS-CTW-DISCONNECT', ok(other) && sameSet(pairsOfRows(other), pairsOfLinks(linkB)), `another window's linked_kpis now reads ${show(pairsOfRows(other))}; it had ${show(pairsOfLinks(linkB))}`, other);
+    ctx.expect.that('OPS-CTW-DISCONNECT', "another window's linked_kpis after the disconnect", ok(other) && sameSet(pairsOfRows(other), pairsOfLinks(linkB)), { expected: `a success with ${show(pairsOfLinks(linkB))}`, actual: `${other.status} with ${show(pairsOfRows(other))}` }, other);
   },
 };
 
-const stopMovesToStopped: Check = {
+const stopMovesToStopped: OpsCheck = {
   id: 'ops.ctw.stop',
   title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
   requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
@@ -202,32 +202,32 @@ const stopMovesToStopped: Check = {
     const b = await createIn(ctx, CTW, 'stop b');
     if (!a.key || !b.key) return ctx.untested('OPS-CTW-STOP', 'could not create two windows');
     const before = await getIn(ctx, CTW, a.key);
-    const first = before.json as Doc | undefined;
-    ctx.assert('OPS-CTW-STATUS-LOWERCASE', ok(before) && isLower(first?.status), `a new window reads status ${JSON.stringify(first?.status)}`, before);
-    ctx.assert('OPS-CTW-OBJECT-TYPE', first?.object_type === 'custom_threshold_windows', `the window reads object_type ${JSON.stringify(first?.object_type)}`, before);
+    const first = before.json;
+    ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status of a new window', ok(before) && isLower(first?.status), { expected: 'a success with a lower-case string', actual: `${before.status} ${compact(first?.status)}` }, before);
+    ctx.expect.equal('OPS-CTW-OBJECT-TYPE', 'object_type of the window', first?.object_type, 'custom_threshold_windows', before);
     if (String(first?.status).toLowerCase() !== 'active') {
       ctx.observe('OPS-CTW-OTHER-STATES', `a window created with status "active" reads ${JSON.stringify(first?.status)}`);
       return ctx.untested('OPS-CTW-STOP', `the window is not active after create (status ${JSON.stringify(first?.status)})`, before);
     }
     const stop = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
-    const w = stop.json as Doc | undefined;
+    const w = stop.json;
     const stopped = ok(stop) && w?._key === a.key && String(w?.status).toLowerCase() === 'stopped';
-    ctx.assert('OPS-CTW-STOP', stopped, `stop answered ${stop.status} with _key ${JSON.stringify(w?._key)} and status ${JSON.stringify(w?.status)}`, stop);
-    const stamp = w?.last_stopped_time;
-    ctx.assert('OPS-CTW-STOP', stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0, `the stopped window's last_stopped_time is ${JSON.stringify(stamp)}`, stop);
-    if (stamp !== undefined) ctx.assert('OPS-CTW-FIELDS', typeof stamp === 'number', `last_stopped_time is ${JSON.stringify(stamp)}, listed as epoch seconds (number)`, stop);
-    ctx.assert('OPS-CTW-STATUS-LOWERCASE', isLower(w?.status), `stop answered status ${JSON.stringify(w?.status)}`, stop);
+    ctx.expect.that('OPS-CTW-STOP', 'stop of an active window', stopped, { expected: `a success with _key ${a.key} and status stopped`, actual: `${stop.status} with _key ${compact(w?._key)} and status ${compact(w?.status)}` }, stop);
+    const stamp: unknown = w?.last_stopped_time;
+    ctx.expect.that('OPS-CTW-STOP', "last_stopped_time of the stopped window", stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0, { expected: 'set', actual: compact(stamp) }, stop);
+    if (stamp !== undefined) ctx.expect.that('OPS-CTW-FIELDS', 'last_stopped_time, listed as epoch seconds', typeof stamp === 'number', { expected: 'a number', actual: compact(stamp) }, stop);
+    ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status the stop answered', isLower(w?.status), { expected: 'a lower-case string', actual: compact(w?.status) }, stop);
     const after = await getIn(ctx, CTW, a.key);
-    const read = after.json as Doc | undefined;
-    ctx.assert('OPS-CTW-STOP', String(read?.status).toLowerCase() === 'stopped' && read?.last_stopped_time === w?.last_stopped_time, `after stop the window reads status ${JSON.stringify(read?.status)} and last_stopped_time ${JSON.stringify(read?.last_stopped_time)}`, after);
-    ctx.assert('OPS-CTW-STATUS-LOWERCASE', isLower(read?.status), `the stopped window reads status ${JSON.stringify(read?.status)}`, after);
-    const other = (await getIn(ctx, CTW, b.key)).json as Doc | undefined;
-    ctx.assert('OPS-CTW-STOP', String(other?.status).toLowerCase() === 'active', `another window reads status ${JSON.stringify(other?.status)} after the first was stopped`);
+    const read = after.json;
+    ctx.expect.that('OPS-CTW-STOP', 'the window read after stop', String(read?.status).toLowerCase() === 'stopped' && read?.last_stopped_time === w?.last_stopped_time, { expected: `status stopped, last_stopped_time ${compact(w?.last_stopped_time)}`, actual: `status ${compact(read?.status)}, last_stopped_time ${compact(read?.last_stopped_time)}` }, after);
+    ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status of the stopped window, read', isLower(read?.status), { expected: 'a lower-case string', actual: compact(read?.status) }, after);
+    const other = (await getIn(ctx, CTW, b.key)).json;
+    ctx.expect.that('OPS-CTW-STOP', 'status of another window after the first was stopped', String(other?.status).toLowerCase() === 'active', { expected: 'active', actual: compact(other?.status) });
 
     // Stopping a stopped window is not shown: any answer is accepted and recorded.
     const again = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
-    ctx.assert('OPS-CTW-OTHER-STATES', again.status > 0, `stopping the stopped window again answered ${again.status}; any answer is accepted`, again);
-    const w2 = again.json as Doc | undefined;
+    ctx.expect.that('OPS-CTW-OTHER-STATES', 'stopping the stopped window again', again.status > 0, { expected: 'any answer', actual: again.status }, again);
+    const w2 = again.json;
     ctx.observe('OPS-CTW-OTHER-STATES', `stopping a stopped window answered ${again.status}${ok(again) ? ` with status ${JSON.stringify(w2?.status)}, last_stopped_time ${w2?.last_stopped_time === w?.last_stopped_time ? 'unchanged' : `now ${JSON.stringify(w2?.last_stopped_time)}`}` : ''}`);
   },
 };
@@ -258,7 +258,7 @@ const TYPES: Record<string, (v: unknown) => boolean> = {
   linked_services: (v) => Array.isArray(v) && v.every((l) => typeof l?.service_id === 'string' && Array.isArray(l?.linked_kpi_ids) && l.linked_kpi_ids.every((k: unknown) => typeof k === 'string')),
 };
 
-const windowFields: Check = {
+const windowFields: OpsCheck = {
   id: 'ops.ctw.fields',
   title: 'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
   requirements: ['OPS-CTW-FIELDS', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OTHER-STATES'],
@@ -270,16 +270,16 @@ const windowFields: Check = {
     const windows = rows(ex);
     if (!ok(ex) || !windows.length) return ctx.untested('OPS-CTW-FIELDS', `the window list answered ${ex.status} with ${windows.length} windows`, ex);
     const badType = windows.filter((w) => w.object_type !== 'custom_threshold_windows');
-    ctx.assert('OPS-CTW-OBJECT-TYPE', badType.length === 0, badType.length ? `${badType.length} windows have object_type ${JSON.stringify(badType[0].object_type)}` : `all ${windows.length} windows have object_type custom_threshold_windows`, ex);
+    ctx.expect.equal('OPS-CTW-OBJECT-TYPE', `windows with an object_type other than custom_threshold_windows (of ${windows.length})`, badType.map((w) => ({ _key: w._key, object_type: w.object_type })), [], ex);
     const statuses = [...new Set(windows.map((w) => w.status))];
-    ctx.assert('OPS-CTW-STATUS-LOWERCASE', statuses.every(isLower), `window statuses seen: ${JSON.stringify(statuses)}`, ex);
+    ctx.expect.equal('OPS-CTW-STATUS-LOWERCASE', 'window statuses that are not lower-case strings', statuses.filter((s) => !isLower(s)), [], ex);
     const other = statuses.filter((s) => !['active', 'stopped'].includes(String(s).toLowerCase()));
-    ctx.assert('OPS-CTW-OTHER-STATES', other.every(isLower), `statuses besides active and stopped: ${JSON.stringify(other)}`, ex);
+    ctx.expect.equal('OPS-CTW-OTHER-STATES', 'statuses besides active and stopped that are not lower-case strings', other.filter((s) => !isLower(s)), [], ex);
     if (other.length) ctx.observe('OPS-CTW-OTHER-STATES', `windows also have status ${other.join(', ')}`);
     const wrong: string[] = [];
     for (const w of windows) for (const [f, test] of Object.entries(TYPES)) if (w[f] !== undefined && !test(w[f])) wrong.push(`${String(w._key)}.${f}=${JSON.stringify(w[f])?.slice(0, 60)}`);
-    ctx.assert('OPS-CTW-FIELDS', wrong.length === 0, wrong.length ? `fields of another type than listed: ${wrong.slice(0, 5).join('; ')}` : `every listed field of ${windows.length} windows has its listed type`, ex);
+    ctx.expect.equal('OPS-CTW-FIELDS', `fields of ${windows.length} windows of another type than listed`, wrong, [], ex);
   },
 };
 
-export const thresholdWindowsChecks: Check[] = [associateAndLinkedKpis, disconnectUnlinks, stopMovesToStopped, windowFields];
+export const thresholdWindowsChecks: OpsCheck[] = [associateAndLinkedKpis, disconnectUnlinks, stopMovesToStopped, windowFields];

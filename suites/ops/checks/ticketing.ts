@@ -1,14 +1,15 @@
 import fc from 'fast-check';
-import type { Check, CheckContext } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
+import { compact } from '../../core/expect';
+import { asDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
-import { ok, rows, type Doc } from '../support';
+import { ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /**
  * Every ticket link the run makes is on an episode id it made up, carrying the run tag: linking and unlinking
  * tickets there touches no real episode.
  */
-const episodeId = (ctx: CheckContext, name: string) => `${ctx.options.runTag}-${name}`;
+const episodeId = (ctx: OpsContext, name: string) => `${ctx.options.runTag}-${name}`;
 const SYSTEMS = ['CfDesk', 'CfTracker'];
 const TICKET_IDS = ['INC0001', 'INC0002', 'INC0003'];
 const urlOf = (system: string, id: string) => `https://tickets.example.test/${system}/${id}`;
@@ -22,10 +23,10 @@ interface Ticket {
 const label = (t: Ticket) => `${t.episode}/${t.system}/${t.id}`;
 const pair = (system: unknown, id: unknown) => `${String(system)}/${String(id)}`;
 
-const remove = (ctx: CheckContext, t: Ticket) => ctx.http.send('ticketDelete', { params: { episode_id: t.episode, ticket_system: t.system, ticket_id: t.id } });
+const remove = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketDelete', { params: { episode_id: t.episode, ticket_system: t.system, ticket_id: t.id } });
 
 /** Ledger entries by ticket, so a ticket the check removes itself comes off the ledger. */
-function tracker(ctx: CheckContext) {
+function tracker(ctx: OpsContext) {
   const tokens = new Map<string, number>();
   return {
     made(t: Ticket) {
@@ -39,18 +40,18 @@ function tracker(ctx: CheckContext) {
   };
 }
 
-const create = (ctx: CheckContext, t: Ticket) => ctx.http.send('ticketCreate', { body: { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) } });
+const create = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketCreate', { body: { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) } });
 
 /** The fields go both in the body and on the query string: the document lists them as parameters and as payload. */
-const link = (ctx: CheckContext, t: Ticket) => {
+const link = (ctx: OpsContext, t: Ticket) => {
   const fields = { ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) };
   return ctx.http.send('ticketLink', { params: { event_key: t.episode }, query: fields, body: fields });
 };
 
 /** The key a create answered: `{_key}`, a bare string or a one-element array. */
 const answeredKey = (ex: Exchange): string | undefined => {
-  const j = ex.json as unknown;
-  const k = typeof j === 'string' ? j : Array.isArray(j) ? j[0] : (j as Doc | undefined)?._key;
+  const j = ex.json;
+  const k = typeof j === 'string' ? j : Array.isArray(j) ? j[0] : asDoc(j)._key;
   return typeof k === 'string' && k !== '' ? k : undefined;
 };
 
@@ -63,7 +64,7 @@ interface Read {
   foreign: Doc[];
 }
 
-async function read(ctx: CheckContext, episode: string): Promise<Read> {
+async function read(ctx: OpsContext, episode: string): Promise<Read> {
   const ex = await ctx.http.send('ticketGet', { params: { event_key: episode } });
   const links = rows(ex);
   const own = links.filter((l) => l.event_id === episode);
@@ -73,7 +74,7 @@ async function read(ctx: CheckContext, episode: string): Promise<Read> {
 
 const show = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
 
-const createReadDelete: Check = {
+const createReadDelete: OpsCheck = {
   id: 'ops.ticketing.create-read-delete',
   title: 'POST ticketing MUST create a ticket link and answer its key; GET ticketing/<episode> MUST list the episode\'s links; DELETE ticketing/<episode>/<system>/<ticket> MUST remove exactly that ticket',
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-GET', 'OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'],
@@ -91,23 +92,22 @@ const createReadDelete: Check = {
       if (ok(ex)) track.made(t);
       const key = answeredKey(ex);
       if (key) keysAnswered.push(key);
-      if (!ctx.assert('OPS-TICKET-CREATE', ok(ex) && key !== undefined, `creating ticket ${label(t)} answered ${ex.status} ${ex.text.slice(0, 100)}`, ex)) return;
+      if (!ctx.expect.that('OPS-TICKET-CREATE', `creating ticket ${label(t)}`, ok(ex) && key !== undefined, { expected: 'a success with a key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     }
     const got = await read(ctx, ep);
     const want = made.map((t) => pair(t.system, t.id)).sort();
     const readable = ok(got.ex) && JSON.stringify(got.tickets) === JSON.stringify(want);
-    ctx.assert('OPS-TICKET-GET', readable && got.foreign.length === 0, `the episode's links answered ${got.ex.status} holding ${show(got.tickets)}${got.foreign.length ? ` and ${got.foreign.length} links of other episodes` : ''}; created ${show(want)}`, got.ex);
+    ctx.expect.that('OPS-TICKET-GET', "the episode's links", readable && got.foreign.length === 0, { expected: `a success holding ${show(want)}, no link of another episode`, actual: `${got.ex.status} holding ${show(got.tickets)}${got.foreign.length ? ` and ${got.foreign.length} links of other episodes` : ''}` }, got.ex);
     if (!readable) {
       for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE']) ctx.untested(r, 'the episode\'s links do not read back as created', got.ex);
       return;
     }
     const linkKeys = got.links.map((l) => l._key);
-    const unknown = keysAnswered.filter((k) => !linkKeys.includes(k));
-    ctx.assert('OPS-TICKET-CREATE', unknown.length === 0, unknown.length ? `create answered keys ${unknown.join(', ')} that no link of the episode carries (links: ${linkKeys.join(', ')})` : 'every key create answered is the key of one of the episode\'s links', got.ex);
+    ctx.expect.equal('OPS-TICKET-CREATE', `keys create answered that no link of the episode carries (links: ${linkKeys.join(', ')})`, keysAnswered.filter((k) => !linkKeys.includes(k)), [], got.ex);
     const types = [...new Set(got.links.map((l) => l.object_type))];
-    ctx.assert('OPS-TICKET-OBJECT-TYPE', types.every((t) => t === 'external_ticket'), `ticket links carry object_type ${JSON.stringify(types)}`, got.ex);
+    ctx.expect.equal('OPS-TICKET-OBJECT-TYPE', 'object_type of ticket links other than external_ticket', types.filter((t) => t !== 'external_ticket'), [], got.ex);
     const malformed = got.links.filter((l) => ['ticket_system', '_user', 'event_id', '_key'].some((f) => typeof l[f] !== 'string') || !Array.isArray(l.tickets) || (l.tickets as Doc[]).some((t) => ['ticket_system', 'ticket_url', 'ticket_id'].some((f) => typeof t?.[f] !== 'string')));
-    ctx.assert('OPS-TICKET-LINK-FIELDS', malformed.length === 0, malformed.length ? `a link lacks a documented string field: ${JSON.stringify(malformed[0]).slice(0, 250)}` : `all ${got.links.length} links carry ticket_system, _user, event_id, _key and tickets of {ticket_system, ticket_url, ticket_id}`, got.ex);
+    ctx.expect.equal('OPS-TICKET-LINK-FIELDS', `links without string ticket_system, _user, event_id, _key and tickets of {ticket_system, ticket_url, ticket_id} (of ${got.links.length})`, malformed, [], got.ex);
     const narrowed = await ctx.http.send('ticketGet', { params: { event_key: ep }, query: { ticket_system: SYSTEMS[1] } });
     ctx.observe('OPS-TICKET-GET', `with ticket_system=${SYSTEMS[1]} the episode's links answered ${narrowed.status} with ${rows(narrowed).length} links (${got.links.length} without it)`);
 
@@ -116,16 +116,16 @@ const createReadDelete: Check = {
     const del = await remove(ctx, gone);
     if (ok(del)) track.gone(gone);
     // The document answers "empty"; 204 without a body and 200 with one are both seen in the field.
-    ctx.assert('OPS-TICKET-DELETE', ok(del), `deleting ${label(gone)} answered ${del.status} with ${del.text.trim() ? `body ${del.text.slice(0, 80)}` : 'an empty body'}`, del);
+    ctx.expect.status('OPS-TICKET-DELETE', del, '2xx', `deleting ${label(gone)}`);
     const after = await read(ctx, ep);
     const left = want.filter((p) => p !== pair(gone.system, gone.id));
-    ctx.assert('OPS-TICKET-DELETE', ok(after.ex) && JSON.stringify(after.tickets) === JSON.stringify(left), `after the delete the episode holds ${show(after.tickets)}; expected ${show(left)}`, after.ex);
+    ctx.expect.equal('OPS-TICKET-DELETE', `the episode's links after deleting ${label(gone)}: success and tickets`, { success: ok(after.ex), tickets: after.tickets }, { success: true, tickets: left }, after.ex);
     const again = await remove(ctx, gone);
     ctx.observe('OPS-TICKET-DELETE', `deleting the same ticket again answered ${again.status}`);
   },
 };
 
-const linkToEpisode: Check = {
+const linkToEpisode: OpsCheck = {
   id: 'ops.ticketing.link',
   title: 'POST ticketing/<episode> MUST link the ticket to that episode and answer an array with the identifier of the link',
   requirements: ['OPS-TICKET-LINK'],
@@ -134,51 +134,42 @@ const linkToEpisode: Check = {
     const track = tracker(ctx);
     const ex = await link(ctx, t);
     if (ok(ex)) track.made(t);
-    const ids = Array.isArray(ex.json) ? (ex.json as unknown[]) : [];
-    ctx.assert('OPS-TICKET-LINK', ok(ex) && ids.length > 0 && ids.every((i) => typeof i === 'string'), `linking ${label(t)} answered ${ex.status} ${ex.text.slice(0, 100)}`, ex);
+    const ids: unknown[] = Array.isArray(ex.json) ? ex.json : [];
+    ctx.expect.that('OPS-TICKET-LINK', `linking ${label(t)}`, ok(ex) && ids.length > 0 && ids.every((i) => typeof i === 'string'), { expected: 'a success with an array of identifiers', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex);
     const got = await read(ctx, t.episode);
-    ctx.assert('OPS-TICKET-LINK', ok(got.ex) && got.tickets.includes(pair(t.system, t.id)), `the episode then holds ${show(got.tickets)}`, got.ex);
+    ctx.expect.that('OPS-TICKET-LINK', "the episode's tickets after linking", ok(got.ex) && got.tickets.includes(pair(t.system, t.id)), { expected: `a success holding ${pair(t.system, t.id)}`, actual: `${got.ex.status} holding ${show(got.tickets)}` }, got.ex);
     const holder = got.links.find((l) => Array.isArray(l.tickets) && (l.tickets as Doc[]).some((x) => x?.ticket_id === t.id));
-    ctx.assert('OPS-TICKET-LINK', holder !== undefined && ids.includes(holder._key), `link answered ${JSON.stringify(ids)}; the link holding the ticket has _key ${JSON.stringify(holder?._key)}`, got.ex);
+    ctx.expect.that('OPS-TICKET-LINK', 'identifiers the link answered, against the _key of the link holding the ticket', holder !== undefined && ids.includes(holder._key), { expected: `holds ${compact(holder?._key)}`, actual: compact(ids) }, got.ex);
   },
 };
 
 /** Every non-empty set of left-out fields: fifteen cases, few enough to try them all. */
 const OMISSIONS: (typeof FIELDS)[number][][] = Array.from({ length: 15 }, (_, i) => FIELDS.filter((_, b) => ((i + 1) >> b) & 1));
 
-const createNeedsEveryField: Check = {
+const createNeedsEveryField: OpsCheck = {
   id: 'ops.ticketing.create-required',
   title: 'POST ticketing without any one of id, ticket_system, ticket_id and ticket_url MUST be refused (any non-2xx) and MUST create nothing',
   requirements: ['OPS-TICKET-CREATE-REQUIRED'],
   async run(ctx) {
     const track = tracker(ctx);
-    const wrong: string[] = [];
     for (const [n, missing] of OMISSIONS.entries()) {
       const t: Ticket = { episode: episodeId(ctx, `required-${n}`), system: SYSTEMS[1], id: TICKET_IDS[1] };
       const full: Record<string, string> = { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) };
       const body = Object.fromEntries(Object.entries(full).filter(([k]) => !missing.includes(k as (typeof FIELDS)[number])));
       const ex = await ctx.http.send('ticketCreate', { body });
       if (ok(ex) && !missing.some((f) => f === 'id' || f === 'ticket_system' || f === 'ticket_id')) track.made(t);
-      if (ok(ex)) {
-        ctx.assert('OPS-TICKET-CREATE-REQUIRED', false, `a create without ${missing.join(', ')} answered ${ex.status} ${ex.text.slice(0, 100)}`, ex);
-        wrong.push(missing.join('+'));
-        continue;
-      }
+      if (!ctx.expect.status('OPS-TICKET-CREATE-REQUIRED', ex, 'not 2xx', `a create without ${missing.join(', ')}`)) continue;
       if (missing.includes('id')) continue;
       const got = await read(ctx, t.episode);
-      if (got.tickets.length) {
-        ctx.assert('OPS-TICKET-CREATE-REQUIRED', false, `a refused create without ${missing.join(', ')} still linked ${show(got.tickets)}`, got.ex);
-        wrong.push(missing.join('+'));
-      }
+      ctx.expect.equal('OPS-TICKET-CREATE-REQUIRED', `tickets a refused create without ${missing.join(', ')} linked`, got.tickets, [], got.ex);
     }
-    if (!wrong.length) ctx.assert('OPS-TICKET-CREATE-REQUIRED', true, `all ${OMISSIONS.length} creates leaving fields out were refused and linked nothing`);
   },
 };
 
 /** One step of the model run: the ticket is added when absent (by create or by link) and removed when present. */
 const toggle = fc.record({ episode: fc.nat({ max: 1 }), system: fc.nat({ max: SYSTEMS.length - 1 }), id: fc.nat({ max: TICKET_IDS.length - 1 }), byLink: fc.boolean() });
 
-const linksFollowModel: Check = {
+const linksFollowModel: OpsCheck = {
   id: 'ops.ticketing.model',
   title: 'Ticket links added and removed in any order MUST leave each episode holding exactly the tickets added and not removed',
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'],
@@ -213,7 +204,7 @@ const linksFollowModel: Check = {
           // An episode without links may be answered as not found.
           if (!ok(got.ex) && want.length === 0) continue;
           if (!ok(got.ex) || got.foreign.length) throw new Violation(`the links of ${e} answered ${got.ex.status}${got.foreign.length ? ` with links of ${got.foreign.map((l) => String(l.event_id)).join(', ')}` : ''}`, 'OPS-TICKET-GET', got.ex);
-          if (JSON.stringify(got.tickets) !== JSON.stringify(want)) throw new Violation(`after ${requirement === 'OPS-TICKET-DELETE' ? 'deleting' : 'adding'} ${label(t)}, ${e} holds ${show(got.tickets)}; the model holds ${show(want)}`, requirement, got.ex);
+          if (JSON.stringify(got.tickets) !== JSON.stringify(want)) throw new Violation(`after ${requirement === 'OPS-TICKET-DELETE' ? 'deleting' : 'adding'} ${label(t)}, ${e} holds ${show(got.tickets)}; the model holds ${show(want)}`, requirement, got.ex, { expected: show(want), actual: show(got.tickets) });
         }
       }
     });
@@ -221,4 +212,4 @@ const linksFollowModel: Check = {
   },
 };
 
-export const ticketingChecks: Check[] = [createReadDelete, linkToEpisode, createNeedsEveryField, linksFollowModel];
+export const ticketingChecks: OpsCheck[] = [createReadDelete, linkToEpisode, createNeedsEveryField, linksFollowModel];

@@ -1,8 +1,8 @@
-import type { Check } from '../../core/check';
 import { MAINTENANCE, SERVICE, BACKUP } from '../collections';
-import { countOf, createIn, keys, ownFilter, rows, same, vLatest } from '../support';
+import { compact } from '../../core/expect';
+import { countOf, createIn, keys, ownFilter, rows, same, vLatest, type OpsCheck } from '../support';
 
-export const vLatestPathsAnswerTheSame: Check = {
+export const vLatestPathsAnswerTheSame: OpsCheck = {
   id: 'ops.versioning.vlatest-path',
   title: 'Every interface MUST answer the same with /vLatest after the interface segment as without it',
   requirements: ['OPS-VERSION-PATH', 'OPS-VERSION-LATEST-ONLY'],
@@ -18,10 +18,11 @@ export const vLatestPathsAnswerTheSame: Check = {
         const plain = await ctx.http.send(op, { params, query });
         const latest = await ctx.http.send(op, { params, query, path: vLatest });
         const equal = plain.status === latest.status && (op === c.ops.list ? same(keys(rows(plain)), keys(rows(latest))) : op === c.ops.count ? countOf(plain) === countOf(latest) : same(plain.json, latest.json));
-        ctx.assert('OPS-VERSION-PATH', equal, equal ? `${op} answers the same under vLatest` : `${op}: ${plain.status} without vLatest, ${latest.status} with it`, latest);
+        const seen = (ex: typeof plain) => `${ex.status} ${compact(op === c.ops.list ? keys(rows(ex)) : ex.json)}`;
+        ctx.expect.that('OPS-VERSION-PATH', `${op} under vLatest, against the same request without it`, equal, { expected: seen(plain), actual: seen(latest) }, latest);
       }
     }
     const types = await ctx.http.send('coreGetSupportedObjectTypes', { path: vLatest });
-    ctx.assert('OPS-VERSION-LATEST-ONLY', types.status >= 200 && types.status < 300, `the latest version is served under vLatest (${types.status})`, types);
+    ctx.expect.status('OPS-VERSION-LATEST-ONLY', types, '2xx', 'get_supported_object_types under vLatest');
   },
 };

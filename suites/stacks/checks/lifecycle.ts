@@ -1,13 +1,12 @@
 import fc from 'fast-check';
-import type { Check } from '../../core/check';
 import { checkProperty } from '../../core/property';
 import { createCommand, deleteCommand, getCommand, listCommand } from '../model/commands';
 import type { StackModel, StackReal } from '../model/model';
-import { deleteStack, LIVE_STATES, stacksOf, type Summary } from '../support';
+import { deleteStack, LIVE_STATES, stacksOf, type StacksCheck } from '../support';
 
 const REQUIREMENTS = ['STK-OWNERSHIP', 'STK-CREATE-VISIBLE', 'STK-GET-200', 'STK-GET-404', 'STK-DELETE-204', 'STK-DELETE-404', 'STK-DELETE-EFFECT', 'STK-LIMIT-409', 'STK-CREATE-202', 'STK-ID-UNIQUE'];
 
-export const lifecycleMatchesModel: Check = {
+export const lifecycleMatchesModel: StacksCheck = {
   id: 'stacks.lifecycle.model',
   title: 'Any sequence of create, list, get and delete by two users MUST agree with the documented model (ownership, visibility, limit, delete)',
   requirements: REQUIREMENTS,
@@ -37,7 +36,7 @@ export const lifecycleMatchesModel: Check = {
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
       } finally {
-        for (const ex of real.created) if (model.live.has((ex.json as Summary).id)) await deleteStack(ctx, ex, model.owner.get((ex.json as Summary).id));
+        for (const ex of real.created) if (model.live.has(ex.json!.id)) await deleteStack(ctx, ex, model.owner.get(ex.json!.id));
       }
     });
     // Sequences a small budget may not draw: two stacks of one caller side by side, and a stack another caller owns.

@@ -1,7 +1,6 @@
-import type { Check } from '../../core/check';
-import { createdAsDocumented, createStack, expectError, type Summary } from '../support';
+import { createdAsDocumented, createStack, expectError, type StacksCheck } from '../support';
 
-export const othersStacksAreInvisible: Check = {
+export const othersStacksAreInvisible: StacksCheck = {
   id: 'stacks.ownership.isolation',
   title: "List, get and delete MUST act only on the caller's own stacks: another user's stack is never listed, read or deleted",
   requirements: ['STK-OWNERSHIP', 'STK-LIST-OWN', 'STK-GET-404', 'STK-DELETE-404'],
@@ -11,22 +10,22 @@ export const othersStacksAreInvisible: Check = {
   async run(ctx) {
     const theirs = await createStack(ctx, {}, 'second');
     if (!createdAsDocumented(ctx, ['STK-OWNERSHIP'], theirs)) return;
-    const id = (theirs.json as Summary).id;
+    const id = theirs.json!.id;
     const mine = await createStack(ctx, {}, 'primary');
 
     const list = await ctx.http.send('listStacks');
-    const ids = ((list.json as { stacks?: Summary[] })?.stacks ?? []).map((s) => s.id);
-    ctx.assert('STK-LIST-OWN', !ids.includes(id), ids.includes(id) ? `the first user's list shows the second user's stack ${id}` : "list hides the other user's stack", list);
-    ctx.assert('STK-OWNERSHIP', !ids.includes(id), ids.includes(id) ? `list reveals stack ${id} of another user` : "list does not reveal another user's stack", list);
-    if (mine.status === 202) ctx.assert('STK-LIST-OWN', ids.includes((mine.json as Summary).id), "the caller's own stack is listed", list);
+    const ids = (list.json?.stacks ?? []).map((s) => s.id);
+    ctx.expect.absent('STK-LIST-OWN', "ids the first user's list shows, against the second user's stack", ids, id, list);
+    ctx.expect.absent('STK-OWNERSHIP', "ids the first user's list shows, against another user's stack", ids, id, list);
+    if (mine.status === 202) ctx.expect.contains('STK-LIST-OWN', "ids the caller's list shows, against its own stack", ids, mine.json!.id, list);
 
     const get = await ctx.http.send('getStack', { params: { stackId: id } });
     expectError(ctx, 'STK-GET-404', get, 404, 'NotFound', "get of another user's stack");
-    ctx.assert('STK-OWNERSHIP', get.status !== 200, get.status === 200 ? "get revealed another user's stack" : "get does not reveal another user's stack", get);
+    ctx.expect.that('STK-OWNERSHIP', "get of another user's stack", get.status !== 200, { expected: 'anything but 200', actual: get.status }, get);
 
     const del = await ctx.http.send('deleteStack', { params: { stackId: id } });
     expectError(ctx, 'STK-DELETE-404', del, 404, 'NotFound', "delete of another user's stack");
     const still = await ctx.http.send('getStack', { as: 'second', params: { stackId: id } });
-    ctx.assert('STK-OWNERSHIP', still.status === 200, still.status === 200 ? "the other user's stack survives the foreign delete" : `after the foreign delete the owner's get answers ${still.status}`, still);
+    ctx.expect.status('STK-OWNERSHIP', still, 200, "the owner's get after another user's delete of its stack");
   },
 };

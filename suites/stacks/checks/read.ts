@@ -1,7 +1,7 @@
-import type { Check } from '../../core/check';
-import { createdAsDocumented, createStack, expectError, messageOf, missingId, pollStack, sameField, stateOf, type Summary, type Version } from '../support';
+import { compact } from '../../core/expect';
+import { createdAsDocumented, createStack, expectError, messageOf, missingId, pollStack, sameField, stateOf, type StacksCheck } from '../support';
 
-export const listAnswers200: Check = {
+export const listAnswers200: StacksCheck = {
   id: 'stacks.list.own-stacks-200',
   title: "List MUST answer 200 with the caller's active stacks, each as created",
   requirements: ['STK-LIST-200', 'STK-VERSION-PREFIX'],
@@ -10,31 +10,31 @@ export const listAnswers200: Check = {
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-LIST-200'], created)) return;
-    const s = created.json as Summary;
+    const s = created.json!;
     const ex = await ctx.http.send('listStacks');
-    ctx.assert('STK-VERSION-PREFIX', ex.status === 200, `GET /v1/stacks answered ${ex.status}`, ex);
-    if (!ctx.assert('STK-LIST-200', ex.status === 200, `list answered ${ex.status}`, ex)) return;
-    const entry = ((ex.json as { stacks?: Summary[] }).stacks ?? []).find((x) => x.id === s.id);
+    ctx.expect.status('STK-VERSION-PREFIX', ex, 200, 'GET /v1/stacks');
+    if (!ctx.expect.status('STK-LIST-200', ex, 200, 'list')) return;
+    const entry = (ex.json!.stacks ?? []).find((x) => x.id === s.id);
     const same = entry && (['name', 'platformVersion', 'createdAt', 'terminationDate'] as const).every((k) => sameField(k, entry[k], s[k]));
-    ctx.assert('STK-LIST-200', Boolean(same), same ? 'listed summary matches the created one' : `listed entry ${JSON.stringify(entry)} differs from the created summary ${JSON.stringify(s)}`, ex);
+    ctx.expect.that('STK-LIST-200', 'the listed entry of the created stack (timestamps as instants)', Boolean(same), { expected: compact(s), actual: compact(entry) }, ex);
   },
 };
 
-export const versionsAnswer200: Check = {
+export const versionsAnswer200: StacksCheck = {
   id: 'stacks.versions.list-200',
   title: 'The versions list MUST answer 200 with the selectable versions, each released or unreleased',
   requirements: ['STK-VERSIONS-200'],
   async run(ctx) {
     const ex = await ctx.http.send('listStackVersions');
-    if (!ctx.assert('STK-VERSIONS-200', ex.status === 200, `versions answered ${ex.status}`, ex)) return;
-    const versions = (ex.json as { versions?: Version[] }).versions ?? [];
-    ctx.assert('STK-VERSIONS-200', versions.length > 0, `${versions.length} selectable versions listed`, ex);
+    if (!ctx.expect.status('STK-VERSIONS-200', ex, 200, 'the versions list')) return;
+    const versions = ex.json!.versions ?? [];
+    ctx.expect.that('STK-VERSIONS-200', 'selectable versions listed', versions.length > 0, { expected: 'at least 1', actual: versions.length }, ex);
     const ids = versions.map((v) => v.buildVersion);
-    ctx.assert('STK-VERSIONS-200', new Set(ids).size === ids.length, new Set(ids).size === ids.length ? 'build versions are distinct' : `duplicate build versions in ${JSON.stringify(ids)}`, ex);
+    ctx.expect.that('STK-VERSIONS-200', 'build versions of the list', new Set(ids).size === ids.length, { expected: 'each listed once', actual: compact(ids) }, ex);
   },
 };
 
-export const getAnswersDetail: Check = {
+export const getAnswersDetail: StacksCheck = {
   id: 'stacks.get.detail-200',
   title: 'Get MUST answer 200 with a StackDetail whose summary fields match what create returned',
   requirements: ['STK-GET-200', 'STK-STACKID-PARAM'],
@@ -43,17 +43,18 @@ export const getAnswersDetail: Check = {
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-GET-200'], created)) return;
-    const s = created.json as Summary;
+    const s = created.json!;
     const ex = await ctx.http.send('getStack', { params: { stackId: s.id } });
-    ctx.assert('STK-STACKID-PARAM', ex.status === 200, `get addressed by the created id answered ${ex.status}`, ex);
-    if (!ctx.assert('STK-GET-200', ex.status === 200, `get answered ${ex.status}`, ex)) return;
-    const d = ex.json as Summary;
+    ctx.expect.status('STK-STACKID-PARAM', ex, 200, 'get addressed by the created id');
+    if (!ctx.expect.status('STK-GET-200', ex, 200, 'get of the created stack')) return;
+    const d = ex.json!;
     const diffs = (['id', 'name', 'createdAt', 'terminationDate', 'platformVersion'] as const).filter((k) => !sameField(k, d[k], s[k]));
-    ctx.assert('STK-GET-200', diffs.length === 0, diffs.length ? `get differs from create in ${diffs.map((k) => `${k}: ${JSON.stringify(s[k])} → ${JSON.stringify(d[k])}`).join(', ')}` : 'detail matches the created summary', ex);
+    const fields = (o: typeof d) => Object.fromEntries(diffs.map((k) => [k, o[k]]));
+    ctx.expect.that('STK-GET-200', 'the summary fields of the detail against the create answer (timestamps as instants)', diffs.length === 0, { expected: compact(fields(s)), actual: compact(fields(d)) }, ex);
   },
 };
 
-export const accessDetailsWhenRunning: Check = {
+export const accessDetailsWhenRunning: StacksCheck = {
   id: 'stacks.get.access-details',
   title: 'When get includes stackAccessDetails it MUST be complete (url, username, password)',
   requirements: ['STK-ACCESS-DETAILS'],
@@ -62,20 +63,20 @@ export const accessDetailsWhenRunning: Check = {
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-ACCESS-DETAILS'], created)) return;
-    const id = (created.json as Summary).id;
-    const { ex, reached } = await pollStack(ctx, id, (e) => stateOf(e) === 'RUNNING' || (e.status === 200 && (e.json as Summary).stackAccessDetails !== undefined));
+    const id = created.json!.id;
+    const { ex, reached } = await pollStack(ctx, id, (e) => stateOf(e) === 'RUNNING' || (e.status === 200 && e.json!.stackAccessDetails !== undefined));
     if (!reached) return ctx.untested('STK-ACCESS-DETAILS', `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`, ex);
-    const details = (ex.json as Summary).stackAccessDetails as Record<string, unknown> | undefined;
+    const details = ex.json!.stackAccessDetails;
     if (details === undefined) {
       ctx.observe('STK-ACCESS-DETAILS', 'a RUNNING stack was returned without stackAccessDetails');
       return ctx.untested('STK-ACCESS-DETAILS', 'the RUNNING stack has no access details to inspect', ex);
     }
     const missing = ['url', 'username', 'password'].filter((k) => typeof details[k] !== 'string');
-    ctx.assert('STK-ACCESS-DETAILS', missing.length === 0, missing.length ? `stackAccessDetails lacks ${missing.join(', ')}` : 'access details carry url, username and password', ex);
+    ctx.expect.equal('STK-ACCESS-DETAILS', 'fields of stackAccessDetails that are not strings', missing, [], ex);
   },
 };
 
-export const missingStackIs404: Check = {
+export const missingStackIs404: StacksCheck = {
   id: 'stacks.missing-stack-404',
   title: 'Get and delete of a stack that does not exist MUST answer 404 NotFound saying the resource was not found',
   requirements: ['STK-GET-404', 'STK-DELETE-404'],
@@ -84,7 +85,7 @@ export const missingStackIs404: Check = {
       const ex = await ctx.http.send(op, { params: { stackId: missingId(ctx) } });
       if (expectError(ctx, req, ex, 404, 'NotFound', `${op} of an id never issued`)) {
         const says = /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(messageOf(ex));
-        ctx.assert(req, says, says ? 'message says not found' : `message ${JSON.stringify(messageOf(ex))} does not say the resource was not found`, ex);
+        ctx.expect.that(req, 'the message of the 404', says, { expected: 'says the resource was not found', actual: compact(messageOf(ex)) }, ex);
       }
     }
   },

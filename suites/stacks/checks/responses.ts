@@ -1,9 +1,9 @@
-import type { Check } from '../../core/check';
 import { responseConformanceCheck } from '../../core/response-check';
-import { missingId } from '../support';
+import type { operations } from '../openapi.gen';
+import { missingId, type StacksCheck } from '../support';
 import { STACKS_SPEC } from '../paths';
 
-export const responsesConformToSpec = responseConformanceCheck(
+export const responsesConformToSpec = responseConformanceCheck<operations>(
   'stacks',
   STACKS_SPEC,
   'Every answer MUST use a status listed for its operation, be application/json when it has a body, and match the schema of that status',
@@ -14,7 +14,7 @@ export const responsesConformToSpec = responseConformanceCheck(
   },
 );
 
-export const documentedGaps: Check = {
+export const documentedGaps: StacksCheck = {
   id: 'stacks.document.fixed-points',
   title: 'Statements about the interface description and about clients are not properties of a server: reported untested with the reason; points the document leaves open are reported',
   requirements: ['STK-VERSION-LABEL', 'STK-ERR-CODES-EXTENSIBLE', 'STK-500', 'STK-EVENTS'],

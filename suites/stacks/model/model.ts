@@ -1,6 +1,6 @@
-import type { CheckContext } from '../../core/check';
 import { Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
+import type { Created, StacksContext } from '../support';
 
 /**
  * What the document lets a client predict about its stacks, learned as the sequence runs. The model flags only
@@ -29,9 +29,9 @@ export interface StackModel {
 }
 
 export interface StackReal {
-  ctx: CheckContext;
+  ctx: StacksContext;
   /** Create answers kept for cleanup after the sequence. */
-  created: Exchange[];
+  created: Created[];
 }
 
 export const ownedBy = (m: StackModel, ids: Set<string>, user: string) => [...ids].filter((id) => m.owner.get(id) === user).length;
@@ -45,8 +45,8 @@ export const limitOf = (m: StackModel, user: string) => {
 /** Picks one of the sequence's ids, or an id nobody has when there is none yet. */
 export const pick = (m: StackModel, n: number) => (m.ids.length ? m.ids[n % m.ids.length] : `never-created-${n}`);
 
-export function violated(requirement: string, message: string, ex?: Exchange): never {
-  throw new Violation(message, requirement, ex);
+export function violated(requirement: string, message: string, ex?: Exchange, facts?: { expected: string; actual: unknown }): never {
+  throw new Violation(message, requirement, ex, facts);
 }
 
 export const settling = (m: StackModel, id: string) => Date.now() - (m.deletedAt.get(id) ?? 0) < m.settleMs;

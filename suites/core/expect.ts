@@ -1,0 +1,99 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Exchange } from './types';
+
+/** What an assertion compared: both sides as short text, kept on the record for the reports. */
+export interface Facts {
+  expected: string;
+  actual: string;
+}
+
+/** Records one assertion against a declared requirement (the context's `assert` path) with its facts. */
+export type Recorder = (requirement: string, ok: boolean, message: string, ex: Exchange | undefined, facts: Facts) => boolean;
+
+/** An item a collection must (or must not) hold, told by a test rather than by equality. */
+interface Matcher {
+  describe: string;
+  test: (item: unknown) => boolean;
+}
+
+/** A status, one of several, or a class; `not 2xx` is any refusal, for answers whose status the document does not give. */
+type StatusExpectation = number | readonly number[] | '2xx' | '4xx' | 'not 2xx';
+
+/**
+ * The assertions checks make: each records exactly one outcome against one requirement, under `what` (the same
+ * words whether it passes or fails), with what was expected and what was seen; each returns whether it held.
+ */
+export interface Expect {
+  status(requirement: string, ex: Exchange, expected: StatusExpectation, what: string): boolean;
+  /** Deep equality (node:util isDeepStrictEqual). */
+  equal(requirement: string, what: string, actual: unknown, expected: unknown, ex?: Exchange): boolean;
+  /** The value is one of those allowed (deep equality). */
+  oneOf(requirement: string, what: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): boolean;
+  contains(requirement: string, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
+  absent(requirement: string, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
+  /** Any other predicate: the check words what it expected; `actual` is shown as text when it is a string, else as compact JSON. */
+  that(requirement: string, what: string, ok: boolean, facts: { expected: string; actual: unknown }, ex?: Exchange): boolean;
+}
+
+const LIMIT = 300;
+
+/** A value as compact JSON, cut to a few hundred characters: the one way facts are written. */
+export function compact(v: unknown): string {
+  let text: string;
+  if (v === undefined) text = 'absent';
+  else if (typeof v === 'bigint') text = String(v);
+  else if (v instanceof Set) text = JSON.stringify([...v]);
+  else text = JSON.stringify(v) ?? String(v);
+  return text.length > LIMIT ? `${text.slice(0, LIMIT)}… (${text.length} chars)` : text;
+}
+
+const described = (v: unknown) => (typeof v === 'string' ? (v.length > LIMIT ? `${v.slice(0, LIMIT)}… (${v.length} chars)` : v) : compact(v));
+
+/** A predicate's facts as recorded: the check's own wording of what it expected, and what it saw. */
+export const factsOf = (f: { expected: string; actual: unknown }): Facts => ({ expected: described(f.expected), actual: described(f.actual) });
+
+const isMatcher = (v: unknown): v is Matcher => typeof v === 'object' && v !== null && typeof (v as Matcher).test === 'function' && typeof (v as Matcher).describe === 'string';
+
+/** Equal by value, or accepted by the matcher. */
+const matches = (item: unknown) => (x: unknown) => (isMatcher(item) ? item.test(x) : isDeepStrictEqual(x, item));
+
+/** `what`, and on failure the facts after it when both are short enough to read on one line. */
+function messageOf(what: string, ok: boolean, f: Facts): string {
+  if (ok || f.expected.length + f.actual.length > 120) return what;
+  return `${what}: expected ${f.expected}, got ${f.actual}`;
+}
+
+function statusHolds(status: number, expected: StatusExpectation): boolean {
+  if (expected === '2xx') return status >= 200 && status < 300;
+  if (expected === '4xx') return status >= 400 && status < 500;
+  if (expected === 'not 2xx') return status < 200 || status >= 300;
+  return typeof expected === 'number' ? status === expected : expected.includes(status);
+}
+
+const statusText = (expected: StatusExpectation) => (typeof expected === 'number' || typeof expected === 'string' ? String(expected) : expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`);
+
+export function createExpect(record: Recorder): Expect {
+  const put = (requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, facts);
+  return {
+    status: (requirement, ex, expected, what) => put(requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
+    equal: (requirement, what, actual, expected, ex) => put(requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
+    oneOf: (requirement, what, actual, allowed, ex) =>
+      put(requirement, allowed.some((a) => isDeepStrictEqual(actual, a)), what, { expected: allowed.length === 1 ? compact(allowed[0]) : `one of ${allowed.map(compact).join(', ')}`, actual: compact(actual) }, ex),
+    contains(requirement, what, collection, item, ex) {
+      const all = [...(collection ?? [])];
+      return put(requirement, all.some(matches(item)), what, { expected: `with ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) }, ex);
+    },
+    absent(requirement, what, collection, item, ex) {
+      const found = [...(collection ?? [])].filter(matches(item));
+      return put(requirement, found.length === 0, what, { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' }, ex);
+    },
+    that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, factsOf(facts), ex),
+  };
+}
+
+/** The facts of a record as one phrase, unless its message already ends with them; undefined for a record without facts. */
+export function unsaidFacts(r: { message: string; expected?: string; actual?: string }): string | undefined {
+  if (r.expected === undefined || r.actual === undefined) return undefined;
+  const text = `expected ${r.expected}, got ${r.actual}`;
+  return r.message.endsWith(text) ? undefined : text;
+}

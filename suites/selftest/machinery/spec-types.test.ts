@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateTypes } from '../../core/openapi-types';
+import { TYPED_SPECS } from '../../typed-specs';
+
+describe('the typed answers', () => {
+  // A document changed without `npm run types` would leave checks reading bodies typed after the old one.
+  it.each(TYPED_SPECS.map((t) => [t.types, t] as const))('%s is what the document generates today', async (_, { spec, types }) => {
+    expect(readFileSync(types, 'utf8') === (await generateTypes(spec)), `${types} is stale: run npm run types`).toBe(true);
+  });
+});
