@@ -1,8 +1,13 @@
-/** Everything a check created, with how to remove it: the run never leaves its own objects behind. */
+/**
+ * Everything a check created, with how to remove it: the run never leaves its own objects behind. Entries are known by
+ * what they remove (`service 5f1c…`, `stack 42`), so whoever can name an object can take it off the ledger: no
+ * tokens to carry around.
+ */
 export interface Ledger {
-  add(label: string, remove: () => Promise<unknown>): number;
+  /** Adds `label` unless it is already there (a second add of the same object changes nothing); returns it. */
+  add(label: string, remove: () => Promise<unknown>): string;
   /** The check removed it itself. */
-  forget(token: number): void;
+  forget(label: string): void;
   /** Removes what is left; never throws. */
   cleanup(): Promise<{ removed: number; failed: string[] }>;
   readonly created: number;
@@ -16,18 +21,19 @@ interface Entry {
 }
 
 export function createLedger(): Ledger {
-  const entries = new Map<number, Entry>();
-  let next = 0;
+  const entries = new Map<string, Entry>();
   let created = 0;
   let removed = 0;
   return {
     add(label, remove) {
-      created++;
-      entries.set(++next, { label, remove });
-      return next;
+      if (!entries.has(label)) {
+        created++;
+        entries.set(label, { label, remove });
+      }
+      return label;
     },
-    forget(token) {
-      if (entries.delete(token)) removed++;
+    forget(label) {
+      if (entries.delete(label)) removed++;
     },
     async cleanup() {
       const removal = async (e: Entry): Promise<string | undefined> => {

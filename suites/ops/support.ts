@@ -37,22 +37,24 @@ export interface Created {
   ex: Exchange;
   key?: string;
   body: Doc;
-  token?: number;
 }
+
+/** The ledger's name for an object of a collection. */
+export const entryOf = (c: Collection, key: string) => `${c.type} ${key}`;
 
 export async function createIn(ctx: OpsContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
   const body = { ...c.template(), ...(c.complete ? await c.complete(ctx, extra) : {}), title: tagged(ctx, title), ...extra };
   const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
   const key = ok(ex) ? keyOf(ex) : undefined;
-  const token = key ? ctx.ledger.add(`${c.type} ${key}`, () => ctx.http.send(c.ops.delete, { params: params(c, key) })) : undefined;
-  return { ex, key, body, token };
+  if (key) ctx.ledger.add(entryOf(c, key), () => ctx.http.send(c.ops.delete, { params: params(c, key) }));
+  return { ex, key, body };
 }
 
 /** Deletes an object the check created and takes it off the ledger. */
 export async function removeIn(ctx: OpsContext, c: Collection, made: Created): Promise<Exchange | undefined> {
   if (!made.key) return undefined;
   const ex = await deleteIn(ctx, c, made.key);
-  if (made.token !== undefined && (ok(ex) || ex.status === 404)) ctx.ledger.forget(made.token);
+  if (ok(ex) || ex.status === 404) ctx.ledger.forget(entryOf(c, made.key));
   return ex;
 }
 

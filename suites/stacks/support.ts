@@ -35,8 +35,7 @@ export async function createStack(ctx: StacksContext, body: unknown = {}, as = '
   }
   const id = ex.json?.id;
   if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
-    const token = ctx.ledger.add(`stack ${id} (${as})`, () => ctx.http.send('deleteStack', { as, params: { stackId: id } }));
-    (ex as Exchange & { ledgerToken?: number }).ledgerToken = token;
+    ctx.ledger.add(stackEntry(id, as), () => ctx.http.send('deleteStack', { as, params: { stackId: id } }));
   }
   return ex;
 }
@@ -57,12 +56,14 @@ export function createdAsDocumented(ctx: StacksContext, requirements: string[], 
   return false;
 }
 
+/** The ledger's name for a stack: its id and the caller who owns it. */
+const stackEntry = (id: string, as: string) => `stack ${id} (${as})`;
+
 /** Deletes a stack the check created and takes it off the ledger when the target confirms it. */
 export async function deleteStack(ctx: StacksContext, created: Created, as = 'primary'): Promise<Exchange> {
   const id = created.json!.id;
   const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
-  const token = (created as Exchange & { ledgerToken?: number }).ledgerToken;
-  if (token !== undefined && (ex.status === 204 || ex.status === 404)) ctx.ledger.forget(token);
+  if (ex.status === 204 || ex.status === 404) ctx.ledger.forget(stackEntry(id, as));
   return ex;
 }
 

@@ -41,15 +41,17 @@ interface Made {
   ex: Exchange;
   key?: string;
   body: Doc;
-  token?: number;
 }
+
+/** The ledger's name for a content pack. */
+const packEntry = (key: string) => `content_pack ${key}`;
 
 async function createPack(ctx: OpsContext, name: string, extra: Doc = {}): Promise<Made> {
   const body = packBody(ctx, name, extra);
   const ex = await ctx.http.send('cpAuthCreate', { body });
   const key = ok(ex) ? keyOf(ex) : undefined;
-  const token = key ? ctx.ledger.add(`content_pack ${key}`, () => ctx.http.send('cpAuthDelete', { params: id(key) })) : undefined;
-  return { ex, key, body, token };
+  if (key) ctx.ledger.add(packEntry(key), () => ctx.http.send('cpAuthDelete', { params: id(key) }));
+  return { ex, key, body };
 }
 
 async function createPacks(ctx: OpsContext, bodies: [string, Doc][]): Promise<Made[] | undefined> {
@@ -105,7 +107,7 @@ const crud: OpsCheck = {
     const details = asDoc(del.json);
     ctx.expect.status('OPS-CPA-DELETE', del, '2xx', 'delete of the pack');
     if (ok(del)) ctx.expect.that('OPS-CPA-DELETE-DETAILS', 'the details the delete answers', details._key === key || details.title === next.title, { expected: `the pack's _key ${key} or its title ${compact(next.title)}`, actual: compact(del.json) }, del);
-    if (ok(del) && made.token !== undefined) ctx.ledger.forget(made.token);
+    if (ok(del) && made.key) ctx.ledger.forget(packEntry(made.key));
     const gone = await read(ctx, key);
     ctx.expect.status('OPS-CPA-DELETE', gone, 'not 2xx', 'GET of the deleted pack');
     ctx.expect.absent('OPS-CPA-DELETE', "keys the list of the run's packs shows after the delete", keysOf(await list(ctx, { filter: ownFilter(ctx) })), key);
@@ -299,7 +301,7 @@ const count: OpsCheck = {
     const listed = docs((await list(ctx)).json).length;
     ctx.expect.equal('OPS-CPA-COUNT', 'count without filter, against the rows of the list', every.n, listed, every.ex);
     const del = await ctx.http.send('cpAuthDelete', { params: id(made[0].key!) });
-    if (ok(del) && made[0].token !== undefined) ctx.ledger.forget(made[0].token);
+    if (ok(del) && made[0].key) ctx.ledger.forget(packEntry(made[0].key));
     const after = await counted(ownFilter(ctx));
     ctx.expect.equal('OPS-CPA-COUNT', "count with the run's filter after one of its 3 packs was deleted", after.n, 2, after.ex);
   },

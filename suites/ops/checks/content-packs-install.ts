@@ -101,13 +101,10 @@ function savedSearchProblems(ex: Exchange): string[] | undefined {
   return [...findingsIn(ex, ['saved_searches']).filter((f) => f.at !== '(body)').map((f) => f.message), ...absent.map((f) => `${f} is absent`)];
 }
 
-/** Deletes, when the check ends, every object the installs of this check left; each key once. */
+/** Deletes, when the check ends, every object the installs of this check left (the ledger holds each key once). */
 function tracker(ctx: OpsContext) {
-  const seen = new Set<string>();
   return (type: string, key: unknown) => {
-    if (!str(key) || seen.has(`${type}/${key}`)) return;
-    seen.add(`${type}/${key}`);
-    ctx.ledger.add(`${type} ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } }));
+    if (str(key)) ctx.ledger.add(`${type} ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } }));
   };
 }
 

@@ -62,22 +62,21 @@ async function emptyCategory(ctx: OpsContext, name: string): Promise<Exchange | 
 /** A category named with the run tag, emptied when the check ends: it only ever holds the check's own icons. */
 function ownCategory(ctx: OpsContext, label: string) {
   const name = tagged(ctx, label);
-  const tokens = [ctx.ledger.add(`icon category ${name}`, () => emptyCategory(ctx, name))];
+  const entries = [ctx.ledger.add(`icon category ${name}`, () => emptyCategory(ctx, name))];
   const drop = async () => {
     const ex = await guardedCategoryDelete(ctx, name);
-    if (ex && ok(ex)) for (const t of tokens.splice(0)) ctx.ledger.forget(t);
+    if (ex && ok(ex)) for (const t of entries.splice(0)) ctx.ledger.forget(t);
   };
-  return { name, tokens, drop };
+  return { name, entries, drop };
 }
 type OwnCategory = ReturnType<typeof ownCategory>;
 
-/** Saves icons, each in the ledger; the tokens go with `owner` when given, so dropping that category settles them. */
-async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'tokens'> } = {}) {
+/** Saves icons, each in the ledger; the entries go with `owner` when given, so dropping that category settles them. */
+async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'entries'> } = {}) {
   const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
   const saved = keysAnswer(ex);
   for (const k of saved ?? []) {
-    const token = ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } }));
-    opts.owner?.tokens.push(token);
+    opts.owner?.entries.push(ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } })));
   }
   return { ex, keys: saved };
 }
@@ -255,7 +254,7 @@ const deleteCategory: OpsCheck = {
       const cats = [ownCategory(ctx, base), ownCategory(ctx, `${base}x`), ownCategory(ctx, `x${base}`)];
       const icons = spread.map((c, i) => iconOf(ctx, cats[c].name, { name: 'del', width: 8 + i, height: 8 }, i));
       const target = cats[spread[pick % spread.length]].name;
-      const held = { tokens: [] as number[] };
+      const held = { entries: [] as string[] };
       try {
         const saved = await saveIcons(ctx, icons, { owner: held });
         if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex, { expected: `${icons.length} keys`, actual: `${saved.ex.status} ${saved.ex.text.slice(0, 120)}` });
@@ -273,7 +272,7 @@ const deleteCategory: OpsCheck = {
         if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'icons of other categories kept', actual: `${lost.length} deleted: ${keysOf(lost).join(', ')}` });
       } finally {
         for (const c of cats) await c.drop();
-        if (cats.every((c) => c.tokens.length === 0)) for (const t of held.tokens) ctx.ledger.forget(t);
+        if (cats.every((c) => c.entries.length === 0)) for (const t of held.entries) ctx.ledger.forget(t);
       }
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.

@@ -3,7 +3,7 @@ import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
 import { escapeRegex } from '../arbitraries/filters';
 import { DEEP_DIVE, QUERYABLE, type Collection } from '../collections';
-import { createIn, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { createIn, entryOf, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const SIZE = 5;
 /** Title prefix of the ranked rows. */
@@ -83,7 +83,7 @@ export const limitUnsetReturnsAll: OpsCheck = {
     // Where deletes by filter are allowed, two requests remove what a hundred would one key at a time.
     if (ctx.options.allowDestructive && (await guardedBulkDelete(ctx, DEEP_DIVE, ownFilter(ctx)))) {
       const left = new Set(keys(rows(await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) }))));
-      for (const m of made) if (m.key && !left.has(m.key) && m.token !== undefined) ctx.ledger.forget(m.token);
+      for (const m of made) if (m.key && !left.has(m.key)) ctx.ledger.forget(entryOf(DEEP_DIVE, m.key));
     }
   },
 };

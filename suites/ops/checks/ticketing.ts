@@ -27,16 +27,9 @@ const remove = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketDelete', { p
 
 /** Ledger entries by ticket, so a ticket the check removes itself comes off the ledger. */
 function tracker(ctx: OpsContext) {
-  const tokens = new Map<string, number>();
   return {
-    made(t: Ticket) {
-      if (!tokens.has(label(t))) tokens.set(label(t), ctx.ledger.add(`ticket ${label(t)}`, () => remove(ctx, t)));
-    },
-    gone(t: Ticket) {
-      const token = tokens.get(label(t));
-      if (token !== undefined) ctx.ledger.forget(token);
-      tokens.delete(label(t));
-    },
+    made: (t: Ticket) => ctx.ledger.add(`ticket ${label(t)}`, () => remove(ctx, t)),
+    gone: (t: Ticket) => ctx.ledger.forget(`ticket ${label(t)}`),
   };
 }
 

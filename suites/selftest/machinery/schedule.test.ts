@@ -82,6 +82,19 @@ describe('ledger cleanup', () => {
     expect(ledger.removed).toBe(3);
   });
 
+  it('knows an entry by what it removes: a second add changes nothing, forget takes it off by name', async () => {
+    const ledger = createLedger();
+    const removed: string[] = [];
+    ledger.add('service 1', async () => removed.push('first'));
+    ledger.add('service 1', async () => removed.push('second'));
+    ledger.add('service 2', async () => removed.push('two'));
+    ledger.forget('service 2');
+    expect(ledger.created).toBe(2);
+    expect(await ledger.cleanup()).toEqual({ removed: 1, failed: [] });
+    expect(removed).toEqual(['first']);
+    expect(ledger.removed).toBe(2);
+  });
+
   it('reports what could not be removed, once', async () => {
     const ledger = createLedger();
     ledger.add('stuck', async () => ({ status: 500 }));
