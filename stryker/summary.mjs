@@ -9,7 +9,9 @@
  *
  * Several reports (batches of files run one after the other) are merged: a file present in several keeps the last.
  * With stryker/survivors.md present, each survivor's reviewed verdict is counted (equivalent, unspecified, needs a
- * check, not reviewed yet).
+ * check, not reviewed yet), and the score after review is given next to the raw score, overall and per file:
+ * killed / (killed + survived - survived mutants reviewed as equivalent - survived mutants reviewed as unspecified),
+ * the share of the mutants a conformance check could kill that the checks do kill.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -59,34 +61,73 @@ function mergeReports(reports) {
   return { ...reports.at(-1), files };
 }
 
+const VERDICT_FIELD = { equivalent: 'equivalent', unspecified: 'unspecified', 'needs a check': 'needsCheck' };
+const emptyReview = () => ({ equivalent: 0, unspecified: 0, needsCheck: 0, notReviewed: 0 });
+
+/** The reviewed verdicts of one file's Survived and NoCoverage mutants, each status apart. */
+function reviewOf(name, f, verdicts) {
+  const out = { survived: emptyReview(), noCoverage: emptyReview() };
+  for (const m of f.mutants) {
+    const bucket = m.status === 'Survived' ? out.survived : m.status === 'NoCoverage' ? out.noCoverage : undefined;
+    if (bucket) bucket[VERDICT_FIELD[verdicts.get(mutantKey(name, m, f.source))] ?? 'notReviewed']++;
+  }
+  return out;
+}
+
+function addReview(into, r) {
+  for (const status of ['survived', 'noCoverage']) for (const k of Object.keys(into[status])) into[status][k] += r[status][k];
+}
+
+/** killed / (killed + survived - survived mutants reviewed as equivalent or unspecified), in percent. */
+const scoreAfterReview = (c, r) => percent(c.killed, c.killed + c.survived - r.survived.equivalent - r.survived.unspecified);
+
+const SCORE_DEFINITION = 'killed / (killed + survived), in percent; timeouts and no coverage are counted apart';
+const SCORE_AFTER_REVIEW_DEFINITION =
+  'killed / (killed + survived - survivors reviewed as equivalent - survivors reviewed as unspecified), in percent, with the verdicts of ' +
+  'stryker/survivors.md: the share of the mutants a conformance check could kill that the checks do kill. Equivalent survivors ' +
+  'change no answer of the API, unspecified ones change answers only where the document leaves the behaviour open, so no check ' +
+  'may kill either; survivors reviewed as needing a check, or not reviewed yet, stay in the denominator. Only Survived mutants ' +
+  'are subtracted: no coverage (and timeouts) stay out of this score as out of the raw one';
+
 function summarise(report, extra = {}) {
   const verdicts = readVerdicts();
+  const total = { survived: emptyReview(), noCoverage: emptyReview() };
   const files = Object.fromEntries(
     Object.entries(report.files)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, f]) => [name, count(f.mutants)]),
+      .map(([name, f]) => {
+        const c = count(f.mutants);
+        if (!verdicts) return [name, c];
+        const r = reviewOf(name, f, verdicts);
+        addReview(total, r);
+        return [name, { score: c.score, scoreAfterReview: scoreAfterReview(c, r), ...c }];
+      }),
   );
   const all = Object.values(report.files).flatMap((f) => f.mutants);
-  const review = { equivalent: 0, unspecified: 0, needsCheck: 0, notReviewed: 0 };
-  if (verdicts) {
-    for (const [name, f] of Object.entries(report.files)) {
-      for (const m of f.mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
-        const v = verdicts.get(mutantKey(name, m, f.source));
-        if (v === 'equivalent') review.equivalent++;
-        else if (v === 'unspecified') review.unspecified++;
-        else if (v === 'needs a check') review.needsCheck++;
-        else review.notReviewed++;
-      }
-    }
-  }
   const totals = count(all);
+  // Every surviving and uncovered mutant's verdict, as before, plus the same split by status.
+  const review = Object.fromEntries(Object.keys(emptyReview()).map((k) => [k, total.survived[k] + total.noCoverage[k]]));
   return {
     ...extra,
     tools: { '@stryker-mutator/core': version('@stryker-mutator/core'), '@stryker-mutator/vitest-runner': version('@stryker-mutator/vitest-runner'), vitest: version('vitest'), node: process.version },
     generatedAt: new Date().toISOString(),
-    scoreDefinition: 'killed / (killed + survived), in percent; timeouts and no coverage are counted apart',
+    scoreDefinition: SCORE_DEFINITION,
+    ...(verdicts ? { scoreAfterReviewDefinition: SCORE_AFTER_REVIEW_DEFINITION } : {}),
+    score: totals.score,
+    ...(verdicts ? { scoreAfterReview: scoreAfterReview(totals, total) } : {}),
     ...totals,
-    ...(verdicts ? { survivorsReview: { file: 'stryker/survivors.md', ...review } } : {}),
+    ...(verdicts
+      ? {
+          survivorsReview: {
+            file: 'stryker/survivors.md',
+            definition:
+              'verdicts of the Survived and NoCoverage mutants: equivalent (no answer of the API can differ), unspecified (answers differ only where the document leaves the behaviour open), needsCheck (a documented behaviour breaks and no check notices), notReviewed; bySurvived and byNoCoverage split them by status',
+            ...review,
+            bySurvived: total.survived,
+            byNoCoverage: total.noCoverage,
+          },
+        }
+      : {}),
     files,
   };
 }
@@ -104,10 +145,13 @@ export function writeSummary({ inputs = [DEFAULT_REPORT], out = DEFAULT_OUT, ext
   writeFileSync(out, `${JSON.stringify(s, null, 2)}\n`);
   process.stdout.write(
     `mutation score ${s.score ?? '-'}% (killed ${s.killed} / killed + survived ${s.killed + s.survived}); ` +
+      (s.scoreAfterReview !== undefined
+        ? `after review ${s.scoreAfterReview ?? '-'}% (survivors reviewed as equivalent or unspecified left out); `
+        : '') +
       `timeouts ${s.timeouts}, no coverage ${s.noCoverage}, errors ${s.runtimeErrors + s.compileErrors}, total ${s.total}` +
       `${s.durationS !== undefined ? `, ${s.durationS} s` : ''}\n` +
       Object.entries(s.files)
-        .map(([f, c]) => `  ${f}: ${c.score ?? '-'}% (killed ${c.killed}, survived ${c.survived}, timeouts ${c.timeouts}, no coverage ${c.noCoverage})\n`)
+        .map(([f, c]) => `  ${f}: ${c.score ?? '-'}%${c.scoreAfterReview !== undefined ? `, after review ${c.scoreAfterReview ?? '-'}%` : ''} (killed ${c.killed}, survived ${c.survived}, timeouts ${c.timeouts}, no coverage ${c.noCoverage})\n`)
         .join('') +
       `written to ${out}\n`,
   );

@@ -12,7 +12,8 @@
  * with the verdict a reviewer gave it: `equivalent` (no answer of the API changes), `unspecified` (answers change,
  * but only where the documents leave the behaviour open, so a conformance check must accept both), `needs a check`
  * (a check should kill it), or `not reviewed` for a mutant new since the last review. Verdicts are kept when the
- * list is regenerated (matched by the whole line before the verdict); sections of files not in the report are kept.
+ * list is regenerated (matched by the whole line before the verdict); sections of files not in the report are kept,
+ * and so is the hand-written section that follows the files, from its `## Checks to add` heading to the end.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -22,6 +23,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SURVIVORS_FILE = resolve(ROOT, 'stryker/survivors.md');
 const VERDICTS = ['equivalent', 'unspecified', 'needs a check', 'not reviewed'];
 const SEP = ' — ';
+/** Heading of the hand-written section after the file sections (the work plan for the checks), kept as it is. */
+const TRAILER_HEADING = '## Checks to add';
 
 /** Source text of a mutant's location (mutation-testing-elements locations: lines and columns from 1). */
 function originalText(source, loc) {
@@ -54,6 +57,7 @@ function readSurvivors(path = SURVIVORS_FILE) {
   const sections = new Map();
   let current;
   for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.startsWith(TRAILER_HEADING)) break;
     const h = /^## (\S+)/.exec(line);
     if (h) {
       current = [];
@@ -70,6 +74,14 @@ function readSurvivors(path = SURVIVORS_FILE) {
     current.push({ text, verdict, reason });
   }
   return sections;
+}
+
+/** The section from the `## Checks to add` heading to the end of the file, or '' when there is none. */
+function readTrailer(path = SURVIVORS_FILE) {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const at = text.search(new RegExp(`^${TRAILER_HEADING}`, 'm'));
+  return at < 0 ? '' : text.slice(at).trimEnd();
 }
 
 /** key (file|description) → verdict, for summary.mjs. */
@@ -98,10 +110,11 @@ Each line: \`L<line>:<column> <mutator> \\\`original\\\` → \\\`replacement\\\`
   it counts as needing a check.
 
 \`(no coverage)\` marks mutants in code that no check reaches at all. Lines and columns are those of the source
-Stryker mutated (its report keeps it): the file may have moved on since.
+Stryker mutated (its report keeps it): the file may have moved on since. After the files, **Checks to add** groups the
+\`needs a check\` mutants by the check that would kill them; regenerating the list keeps that section as it is.
 `;
 
-function render(sections) {
+function render(sections, trailer = '') {
   const out = [HEADER];
   const totals = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   for (const entries of sections.values()) for (const e of entries) totals[e.verdict]++;
@@ -116,12 +129,14 @@ function render(sections) {
     out.push(`\n## ${file}\n`);
     for (const e of entries) out.push(`- ${e.text}${SEP}${e.verdict}${e.reason ? `: ${e.reason}` : ''}`);
   }
+  if (trailer) out.push('', trailer);
   return `${out.join('\n')}\n`;
 }
 
 function main(argv) {
   const inputs = argv.length ? argv.map((a) => resolve(a)) : [resolve(ROOT, 'reports/mutation/mutation-report.json')];
   const previous = readSurvivors() ?? new Map();
+  const trailer = readTrailer();
   const known = new Map();
   for (const [file, entries] of previous) for (const e of entries) known.set(`${file}|${e.text}`, e);
   const sections = new Map(previous);
@@ -142,7 +157,7 @@ function main(argv) {
     }
   }
   const sorted = new Map([...sections].filter(([, e]) => e.length).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(SURVIVORS_FILE, render(sorted));
+  writeFileSync(SURVIVORS_FILE, render(sorted, trailer));
   const n = [...sorted.values()].reduce((a, e) => a + e.length, 0);
   process.stdout.write(`${n} surviving mutants listed in ${SURVIVORS_FILE}\n`);
 }
