@@ -22,6 +22,11 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
         ctx.expect.that('OPS-VERSION-PATH', `${op} under vLatest, against the same request without it`, equal, { expected: seen(plain), actual: seen(latest) }, latest);
       }
     }
+    // The event-management interface takes vLatest too: its list of episode actions is the same under both paths.
+    const actions = await ctx.http.send('emActionList');
+    const actionsLatest = await ctx.http.send('emActionList', { path: vLatest });
+    const seenActions = (ex: typeof actions) => `${ex.status} ${compact(ex.json)}`;
+    ctx.expect.that('OPS-VERSION-PATH', 'emActionList under vLatest, against the same request without it', actions.status === actionsLatest.status && same(actions.json, actionsLatest.json), { expected: seenActions(actions), actual: seenActions(actionsLatest) }, actionsLatest);
     const types = await ctx.http.send('coreGetSupportedObjectTypes', { path: vLatest });
     ctx.expect.status('OPS-VERSION-LATEST-ONLY', types, '2xx', 'get_supported_object_types under vLatest');
   },
