@@ -53,19 +53,23 @@ async function guardedCategoryDelete(ctx: OpsContext, name: string): Promise<Exc
  * server that deletes beyond the category would then take the icons of the checks running beside this one.
  */
 async function emptyCategory(ctx: OpsContext, name: string): Promise<Exchange | undefined> {
-  const listed = listAnswer(await listIcons(ctx, { category: name }))?.result ?? [];
+  const list = await listIcons(ctx, { category: name });
+  const listed = listAnswer(list)?.result;
+  if (!listed) return list;
   const own = listed.filter((i) => i.category === name && typeof i._key === 'string');
   const answers = await Promise.all(own.map((i) => ctx.http.send('iconDelete', { params: { _key: String(i._key) } })));
   return answers.find((a) => !ok(a) && a.status !== 404);
 }
 
-/** A category named with the run tag, emptied when the check ends: it only ever holds the check's own icons. */
+/**
+ * A category named with the run tag, emptied when the check ends (or when it drops it): it only ever holds the
+ * check's own icons. What the answer lists as failed (undefined: nothing) stays on the ledger.
+ */
 function ownCategory(ctx: OpsContext, label: string) {
   const name = tagged(ctx, label);
   const entries = [ctx.ledger.add(`icon category ${name}`, () => emptyCategory(ctx, name))];
   const drop = async () => {
-    const ex = await guardedCategoryDelete(ctx, name);
-    if (ex && ok(ex)) for (const t of entries.splice(0)) ctx.ledger.forget(t);
+    if (!(await emptyCategory(ctx, name))) for (const t of entries.splice(0)) ctx.ledger.forget(t);
   };
   return { name, entries, drop };
 }

@@ -16,7 +16,7 @@ const runOn = (opts: Parameters<typeof startOpsServer>[0]) => runOnServer(opsApi
  */
 const EXPECTED: Record<string, Expected> = {
   'filter-eq-case-insensitive': { named: ['OPS-FILTER-EQUALITY'], collateral: ['OPS-FILTER-NE'] },
-  'filter-ne-as-eq': { named: ['OPS-FILTER-NE'], collateral: ['OPS-EM-LIST-PARAMS'] },
+  'filter-ne-as-eq': { named: ['OPS-FILTER-NE'], collateral: ['OPS-EM-LIST-PARAMS', 'OPS-QUERY-FILTER'] },
   'filter-regex-prefix': { named: ['OPS-FILTER-REGEX'] },
   'filter-regex-substring': { named: ['OPS-FILTER-REGEX'], collateral: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-FIELDS', 'OPS-QUERY-FILTER', 'OPS-CORE-CREATE-UPSERT', 'OPS-CORE-BULK-DELETE', 'OPS-CORE-DELETE', 'OPS-CORE-COUNT', 'OPS-CPA-LIST', 'OPS-CPA-COUNT', 'OPS-MW-LIST', 'OPS-MW-BULK-DELETE', 'OPS-MW-DELETE', 'OPS-MW-COUNT', 'OPS-BR-LIST', 'OPS-BR-BULK-DELETE', 'OPS-BR-DELETE', 'OPS-BR-COUNT', 'OPS-LIMITS-UNSET'] },
   'filter-regex-exact': { named: ['OPS-FILTER-REGEX'], collateral: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-FIELDS', 'OPS-CORE-CREATE-UPSERT', 'OPS-CORE-BULK-DELETE', 'OPS-CORE-DELETE', 'OPS-CORE-COUNT', 'OPS-CPA-LIST', 'OPS-CPA-COUNT', 'OPS-MW-LIST', 'OPS-MW-BULK-DELETE', 'OPS-MW-DELETE', 'OPS-MW-COUNT', 'OPS-BR-LIST', 'OPS-BR-BULK-DELETE', 'OPS-BR-DELETE', 'OPS-BR-COUNT', 'OPS-LIMITS-UNSET', 'OPS-QUERY-FILTER'] },

@@ -65,6 +65,8 @@ export const queryFaults: OpsFault[] = [
     id: 'filter-regex-anchored',
     description: '$regex must match the whole value instead of any part of it',
     breaks: ['OPS-FILTER-REGEX'],
+    // The fixed example that puts $regex and $ne in one node is a combined filter.
+    collateral: ['OPS-QUERY-FILTER'],
     only: ONLY_FILTER,
     wrap: filterFault((n) => (typeof n.$regex === 'string' ? { ...n, $regex: `^(?:${n.$regex})$` } : n)),
   },
