@@ -10,10 +10,25 @@ console.log(`${count} runs of ${APIS.map((a) => a.id).join(' + ')}, seeds ${firs
 for (let i = 0; i < count; i++) {
   const seed = firstSeed + i;
   const t0 = performance.now();
-  const { report } = await runConformance({ settings: { ...settingsFrom({}, APIS.map((a) => a.id)), seed, retries: 0, formats: [] }, apis: APIS, tool: { name: 'repeat', version: '0' }, write: false });
+  const { report } = await runConformance({
+    settings: {
+      ...settingsFrom(
+        {},
+        APIS.map((a) => a.id),
+      ),
+      seed,
+      retries: 0,
+      formats: [],
+    },
+    apis: APIS,
+    tool: { name: 'repeat', version: '0' },
+    write: false,
+  });
   const failed = report.requirements.filter((q) => q.status === 'failed');
   if (report.summary.gate !== 'pass' || failed.length) bad++;
-  console.log(`run ${String(i + 1).padStart(2)} seed ${seed}: ${report.summary.gate.toUpperCase()} ${report.summary.passed} passed, ${failed.length} failed (${failed.map((q) => q.id).join(', ') || '-'}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `run ${String(i + 1).padStart(2)} seed ${seed}: ${report.summary.gate.toUpperCase()} ${report.summary.passed} passed, ${failed.length} failed (${failed.map((q) => q.id).join(', ') || '-'}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 console.log(`${count - bad} of ${count} runs passed`);
 process.exit(bad ? 1 : 0);

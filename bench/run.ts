@@ -48,13 +48,25 @@ if (wanted('remote')) {
 }
 if (wanted('startup')) say('Start-up of npm run conformance until the first request', [{ seconds: await startupSeconds() }]);
 if (wanted('throughput')) {
-  say(
-    `Throughput of typical endpoints (10 connections, ${seconds} s each)`,
-    [
-      ...(await throughputFigures(stacksApi, [{ name: 'GET /v1/stacks', path: '/v1/stacks' }, { name: 'GET /v1/stacks/versions', path: '/v1/stacks/versions' }], seconds)),
-      ...(await throughputFigures(opsApi, [{ name: 'GET service list', path: `${OPS}/service` }, { name: 'GET service count', path: `${OPS}/service/count` }, { name: 'GET entity by filter', path: `${OPS}/entity?filter=${encodeURIComponent('{"title":{"$regex":"web"}}')}` }], seconds)),
-    ],
-  );
+  say(`Throughput of typical endpoints (10 connections, ${seconds} s each)`, [
+    ...(await throughputFigures(
+      stacksApi,
+      [
+        { name: 'GET /v1/stacks', path: '/v1/stacks' },
+        { name: 'GET /v1/stacks/versions', path: '/v1/stacks/versions' },
+      ],
+      seconds,
+    )),
+    ...(await throughputFigures(
+      opsApi,
+      [
+        { name: 'GET service list', path: `${OPS}/service` },
+        { name: 'GET service count', path: `${OPS}/service/count` },
+        { name: 'GET entity by filter', path: `${OPS}/entity?filter=${encodeURIComponent('{"title":{"$regex":"web"}}')}` },
+      ],
+      seconds,
+    )),
+  ]);
 }
 if (wanted('scaling')) say(`Scaling of the ops store (4 connections, ${seconds} s per query)`, await scalingFigures(sizes, seconds));
 
@@ -65,10 +77,23 @@ the end of the page. What still scans: a filter with no such equality (a regex, 
 count, and the rows an equality leaves (a count still tests each of them); a sort on a field holding arrays or
 objects falls back to sorting the matching rows.`;
 
-const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick, only: only === undefined ? 'all' : [...only].join(','), totalSeconds: (performance.now() - t0) / 1000 };
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model,
+  quick,
+  only: only === undefined ? 'all' : [...only].join(','),
+  totalSeconds: (performance.now() - t0) / 1000,
+};
 mkdirSync('reports', { recursive: true });
 writeFileSync('reports/bench.json', JSON.stringify({ meta, sections: Object.fromEntries(sections) }, null, 2));
-writeFileSync('reports/bench.md', `# Benchmark\n\n${Object.entries(meta).map(([k, v]) => `- ${k}: ${v}`).join('\n')}\n${sections.map(([t, r]) => `\n## ${t}\n\n${table(r)}\n`).join('')}\n## Indexes\n\n${NOTES}\n`);
+writeFileSync(
+  'reports/bench.md',
+  `# Benchmark\n\n${Object.entries(meta)
+    .map(([k, v]) => `- ${k}: ${v}`)
+    .join('\n')}\n${sections.map(([t, r]) => `\n## ${t}\n\n${table(r)}\n`).join('')}\n## Indexes\n\n${NOTES}\n`,
+);
 process.stdout.write(`\n## Indexes\n\n${NOTES}\n`);
 process.stdout.write(`\nwrote reports/bench.json and reports/bench.md in ${meta.totalSeconds.toFixed(1)} s\n`);
 process.exit(0);

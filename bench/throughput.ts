@@ -36,7 +36,11 @@ export async function throughputFigures(api: ApiDefinition, endpoints: Endpoint[
   const auth = { authorization: target.principals.primary.authorization! };
   try {
     for (const e of endpoints) {
-      for (const [server, base] of [['reference', target.baseUrl], ['prism mock', prism.url], ['bare node:http', bare.url]] as const) {
+      for (const [server, base] of [
+        ['reference', target.baseUrl],
+        ['prism mock', prism.url],
+        ['bare node:http', bare.url],
+      ] as const) {
         const r = await load({ url: base + e.path, headers: auth, connections: 10, duration: seconds });
         rows.push({ api: api.id, endpoint: e.name, server, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors + r.non2xx });
       }

@@ -57,12 +57,7 @@ async function stacks(): Promise<Started> {
   return {
     handler: createStacksHandler(config),
     errorBody: stacksErrorBody,
-    credentials: [
-      'demo API keys (Authorization: Bearer <key>):',
-      ...config.users.map(
-        (u) => `  ${u.name.padEnd(width)}  ${u.allowed ? 'allowed    ' : 'not allowed'}  ${u.apiKey}`,
-      ),
-    ],
+    credentials: ['demo API keys (Authorization: Bearer <key>):', ...config.users.map((u) => `  ${u.name.padEnd(width)}  ${u.allowed ? 'allowed    ' : 'not allowed'}  ${u.apiKey}`)],
   };
 }
 
@@ -115,7 +110,8 @@ async function main(): Promise<void> {
   await serveReference(args.api, args.port, args.host);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main().catch((err: unknown) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  main().catch((err: unknown) => {
+    process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });

@@ -145,13 +145,14 @@ export function writeSummary({ inputs = [DEFAULT_REPORT], out = DEFAULT_OUT, ext
   writeFileSync(out, `${JSON.stringify(s, null, 2)}\n`);
   process.stdout.write(
     `mutation score ${s.score ?? '-'}% (killed ${s.killed} / killed + survived ${s.killed + s.survived}); ` +
-      (s.scoreAfterReview !== undefined
-        ? `after review ${s.scoreAfterReview ?? '-'}% (survivors reviewed as equivalent or unspecified left out); `
-        : '') +
+      (s.scoreAfterReview !== undefined ? `after review ${s.scoreAfterReview ?? '-'}% (survivors reviewed as equivalent or unspecified left out); ` : '') +
       `timeouts ${s.timeouts}, no coverage ${s.noCoverage}, errors ${s.runtimeErrors + s.compileErrors}, total ${s.total}` +
       `${s.durationS !== undefined ? `, ${s.durationS} s` : ''}\n` +
       Object.entries(s.files)
-        .map(([f, c]) => `  ${f}: ${c.score ?? '-'}%${c.scoreAfterReview !== undefined ? `, after review ${c.scoreAfterReview ?? '-'}%` : ''} (killed ${c.killed}, survived ${c.survived}, timeouts ${c.timeouts}, no coverage ${c.noCoverage})\n`)
+        .map(
+          ([f, c]) =>
+            `  ${f}: ${c.score ?? '-'}%${c.scoreAfterReview !== undefined ? `, after review ${c.scoreAfterReview ?? '-'}%` : ''} (killed ${c.killed}, survived ${c.survived}, timeouts ${c.timeouts}, no coverage ${c.noCoverage})\n`,
+        )
         .join('') +
       `written to ${out}\n`,
   );

@@ -20,7 +20,9 @@ const MAIN_HELP = `${TOOL.name} ${TOOL.version}: conformance checks for the stac
 usage: ${TOOL.name} <command> [options]
 
 commands:
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.line}`).join('\n')}
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(8)} ${c.line}`)
+  .join('\n')}
 
 '${TOOL.name} <command> --help' shows the options of a command.`;
 

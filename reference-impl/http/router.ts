@@ -66,9 +66,7 @@ export function match<F>(routes: readonly Route<F>[], method: string, path: stri
   }
   if (hits.length === 0) return undefined;
   const wanted = method.toUpperCase();
-  const hit =
-    hits.find((h) => h.route.method === wanted) ??
-    (wanted === 'HEAD' ? hits.find((h) => h.route.method === 'GET') : undefined);
+  const hit = hits.find((h) => h.route.method === wanted) ?? (wanted === 'HEAD' ? hits.find((h) => h.route.method === 'GET') : undefined);
   if (hit !== undefined) return { fn: hit.route.fn, params: hit.params };
   const allowed = [...new Set(hits.map((h) => h.route.method))];
   if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');

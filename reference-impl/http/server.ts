@@ -127,10 +127,7 @@ function errorResponse(errorBody: ErrorBody, status: number, message: string): R
 }
 
 /** Adapts an in-process ApiHandler to a node:http request listener. */
-export function toNodeListener(
-  handler: ApiHandler,
-  opts: NodeListenerOptions,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function toNodeListener(handler: ApiHandler, opts: NodeListenerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const limit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const maxUrl = opts.maxUrlLength ?? DEFAULT_MAX_URL;
 
@@ -209,10 +206,8 @@ export async function listen(handler: ApiHandler, opts: ListenOptions): Promise<
       socket.destroy();
       return;
     }
-    const status =
-      err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const message =
-      status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Malformed HTTP request';
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const message = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Malformed HTTP request';
     try {
       const out = errorResponse(opts.errorBody, status, message);
       const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'connection: close'];

@@ -6,15 +6,7 @@ import type { OpsCtx, OpsRouteFn } from './context';
 import { badRequest } from './errors';
 import { isPlainObject, isStringArray } from './input';
 import { AUTHORED_PACK_TYPE } from './object-types';
-import {
-  type TypeRules,
-  countObjects,
-  createObject,
-  noSuchObject,
-  readableObject,
-  readableObjects,
-  updateObject,
-} from './objects';
+import { type TypeRules, countObjects, createObject, noSuchObject, readableObject, readableObjects, updateObject } from './objects';
 import { ITOA } from './paths';
 import { listRows, project } from './query';
 
@@ -110,9 +102,7 @@ function list(ctx: OpsCtx): ApiResponse {
   }
   const search = (q.get('search') ?? '').toLowerCase();
   const packs = readableObjects(ctx, AUTHORED_PACK_TYPE).filter(
-    (p) =>
-      (status === null || status === '' || p.status === status) &&
-      (search === '' || (typeof p.title === 'string' && p.title.toLowerCase().includes(search))),
+    (p) => (status === null || status === '' || p.status === status) && (search === '' || (typeof p.title === 'string' && p.title.toLowerCase().includes(search))),
   );
   const listed = listRows(packs, q, ctx.state.filters, {
     names: { filter: 'filter', sortKey: 'sort_key', sortDir: 'sort_dir', offset: 'offset', limit: 'count', fields: 'fields' },

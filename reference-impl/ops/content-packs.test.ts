@@ -49,7 +49,14 @@ describe('content pack library', () => {
     const first = (await call('POST', path, { body: { prefix: 'Acme ', enabled: 1 } })).body as Row;
     expect(first.failure).toEqual([]);
     expect(first.success).toEqual(
-      expect.arrayContaining([{ services: [{ id: 'cp_web_frontend', title: 'Acme Web Frontend' }, { id: 'cp_web_backend', title: 'Acme Web Backend' }] }]),
+      expect.arrayContaining([
+        {
+          services: [
+            { id: 'cp_web_frontend', title: 'Acme Web Frontend' },
+            { id: 'cp_web_backend', title: 'Acme Web Backend' },
+          ],
+        },
+      ]),
     );
     expect(first.saved_searches).toMatchObject({ action_performed: 'enable', success: ['Web - Hourly traffic summary'], failure: [] });
     const svc = (await call('GET', `${ITOA_PATH}/service/cp_web_frontend`)).body as Row;

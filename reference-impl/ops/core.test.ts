@@ -119,26 +119,37 @@ describe('core CRUD', () => {
   it('lists with filter, sort, paging and fields; an incorrect filter returns every row', async () => {
     const call = opsClient();
     const all = (await call('GET', `${ITOA_PATH}/entity`)).body as Row[];
-    const byService = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { filter: JSON.stringify({ 'services._key': 'svc_web_store' }) },
-    })).body as Row[];
+    const byService = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { filter: JSON.stringify({ 'services._key': 'svc_web_store' }) },
+      })
+    ).body as Row[];
     expect(byService.map((e) => e._key).sort()).toEqual(['ent_web_01', 'ent_web_02', 'ent_web_old']);
-    const ne = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { filter: JSON.stringify({ title: { $ne: 'web-01' } }) },
-    })).body as Row[];
+    const ne = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { filter: JSON.stringify({ title: { $ne: 'web-01' } }) },
+      })
+    ).body as Row[];
     expect(ne).toHaveLength(all.length - 1);
-    const regex = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { filter: JSON.stringify({ title: { $regex: '^DB-', $options: 'i' } }) },
-    })).body as Row[];
+    const regex = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { filter: JSON.stringify({ title: { $regex: '^DB-', $options: 'i' } }) },
+      })
+    ).body as Row[];
     expect(regex.map((e) => e.title).sort()).toEqual(['db-01', 'db-legacy']);
     for (const filter of ['{not json', '[1,2]', '{"title":{"$bogus":1}}', '{"$where":"1"}']) {
       const rows = (await call('GET', `${ITOA_PATH}/entity`, { query: { filter } })).body as Row[];
       expect(rows).toHaveLength(all.length);
     }
-    const page = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { sort_key: 'title', sort_dir: '0', offset: '1', limit: '2', fields: 'title' },
-    })).body as Row[];
-    const titles = all.map((e) => e.title as string).sort().reverse();
+    const page = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { sort_key: 'title', sort_dir: '0', offset: '1', limit: '2', fields: 'title' },
+      })
+    ).body as Row[];
+    const titles = all
+      .map((e) => e.title as string)
+      .sort()
+      .reverse();
     expect(page).toEqual([
       { _key: all.find((e) => e.title === titles[1])!._key, object_type: 'entity', title: titles[1] },
       { _key: all.find((e) => e.title === titles[2])!._key, object_type: 'entity', title: titles[2] },
@@ -160,8 +171,7 @@ describe('core CRUD', () => {
 
   it('accepts the vLatest segment and lists the supported types and aliases', async () => {
     const call = opsClient();
-    const types = (await call('GET', '/servicesNS/nobody/SA-ITOA/itoa_interface/vLatest/get_supported_object_types'))
-      .body as string[];
+    const types = (await call('GET', '/servicesNS/nobody/SA-ITOA/itoa_interface/vLatest/get_supported_object_types')).body as string[];
     expect(types).toHaveLength(16);
     expect(types).toContain('entity_relationship_rule');
     const aliases = (await call('GET', `${ITOA_PATH}/get_alias_list`)).body as Row;
@@ -200,17 +210,23 @@ describe('regex safety', () => {
   it('supports $options i, m, s and x, and treats a bad pattern as an incorrect filter', async () => {
     const call = opsClient();
     const all = (await call('GET', `${ITOA_PATH}/entity`)).body as Row[];
-    const x = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { filter: JSON.stringify({ title: { $regex: '^ web - 0 1  # a comment', $options: 'x' } }) },
-    })).body as Row[];
+    const x = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { filter: JSON.stringify({ title: { $regex: '^ web - 0 1  # a comment', $options: 'x' } }) },
+      })
+    ).body as Row[];
     expect(x.map((e) => e.title)).toEqual(['web-01']);
-    const bad = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { filter: JSON.stringify({ title: { $regex: '(' } }) },
-    })).body as Row[];
+    const bad = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { filter: JSON.stringify({ title: { $regex: '(' } }) },
+      })
+    ).body as Row[];
     expect(bad).toHaveLength(all.length);
-    const badFlag = (await call('GET', `${ITOA_PATH}/entity`, {
-      query: { filter: JSON.stringify({ title: { $regex: 'web', $options: 'q' } }) },
-    })).body as Row[];
+    const badFlag = (
+      await call('GET', `${ITOA_PATH}/entity`, {
+        query: { filter: JSON.stringify({ title: { $regex: 'web', $options: 'q' } }) },
+      })
+    ).body as Row[];
     expect(badFlag).toHaveLength(all.length);
   });
 });

@@ -28,8 +28,7 @@ function buildRules(): Map<string, TypeRules> {
     type: 'team',
     required: ['title'],
     flavor: 'core',
-    undeletable: (doc, ctx) =>
-      doc._key === ctx.state.config.defaultSecurityGroup ? 'The Global team cannot be deleted' : undefined,
+    undeletable: (doc, ctx) => (doc._key === ctx.state.config.defaultSecurityGroup ? 'The Global team cannot be deleted' : undefined),
   });
   return rules;
 }
@@ -65,7 +64,4 @@ function aliasList(ctx: OpsCtx): ApiResponse {
   };
 }
 
-export const coreRoutes: Route<OpsRouteFn>[] = [
-  route('GET', `${ITOA}/get_alias_list`, aliasList),
-  ...crudRoutes(ITOA, [...RULES.values()]),
-];
+export const coreRoutes: Route<OpsRouteFn>[] = [route('GET', `${ITOA}/get_alias_list`, aliasList), ...crudRoutes(ITOA, [...RULES.values()])];

@@ -43,5 +43,4 @@ export function methodNotAllowed(allowed: readonly string[], what: string): ApiR
 }
 
 /** Errors raised by the shared HTTP layer (413, 414, 431, 500...) in this API's shapes. */
-export const opsErrorBody: ErrorBody = (status, message) =>
-  status === 401 ? platformUnauthenticatedBody() : { message };
+export const opsErrorBody: ErrorBody = (status, message) => (status === 401 ? platformUnauthenticatedBody() : { message });

@@ -10,13 +10,17 @@ describe('event management objects', () => {
     expect(all.length).toBeGreaterThanOrEqual(2);
     const visible = (await call('GET', `${EVENTS_PATH}/notable_event_group`, { as: 'analyst' })).body as Row[];
     expect(visible.length).toBeLessThan(all.length);
-    const page = (await call('GET', `${EVENTS_PATH}/notable_event_group`, {
-      query: { sort_key: 'severity', sort_dir: '0', skip: '1', limit: '1', fields: 'title' },
-    })).body as Row[];
+    const page = (
+      await call('GET', `${EVENTS_PATH}/notable_event_group`, {
+        query: { sort_key: 'severity', sort_dir: '0', skip: '1', limit: '1', fields: 'title' },
+      })
+    ).body as Row[];
     expect(page).toEqual([{ _key: 'ep_core_flap', object_type: 'notable_event_group', title: 'Core link flapping' }]);
-    const filtered = (await call('GET', `${EVENTS_PATH}/correlation_search`, {
-      query: { filter_data: JSON.stringify({ enabled: 0 }) },
-    })).body as Row[];
+    const filtered = (
+      await call('GET', `${EVENTS_PATH}/correlation_search`, {
+        query: { filter_data: JSON.stringify({ enabled: 0 }) },
+      })
+    ).body as Row[];
     expect(filtered.map((c) => c._key)).toEqual(['cs_db_errors']);
     expect((await call('GET', `${EVENTS_PATH}/no_such_type`)).status).toBe(404);
   });
@@ -31,8 +35,7 @@ describe('event management objects', () => {
     const comment = (await call('GET', `${EVENTS_PATH}/notable_event_comment/${key}`)).body as Row;
     expect(comment).toMatchObject({ comment: 'restarted the replica', user: 'admin', object_type: 'notable_event_comment' });
     expect(typeof comment.create_time).toBe('number');
-    const byEvent = (await call('GET', `${EVENTS_PATH}/notable_event_comment/ep_db_errors`, { query: { is_event_id: 'True' } }))
-      .body as Row[];
+    const byEvent = (await call('GET', `${EVENTS_PATH}/notable_event_comment/ep_db_errors`, { query: { is_event_id: 'True' } })).body as Row[];
     expect(byEvent.map((c) => c._key)).toEqual([key]);
     expect((await call('POST', `${EVENTS_PATH}/notable_event_comment/${key}`, { body: { comment: 'x' } })).status).toBe(405);
     expect((await call('PUT', `${EVENTS_PATH}/notable_event_comment/${key}`, { body: { comment: 'x' } })).status).toBe(405);

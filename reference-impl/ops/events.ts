@@ -6,18 +6,7 @@ import type { OpsCtx, OpsRouteFn } from './context';
 import { badRequest, methodNotAllowed, notFound } from './errors';
 import { boolParam, isPlainObject, isStringArray, objectBody } from './input';
 import { EVENT_TYPES } from './object-types';
-import {
-  type TypeRules,
-  bulkUpdate,
-  countObjects,
-  createObject,
-  deleteObject,
-  deleteObjects,
-  listObjects,
-  readObject,
-  readableObjects,
-  updateObject,
-} from './objects';
+import { type TypeRules, bulkUpdate, countObjects, createObject, deleteObject, deleteObjects, listObjects, readObject, readableObjects, updateObject } from './objects';
 import { EVENTS } from './paths';
 import type { ListParamNames } from './query';
 
@@ -49,9 +38,7 @@ function prepareTag(doc: Doc, _previous: Doc | undefined, ctx: OpsCtx): string |
   return undefined;
 }
 
-const RULES = new Map<string, TypeRules>(
-  EVENT_TYPES.map((type): [string, TypeRules] => [type, { type, required: [], flavor: 'event' }]),
-);
+const RULES = new Map<string, TypeRules>(EVENT_TYPES.map((type): [string, TypeRules] => [type, { type, required: [], flavor: 'event' }]));
 RULES.set(COMMENT_TYPE, { type: COMMENT_TYPE, required: [], flavor: 'event', prepare: prepareComment });
 RULES.set('notable_event_tag', { type: 'notable_event_tag', required: [], flavor: 'event', prepare: prepareTag });
 
@@ -129,13 +116,37 @@ export const eventRoutes: Route<OpsRouteFn>[] = [
   route('GET', `${EVENTS}/notable_event_actions`, actionList),
   route('GET', `${EVENTS}/notable_event_actions/:action`, actionConfig),
   route('POST', `${EVENTS}/notable_event_actions/:action`, executeAction),
-  route('GET', `${EVENTS}/:objectType`, withType((ctx, rules) => listObjects(ctx, rules, EVENT_LIST_PARAMS))),
+  route(
+    'GET',
+    `${EVENTS}/:objectType`,
+    withType((ctx, rules) => listObjects(ctx, rules, EVENT_LIST_PARAMS)),
+  ),
   route('POST', `${EVENTS}/:objectType`, withType(createObject)),
-  route('DELETE', `${EVENTS}/:objectType`, withType((ctx, rules) => deleteObjects(ctx, rules, EVENT_LIST_PARAMS), APPEND_ONLY_COLLECTION)),
+  route(
+    'DELETE',
+    `${EVENTS}/:objectType`,
+    withType((ctx, rules) => deleteObjects(ctx, rules, EVENT_LIST_PARAMS), APPEND_ONLY_COLLECTION),
+  ),
   route('POST', `${EVENTS}/:objectType/bulk_update`, withType(bulkUpdate, [])),
-  route('GET', `${EVENTS}/:objectType/count`, withType((ctx, rules) => countObjects(ctx, rules, EVENT_LIST_PARAMS.filter))),
+  route(
+    'GET',
+    `${EVENTS}/:objectType/count`,
+    withType((ctx, rules) => countObjects(ctx, rules, EVENT_LIST_PARAMS.filter)),
+  ),
   route('GET', `${EVENTS}/:objectType/:key`, withType(readOrByEvent)),
-  route('POST', `${EVENTS}/:objectType/:key`, withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM)),
-  route('PUT', `${EVENTS}/:objectType/:key`, withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM)),
-  route('DELETE', `${EVENTS}/:objectType/:key`, withType((ctx, rules) => deleteObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM)),
+  route(
+    'POST',
+    `${EVENTS}/:objectType/:key`,
+    withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM),
+  ),
+  route(
+    'PUT',
+    `${EVENTS}/:objectType/:key`,
+    withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM),
+  ),
+  route(
+    'DELETE',
+    `${EVENTS}/:objectType/:key`,
+    withType((ctx, rules) => deleteObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM),
+  ),
 ];

@@ -60,7 +60,6 @@ function buildContext(maxLength: number): Context {
   });
 }
 
-
 function rewriteRegex(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteRegex);
   if (!isPlainObject(node)) return node;
@@ -107,8 +106,7 @@ const SIMPLE_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$
 
 type Scalar = string | number | boolean | null;
 
-const isScalar = (v: unknown): v is Scalar =>
-  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is Scalar => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 const isIndexable = (v: unknown): v is string | number | boolean => v !== null && isScalar(v);
 
 /**

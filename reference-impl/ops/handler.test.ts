@@ -29,7 +29,11 @@ describe('handler', () => {
       const bad = await app.post(`${base}/entity`).auth(admin.name, admin.password).type('text/plain').send('{"title":');
       expect(bad.status).toBe(400);
       expect(bad.body).toHaveProperty('message');
-      const big = await app.post(`${base}/entity`).auth(admin.name, admin.password).type('text/plain').send('x'.repeat(2 * 1024 * 1024));
+      const big = await app
+        .post(`${base}/entity`)
+        .auth(admin.name, admin.password)
+        .type('text/plain')
+        .send('x'.repeat(2 * 1024 * 1024));
       expect(big.status).toBe(413);
       expect(big.body).toHaveProperty('message');
       const del = await app.delete(`${base}/entity/ent_web_02`).auth(admin.name, admin.password);

@@ -5,7 +5,6 @@ import type { Checked } from './query';
 export { isPlainObject } from '../http/json';
 import { isPlainObject } from '../http/json';
 
-
 /**
  * How deep a body may nest: the key-value store behind the API refuses documents nested deeper than 100 levels,
  * and deeper values overflow the stack of structuredClone and JSON.stringify (about 3,000 levels on node's

@@ -2,7 +2,6 @@ import { compare } from 'mingo/util';
 import type { Doc } from './config';
 import { isPlainObject } from '../http/json';
 
-
 /** The value at a dotted path through plain sub-objects (own members only); undefined when absent. */
 function fieldValue(doc: Doc, path: string): unknown {
   let v: unknown = doc;

@@ -5,12 +5,7 @@ export const MAINTENANCE = '/servicesNS/:user/:app/maintenance_services_interfac
 export const BACKUP = '/servicesNS/:user/:app/backup_restore_interface';
 export const ICONS = '/services/SA-ITOA/v1/icon_collection';
 
-const INTERFACES = new Set([
-  'itoa_interface',
-  'event_management_interface',
-  'maintenance_services_interface',
-  'backup_restore_interface',
-]);
+const INTERFACES = new Set(['itoa_interface', 'event_management_interface', 'maintenance_services_interface', 'backup_restore_interface']);
 
 /**
  * The path the routes are written for: without the optional `vLatest` segment after the interface name and

@@ -15,11 +15,7 @@ const filters = createFilterCompiler(1000);
 
 // Small pools so that values repeat (ties, shared buckets) and keys are rewritten and deleted.
 const KEYS = Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
-const scalar = fc.oneof(
-  fc.constantFrom('gold', 'silver', 'Gold', '', 'a', 'b', '10', 'é'),
-  fc.constantFrom(0, -0, 1, 2, 7, 10, -1, 2.5),
-  fc.constantFrom(true, false, null),
-);
+const scalar = fc.oneof(fc.constantFrom('gold', 'silver', 'Gold', '', 'a', 'b', '10', 'é'), fc.constantFrom(0, -0, 1, 2, 7, 10, -1, 2.5), fc.constantFrom(true, false, null));
 const anyValue = fc.oneof(
   { weight: 6, arbitrary: scalar },
   { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },

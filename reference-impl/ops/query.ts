@@ -77,7 +77,6 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-
 /**
  * The asked fields that exist (dotted paths reach into sub-objects), plus `_key` and `object_type`: the document
  * says every object has both, so a projection keeps them.
@@ -157,12 +156,7 @@ function finish(rows: Doc[], query: URLSearchParams, names: ListParamNames, opts
 }
 
 /** Filter, sort, page and project `docs` as the shared query parameters ask: a plain scan of the rows. */
-export function listRows(
-  docs: Doc[],
-  query: URLSearchParams,
-  filters: FilterCompiler,
-  opts: ListOptions = {},
-): Checked<ListOutcome> {
+export function listRows(docs: Doc[], query: URLSearchParams, filters: FilterCompiler, opts: ListOptions = {}): Checked<ListOutcome> {
   const names = opts.names ?? SHARED_LIST_PARAMS;
   const paging = pagingParams(query, names);
   if (!paging.ok) return paging;
@@ -223,12 +217,7 @@ function inInsertionOrder(src: RowSource, set: ReadonlySet<Doc>): Doc[] {
  * to values, a sorted index gives the order without sorting, and without `needTotal` the walk stops at the end of
  * the page.
  */
-export function listCollection(
-  src: RowSource,
-  query: URLSearchParams,
-  filters: FilterCompiler,
-  opts: CollectionListOptions = {},
-): Checked<CollectionListOutcome> {
+export function listCollection(src: RowSource, query: URLSearchParams, filters: FilterCompiler, opts: CollectionListOptions = {}): Checked<CollectionListOutcome> {
   const names = opts.names ?? SHARED_LIST_PARAMS;
   const paging = pagingParams(query, names);
   if (!paging.ok) return paging;
@@ -236,11 +225,7 @@ export function listCollection(
   const plan = filters.plan(query.get(names.filter));
   const { visible } = src;
   const predicate = plan.predicate;
-  const matches: Predicate = plan.matchesAll
-    ? (visible ?? (() => true))
-    : visible === undefined
-      ? predicate
-      : (d) => visible(d) && predicate(d);
+  const matches: Predicate = plan.matchesAll ? (visible ?? (() => true)) : visible === undefined ? predicate : (d) => visible(d) && predicate(d);
   const needTotal = opts.needTotal === true;
   const wanted = needTotal || end === undefined ? Infinity : end;
   const candidates = narrowest(src, plan.equalities);
@@ -289,4 +274,3 @@ export function countCollection(src: RowSource, query: URLSearchParams, filters:
   }
   return count;
 }
-

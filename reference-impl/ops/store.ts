@@ -144,7 +144,8 @@ function removeFromSorted(index: SortedIndex, doc: Doc): void {
   if (docs === undefined) return;
   let at = lowerBound(docs, index, sortValue(doc, index.path), rowKey(doc));
   if (docs[at] !== doc) at = docs.indexOf(doc);
-  if (at === -1) index.docs = undefined; // cannot happen; rebuild rather than serve a wrong order
+  if (at === -1)
+    index.docs = undefined; // cannot happen; rebuild rather than serve a wrong order
   else docs.splice(at, 1);
 }
 

@@ -14,7 +14,12 @@ describe('custom threshold windows', () => {
   it('associates KPIs, lists them with count and limit, and disconnects them', async () => {
     const call = opsClient();
     const res = await call('POST', `${CTW}/ctw_nightly_batch/associate_service_kpi`, {
-      body: { services: [{ _key: 'svc_database', kpi_ids: ['kpi_db_query_time'] }, { _key: 'svc_web_store', kpi_ids: ['kpi_web_latency', 'kpi_web_errors'] }] },
+      body: {
+        services: [
+          { _key: 'svc_database', kpi_ids: ['kpi_db_query_time'] },
+          { _key: 'svc_web_store', kpi_ids: ['kpi_web_latency', 'kpi_web_errors'] },
+        ],
+      },
     });
     expect(res.body).toEqual({
       services: [

@@ -45,11 +45,7 @@ function checkConfig(config: StacksConfig): StacksConfig {
   }
   if (!Array.isArray(config.versions)) fail('versions must be an array');
   for (const v of config.versions) {
-    if (
-      typeof v?.buildVersion !== 'string' ||
-      typeof v.releaseName !== 'string' ||
-      (v.status !== 'released' && v.status !== 'unreleased')
-    ) {
+    if (typeof v?.buildVersion !== 'string' || typeof v.releaseName !== 'string' || (v.status !== 'released' && v.status !== 'unreleased')) {
       fail(`bad version entry ${JSON.stringify(v)}`);
     }
   }

@@ -42,7 +42,11 @@ describe('fixture', () => {
     expect(latest.buildVersion).not.toBe(config.versions[0]!.buildVersion);
     expect(latest.buildVersion).not.toBe(config.versions.at(-1)!.buildVersion);
     // A string comparison would pick a different version, so a non-numeric ordering shows.
-    const lexical = config.versions.filter((v) => v.status === 'released').map((v) => v.buildVersion).sort().at(-1);
+    const lexical = config.versions
+      .filter((v) => v.status === 'released')
+      .map((v) => v.buildVersion)
+      .sort()
+      .at(-1);
     expect(lexical).not.toBe(latest.buildVersion);
   });
 
@@ -69,13 +73,7 @@ describe('authentication', () => {
     expectError(await send(method, path), 401, 'Unauthorized');
   });
 
-  it.each([
-    ['Bearer'],
-    ['Bearer '],
-    ['Basic YWxpY2U6eA=='],
-    [`Token ${ALICE}`],
-    [`Bearer ${ALICE} extra`],
-  ])('malformed header %j is 401', async (value) => {
+  it.each([['Bearer'], ['Bearer '], ['Basic YWxpY2U6eA=='], [`Token ${ALICE}`], [`Bearer ${ALICE} extra`]])('malformed header %j is 401', async (value) => {
     const { send } = setup();
     expectError(await send('GET', '/v1/stacks', { headers: { authorization: value } }), 401, 'Unauthorized');
   });
@@ -260,13 +258,10 @@ describe('list, get, delete', () => {
     expectError(await call('DELETE', `/v1/stacks/${id}`), 404, 'NotFound');
   });
 
-  it.each(['does-not-exist', '__proto__', 'constructor', '%E0%A4%A', '%2F..%2F', 'x'.repeat(5000)])(
-    'GET and DELETE of stack %j is a 404, never a throw',
-    async (id) => {
-      const { call } = setup();
-      for (const method of ['GET', 'DELETE']) expectError(await call(method, `/v1/stacks/${id}`), 404, 'NotFound');
-    },
-  );
+  it.each(['does-not-exist', '__proto__', 'constructor', '%E0%A4%A', '%2F..%2F', 'x'.repeat(5000)])('GET and DELETE of stack %j is a 404, never a throw', async (id) => {
+    const { call } = setup();
+    for (const method of ['GET', 'DELETE']) expectError(await call(method, `/v1/stacks/${id}`), 404, 'NotFound');
+  });
 
   it('percent-decodes the stack id', async () => {
     const { create, call } = setup();
@@ -316,7 +311,10 @@ describe('over HTTP', () => {
 
   it('refuses a 2 MiB body with 413 and answers invalid JSON with a 400 ServiceError', async () => {
     const { url } = await start();
-    const big = await request(url).post('/v1/stacks').set(auth).send('x'.repeat(2 * 1024 * 1024));
+    const big = await request(url)
+      .post('/v1/stacks')
+      .set(auth)
+      .send('x'.repeat(2 * 1024 * 1024));
     expect(big.status).toBe(413);
     expect(big.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(big.body).toEqual({ code: 'PayloadTooLarge', message: expect.any(String) });
@@ -335,7 +333,9 @@ describe('over HTTP', () => {
 
   it('refuses an over-long URL with 414', async () => {
     const { url } = await start();
-    const res = await request(url).get(`/v1/stacks?q=${'a'.repeat(9000)}`).set(auth);
+    const res = await request(url)
+      .get(`/v1/stacks?q=${'a'.repeat(9000)}`)
+      .set(auth);
     expect(res.status).toBe(414);
     expect(res.body).toEqual({ code: 'UriTooLong', message: expect.any(String) });
   });

@@ -34,7 +34,9 @@ export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Re
       group.set(key, line);
     }
     const total = (g: Map<string, Line>) => [...g.values()].reduce((n, l) => n + l.count, 0);
-    text.push(`${run.api}: ${total(groups.safe) + total(groups.destructive)} requests to ${target ? target.baseUrl : 'the embedded implementation'} (${total(groups.safe)} from non-destructive checks, ${total(groups.destructive)} from destructive checks)`);
+    text.push(
+      `${run.api}: ${total(groups.safe) + total(groups.destructive)} requests to ${target ? target.baseUrl : 'the embedded implementation'} (${total(groups.safe)} from non-destructive checks, ${total(groups.destructive)} from destructive checks)`,
+    );
     for (const [name, g] of Object.entries(groups)) {
       if (!g.size) continue;
       text.push(`  ${name === 'safe' ? 'non-destructive' : 'destructive (sent only with --allow-destructive against a deployment)'}:`);

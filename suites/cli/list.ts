@@ -11,7 +11,11 @@ Lists every requirement (id, level, group, whether destructive, covering checks)
 (id, requirements, destructive, credentials it needs).`;
 
 export function list(argv: string[]): number {
-  const { values: v } = parseCommand('list', { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, json: { type: 'boolean' }, checks: { type: 'boolean' }, requirements: { type: 'boolean' } }, argv);
+  const { values: v } = parseCommand(
+    'list',
+    { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, json: { type: 'boolean' }, checks: { type: 'boolean' }, requirements: { type: 'boolean' } },
+    argv,
+  );
   const values = v as { help?: boolean; api?: string; json?: boolean; checks?: boolean; requirements?: boolean };
   if (values.help) {
     console.log(LIST_HELP);
@@ -21,7 +25,10 @@ export function list(argv: string[]): number {
   const chosen = APIS.filter((a) => ids.includes(a.id));
   const unknown = ids.find((id) => !apiById(id));
   if (unknown !== undefined) {
-    const near = closest(unknown, APIS.map((a) => a.id));
+    const near = closest(
+      unknown,
+      APIS.map((a) => a.id),
+    );
     throw new UsageError(`unknown API '${unknown}' in --api (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${APIS.map((a) => a.id).join(', ')})`);
   }
   const data = chosen.map((a) => {
@@ -49,7 +56,8 @@ export function list(argv: string[]): number {
     }
     if (showChecks) {
       console.log(`${a.api}: ${a.checks.length} checks`);
-      for (const c of a.checks) console.log(`  ${c.id}${c.destructive ? ' [destructive]' : ''}${c.needs.length ? ` [needs ${c.needs.join(', ')}]` : ''}\n      ${c.title}\n      covers ${c.requirements.join(', ')}`);
+      for (const c of a.checks)
+        console.log(`  ${c.id}${c.destructive ? ' [destructive]' : ''}${c.needs.length ? ` [needs ${c.needs.join(', ')}]` : ''}\n      ${c.title}\n      covers ${c.requirements.join(', ')}`);
     }
   }
   return 0;

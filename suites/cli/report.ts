@@ -44,7 +44,10 @@ function load(file: string): ComplianceReport {
 }
 
 function formatsOf(raw: string | undefined, fallback: string): string[] {
-  const list = (raw ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (raw ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const f of list) {
     if (FORMATS.includes(f)) continue;
     const near = closest(f, FORMATS);
@@ -64,7 +67,8 @@ function render(r: ComplianceReport, dir: string, formats: string[]): string[] {
   return out.map(([n]) => join(dir, n));
 }
 
-const verdictLine = (r: ComplianceReport) => `verdict ${r.summary.gate.toUpperCase()}: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.untested} untested, ${r.summary.skipped} skipped`;
+const verdictLine = (r: ComplianceReport) =>
+  `verdict ${r.summary.gate.toUpperCase()}: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.untested} untested, ${r.summary.skipped} skipped`;
 
 export function report(argv: string[]): number {
   const { values: v, positionals } = parseCommand('report', OPTIONS, argv, true);
@@ -74,7 +78,7 @@ export function report(argv: string[]): number {
     return 0;
   }
   const files = positionals.length ? positionals : ['reports/compliance.json'];
-  if (files.length > 1 && !values.merge) throw new UsageError(`${files.length} reports given: add --merge to merge them${values.compare ? '' : ", or --compare NEW.json to compare one with another"}`);
+  if (files.length > 1 && !values.merge) throw new UsageError(`${files.length} reports given: add --merge to merge them${values.compare ? '' : ', or --compare NEW.json to compare one with another'}`);
   const formats = formatsOf(values.format, values.merge ? 'json,md,html,junit' : 'md,html,junit');
   const reports = files.map(load);
   const base = values.merge ? mergeReports(reports, files) : reports[0];
@@ -83,7 +87,9 @@ export function report(argv: string[]): number {
     // OLD (the positional report, merged if asked) against NEW (--compare); the compared runs' files are left alone.
     const newer = load(values.compare);
     const diff = compareReports(base, newer);
-    process.stdout.write(`comparing ${values.merge ? `${files.length} merged reports` : files[0]} (old, seed ${base.run.seed}, ${base.run.startedAt}) with ${values.compare} (new, seed ${newer.run.seed}, ${newer.run.startedAt})\n${diff.text}`);
+    process.stdout.write(
+      `comparing ${values.merge ? `${files.length} merged reports` : files[0]} (old, seed ${base.run.seed}, ${base.run.startedAt}) with ${values.compare} (new, seed ${newer.run.seed}, ${newer.run.startedAt})\n${diff.text}`,
+    );
     if (values['report-dir']) process.stdout.write(`${verdictLine(newer)}; wrote ${render(newer, values['report-dir'], formats).join(', ')}\n`);
     return diff.changes.some((c) => c.kind === 'NEW FAILURE') ? 1 : 0;
   }

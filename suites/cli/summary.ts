@@ -8,17 +8,25 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const lines = rows.map((row) => row.map((c, i) => c.padEnd(widths[i])).join('  '));
   const m = r.summary.byLevel;
-  lines.push('', `MUST: ${m.MUST.passed} passed, ${m.MUST.failed} failed, ${m.MUST.untested} untested, ${m.MUST.skipped} skipped · SHOULD warnings: ${r.summary.warnings} · unspecified observed: ${m.unspecified.passed + m.unspecified.failed}`);
+  lines.push(
+    '',
+    `MUST: ${m.MUST.passed} passed, ${m.MUST.failed} failed, ${m.MUST.untested} untested, ${m.MUST.skipped} skipped · SHOULD warnings: ${r.summary.warnings} · unspecified observed: ${m.unspecified.passed + m.unspecified.failed}`,
+  );
   for (const q of r.requirements.filter((x) => x.status === 'error')) lines.push(`  TOOL ERROR ${q.id}: ${q.reason ?? ''}`);
   for (const q of r.requirements.filter((x) => x.status === 'failed')) {
     lines.push(`  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`);
     const facts = q.evidence[0] && unsaidFacts(q.evidence[0]);
     if (facts) lines.push(`       ${facts}`);
   }
-  for (const a of r.apis) lines.push(`${a.api}: created ${a.cleanup.created} objects, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, could not remove ${a.cleanup.failed.length}: ${a.cleanup.failed.join('; ')}` : ''}`);
+  for (const a of r.apis)
+    lines.push(
+      `${a.api}: created ${a.cleanup.created} objects, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, could not remove ${a.cleanup.failed.length}: ${a.cleanup.failed.join('; ')}` : ''}`,
+    );
   const guarded = r.requirements.filter((q) => q.status === 'skipped' && /destructive/.test(q.reason ?? '')).length;
   if (guarded) lines.push(`${guarded} requirements were skipped to protect data the run did not create; against a disposable test deployment (a CI gate) add --allow-destructive to check them too`);
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
-  lines.push(`seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${r.summary.error ? 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`);
+  lines.push(
+    `seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${r.summary.error ? 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`,
+  );
   return `${lines.join('\n')}\n`;
 }

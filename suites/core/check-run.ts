@@ -84,22 +84,36 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const ledger = createLedger();
   const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
   let requests = 0;
-  const client = createClient(env.target, env.spec, env.transport, (ex) => {
-    requests++;
-    ex.check = check.id;
-    env.exchanges?.push(ex);
-    const first = records.length;
-    inspectExchange(env.spec, ex, (requirement, ok, message, e, details) =>
-      records.push({
-        requirement,
-        check: def.responseCheckId,
-        outcome: ok ? 'pass' : 'fail',
-        message: ok ? message : `${message} (seen while running ${check.id})`,
-        evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
-      }),
-    );
-    if (env.crossCheck && ex.operationId && !ex.pathRewritten) compareWithPrism(env.crossCheck, ex, records.slice(first).filter((r) => r.outcome === 'fail').map((r) => r.message));
-  }, check.id);
+  const client = createClient(
+    env.target,
+    env.spec,
+    env.transport,
+    (ex) => {
+      requests++;
+      ex.check = check.id;
+      env.exchanges?.push(ex);
+      const first = records.length;
+      inspectExchange(env.spec, ex, (requirement, ok, message, e, details) =>
+        records.push({
+          requirement,
+          check: def.responseCheckId,
+          outcome: ok ? 'pass' : 'fail',
+          message: ok ? message : `${message} (seen while running ${check.id})`,
+          evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
+        }),
+      );
+      if (env.crossCheck && ex.operationId && !ex.pathRewritten)
+        compareWithPrism(
+          env.crossCheck,
+          ex,
+          records
+            .slice(first)
+            .filter((r) => r.outcome === 'fail')
+            .map((r) => r.message),
+        );
+    },
+    check.id,
+  );
   const own = (requirement: string) => {
     if (!check.requirements.includes(requirement)) throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };

@@ -70,7 +70,8 @@ function statusHolds(status: number, expected: StatusExpectation): boolean {
   return typeof expected === 'number' ? status === expected : expected.includes(status);
 }
 
-const statusText = (expected: StatusExpectation) => (typeof expected === 'number' || typeof expected === 'string' ? String(expected) : expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`);
+const statusText = (expected: StatusExpectation) =>
+  typeof expected === 'number' || typeof expected === 'string' ? String(expected) : expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`;
 
 export function createExpect(record: Recorder): Expect {
   const put = (requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, facts);
@@ -78,14 +79,26 @@ export function createExpect(record: Recorder): Expect {
     status: (requirement, ex, expected, what) => put(requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
     equal: (requirement, what, actual, expected, ex) => put(requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
     oneOf: (requirement, what, actual, allowed, ex) =>
-      put(requirement, allowed.some((a) => isDeepStrictEqual(actual, a)), what, { expected: allowed.length === 1 ? compact(allowed[0]) : `one of ${allowed.map(compact).join(', ')}`, actual: compact(actual) }, ex),
+      put(
+        requirement,
+        allowed.some((a) => isDeepStrictEqual(actual, a)),
+        what,
+        { expected: allowed.length === 1 ? compact(allowed[0]) : `one of ${allowed.map(compact).join(', ')}`, actual: compact(actual) },
+        ex,
+      ),
     contains(requirement, what, collection, item, ex) {
       const all = [...(collection ?? [])];
       return put(requirement, all.some(matches(item)), what, { expected: `with ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) }, ex);
     },
     absent(requirement, what, collection, item, ex) {
       const found = [...(collection ?? [])].filter(matches(item));
-      return put(requirement, found.length === 0, what, { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' }, ex);
+      return put(
+        requirement,
+        found.length === 0,
+        what,
+        { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' },
+        ex,
+      );
     },
     that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, factsOf(facts), ex),
   };

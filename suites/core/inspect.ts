@@ -15,7 +15,12 @@ export function inspectExchange(spec: Spec, ex: Exchange, sink: Sink): void {
 
   if (spec.listedStatusesRequirement) {
     const listed = op.statuses.includes(String(ex.status)) || op.statuses.includes('default');
-    sink(spec.listedStatusesRequirement, listed, listed ? `${opId} answered a listed status` : `${where}: status ${ex.status} is not one the document lists for ${opId} (${op.statuses.join(', ')})`, ex);
+    sink(
+      spec.listedStatusesRequirement,
+      listed,
+      listed ? `${opId} answered a listed status` : `${where}: status ${ex.status} is not one the document lists for ${opId} (${op.statuses.join(', ')})`,
+      ex,
+    );
   }
 
   const hasBody = ex.text.trim() !== '';

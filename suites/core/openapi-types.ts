@@ -3,7 +3,11 @@ import { readYaml } from './yaml-cache';
 
 /** A copy of the document where every reference into an `x-` extension is replaced by the schema it points to. */
 function inlineExtensionRefs(doc: unknown): OpenAPI3 {
-  const at = (ref: string) => ref.slice(2).split('/').reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  const at = (ref: string) =>
+    ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
   const copy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(copy);
     if (!node || typeof node !== 'object') return node;

@@ -8,7 +8,6 @@ export interface CrossCheck {
   suiteOnly: { request: string; status: number; suite: string[] }[];
 }
 
-
 const MAX_DISAGREEMENTS = 50;
 
 /** Prism reports response violations in the `sl-violations` header; the two validators should agree on each answer. */

@@ -18,6 +18,15 @@ export function registry<Ops extends object>(checks: (Check<Ops> | Check)[]): Ch
 /** `--only` patterns: glob over requirement ids and check ids (`*` matches any run of characters). */
 export function matchesOnly(check: Check, patterns: string[] | undefined): boolean {
   if (!patterns?.length) return true;
-  const res = patterns.map((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i'));
+  const res = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+        'i',
+      ),
+  );
   return res.some((re) => re.test(check.id) || check.requirements.some((r) => re.test(r)));
 }

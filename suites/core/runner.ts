@@ -39,7 +39,7 @@ export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
 const inShard = (i: number, shard: RunnerOptions['shard']) => !shard || i % shard.count === shard.index - 1;
 
 export type ProgressEvent =
-  | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number; /** Requests sent so far (live, for progress displays). */ requests: () => number }
+  | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number /** Requests sent so far (live, for progress displays). */; requests: () => number }
   | { type: 'check-start'; api: string; check: string }
   | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; outcome: CheckOutcome; ms: number };
 
@@ -102,7 +102,15 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   // Requests in flight are capped at the same width: a check that sends several at once fills the places other
   // checks leave, never more than --concurrency asks for.
   const width = Math.max(1, Math.min(options.concurrency ?? (target.embedded ? 1 : DEPLOYMENT_CONCURRENCY), def.maxConcurrency ?? Number.POSITIVE_INFINITY));
-  const transport = createTransport({ maxInFlight: width, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, tlsInsecure: target.tlsInsecure, rateLimit: options.rateLimit, maxWrites: options.maxWrites, documentedRefusal: def.documentedRefusal });
+  const transport = createTransport({
+    maxInFlight: width,
+    timeoutMs: options.timeoutMs,
+    maxBodyBytes: options.maxBodyBytes,
+    tlsInsecure: target.tlsInsecure,
+    rateLimit: options.rateLimit,
+    maxWrites: options.maxWrites,
+    documentedRefusal: def.documentedRefusal,
+  });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();
   const observations: Observation[] = [];
@@ -126,7 +134,16 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       lostInARow = run.lostTarget ? lostInARow + 1 : 0;
       const ms = performance.now() - t0;
       done.set(check, { run, ms });
-      options.progress?.({ type: 'check-end', api: def.id, check: check.id, index: ++index, total: selected.length, failed: run.records.filter((r) => r.outcome === 'fail').length, outcome: run.outcome, ms });
+      options.progress?.({
+        type: 'check-end',
+        api: def.id,
+        check: check.id,
+        index: ++index,
+        total: selected.length,
+        failed: run.records.filter((r) => r.outcome === 'fail').length,
+        outcome: run.outcome,
+        ms,
+      });
     };
     await schedule(selected, width, runOne);
     for (const check of def.checks) {
@@ -143,7 +160,16 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       totals.created += run.cleanup.created;
       totals.removed += run.cleanup.removed;
       totals.failed.push(...run.cleanup.failed);
-      checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: run.outcome, attempts: run.attempts, ms, requests: run.requests });
+      checkRuns.push({
+        id: check.id,
+        title: check.title,
+        requirements: check.requirements,
+        destructive: !!check.destructive,
+        outcome: run.outcome,
+        attempts: run.attempts,
+        ms,
+        requests: run.requests,
+      });
     }
   } finally {
     transport.close();
@@ -152,7 +178,12 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   }
   const records = results.records();
   const requirements = catalogue.requirements.map((req) =>
-    requirementResult(req, records.filter((r) => r.requirement === req.id), results.passCount(req.id), observations.filter((o) => o.requirement === req.id)),
+    requirementResult(
+      req,
+      records.filter((r) => r.requirement === req.id),
+      results.passCount(req.id),
+      observations.filter((o) => o.requirement === req.id),
+    ),
   );
   const unknown = records.filter((r) => !catalogue.requirements.some((q) => q.id === r.requirement));
   if (unknown.length) throw new Error(`records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`);
@@ -179,4 +210,3 @@ async function probe(target: Target, transport: Transport): Promise<void> {
     throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
   }
 }
-

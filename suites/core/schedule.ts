@@ -23,7 +23,11 @@ export async function schedule(checks: Check[], width: number, run: (c: Check) =
   // flight to drain and hold up the chains of checks that share state.
   const alone = (c: Check) => !unbounded(c) && (c.shares ?? []).includes('*');
   for (const check of checks.filter(alone)) await run(check);
-  await phase(checks.filter((c) => !unbounded(c) && !alone(c)), width, run);
+  await phase(
+    checks.filter((c) => !unbounded(c) && !alone(c)),
+    width,
+    run,
+  );
   for (const check of checks.filter(unbounded)) await run(check);
 }
 
@@ -39,7 +43,10 @@ async function phase(checks: Check[], width: number, run: (c: Check) => Promise<
     const next = running.size < width ? pending.findIndex((c) => ![...running.keys()].some((r) => conflict(c, r))) : -1;
     if (next >= 0) {
       const [check] = pending.splice(next, 1);
-      running.set(check, run(check).finally(() => running.delete(check)));
+      running.set(
+        check,
+        run(check).finally(() => running.delete(check)),
+      );
       continue;
     }
     await Promise.race(running.values());

@@ -159,7 +159,10 @@ function list(o: ListOptions & { default?: string[] | ((c: DefaultContext) => st
     ...o,
     schema: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
     parse(raw, from) {
-      const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const items = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const allowed = o.values;
       if (allowed) {
         for (const item of items) {
@@ -215,25 +218,93 @@ function shardOf(raw: string, from: string): { index: number; count: number } {
 export const RUN_OPTIONS = {
   help: opt.flag({ flag: 'help', short: 'h', type: 'boolean', help: 'show this help' }),
   apis: list({ flag: 'api', env: 'CONFORMANCE_APIS', key: 'apis', help: 'comma list of APIs to run', defaultText: 'all', default: (c) => [...c.apis] }),
-  target: opt.flag({ flag: 'target', type: 'string', arg: 'URL', help: "base URL of the deployment of the one API chosen with --api (its <API>_BASE_URL)" }),
+  target: opt.flag({ flag: 'target', type: 'string', arg: 'URL', help: 'base URL of the deployment of the one API chosen with --api (its <API>_BASE_URL)' }),
   config: opt.flag({ flag: 'config', type: 'string', arg: 'FILE', help: 'YAML file with these settings (keys below; secrets may stay in the environment)' }),
   only: list({ flag: 'only', env: 'CONFORMANCE_ONLY', key: 'only', arg: 'GLOB,...', help: 'run only checks whose id or requirement ids match (* matches anything)' }),
-  seed: integer({ flag: 'seed', env: 'CONFORMANCE_SEED', key: 'seed', max: 0x7fffffff, help: 'seed of the property-based checks', defaultText: 'random, printed', default: () => randomBytes(4).readUInt32BE() >>> 1 }),
-  replayPath: string({ flag: 'replay-path', env: 'CONFORMANCE_PATH', key: 'replayPath', arg: 'PATH', exported: true, help: 'counterexample path printed with a failure: replays exactly that case (with its --seed)' }),
-  runs: integer({ flag: 'runs', env: 'CONFORMANCE_RUNS', key: 'runs', min: 1, help: 'generated cases per property check (fixed examples always run too; raise it for deeper exploration)', default: 8 }),
-  allowDestructive: boolean({ flag: 'allow-destructive', env: 'CONFORMANCE_ALLOW_DESTRUCTIVE', key: 'allowDestructive', default: 'auto', help: 'allow checks that can change data the run did not create (default: yes for a target on this machine, no elsewhere; 0 protects a local target)' }),
+  seed: integer({
+    flag: 'seed',
+    env: 'CONFORMANCE_SEED',
+    key: 'seed',
+    max: 0x7fffffff,
+    help: 'seed of the property-based checks',
+    defaultText: 'random, printed',
+    default: () => randomBytes(4).readUInt32BE() >>> 1,
+  }),
+  replayPath: string({
+    flag: 'replay-path',
+    env: 'CONFORMANCE_PATH',
+    key: 'replayPath',
+    arg: 'PATH',
+    exported: true,
+    help: 'counterexample path printed with a failure: replays exactly that case (with its --seed)',
+  }),
+  runs: integer({
+    flag: 'runs',
+    env: 'CONFORMANCE_RUNS',
+    key: 'runs',
+    min: 1,
+    help: 'generated cases per property check (fixed examples always run too; raise it for deeper exploration)',
+    default: 8,
+  }),
+  allowDestructive: boolean({
+    flag: 'allow-destructive',
+    env: 'CONFORMANCE_ALLOW_DESTRUCTIVE',
+    key: 'allowDestructive',
+    default: 'auto',
+    help: 'allow checks that can change data the run did not create (default: yes for a target on this machine, no elsewhere; 0 protects a local target)',
+  }),
   dryRun: opt.flag({ flag: 'dry-run', type: 'boolean', help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target' }),
-  timeoutMs: custom({ flag: 'timeout', env: 'CONFORMANCE_TIMEOUT_S', key: 'timeoutS', arg: 'S', type: 'integer', schema: { type: 'integer', minimum: 1 }, help: 'seconds to wait for one complete answer', defaultText: '10', parse: (raw, from) => parseInteger(raw, from, 1) * 1000, default: 10_000 }),
+  timeoutMs: custom({
+    flag: 'timeout',
+    env: 'CONFORMANCE_TIMEOUT_S',
+    key: 'timeoutS',
+    arg: 'S',
+    type: 'integer',
+    schema: { type: 'integer', minimum: 1 },
+    help: 'seconds to wait for one complete answer',
+    defaultText: '10',
+    parse: (raw, from) => parseInteger(raw, from, 1) * 1000,
+    default: 10_000,
+  }),
   retries: integer({ flag: 'retries', env: 'CONFORMANCE_RETRIES', key: 'retries', help: 're-runs of a failing check, to tell intermittent failures', default: 2 }),
-  concurrency: integer({ flag: 'concurrency', env: 'CONFORMANCE_CONCURRENCY', key: 'concurrency', min: 1, help: 'checks of one API in flight (default 8 against a deployment, 1 embedded; 1 for fragile targets)', default: undefined }),
+  concurrency: integer({
+    flag: 'concurrency',
+    env: 'CONFORMANCE_CONCURRENCY',
+    key: 'concurrency',
+    min: 1,
+    help: 'checks of one API in flight (default 8 against a deployment, 1 embedded; 1 for fragile targets)',
+    default: undefined,
+  }),
   rateLimit: integer({ flag: 'rate-limit', env: 'CONFORMANCE_RATE_LIMIT', key: 'rateLimit', min: 1, help: 'at most N requests per second', defaultText: 'unlimited' }),
   maxWrites: integer({ flag: 'max-writes', env: 'CONFORMANCE_MAX_WRITES', key: 'maxWrites', min: 1, help: 'at most N non-GET requests', defaultText: 'unlimited' }),
-  shard: custom<{ index: number; count: number } | undefined>({ flag: 'shard', env: 'CONFORMANCE_SHARD', key: 'shard', arg: 'I/N', help: "run the I-th of N slices of the checks (merge with 'report --merge')", parse: shardOf, default: undefined }),
+  shard: custom<{ index: number; count: number } | undefined>({
+    flag: 'shard',
+    env: 'CONFORMANCE_SHARD',
+    key: 'shard',
+    arg: 'I/N',
+    help: "run the I-th of N slices of the checks (merge with 'report --merge')",
+    parse: shardOf,
+    default: undefined,
+  }),
   viaPrismProxy: boolean({ flag: 'via-prism-proxy', env: 'CONFORMANCE_VIA_PRISM_PROXY', key: 'viaPrismProxy', help: "route every request through 'prism proxy' and report where it disagrees" }),
   reportDir: string({ flag: 'report-dir', env: 'CONFORMANCE_REPORT_DIR', key: 'reportDir', arg: 'DIR', help: 'where reports go', default: 'reports' }),
-  formats: list({ flag: 'format', env: 'CONFORMANCE_FORMATS', key: 'formats', help: 'report files: json, md, html, junit', defaultText: 'all', noun: 'report format', values: FORMATS, default: () => [...FORMATS] }),
+  formats: list({
+    flag: 'format',
+    env: 'CONFORMANCE_FORMATS',
+    key: 'formats',
+    help: 'report files: json, md, html, junit',
+    defaultText: 'all',
+    noun: 'report format',
+    values: FORMATS,
+    default: () => [...FORMATS],
+  }),
   har: boolean({ flag: 'har', env: 'CONFORMANCE_HAR', key: 'har', help: 'also save the traffic as <report-dir>/traffic.har, credentials masked' }),
-  runTag: string({ env: 'CONFORMANCE_RUN_TAG', help: 'tag marking every object the run creates', defaultText: 'generated', default: () => `cf${Date.now().toString(36)}${randomBytes(2).toString('hex')}` }),
+  runTag: string({
+    env: 'CONFORMANCE_RUN_TAG',
+    help: 'tag marking every object the run creates',
+    defaultText: 'generated',
+    default: () => `cf${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
+  }),
 } satisfies OptionTable;
 
 /** The values of one API's variables, by option name. */
@@ -284,7 +355,13 @@ function pick(def: OptionDef, sources: Sources, filePath: string[] | undefined):
   return undefined;
 }
 
-function resolveTable(table: OptionTable, sources: Sources, keyPath: string[], context: (values: Record<string, unknown>) => DefaultContext, overrides: Record<string, { raw: string; from: string }> = {}) {
+function resolveTable(
+  table: OptionTable,
+  sources: Sources,
+  keyPath: string[],
+  context: (values: Record<string, unknown>) => DefaultContext,
+  overrides: Record<string, { raw: string; from: string }> = {},
+) {
   const values: Record<string, unknown> = {};
   const origins: Origins = {};
   const given: Record<string, { raw: string; from: string }> = {};
@@ -379,7 +456,11 @@ export function recordedConfig(settings: Settings, apis: readonly ApiOptions[]):
   for (const a of apis) {
     const values = settings.apiOptions?.[a.id];
     if (!values) continue;
-    targets[a.id] = Object.fromEntries(Object.entries(a.options).filter(([name, def]) => def.kind === 'setting' && !def.secret && values[name] !== undefined).map(([name]) => [name, values[name]]));
+    targets[a.id] = Object.fromEntries(
+      Object.entries(a.options)
+        .filter(([name, def]) => def.kind === 'setting' && !def.secret && values[name] !== undefined)
+        .map(([name]) => [name, values[name]]),
+    );
   }
   if (Object.keys(targets).length) out.targets = targets;
   return out;
@@ -426,7 +507,9 @@ function describeError(e: ErrorObject, schema: Record<string, unknown>, doc: unk
       return `unknown key '${full}'${near.length ? ` (did you mean '${where ? `${where}.` : ''}${near[0]}'?)` : ''}; known keys${where ? ` under '${where}'` : ''}: ${known.join(', ')}`;
     }
     case 'type':
-      return where ? `'${where}' must be ${TYPE_WORDS[(e.params as { type: string }).type] ?? (e.params as { type: string }).type}, got ${shown}` : 'the file must be a mapping of settings (key: value)';
+      return where
+        ? `'${where}' must be ${TYPE_WORDS[(e.params as { type: string }).type] ?? (e.params as { type: string }).type}, got ${shown}`
+        : 'the file must be a mapping of settings (key: value)';
     case 'minimum':
     case 'maximum':
       return `'${where}' must be ${e.keyword === 'minimum' ? '≥' : '≤'} ${(e.params as { limit: number }).limit}, got ${shown}`;
@@ -483,7 +566,11 @@ export function flagHelp(table: OptionTable, notes: Record<string, string> = {})
 
 /** Help lines for options without a flag: `ENV  config key  help`. */
 export function variableHelp(table: OptionTable, keyPrefix = ''): string[] {
-  const rows = Object.values(table).flatMap((d) => (d.kind === 'setting' && !d.flag && d.env ? [[d.env, d.key ? `${keyPrefix}${d.key}` : '-', `${d.help}${d.defaultText ?? defaultShown(d) ? ` (default ${d.defaultText ?? defaultShown(d)})` : ''}`]] : []));
+  const rows = Object.values(table).flatMap((d) =>
+    d.kind === 'setting' && !d.flag && d.env
+      ? [[d.env, d.key ? `${keyPrefix}${d.key}` : '-', `${d.help}${(d.defaultText ?? defaultShown(d)) ? ` (default ${d.defaultText ?? defaultShown(d)})` : ''}`]]
+      : [],
+  );
   if (!rows.length) return [];
   const w0 = Math.max(...rows.map((r) => r[0].length)) + 2;
   const w1 = Math.max(...rows.map((r) => r[1].length)) + 2;
@@ -539,5 +626,8 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
   }
   scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));
   // Only the near-best: a clear best match is not diluted by distant ones.
-  return scored.filter((s) => s.d <= scored[0].d + 1).slice(0, max).map((s) => s.c);
+  return scored
+    .filter((s) => s.d <= scored[0].d + 1)
+    .slice(0, max)
+    .map((s) => s.c);
 }

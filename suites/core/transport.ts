@@ -6,7 +6,10 @@ import type { Exchange } from './types';
 
 /** Raised when a request gets no usable answer: the check that sent it is aborted with this reason. */
 export class TransportError extends Error {
-  constructor(message: string, readonly kind: 'timeout' | 'connection' | 'too-large' | 'write-cap' | 'rate-limited') {
+  constructor(
+    message: string,
+    readonly kind: 'timeout' | 'connection' | 'too-large' | 'write-cap' | 'rate-limited',
+  ) {
     super(message);
   }
 }
@@ -40,7 +43,6 @@ export interface Transport {
   stats: { requests: number; writes: number };
   close(): void;
 }
-
 
 const RATE_LIMIT_RETRIES = 5;
 const exemptScope = new AsyncLocalStorage<true>();
@@ -105,7 +107,8 @@ export function createTransport(options: TransportOptions): Transport {
     for (let attempt = 0; ; attempt++) {
       const ex = await slot(() => sendOnce(req), lane);
       if (ex.status !== 429 || options.documentedRefusal?.(ex.json)) return ex;
-      if (attempt >= RATE_LIMIT_RETRIES) throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
+      if (attempt >= RATE_LIMIT_RETRIES)
+        throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
       const after = Number(ex.headers['retry-after']);
       await sleep(Number.isFinite(after) && after >= 0 ? Math.min(after, 30) * 1000 : 250 * 2 ** attempt);
     }

@@ -28,7 +28,15 @@ export const core = (type: string, template: () => Record<string, unknown> = () 
   interface: 'itoa_interface',
   ops: { list: 'coreList', create: 'coreCreate', get: 'coreGet', update: 'coreUpdate', delete: 'coreDelete', bulkDelete: 'coreBulkDelete', count: 'coreCount', bulkUpdate: 'coreBulkUpdate' },
   template,
-  requirements: { list: 'OPS-CORE-LIST', create: 'OPS-CORE-CREATE', get: 'OPS-CORE-GET', update: 'OPS-CORE-UPDATE', delete: 'OPS-CORE-DELETE', count: 'OPS-CORE-COUNT', bulkDelete: 'OPS-CORE-BULK-DELETE' },
+  requirements: {
+    list: 'OPS-CORE-LIST',
+    create: 'OPS-CORE-CREATE',
+    get: 'OPS-CORE-GET',
+    update: 'OPS-CORE-UPDATE',
+    delete: 'OPS-CORE-DELETE',
+    count: 'OPS-CORE-COUNT',
+    bulkDelete: 'OPS-CORE-BULK-DELETE',
+  },
 });
 
 const now = () => Math.floor(Date.now() / 1000);

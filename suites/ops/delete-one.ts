@@ -16,7 +16,10 @@ export async function deleteOneOfThree(ctx: OpsContext, c: Collection, ks: strin
   if (!ctx.expect.status(requirement, del, '2xx', `DELETE ${c.type}/${ks[1]}`)) return undefined;
   ctx.expect.status(requirement, await getIn(ctx, c, ks[1]), 'not 2xx', `GET of the deleted ${c.type}`);
   const left = keys(rows(await listIn(ctx, c, { filter: ownFilter(ctx) })));
-  ctx.expect.that(requirement, `the run's ${c.type} objects listed after deleting ${ks[1]}`, left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), { expected: `${ks[0]} and ${ks[2]}, not ${ks[1]}`, actual: compact(left) });
+  ctx.expect.that(requirement, `the run's ${c.type} objects listed after deleting ${ks[1]}`, left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), {
+    expected: `${ks[0]} and ${ks[2]}, not ${ks[1]}`,
+    actual: compact(left),
+  });
   const after = await countIn(ctx, c, { filter: ownFilter(ctx) });
   // Relative to the count before, so that a count that is wrong to begin with is the count rule's failure, not this one's.
   const now = countOf(after);

@@ -38,13 +38,18 @@ const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
 export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Owned, requirement: string): void {
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(patch)) {
-    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
+    if (!same(now[k], v))
+      throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
   }
   for (const [k, v] of Object.entries(before)) {
     if (k in patch) continue;
     if (owned.has(k)) {
       if (!(k in now)) throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after, { expected: `${k} present`, actual: `${k} absent` });
-    } else if (!same(now[k], v)) throw new Violation(`field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
+    } else if (!same(now[k], v))
+      throw new Violation(`field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`, requirement, after, {
+        expected: `${k}: ${shown(v)}`,
+        actual: `${k}: ${shown(now[k])}`,
+      });
   }
 }
 
@@ -56,9 +61,14 @@ export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: 
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(next)) {
     if (k === '_key') continue;
-    if (!same(now[k], v)) throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
+    if (!same(now[k], v))
+      throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
   }
   const omitted = Object.keys(earlier).filter((k) => !(k in next) && k in now);
   const kept = omitted.filter((k) => !owned.has(k) || (same(now[k], earlier[k]) && !same(earlier[k], owned.get(k))));
-  if (kept.length) throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after, { expected: `without ${kept.join(', ')}`, actual: kept.map((k) => `${k}=${shown(now[k])}`).join(', ') });
+  if (kept.length)
+    throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after, {
+      expected: `without ${kept.join(', ')}`,
+      actual: kept.map((k) => `${k}=${shown(now[k])}`).join(', '),
+    });
 }

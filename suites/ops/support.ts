@@ -77,7 +77,12 @@ export const countOf = (ex: Exchange): number | undefined => {
 export const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Doc)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Doc)[k])]),
+    );
   return v;
 }
 
@@ -108,7 +113,8 @@ export async function assertWholeCount(ctx: OpsContext, c: Collection, requireme
     }
     await sleep(50 * 2 ** i);
   }
-  if (mismatch) ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(mismatch.count), mismatch.listed, mismatch.count);
+  if (mismatch)
+    ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(mismatch.count), mismatch.listed, mismatch.count);
   else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
 }
 

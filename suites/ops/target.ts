@@ -42,7 +42,9 @@ export function opsTarget(values: Record<string, unknown>, origins: Origins = {}
     throw new UsageError(`${base} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: give a user with write access`);
   }
   if (Boolean(v.readonlyUsername) !== Boolean(v.readonlyPassword)) {
-    throw new UsageError(`${v.readonlyUsername ? origins['ops.readonlyUsername'] : origins['ops.readonlyPassword']} is set but ${howToSet(v.readonlyUsername ? OPS_OPTIONS.readonlyPassword : OPS_OPTIONS.readonlyUsername, 'ops')} is not: give both or neither`);
+    throw new UsageError(
+      `${v.readonlyUsername ? origins['ops.readonlyUsername'] : origins['ops.readonlyPassword']} is set but ${howToSet(v.readonlyUsername ? OPS_OPTIONS.readonlyPassword : OPS_OPTIONS.readonlyUsername, 'ops')} is not: give both or neither`,
+    );
   }
   const principals: Record<string, Principal> = { primary: basic('primary', v.username, v.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
   if (v.readonlyUsername && v.readonlyPassword) principals.readonly = basic('readonly', v.readonlyUsername, v.readonlyPassword, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
@@ -63,7 +65,8 @@ export const opsTargetFromEnv = (env: NodeJS.ProcessEnv): Target | undefined => 
 
 /** Every configured user reads the list of supported object types, which any user with read access may do. */
 export const OPS_CREDENTIAL_PROBE: CredentialProbe = {
-  path: (t) => `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface/get_supported_object_types`,
+  path: (t) =>
+    `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface/get_supported_object_types`,
   refusedWith: () => [401, 403],
 };
 

@@ -40,6 +40,22 @@ const embedded = (api: ApiDefinition) => async () => {
 describe('the same seed gives the same verdict and statuses at concurrency 1 and 8', () => {
   it('stacks, reference implementation', () => statusesAt(stacksApi, embedded(stacksApi)), 120_000);
   it('ops, reference implementation', () => statusesAt(opsApi, embedded(opsApi)), 120_000);
-  it('stacks, independent server with 10 ms latency', () => statusesAt(stacksApi, independent(stacksApi, () => startStacksServer({ variant: 'plain' }), 10)), 180_000);
-  it('ops, independent server with 10 ms latency', () => statusesAt(opsApi, independent(opsApi, () => startOpsServer({ variant: 'real-product' }), 10)), 180_000);
+  it(
+    'stacks, independent server with 10 ms latency',
+    () =>
+      statusesAt(
+        stacksApi,
+        independent(stacksApi, () => startStacksServer({ variant: 'plain' }), 10),
+      ),
+    180_000,
+  );
+  it(
+    'ops, independent server with 10 ms latency',
+    () =>
+      statusesAt(
+        opsApi,
+        independent(opsApi, () => startOpsServer({ variant: 'real-product' }), 10),
+      ),
+    180_000,
+  );
 });

@@ -13,7 +13,6 @@ export interface Fault<C = unknown> {
   wrap(inner: ApiHandler, config: C): ApiHandler;
 }
 
-
 /** Rewrites answers that match `when`. */
 export const mapResponse =
   (when: (req: ApiRequest, res: ApiResponse) => boolean, change: (res: ApiResponse, req: ApiRequest) => ApiResponse) =>

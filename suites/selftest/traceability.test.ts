@@ -21,7 +21,10 @@ describe.each(APIS.map((a) => [a.id, a] as const))('traceability of %s', (_, api
   it('quotes every clause from the document', () => {
     const doc = readFileSync(new URL(`../../specs/documents/${catalogue.document}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
     for (const r of catalogue.requirements) {
-      for (const fragment of r.clause.split('…').map((f) => f.trim().replace(/^"|"$/g, '').replace(/\s+/g, ' ')).filter((f) => f.length > 3)) {
+      for (const fragment of r.clause
+        .split('…')
+        .map((f) => f.trim().replace(/^"|"$/g, '').replace(/\s+/g, ' '))
+        .filter((f) => f.length > 3)) {
         expect(doc.includes(fragment), `${r.id}: "${fragment}" is not in ${catalogue.document}`).toBe(true);
       }
     }

@@ -67,7 +67,6 @@ export async function deleteStack(ctx: StacksContext, created: Created, as = 'pr
   return ex;
 }
 
-
 /** Polls get until `done` holds or the readiness timeout elapses; returns the last answer. */
 export async function pollStack(ctx: StacksContext, id: string, done: (ex: Detail) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Detail; reached: boolean }> {
   const { value, reached } = await poll(timeoutS, () => ctx.http.send('getStack', { as, params: { stackId: id } }), done);
@@ -146,4 +145,3 @@ export function sameField(key: keyof Summary, a: unknown, b: unknown): boolean {
   }
   return a === b;
 }
-

@@ -23,8 +23,21 @@ export const STACKS_OPTIONS = {
   apiKey: opt.string({ env: STACK_ROLES.primary, key: 'apiKey', secret: true, help: 'API key of an allow-listed user (required with the base URL)' }),
   apiKey2: opt.string({ env: STACK_ROLES.second, key: 'apiKey2', secret: true, help: 'second allow-listed user: enables the ownership/isolation checks' }),
   apiKeyForbidden: opt.string({ env: STACK_ROLES.forbidden, key: 'apiKeyForbidden', secret: true, help: 'key of an authenticated user who is not allow-listed: enables the 403 check' }),
-  readyTimeoutS: opt.integer({ env: 'STACKS_READY_TIMEOUT_S', key: 'readyTimeoutS', help: 'seconds checks that need a RUNNING stack wait for one', defaultText: '60 against a deployment, 10 embedded', default: (c) => (c.remote ? 60 : 10) }),
-  limitProbeMax: opt.integer({ env: 'STACKS_LIMIT_PROBE_MAX', key: 'limitProbeMax', min: 1, exported: true, help: 'creates the limit check attempts before reporting the limit untested', default: 12 }),
+  readyTimeoutS: opt.integer({
+    env: 'STACKS_READY_TIMEOUT_S',
+    key: 'readyTimeoutS',
+    help: 'seconds checks that need a RUNNING stack wait for one',
+    defaultText: '60 against a deployment, 10 embedded',
+    default: (c) => (c.remote ? 60 : 10),
+  }),
+  limitProbeMax: opt.integer({
+    env: 'STACKS_LIMIT_PROBE_MAX',
+    key: 'limitProbeMax',
+    min: 1,
+    exported: true,
+    help: 'creates the limit check attempts before reporting the limit untested',
+    default: 12,
+  }),
 } satisfies OptionTable;
 
 type StacksValues = OptionValues<typeof STACKS_OPTIONS>;

@@ -44,7 +44,14 @@ describe('the conformance project (vitest front-end over the runner)', () => {
 
   it('resolves settings like the command line: a config file, the environment, and the same usage errors', () => {
     // The file wins over the environment, as with `api-conformance run --config FILE`; secrets come from the environment.
-    const session = openSession({ CONFORMANCE_SEED: '42', CONFORMANCE_RETRIES: '0', CONFORMANCE_CONFIG: join(ROOT, 'fixtures/config.example.yaml'), STACKS_API_KEY: 'k', OPS_PASSWORD: 'p', OPS_READONLY_PASSWORD: 'r' });
+    const session = openSession({
+      CONFORMANCE_SEED: '42',
+      CONFORMANCE_RETRIES: '0',
+      CONFORMANCE_CONFIG: join(ROOT, 'fixtures/config.example.yaml'),
+      STACKS_API_KEY: 'k',
+      OPS_PASSWORD: 'p',
+      OPS_READONLY_PASSWORD: 'r',
+    });
     expect(session.apis.map((a) => a.id)).toEqual(['stacks', 'ops']);
     expect(session.settings.seed).toBe(20261122);
     expect(session.settings.retries).toBe(2);
@@ -73,10 +80,29 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     const check = stacksApi.checks.find((c) => c.id === 'stacks.auth.bearer-key-accepted')!;
     const [must, should] = check.requirements;
     const req = (id: string, level: 'MUST' | 'SHOULD', status: 'passed' | 'failed' | 'untested', evidence: ApiRun['requirements'][number]['evidence'] = []) =>
-      ({ id, level, group: 'g', section: 's', clause: 'c', summary: 's', checks: [check.id], status, passed: 0, failed: evidence.length, evidence, observations: [], reason: status === 'untested' ? 'no key' : undefined }) as ApiRun['requirements'][number];
-    const apiRun = (requirements: ApiRun['requirements']) =>
-      ({ api: 'stacks', checks: [{ id: check.id, outcome: 'ran', requirements: check.requirements }], requirements }) as unknown as ApiRun;
-    const failing = { requirement: must, check: check.id, outcome: 'fail' as const, message: 'expected 200, got 401', evidence: { curl: "curl -X GET 'http://x/v1/stacks' secret-key", response: 'HTTP 401\n\n{}' } };
+      ({
+        id,
+        level,
+        group: 'g',
+        section: 's',
+        clause: 'c',
+        summary: 's',
+        checks: [check.id],
+        status,
+        passed: 0,
+        failed: evidence.length,
+        evidence,
+        observations: [],
+        reason: status === 'untested' ? 'no key' : undefined,
+      }) as ApiRun['requirements'][number];
+    const apiRun = (requirements: ApiRun['requirements']) => ({ api: 'stacks', checks: [{ id: check.id, outcome: 'ran', requirements: check.requirements }], requirements }) as unknown as ApiRun;
+    const failing = {
+      requirement: must,
+      check: check.id,
+      outcome: 'fail' as const,
+      message: 'expected 200, got 401',
+      evidence: { curl: "curl -X GET 'http://x/v1/stacks' secret-key", response: 'HTTP 401\n\n{}' },
+    };
     const failed = verdictOf(apiRun([req(must, 'MUST', 'failed', [failing])]), check, { mask: (t) => t.replaceAll('secret-key', '***') });
     expect(failed.state).toBe('failed');
     expect(failed.message).toContain(`${must} [MUST] failed: expected 200, got 401`);

@@ -69,7 +69,10 @@ export function openSession(env: NodeJS.ProcessEnv = process.env): Session {
   }
   for (const p of settings.only ?? []) {
     if (apis.some((a) => a.checks.some((c) => matchesOnly(c, [p])))) continue;
-    const near = closest(p, apis.flatMap((a) => a.checks.flatMap((c) => [c.id, ...c.requirements])));
+    const near = closest(
+      p,
+      apis.flatMap((a) => a.checks.flatMap((c) => [c.id, ...c.requirements])),
+    );
     throw new UsageError(`${origins.only ?? 'CONFORMANCE_ONLY'} '${p}' matches no check or requirement of ${apis.map((a) => a.id).join(', ')}${near.length ? ` (closest: ${near.join(', ')})` : ''}`);
   }
   return { settings, origins, apis, targets };
@@ -163,7 +166,11 @@ export interface Verdict {
   status: Record<string, Status>;
 }
 
-const indent = (text: string, by: string) => text.split('\n').map((l) => `${by}${l}`).join('\n');
+const indent = (text: string, by: string) =>
+  text
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
 
 function describeRecord(r: AssertionRecord, level: Level): string {
   const lines = [`${r.requirement} [${level}] ${r.outcome === 'error' ? 'tool error' : 'failed'}${r.intermittent ? ' (intermittent: passed when run again)' : ''}: ${r.message}`];

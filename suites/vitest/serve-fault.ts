@@ -29,7 +29,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const { server, env } = await serveStacksFault(id, flag === '--port' ? Number(value) : 0);
-  process.stdout.write(`stacks reference with fault '${id}' listening on ${server.url}\npoint a run at it with:\n${Object.entries(env).map(([k, v]) => `  export ${k}=${v}`).join('\n')}\n  export CONFORMANCE_APIS=stacks\n`);
+  process.stdout.write(
+    `stacks reference with fault '${id}' listening on ${server.url}\npoint a run at it with:\n${Object.entries(env)
+      .map(([k, v]) => `  export ${k}=${v}`)
+      .join('\n')}\n  export CONFORMANCE_APIS=stacks\n`,
+  );
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

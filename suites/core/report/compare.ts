@@ -48,7 +48,9 @@ export function compareReports(before: ComplianceReport, after: ComplianceReport
   const lines = [
     `verdict: ${before.summary.gate.toUpperCase()} → ${after.summary.gate.toUpperCase()}`,
     `passed ${before.summary.passed} → ${after.summary.passed}, failed ${before.summary.failed} → ${after.summary.failed}, untested ${before.summary.untested} → ${after.summary.untested}, skipped ${before.summary.skipped} → ${after.summary.skipped}`,
-    changes.length ? `${changes.length} requirement(s) changed: ${counts.map(([k, n]) => `${n} ${k.toLowerCase()}`).join(', ')}${stillFailing ? ` (${stillFailing} still failing)` : ''}` : `no requirement changed status${stillFailing ? ` (${stillFailing} still failing)` : ''}`,
+    changes.length
+      ? `${changes.length} requirement(s) changed: ${counts.map(([k, n]) => `${n} ${k.toLowerCase()}`).join(', ')}${stillFailing ? ` (${stillFailing} still failing)` : ''}`
+      : `no requirement changed status${stillFailing ? ` (${stillFailing} still failing)` : ''}`,
     ...changes.map((c) => `  ${c.kind.padEnd(width)}  ${c.api} ${c.id} [${c.level}]: ${c.from} → ${c.to}${c.message ? `: ${c.message}` : ''}`),
   ];
   return { changes, stillFailing, text: `${lines.join('\n')}\n` };

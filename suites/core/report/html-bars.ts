@@ -26,7 +26,9 @@ function bar(c: Counts, label: string): string {
 
 function counts(c: Counts): string {
   // Tool errors are rare: their count is shown only where there are some, to keep the row short.
-  return BAR_STATUSES.filter((s) => s !== 'error' || c.error > 0).map((s) => `<span class="n n-${s}${c[s] ? '' : ' zero'}" data-status="${s}"><b>${c[s]}</b> ${s}</span>`).join(' ');
+  return BAR_STATUSES.filter((s) => s !== 'error' || c.error > 0)
+    .map((s) => `<span class="n n-${s}${c[s] ? '' : ' zero'}" data-status="${s}"><b>${c[s]}</b> ${s}</span>`)
+    .join(' ');
 }
 
 function row(kind: 'api' | 'group', api: string, group: string | undefined, label: string, c: Counts): string {
@@ -44,6 +46,8 @@ export function barsSection(r: ComplianceReport): string {
     const title = r.apis.find((a) => a.api === api)?.title;
     return `<section class="bars-api" data-api="${h(api)}"><h3>${h(api)}${title ? ` <span class="muted">${h(title)}</span>` : ''}</h3>${row('api', api, undefined, `all ${api}`, countOf(reqs))}<div class="bars-groups">${groups.map((g) => row('group', api, g, g, countOf(reqs.filter((q) => q.group === g)))).join('')}</div></section>`;
   });
-  const legend = BAR_STATUSES.map((s) => `<span class="key"><svg viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><rect class="seg-${s}" width="10" height="10"></rect></svg> ${s}</span>`).join('');
+  const legend = BAR_STATUSES.map(
+    (s) => `<span class="key"><svg viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><rect class="seg-${s}" width="10" height="10"></rect></svg> ${s}</span>`,
+  ).join('');
   return `<section id="bars"><h2>Results by API and group</h2><div class="legend">${legend}<span class="muted">requirements of every level<span class="noprint">; a label filters the table</span></span></div>${blocks.join('')}</section>`;
 }

@@ -8,7 +8,10 @@ type Req = ComplianceReport['requirements'][number];
 type Api = ComplianceReport['apis'][number];
 
 /** Expected and actual side by side, for records that carry them. */
-const facts = (e: AssertionRecord) => (e.expected === undefined && e.actual === undefined ? '' : `<dl class="facts"><dt>expected</dt><dd><code>${h(e.expected ?? '')}</code></dd><dt>actual</dt><dd><code>${h(e.actual ?? '')}</code></dd></dl>`);
+const facts = (e: AssertionRecord) =>
+  e.expected === undefined && e.actual === undefined
+    ? ''
+    : `<dl class="facts"><dt>expected</dt><dd><code>${h(e.expected ?? '')}</code></dd><dt>actual</dt><dd><code>${h(e.actual ?? '')}</code></dd></dl>`;
 
 function evidenceItem(e: AssertionRecord, open: boolean): string {
   const ev = e.evidence;
@@ -40,15 +43,20 @@ function failuresSection(r: ComplianceReport): string {
   const must = failed.filter((q) => q.level === 'MUST');
   const other = failed.filter((q) => q.level !== 'MUST');
   const m = r.summary.byLevel.MUST;
-  const notRun = m.untested + m.skipped ? `<p class="muted">${m.untested} MUST requirement${m.untested === 1 ? ' was' : 's were'} untested and ${m.skipped} skipped: not verified, see the table.</p>` : '';
+  const notRun =
+    m.untested + m.skipped ? `<p class="muted">${m.untested} MUST requirement${m.untested === 1 ? ' was' : 's were'} untested and ${m.skipped} skipped: not verified, see the table.</p>` : '';
   const warnings = other.length ? `<div class="warnings"><h3>Other failures, not gating (${other.length})</h3><ol>${other.map(failureItem).join('')}</ol></div>` : '';
-  if (!must.length) return `<section id="failed-must" class="attention none"><h2>No MUST requirement failed</h2><p>${m.passed} of ${m.total} MUST requirements passed.</p>${notRun}${warnings}</section>`;
+  if (!must.length)
+    return `<section id="failed-must" class="attention none"><h2>No MUST requirement failed</h2><p>${m.passed} of ${m.total} MUST requirements passed.</p>${notRun}${warnings}</section>`;
   return `<section id="failed-must" class="attention"><h2>Failed MUST requirements (${must.length})</h2><p class="muted">These fail the run. Each links to its evidence: curl reproducer, request and response.</p><ol>${must.map(failureItem).join('')}</ol>${notRun}${warnings}</section>`;
 }
 
 function checksSection(a: Api): string {
   const rows = a.checks
-    .map((c) => `<tr><td><code>${h(c.id)}</code>${c.destructive ? ' <i>destructive</i>' : ''}</td><td>${h(c.outcome)}</td><td>${c.attempts}</td><td>${Math.round(c.ms)}</td><td>${c.requirements.map((q) => `<code>${h(q)}</code>`).join(' ')}</td></tr>`)
+    .map(
+      (c) =>
+        `<tr><td><code>${h(c.id)}</code>${c.destructive ? ' <i>destructive</i>' : ''}</td><td>${h(c.outcome)}</td><td>${c.attempts}</td><td>${Math.round(c.ms)}</td><td>${c.requirements.map((q) => `<code>${h(q)}</code>`).join(' ')}</td></tr>`,
+    )
     .join('');
   return `<details class="checks"><summary><b>Checks of ${h(a.api)}</b> (${a.checks.length}: ${a.checks.filter((c) => c.outcome === 'ran').length} ran)</summary><table><colgroup><col style="width:35%"><col style="width:11%"><col style="width:12%"><col style="width:8%"><col></colgroup><thead><tr><th>check</th><th>outcome</th><th>attempts</th><th>ms</th><th>requirements</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
@@ -56,7 +64,10 @@ function checksSection(a: Api): string {
 function crossCheckSection(a: Api): string {
   const c = a.crossCheck;
   if (!c) return '';
-  const items = [...c.prismOnly.map((d) => `<li>Prism only: ${h(d.request)} → ${d.status}: ${h(d.prism.join('; '))}</li>`), ...c.suiteOnly.map((d) => `<li>suite only: ${h(d.request)} → ${d.status}: ${h(d.suite.join('; '))}</li>`)];
+  const items = [
+    ...c.prismOnly.map((d) => `<li>Prism only: ${h(d.request)} → ${d.status}: ${h(d.prism.join('; '))}</li>`),
+    ...c.suiteOnly.map((d) => `<li>suite only: ${h(d.request)} → ${d.status}: ${h(d.suite.join('; '))}</li>`),
+  ];
   return `<h2>Prism proxy cross-check: ${h(a.api)}</h2><p>${c.agreed} of ${c.exchanges} answers judged alike by Prism and this suite.</p>${items.length ? `<ul>${items.join('')}</ul>` : ''}`;
 }
 
@@ -73,7 +84,10 @@ const targetOf = (a: Api) => (a.target.embedded ? `embedded reference implementa
 export function renderHtml(r: ComplianceReport): string {
   const s = r.summary;
   const apis = r.apis
-    .map((a) => `<dt>${h(a.api)}</dt><dd>${h(targetOf(a))} · spec sha256 <code>${h(a.specSha256.slice(0, 16))}</code> · ${a.stats.requests} requests · ${a.stats.assertions} assertions · ${(a.stats.ms / 1000).toFixed(1)} s · created ${a.cleanup.created}, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, cleanup failed: ${h(a.cleanup.failed.join('; '))}` : ''}</dd>`)
+    .map(
+      (a) =>
+        `<dt>${h(a.api)}</dt><dd>${h(targetOf(a))} · spec sha256 <code>${h(a.specSha256.slice(0, 16))}</code> · ${a.stats.requests} requests · ${a.stats.assertions} assertions · ${(a.stats.ms / 1000).toFixed(1)} s · created ${a.cleanup.created}, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, cleanup failed: ${h(a.cleanup.failed.join('; '))}` : ''}</dd>`,
+    )
     .join('');
   const observed = r.requirements.filter((q) => q.observations.length && q.level === 'unspecified');
   return `<!doctype html>

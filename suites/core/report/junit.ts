@@ -5,7 +5,10 @@ const x = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;
 
 /** One testsuite per API, one testcase per requirement; SHOULD failures are not JUnit failures. */
 export function renderJunit(r: ComplianceReport): string {
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="conformance" tests="${r.summary.total}" failures="${r.summary.byLevel.MUST.failed}" time="${(r.run.durationMs / 1000).toFixed(3)}">`];
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="conformance" tests="${r.summary.total}" failures="${r.summary.byLevel.MUST.failed}" time="${(r.run.durationMs / 1000).toFixed(3)}">`,
+  ];
   for (const a of r.apis) {
     const reqs = r.requirements.filter((q) => q.api === a.api);
     const failures = reqs.filter((q) => q.status === 'failed' && q.level === 'MUST').length;
@@ -16,7 +19,9 @@ export function renderJunit(r: ComplianceReport): string {
       out.push(`    <testcase classname="${x(`${a.api}.${q.group}`)}" name="${x(`${q.id} [${q.level}] ${q.summary}`)}">`);
       if (q.status === 'failed' && q.level === 'MUST') {
         const first = q.evidence[0];
-        out.push(`      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${e.message}${e.expected !== undefined || e.actual !== undefined ? `\n  expected: ${e.expected ?? ''}\n  actual: ${e.actual ?? ''}` : ''}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`);
+        out.push(
+          `      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${e.message}${e.expected !== undefined || e.actual !== undefined ? `\n  expected: ${e.expected ?? ''}\n  actual: ${e.actual ?? ''}` : ''}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`,
+        );
       } else if (q.status === 'error') out.push(`      <error message="${x(`tool error: ${q.reason ?? ''}`)}"/>`);
       else if (q.status === 'failed') out.push(`      <system-out>${x(`warning (${q.level}): ${q.evidence.map((e) => e.message).join('\n')}`)}</system-out>`);
       else if (q.status !== 'passed') out.push(`      <skipped message="${x(`${q.status}: ${q.reason ?? ''}`)}"/>`);

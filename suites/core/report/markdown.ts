@@ -9,7 +9,10 @@ export function renderMarkdown(r: ComplianceReport): string {
   out.push(`# Conformance: ${r.summary.error ? 'TOOL ERROR' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`, '');
   out.push(`Seed \`${r.run.seed}\` · ${r.run.runs} property runs · ${(r.run.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`, '');
   out.push('| API | target | passed | failed | skipped | untested | requests |', '|---|---|---|---|---|---|---|');
-  for (const a of r.apis) out.push(`| ${a.api} | ${a.target.embedded ? 'embedded reference' : a.target.baseUrl} | ${a.summary.passed} | ${a.summary.failed} | ${a.summary.skipped} | ${a.summary.untested} | ${a.stats.requests} |`);
+  for (const a of r.apis)
+    out.push(
+      `| ${a.api} | ${a.target.embedded ? 'embedded reference' : a.target.baseUrl} | ${a.summary.passed} | ${a.summary.failed} | ${a.summary.skipped} | ${a.summary.untested} | ${a.stats.requests} |`,
+    );
   out.push('', '| level | passed | failed | skipped | untested |', '|---|---|---|---|---|');
   for (const [level, c] of Object.entries(r.summary.byLevel)) out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.untested} |`);
   for (const a of r.apis.filter((x) => x.crossCheck)) {

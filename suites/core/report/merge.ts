@@ -67,7 +67,12 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
     const seen = apis.get(a.api);
     if (!seen) apis.set(a.api, structuredClone(a));
     else {
-      seen.stats = { requests: seen.stats.requests + a.stats.requests, writes: seen.stats.writes + a.stats.writes, assertions: seen.stats.assertions + a.stats.assertions, ms: Math.max(seen.stats.ms, a.stats.ms) };
+      seen.stats = {
+        requests: seen.stats.requests + a.stats.requests,
+        writes: seen.stats.writes + a.stats.writes,
+        assertions: seen.stats.assertions + a.stats.assertions,
+        ms: Math.max(seen.stats.ms, a.stats.ms),
+      };
       seen.cleanup = { created: seen.cleanup.created + a.cleanup.created, removed: seen.cleanup.removed + a.cleanup.removed, failed: [...seen.cleanup.failed, ...a.cleanup.failed] };
       seen.checks = seen.checks.map((c) => (c.outcome === 'filtered' ? (a.checks.find((x) => x.id === c.id && x.outcome !== 'filtered') ?? c) : c));
     }
@@ -76,7 +81,11 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
   const first = parts[0];
   return {
     tool: first.tool,
-    run: { ...first.run, durationMs: Math.max(...parts.map((p) => p.run.durationMs)), config: { ...first.run.config, shard: undefined, mergedFrom: parts.length, shards: parts.map((p) => shardOf(p) ?? null) } },
+    run: {
+      ...first.run,
+      durationMs: Math.max(...parts.map((p) => p.run.durationMs)),
+      config: { ...first.run.config, shard: undefined, mergedFrom: parts.length, shards: parts.map((p) => shardOf(p) ?? null) },
+    },
     summary: summarize(requirements),
     apis: [...apis.values()],
     requirements,

@@ -9,9 +9,18 @@ export const basicAuthRequired: OpsCheck = {
     const served = await ctx.http.send('coreGetSupportedObjectTypes');
     ctx.expect.status('OPS-AUTH-BASIC', served, '2xx', 'a read with basic credentials');
     const wrong = `Basic ${Buffer.from(`conformance-${ctx.options.runTag}:wrong`).toString('base64')}`;
-    for (const [what, headers] of [['no credentials', {}], ['a wrong password', { authorization: wrong }]] as const) {
+    for (const [what, headers] of [
+      ['no credentials', {}],
+      ['a wrong password', { authorization: wrong }],
+    ] as const) {
       const read = await ctx.http.send('coreList', { as: null, headers, params: { object_type: 'service' } });
-      ctx.expect.that('OPS-AUTH-ACCESS-CHECKS', `a list with ${what}`, !ok(read) && !Array.isArray(read.json), { expected: 'a refusal without rows', actual: `${read.status}${Array.isArray(read.json) ? ` with ${read.json.length} rows` : ''}` }, read);
+      ctx.expect.that(
+        'OPS-AUTH-ACCESS-CHECKS',
+        `a list with ${what}`,
+        !ok(read) && !Array.isArray(read.json),
+        { expected: 'a refusal without rows', actual: `${read.status}${Array.isArray(read.json) ? ` with ${read.json.length} rows` : ''}` },
+        read,
+      );
       ctx.observe('OPS-ERR-STATUS-NOT-SHOWN', `${what}: ${read.status} ${read.text.slice(0, 100).replace(/\s+/g, ' ')}`);
       const title = tagged(ctx, `must not exist (${what})`);
       const write = await ctx.http.send('coreCreate', { as: null, headers, params: { object_type: 'service' }, body: { title } });
@@ -42,7 +51,7 @@ export const readOnlyCannotWrite: OpsCheck = {
 
 export const resultsRestrictedToReadable: OpsCheck = {
   id: 'ops.auth.results-readable',
-  title: "Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count",
+  title: 'Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count',
   requirements: ['OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS'],
   needs: ['readonly'],
   async run(ctx) {
@@ -54,7 +63,12 @@ export const resultsRestrictedToReadable: OpsCheck = {
     for (const c of [SERVICE, MAINTENANCE, BACKUP]) {
       const req = c === SERVICE ? 'OPS-AUTH-RESULTS-READABLE' : 'OPS-AUTH-COUNTS';
       // A window is as readable as the objects it names: the unreadable one names the unreadable service.
-      const hidden = await createIn(ctx, c, 'unreadable', c === MAINTENANCE ? { sec_grp: team.key, sec_grp_list: [team.key], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] } : { sec_grp: team.key });
+      const hidden = await createIn(
+        ctx,
+        c,
+        'unreadable',
+        c === MAINTENANCE ? { sec_grp: team.key, sec_grp_list: [team.key], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] } : { sec_grp: team.key },
+      );
       if (c === SERVICE) hiddenService = hidden.key;
       if (!hidden.key) {
         ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
@@ -67,11 +81,18 @@ export const resultsRestrictedToReadable: OpsCheck = {
       if (ok(probe)) {
         // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
         // Either the object is readable and missing from the list, or it is not and the read returned it.
-        if (!mine.includes(hidden.key)) ctx.expect.contains('OPS-AUTH-RESULTS-READABLE', `the read-only list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`, mine, hidden.key, probe);
+        if (!mine.includes(hidden.key))
+          ctx.expect.contains('OPS-AUTH-RESULTS-READABLE', `the read-only list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`, mine, hidden.key, probe);
         else ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
       } else {
         const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
-        ctx.expect.equal('OPS-AUTH-RESULTS-READABLE', `the read-only list of ${c.type}, refused ${hidden.key} (${probe.status}): success, and rows it cannot read or the administrator does not list`, { success: ok(list), extra }, { success: true, extra: [] }, list);
+        ctx.expect.equal(
+          'OPS-AUTH-RESULTS-READABLE',
+          `the read-only list of ${c.type}, refused ${hidden.key} (${probe.status}): success, and rows it cannot read or the administrator does not list`,
+          { success: ok(list), extra },
+          { success: true, extra: [] },
+          list,
+        );
       }
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
       ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);

@@ -29,7 +29,7 @@ export const interfacesAtTheirPaths: OpsCheck = {
 
 export const platformLimits: OpsCheck = {
   id: 'ops.limits.platform-settings',
-  title: 'Fields beyond the listed ones MUST be stored as sent; compression, payload limits and rate limits are the platform\'s and only observed',
+  title: "Fields beyond the listed ones MUST be stored as sent; compression, payload limits and rate limits are the platform's and only observed",
   requirements: ['OPS-ADDR-CORE-SETTINGS', 'OPS-LIMITS-PAYLOAD', 'OPS-LIMITS-RATE', 'OPS-COMMON-FULL-SCHEMAS'],
   async run(ctx) {
     const gz = await ctx.http.send('coreGetSupportedObjectTypes', { headers: { 'accept-encoding': 'gzip' } });
@@ -41,7 +41,10 @@ export const platformLimits: OpsCheck = {
     if (made.key) {
       const got = (await getIn(ctx, SERVICE, made.key)).json;
       const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
-      ctx.expect.that('OPS-COMMON-FULL-SCHEMAS', 'description and cf_nested, fields beyond the listed ones, read back', kept, { expected: `a description of ${big.length} characters and cf_nested {"deep":{"list":[1,"two",{"three":3}]}}`, actual: `a description of ${String((got?.description as string | undefined)?.length)} characters and cf_nested ${compact(got?.cf_nested)}` });
+      ctx.expect.that('OPS-COMMON-FULL-SCHEMAS', 'description and cf_nested, fields beyond the listed ones, read back', kept, {
+        expected: `a description of ${big.length} characters and cf_nested {"deep":{"list":[1,"two",{"three":3}]}}`,
+        actual: `a description of ${String((got?.description as string | undefined)?.length)} characters and cf_nested ${compact(got?.cf_nested)}`,
+      });
     } else ctx.untested('OPS-COMMON-FULL-SCHEMAS', 'the large object was not created');
     const { ex: huge } = await createIn(ctx, SERVICE, 'huge', { description: 'x'.repeat(4 * 1024 * 1024) });
     ctx.observe('OPS-LIMITS-PAYLOAD', `a 4 MB create answers ${huge.status}`);
@@ -66,7 +69,13 @@ export const templateLinkNeedsWriteAccess: OpsCheck = {
     ctx.observe('OPS-AUTH-CAPABILITIES', `a caller without write access is refused with ${link.status}`);
     const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
     const linked = ok(after) && after.json?._key === tplKey;
-    ctx.expect.that('OPS-AUTH-TEMPLATE-LINK', 'the base template of the service after the refused link', !linked, { expected: `not ${tplKey}`, actual: ok(after) ? compact(after.json?._key) : `answered ${after.status}` }, after);
+    ctx.expect.that(
+      'OPS-AUTH-TEMPLATE-LINK',
+      'the base template of the service after the refused link',
+      !linked,
+      { expected: `not ${tplKey}`, actual: ok(after) ? compact(after.json?._key) : `answered ${after.status}` },
+      after,
+    );
   },
 };
 

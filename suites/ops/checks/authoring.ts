@@ -75,7 +75,8 @@ async function ownServices(ctx: OpsContext, n: number): Promise<Doc[] | undefine
 
 const crud: OpsCheck = {
   id: 'ops.authoring.crud',
-  title: 'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
+  title:
+    'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
   requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS'],
   uses: ['authoring'],
   async run(ctx) {
@@ -84,7 +85,13 @@ const crud: OpsCheck = {
     const key = made.key!;
     const got = await read(ctx, key);
     const d = asDoc(got.json);
-    ctx.expect.equal('OPS-CPA-GET', 'GET of the new pack: success, _key and the fields as sent', { success: ok(got), _key: d._key, ...pick(d, FIELDS) }, { success: true, _key: key, ...pick(made.body, FIELDS) }, got);
+    ctx.expect.equal(
+      'OPS-CPA-GET',
+      'GET of the new pack: success, _key and the fields as sent',
+      { success: ok(got), _key: d._key, ...pick(d, FIELDS) },
+      { success: true, _key: key, ...pick(made.body, FIELDS) },
+      got,
+    );
     ctx.expect.equal('OPS-CPA-OBJECT-TYPE', 'object_type of the pack', d.object_type, 'content_pack', got);
     ctx.expect.oneOf('OPS-CPA-STATUS', 'status of a new pack', String(d.status), STATUSES, got);
     ctx.expect.oneOf('OPS-CPA-TRANSITIONS', 'status a new pack starts in', String(d.status), STATUSES, got);
@@ -92,21 +99,39 @@ const crud: OpsCheck = {
     const missing = await read(ctx, `${key}${ctx.options.runTag}`);
     ctx.expect.status('OPS-CPA-GET', missing, 'not 2xx', 'GET of a key no pack has');
 
-    const next = packBody(ctx, 'crud renamed', { description: 'changed', overview: 'changed overview', cp_version: '1.1.0', platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] } });
+    const next = packBody(ctx, 'crud renamed', {
+      description: 'changed',
+      overview: 'changed overview',
+      cp_version: '1.1.0',
+      platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] },
+    });
     const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body: next });
     ctx.expect.equal('OPS-CPA-UPDATE', 'update of the pack: success and {_key}', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: key }, upd);
     const again = await read(ctx, key);
     const a = asDoc(again.json);
     const stale = FIELDS.filter((f) => a[f] !== next[f]);
     const macros = isDoc(a.platform_objects) ? a.platform_objects.macros : undefined;
-    ctx.expect.that('OPS-CPA-UPDATE', 'the pack read after the update', stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]), { expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }), actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }) }, again);
+    ctx.expect.that(
+      'OPS-CPA-UPDATE',
+      'the pack read after the update',
+      stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]),
+      { expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }), actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }) },
+      again,
+    );
     ctx.expect.oneOf('OPS-CPA-TRANSITIONS', 'status of the pack after an update', String(a.status), STATUSES, again);
     if (a.status !== d.status) ctx.observe('OPS-CPA-TRANSITIONS', `an update moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`);
 
     const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
     const details = asDoc(del.json);
     ctx.expect.status('OPS-CPA-DELETE', del, '2xx', 'delete of the pack');
-    if (ok(del)) ctx.expect.that('OPS-CPA-DELETE-DETAILS', 'the details the delete answers', details._key === key || details.title === next.title, { expected: `the pack's _key ${key} or its title ${compact(next.title)}`, actual: compact(del.json) }, del);
+    if (ok(del))
+      ctx.expect.that(
+        'OPS-CPA-DELETE-DETAILS',
+        'the details the delete answers',
+        details._key === key || details.title === next.title,
+        { expected: `the pack's _key ${key} or its title ${compact(next.title)}`, actual: compact(del.json) },
+        del,
+      );
     if (ok(del) && made.key) ctx.ledger.forget(packEntry(made.key));
     const gone = await read(ctx, key);
     ctx.expect.status('OPS-CPA-DELETE', gone, 'not 2xx', 'GET of the deleted pack');
@@ -148,11 +173,26 @@ const forms: OpsCheck = {
     const d = asDoc(got.json);
     ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields of the single read that are missing or mistyped', fieldProblems(d), [], got);
     const pairs = singleReadPairs(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
-    const titled = !!pairs && sameSet(pairs.map(([k]) => k), ids) && pairs.every(([k, t]) => t === services.find((s) => s._key === k)?.title);
-    ctx.expect.that('OPS-CPA-FIELDS', 'ops_objects.service of a single read', titled, { expected: `{id: title} entries for ${ids.join(', ')}`, actual: compact(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects) }, got);
+    const titled =
+      !!pairs &&
+      sameSet(
+        pairs.map(([k]) => k),
+        ids,
+      ) &&
+      pairs.every(([k, t]) => t === services.find((s) => s._key === k)?.title);
+    ctx.expect.that(
+      'OPS-CPA-FIELDS',
+      'ops_objects.service of a single read',
+      titled,
+      { expected: `{id: title} entries for ${ids.join(', ')}`, actual: compact(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects) },
+      got,
+    );
     const row = docs((await list(ctx, { filter: ownFilter(ctx) })).json).find((r) => r._key === made.key);
     const listForm = isDoc(row?.ops_objects) ? row.ops_objects.service : undefined;
-    ctx.expect.that('OPS-CPA-FIELDS', 'ops_objects.service of the list row', Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids), { expected: `the identifiers ${ids.join(', ')}`, actual: compact(listForm) });
+    ctx.expect.that('OPS-CPA-FIELDS', 'ops_objects.service of the list row', Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids), {
+      expected: `the identifiers ${ids.join(', ')}`,
+      actual: compact(listForm),
+    });
   },
 };
 
@@ -161,7 +201,8 @@ const LISTED = ['title', 'description', 'overview', 'cp_version', 'status', 'met
 
 const extraFields: OpsCheck = {
   id: 'ops.authoring.list-fields',
-  title: 'With a fields parameter the authoring list MUST NOT return icon, ops_objects_counts or platform_objects_counts and MUST return the asked fields; without it the rows SHOULD carry those three',
+  title:
+    'With a fields parameter the authoring list MUST NOT return icon, ops_objects_counts or platform_objects_counts and MUST return the asked fields; without it the rows SHOULD carry those three',
   requirements: ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', 'OPS-CPA-LIST'],
   uses: ['authoring'],
   async run(ctx) {
@@ -176,20 +217,43 @@ const extraFields: OpsCheck = {
     if (!ctx.expect.equal('OPS-CPA-LIST', "the list of the run's packs: success and rows", { success: ok(full), rows: rows.length }, { success: true, rows: made.length }, full)) return;
     // "Returned only when no fields parameter is given" forbids them with fields; that they come without it is the SHOULD.
     const lacking = rows.filter((r) => EXTRA.some((f) => r[f] === undefined));
-    ctx.expect.equal('OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', `rows listed without fields that lack one of ${EXTRA.join(', ')}`, lacking.map((r) => `${String(r._key)} lacks ${EXTRA.filter((f) => r[f] === undefined).join(', ')}`), [], full);
-    if (rows[0]) ctx.observe('OPS-CPA-LIST-EXTRA-FIELDS', `counts look like ops_objects_counts ${JSON.stringify(rows[0].ops_objects_counts)}, platform_objects_counts ${JSON.stringify(rows[0].platform_objects_counts)}`);
+    ctx.expect.equal(
+      'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT',
+      `rows listed without fields that lack one of ${EXTRA.join(', ')}`,
+      lacking.map((r) => `${String(r._key)} lacks ${EXTRA.filter((f) => r[f] === undefined).join(', ')}`),
+      [],
+      full,
+    );
+    if (rows[0])
+      ctx.observe(
+        'OPS-CPA-LIST-EXTRA-FIELDS',
+        `counts look like ops_objects_counts ${JSON.stringify(rows[0].ops_objects_counts)}, platform_objects_counts ${JSON.stringify(rows[0].platform_objects_counts)}`,
+      );
     const byKey = new Map(rows.map((r) => [String(r._key), r]));
     const property = fc.asyncProperty(fc.subarray(LISTED, { minLength: 1 }), async (fields) => {
       const ex = await list(ctx, { filter: ownFilter(ctx), fields: fields.join(',') });
       const got = docs(ex.json);
-      if (!ok(ex) || got.length !== made.length) throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex, { expected: `a success with ${made.length} rows`, actual: `${ex.status} with ${got.length} rows` });
+      if (!ok(ex) || got.length !== made.length)
+        throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex, {
+          expected: `a success with ${made.length} rows`,
+          actual: `${ex.status} with ${got.length} rows`,
+        });
       for (const r of got) {
         const extra = EXTRA.filter((f) => r[f] !== undefined);
-        if (extra.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex, { expected: `none of ${EXTRA.join(', ')}`, actual: extra.join(', ') });
+        if (extra.length)
+          throw new Violation(`fields=${fields.join(',')}: row ${r._key} carries ${extra.join(', ')}`, 'OPS-CPA-LIST-EXTRA-FIELDS', ex, {
+            expected: `none of ${EXTRA.join(', ')}`,
+            actual: extra.join(', '),
+          });
         const whole = byKey.get(String(r._key)) ?? {};
         const wrong = fields.filter((f) => whole[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(whole[f]));
         const unasked = LISTED.filter((k) => r[k] !== undefined && !fields.includes(k));
-        if (wrong.length || unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${r._key} ${wrong.length ? `has ${wrong.map((f) => `${f}=${JSON.stringify(r[f]).slice(0, 60)}`).join(', ')}, the full list ${wrong.map((f) => JSON.stringify(whole[f]).slice(0, 60)).join(', ')}` : `also carries ${unasked.join(', ')}`}`, 'OPS-CPA-LIST', ex);
+        if (wrong.length || unasked.length)
+          throw new Violation(
+            `fields=${fields.join(',')}: row ${r._key} ${wrong.length ? `has ${wrong.map((f) => `${f}=${JSON.stringify(r[f]).slice(0, 60)}`).join(', ')}, the full list ${wrong.map((f) => JSON.stringify(whole[f]).slice(0, 60)).join(', ')}` : `also carries ${unasked.join(', ')}`}`,
+            'OPS-CPA-LIST',
+            ex,
+          );
       }
     });
     await checkProperty(ctx, ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'], 'authoring list fields', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
@@ -205,14 +269,32 @@ const paging: OpsCheck = {
   uses: ['authoring'],
   async run(ctx) {
     const words = fc.sample(fc.uniqueArray(word, { minLength: 2 * SIZE, maxLength: 2 * SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
-    const made = await createPacks(ctx, Array.from({ length: SIZE }, (_, i) => [`cpa ${words[i]}`, { description: words[SIZE + i] }] as [string, Doc]));
+    const made = await createPacks(
+      ctx,
+      Array.from({ length: SIZE }, (_, i) => [`cpa ${words[i]}`, { description: words[SIZE + i] }] as [string, Doc]),
+    );
     if (!made) return ctx.untested('OPS-CPA-LIST', `could not create ${SIZE} content packs`);
     const filtered = await list(ctx, { filter: ownFilter(ctx) });
     const mine = made.map((m) => m.key!);
-    if (!ctx.expect.that('OPS-CPA-LIST', "the list filtered on the run's titles", ok(filtered) && sameSet(keysOf(filtered), mine), { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${filtered.status} listing ${keysOf(filtered).join(', ') || 'none'}` }, filtered)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-CPA-LIST',
+        "the list filtered on the run's titles",
+        ok(filtered) && sameSet(keysOf(filtered), mine),
+        { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${filtered.status} listing ${keysOf(filtered).join(', ') || 'none'}` },
+        filtered,
+      )
+    )
+      return;
     // The document writes the list's path as `content_pack/`, with a trailing slash: that form lists the same packs.
     const slashed = await ctx.http.send('cpAuthList', { query: { filter: ownFilter(ctx) }, path: (p) => `${p}/` });
-    ctx.expect.that('OPS-CPA-LIST', "the list at the documented path content_pack/ (trailing slash), filtered on the run's titles", ok(slashed) && sameSet(keysOf(slashed), mine), { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${slashed.status} listing ${keysOf(slashed).join(', ') || 'none'}` }, slashed);
+    ctx.expect.that(
+      'OPS-CPA-LIST',
+      "the list at the documented path content_pack/ (trailing slash), filtered on the run's titles",
+      ok(slashed) && sameSet(keysOf(slashed), mine),
+      { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${slashed.status} listing ${keysOf(slashed).join(', ') || 'none'}` },
+      slashed,
+    );
     const property = fc.asyncProperty(fc.constantFrom('title', 'description'), fc.constantFrom('asc', 'des'), fc.integer({ min: 1, max: SIZE + 1 }), async (key, dir, size) => {
       const asc = [...made].sort((a, b) => (String(a.body[key]) < String(b.body[key]) ? -1 : 1)).map((m) => m.key!);
       const expected = dir === 'asc' ? asc : [...asc].reverse();
@@ -220,13 +302,22 @@ const paging: OpsCheck = {
       const all = keysOf(whole);
       if (JSON.stringify(all) !== JSON.stringify(expected)) {
         const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
-        throw new Violation(`sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, 'OPS-CPA-LIST', whole, { expected: expected.join(','), actual: all.join(',') });
+        throw new Violation(
+          `sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
+          'OPS-CPA-LIST',
+          whole,
+          { expected: expected.join(','), actual: all.join(',') },
+        );
       }
       for (let offset = 0; offset < SIZE + size; offset += size) {
         const page = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir, count: size, offset });
         const got = keysOf(page);
         const want = expected.slice(offset, offset + size);
-        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page, { expected: want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` });
+        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want))
+          throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page, {
+            expected: want.join(',') || '(none)',
+            actual: `${page.status} ${got.join(',') || '(none)'}`,
+          });
       }
     });
     // The descending order under its documented spelling `des` is always tried, on top of the generated cases.
@@ -242,7 +333,10 @@ const statusAndSearch: OpsCheck = {
   async run(ctx) {
     const words = fc.sample(fc.uniqueArray(fc.stringMatching(/^[a-z]{4,8}$/), { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const asked = fc.sample(fc.shuffledSubarray(STATUSES, { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
-    const made = await createPacks(ctx, words.map((w, i) => [`cpa search ${w}`, { status: asked[i] }] as [string, Doc]));
+    const made = await createPacks(
+      ctx,
+      words.map((w, i) => [`cpa search ${w}`, { status: asked[i] }] as [string, Doc]),
+    );
     if (!made) return ctx.untested('OPS-CPA-LIST-STATUS', 'could not create five content packs');
     const packs = await Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key!)).json)));
     const honoured = packs.filter((p, i) => p?.status === asked[i]).length;
@@ -252,23 +346,51 @@ const statusAndSearch: OpsCheck = {
       const others = rows.filter((r) => r.status !== status);
       const want = packs.filter((p) => p?.status === status).map((p) => String(p._key));
       const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k));
-      ctx.expect.that('OPS-CPA-LIST-STATUS', `the list with status=${status}`, ok(ex) && others.length === 0 && sameSet(got, want), { expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`, actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}` }, ex);
+      ctx.expect.that(
+        'OPS-CPA-LIST-STATUS',
+        `the list with status=${status}`,
+        ok(ex) && others.length === 0 && sameSet(got, want),
+        {
+          expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`,
+          actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}`,
+        },
+        ex,
+      );
     }
     const all = await list(ctx);
     const odd = docs(all.json).filter((r) => !STATUSES.includes(String(r.status)));
     ctx.observe('OPS-CPA-STATUS', `${honoured} of 5 packs created with a status kept it`);
-    ctx.expect.equal('OPS-CPA-STATUS', 'the list of every pack: success and statuses outside the six', { success: ok(all), odd: [...new Set(odd.map((o) => o.status))] }, { success: true, odd: [] }, all);
+    ctx.expect.equal(
+      'OPS-CPA-STATUS',
+      'the list of every pack: success and statuses outside the six',
+      { success: ok(all), odd: [...new Set(odd.map((o) => o.status))] },
+      { success: true, odd: [] },
+      all,
+    );
 
     const notes = new Set<string>();
     const searched = async (q: string) => {
       const ex = await list(ctx, { search: q });
       if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex, { expected: 'a success', actual: shown(ex) });
       const rows = docs(ex.json);
-      const stray = rows.filter((r) => !String(r.title ?? '').toLowerCase().includes(q.toLowerCase()));
-      if (stray.length) throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex, { expected: `titles containing ${JSON.stringify(q)}`, actual: compact(stray.map((r) => r.title)) });
+      const stray = rows.filter(
+        (r) =>
+          !String(r.title ?? '')
+            .toLowerCase()
+            .includes(q.toLowerCase()),
+      );
+      if (stray.length)
+        throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex, {
+          expected: `titles containing ${JSON.stringify(q)}`,
+          actual: compact(stray.map((r) => r.title)),
+        });
       const got = new Set(rows.map((r) => String(r._key)));
       const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key!));
-      if (lost.length) throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex, { expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`, actual: 'without them' });
+      if (lost.length)
+        throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex, {
+          expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`,
+          actual: 'without them',
+        });
       const folded = made.filter((m) => !String(m.body.title).includes(q) && String(m.body.title).toLowerCase().includes(q.toLowerCase()));
       if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key!)) ? 'regardless of case' : 'case-sensitively'}`);
     };
@@ -291,7 +413,11 @@ const count: OpsCheck = {
   requirements: ['OPS-CPA-COUNT'],
   shares: ['authoring'],
   async run(ctx) {
-    const made = await createPacks(ctx, [['count a', {}], ['count b', {}], ['count c', {}]]);
+    const made = await createPacks(ctx, [
+      ['count a', {}],
+      ['count b', {}],
+      ['count c', {}],
+    ]);
     if (!made) return ctx.untested('OPS-CPA-COUNT', 'could not create three content packs');
     const counted = async (filter?: string) => {
       const ex = await ctx.http.send('cpAuthCount', { query: { filter } });
@@ -328,7 +454,14 @@ const updateRoundTrip: OpsCheck = {
     const shape = fc.record({ description: word, overview: word, cp_version: semver, platform, services: fc.subarray(services.map((s) => String(s._key))) });
     const property = fc.asyncProperty(shape, async (r) => {
       const ops = r.services.length ? { service: r.services } : {};
-      const body = packBody(ctx, `round trip ${n++}`, { description: r.description, overview: r.overview, cp_version: r.cp_version, ops_objects: ops, platform_objects: r.platform, user_selected_objects: { ops_objects: ops, platform_objects: r.platform } });
+      const body = packBody(ctx, `round trip ${n++}`, {
+        description: r.description,
+        overview: r.overview,
+        cp_version: r.cp_version,
+        ops_objects: ops,
+        platform_objects: r.platform,
+        user_selected_objects: { ops_objects: ops, platform_objects: r.platform },
+      });
       const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body });
       if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd, { expected: `a success with {_key: ${key}}`, actual: shown(upd) });
       const got = await read(ctx, key);
@@ -337,7 +470,12 @@ const updateRoundTrip: OpsCheck = {
       const p = isDoc(d.platform_objects) ? d.platform_objects : {};
       const kinds = KINDS.filter((k) => !sameSet(Array.isArray(p[k]) ? p[k] : [], r.platform[k]));
       const opsIds = idsIn(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
-      if (stale.length || kinds.length || !sameSet(opsIds, r.services)) throw new Violation(`after a full update the pack reads ${[...stale.map((f) => `${f}=${JSON.stringify(d[f])}`), ...kinds.map((k) => `platform_objects.${k}=${JSON.stringify(p[k])}`), `ops_objects.service ids ${JSON.stringify(opsIds)}`].join(', ')}; sent ${JSON.stringify({ ...r, title: body.title })}`, 'OPS-CPA-UPDATE', got);
+      if (stale.length || kinds.length || !sameSet(opsIds, r.services))
+        throw new Violation(
+          `after a full update the pack reads ${[...stale.map((f) => `${f}=${JSON.stringify(d[f])}`), ...kinds.map((k) => `platform_objects.${k}=${JSON.stringify(p[k])}`), `ops_objects.service ids ${JSON.stringify(opsIds)}`].join(', ')}; sent ${JSON.stringify({ ...r, title: body.title })}`,
+          'OPS-CPA-UPDATE',
+          got,
+        );
     });
     await checkProperty(ctx, 'OPS-CPA-UPDATE', 'authoring full update', property, { runs: Math.min(ctx.options.runs, 10) });
   },

@@ -31,9 +31,21 @@ const objectType: OpsCheck = {
   shares: ['backup'],
   async run(ctx) {
     const ex = await listIn(ctx, BACKUP);
-    ctx.expect.that('OPS-BR-LIST', 'GET backup_restore', ok(ex) && Array.isArray(ex.json), { expected: 'a success with an array of jobs', actual: `${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}` }, ex);
+    ctx.expect.that(
+      'OPS-BR-LIST',
+      'GET backup_restore',
+      ok(ex) && Array.isArray(ex.json),
+      { expected: 'a success with an array of jobs', actual: `${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}` },
+      ex,
+    );
     const wrong = rows(ex).filter((j) => j.object_type !== 'backup_restore');
-    ctx.expect.equal('OPS-BR-OBJECT-TYPE', 'GET backup_restore: success, and listed jobs of another object_type', { success: ok(ex), other: wrong.map((j) => `${j._key}=${JSON.stringify(j.object_type)}`) }, { success: true, other: [] }, ex);
+    ctx.expect.equal(
+      'OPS-BR-OBJECT-TYPE',
+      'GET backup_restore: success, and listed jobs of another object_type',
+      { success: ok(ex), other: wrong.map((j) => `${j._key}=${JSON.stringify(j.object_type)}`) },
+      { success: true, other: [] },
+      ex,
+    );
   },
 };
 
@@ -44,17 +56,51 @@ const createAndRead: OpsCheck = {
   shares: ['backup'],
   async run(ctx) {
     const made = await createIn(ctx, BACKUP, 'backup job', { job_type: 'Backup', status: 'Queued' });
-    if (!ctx.expect.that('OPS-BR-CREATE', 'POST backup_restore', ok(made.ex) && made.key !== undefined, { expected: 'a success with {_key}', actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}` }, made.ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-BR-CREATE',
+        'POST backup_restore',
+        ok(made.ex) && made.key !== undefined,
+        { expected: 'a success with {_key}', actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}` },
+        made.ex,
+      )
+    )
+      return;
     const got = await getIn(ctx, BACKUP, made.key!);
     const d = asDoc(got.json ?? {});
-    ctx.expect.equal('OPS-BR-GET', `GET backup_restore/${made.key}: success, _key, title and job_type`, { success: ok(got), _key: d._key, title: d.title, job_type: d.job_type }, { success: true, _key: made.key, title: made.body.title, job_type: 'Backup' }, got);
+    ctx.expect.equal(
+      'OPS-BR-GET',
+      `GET backup_restore/${made.key}: success, _key, title and job_type`,
+      { success: ok(got), _key: d._key, title: d.title, job_type: d.job_type },
+      { success: true, _key: made.key, title: made.body.title, job_type: 'Backup' },
+      got,
+    );
     ctx.expect.equal('OPS-BR-OBJECT-TYPE', 'object_type of the job', d.object_type, 'backup_restore', got);
-    ctx.expect.equal('OPS-BR-FIELDS', `listed fields of the job (${STRINGS.concat(NUMBERS, ['create_time', 'rules']).filter((f) => d[f] !== undefined).join(', ')}) of other types than the document lists`, jobFieldProblems(d), [], got);
+    ctx.expect.equal(
+      'OPS-BR-FIELDS',
+      `listed fields of the job (${STRINGS.concat(NUMBERS, ['create_time', 'rules'])
+        .filter((f) => d[f] !== undefined)
+        .join(', ')}) of other types than the document lists`,
+      jobFieldProblems(d),
+      [],
+      got,
+    );
     const list = await listIn(ctx, BACKUP, { filter: ownFilter(ctx) });
     const row = rows(list).find((r) => r._key === made.key);
-    ctx.expect.that('OPS-BR-LIST', `the list of the run's jobs, against ${made.key}`, !!row && row.title === made.body.title, { expected: `the job, titled ${compact(made.body.title)}`, actual: row ? `titled ${compact(row.title)}` : `not listed (${list.status})` }, list);
+    ctx.expect.that(
+      'OPS-BR-LIST',
+      `the list of the run's jobs, against ${made.key}`,
+      !!row && row.title === made.body.title,
+      { expected: `the job, titled ${compact(made.body.title)}`, actual: row ? `titled ${compact(row.title)}` : `not listed (${list.status})` },
+      list,
+    );
     const statuses = row ? [d.status, row.status] : [d.status];
-    ctx.expect.that('OPS-BR-TRANSITIONS', 'status of a job created Queued, read by key and in the list', statuses.every((s) => typeof s === 'string'), { expected: 'strings', actual: compact(statuses) });
+    ctx.expect.that(
+      'OPS-BR-TRANSITIONS',
+      'status of a job created Queued, read by key and in the list',
+      statuses.every((s) => typeof s === 'string'),
+      { expected: 'strings', actual: compact(statuses) },
+    );
     ctx.observe('OPS-BR-TRANSITIONS', `a job created with status Queued reads ${JSON.stringify(d.status)} and then ${JSON.stringify(row?.status)}`);
   },
 };
@@ -95,7 +141,13 @@ const defaultSurvivesSingle: OpsCheck = {
     ctx.observe('OPS-BR-DEFAULT-SURVIVES-SINGLE', `DELETE of the default scheduled backup answered ${del.status} ${del.text.slice(0, 120)}`);
     const got = await getIn(ctx, BACKUP, key);
     const listed = keys(rows(await listIn(ctx, BACKUP))).includes(key);
-    ctx.expect.equal('OPS-BR-DEFAULT-SURVIVES-SINGLE', `the default job after DELETE backup_restore/${key} (${del.status}): read by key, _key, listed`, { reads: ok(got), _key: got.json?._key, listed }, { reads: true, _key: key, listed: true }, got);
+    ctx.expect.equal(
+      'OPS-BR-DEFAULT-SURVIVES-SINGLE',
+      `the default job after DELETE backup_restore/${key} (${del.status}): read by key, _key, listed`,
+      { reads: ok(got), _key: got.json?._key, listed },
+      { reads: true, _key: key, listed: true },
+      got,
+    );
   },
 };
 
@@ -116,10 +168,22 @@ const defaultSurvivesBulk: OpsCheck = {
     ctx.observe('OPS-BR-DEFAULT-SURVIVES-BULK', `a bulk DELETE selecting the default scheduled backup answered ${bulk.status} ${bulk.text.slice(0, 120)}`);
     const got = await getIn(ctx, BACKUP, key);
     const listed = keys(rows(await listIn(ctx, BACKUP))).includes(key);
-    ctx.expect.equal('OPS-BR-DEFAULT-SURVIVES-BULK', `the default job after a bulk DELETE with filter {_key: ${key}} (${bulk.status}): read by key, listed`, { reads: ok(got), listed }, { reads: true, listed: true }, got);
+    ctx.expect.equal(
+      'OPS-BR-DEFAULT-SURVIVES-BULK',
+      `the default job after a bulk DELETE with filter {_key: ${key}} (${bulk.status}): read by key, listed`,
+      { reads: ok(got), listed },
+      { reads: true, listed: true },
+      got,
+    );
     if (!own || !mine.key) return ctx.untested('OPS-BR-BULK-DELETE', `could not create a job beside the default (${mine.ex.status})`);
     const ownGone = await getIn(ctx, BACKUP, mine.key);
-    ctx.expect.equal('OPS-BR-BULK-DELETE', `a bulk DELETE with filter {_key: ${mine.key}}: success, and whether the job still reads`, { success: ok(own), reads: ok(ownGone) }, { success: true, reads: false }, ownGone);
+    ctx.expect.equal(
+      'OPS-BR-BULK-DELETE',
+      `a bulk DELETE with filter {_key: ${mine.key}}: success, and whether the job still reads`,
+      { success: ok(own), reads: ok(ownGone) },
+      { success: true, reads: false },
+      ownGone,
+    );
   },
 };
 

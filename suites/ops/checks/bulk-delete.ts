@@ -12,7 +12,10 @@ export const bulkDeleteByFilter: OpsCheck = {
       QUERYABLE.map(async (c) => {
         // Rows on both sides of the filter: the run's own rows it does not select must survive as well as others'.
         const made = await Promise.all(['x', 'y', 'z', 'keep'].map((n) => createIn(ctx, c, `bulk ${n === 'keep' ? 'keep' : `delete ${n}`}`)));
-        const mine = made.slice(0, 3).map((m) => m.key).filter((k): k is string => Boolean(k));
+        const mine = made
+          .slice(0, 3)
+          .map((m) => m.key)
+          .filter((k): k is string => Boolean(k));
         const kept = made[3].key;
         const requirement = c.requirements.bulkDelete;
         if (mine.length < 3 || !kept) {
@@ -28,7 +31,13 @@ export const bulkDeleteByFilter: OpsCheck = {
         const left = keys(rows(await listIn(ctx, c)));
         const lost = others.filter((k) => !left.includes(k));
         const remaining = mine.filter((k) => left.includes(k));
-        ctx.expect.equal(requirement, `DELETE ${c.type}?filter=<three of the run's rows>: success, selected rows left, unselected rows deleted (the run's own is ${kept})`, { success: ok(ex), remaining, lost }, { success: true, remaining: [], lost: [] }, ex);
+        ctx.expect.equal(
+          requirement,
+          `DELETE ${c.type}?filter=<three of the run's rows>: success, selected rows left, unselected rows deleted (the run's own is ${kept})`,
+          { success: ok(ex), remaining, lost },
+          { success: true, remaining: [], lost: [] },
+          ex,
+        );
         ctx.expect.that(requirement, `the body of DELETE ${c.type}?filter=...`, emptyBody(ex), { expected: 'empty', actual: ex.text.trim() }, ex);
       }),
     );

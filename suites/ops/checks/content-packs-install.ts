@@ -7,7 +7,6 @@ import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsChe
 import { isDoc } from '../../core/json';
 import { absentFields, docs, member, listPacks, packsOf, packParams, previewOf, schemaFindings, shown, str } from './content-packs-support';
 
-
 /**
  * The group the document's preview example calls `services`. Installs are limited to services wherever the rule
  * allows it: they can be found and deleted again over the core interface, unlike saved searches or correlation
@@ -85,7 +84,9 @@ const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallR
  * requiring them, while the document's result shows every entry with all of them, so an absent one counts too.
  */
 function resultProblems(ex: Exchange): string[] {
-  const items = docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, entries]) => docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`))));
+  const items = docs(member(ex, 'success')).flatMap((g) =>
+    Object.entries(g).flatMap(([group, entries]) => docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`))),
+  );
   const failures = docs(member(ex, 'failure')).flatMap((f, n) => absentFields(f, ['content_type', 'id', 'title', 'type'], `failure[${n}]`));
   return [...findingsIn(ex, ['success', 'failure']).map((f) => f.message), ...[...items, ...failures].map((f) => `${f} is absent`)];
 }
@@ -97,8 +98,16 @@ function resultProblems(ex: Exchange): string[] {
 function savedSearchProblems(ex: Exchange): string[] | undefined {
   const s = member(ex, 'saved_searches');
   if (s === undefined) return undefined;
-  const absent = [...absentFields(s, ['action_performed', 'success', 'failure'], 'saved_searches'), ...(isDoc(s) ? docs(s.failure).flatMap((f, n) => absentFields(f, ['name', 'error_message'], `saved_searches.failure[${n}]`)) : [])];
-  return [...findingsIn(ex, ['saved_searches']).filter((f) => f.at !== '(body)').map((f) => f.message), ...absent.map((f) => `${f} is absent`)];
+  const absent = [
+    ...absentFields(s, ['action_performed', 'success', 'failure'], 'saved_searches'),
+    ...(isDoc(s) ? docs(s.failure).flatMap((f, n) => absentFields(f, ['name', 'error_message'], `saved_searches.failure[${n}]`)) : []),
+  ];
+  return [
+    ...findingsIn(ex, ['saved_searches'])
+      .filter((f) => f.at !== '(body)')
+      .map((f) => f.message),
+    ...absent.map((f) => `${f} is absent`),
+  ];
 }
 
 /** Deletes, when the check ends, every object the installs of this check left (the ledger holds each key once). */
@@ -123,7 +132,9 @@ async function sweep(ctx: OpsContext, track: ReturnType<typeof tracker>): Promis
   const found: Record<string, string[]> = {};
   for (const type of new Set(Object.values(GROUP_TYPES))) {
     const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
-    const keys = docs(ex.json).filter((d) => String(d.title ?? '').startsWith(`${ctx.options.runTag} `)).map((d) => String(d._key));
+    const keys = docs(ex.json)
+      .filter((d) => String(d.title ?? '').startsWith(`${ctx.options.runTag} `))
+      .map((d) => String(d._key));
     for (const k of keys) track(type, k);
     if (keys.length) found[type] = keys;
   }
@@ -138,7 +149,8 @@ const COMBOS = PRIORS.flatMap((prior) => RESOLUTIONS.map((resolution) => ({ prio
 
 export const installResolution: OpsCheck = {
   id: 'ops.content-packs.install-resolution',
-  title: 'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
+  title:
+    'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES', 'OPS-CP-INSTALL-FAILURE-TYPE'],
   shares: ['content-packs'],
   destructive: true,
@@ -174,7 +186,12 @@ export const installResolution: OpsCheck = {
         const first = await install(ctx, pack, only(x.id, { prefix: p1 }));
         before = await findService(ctx, x.id, [p1 + x.title]);
         track('service', before?._key);
-        if (!ok(first) || !before) throw new Violation(`installing ${x.id} of ${pack.id} answered ${shown(first)}, and ${before ? 'the service exists' : `no service ${x.id} titled "${p1}${x.title}" exists`}`, 'OPS-CP-INSTALL', first);
+        if (!ok(first) || !before)
+          throw new Violation(
+            `installing ${x.id} of ${pack.id} answered ${shown(first)}, and ${before ? 'the service exists' : `no service ${x.id} titled "${p1}${x.title}" exists`}`,
+            'OPS-CP-INSTALL',
+            first,
+          );
         if (prior === 'changed') {
           const upd = await updateIn(ctx, SERVICE, String(before._key), { title: changed, cf_marker: tag }, 1);
           if (!ok(upd)) throw new Violation(`could not change the installed service (${shown(upd)})`, 'OPS-CP-INSTALL-RESOLUTION', upd);
@@ -197,20 +214,44 @@ export const installResolution: OpsCheck = {
       const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
       if (prior === 'absent') {
         if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex, { expected: `service ${x.id} installed`, actual: now });
-        if (after.title !== p2 + x.title) throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex, { expected: `title ${JSON.stringify(p2 + x.title)}`, actual: `title ${JSON.stringify(after.title)}` });
-        if (!listed) throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: `success listing ${x.id}`, actual: compact(member(ex, 'success')) });
+        if (after.title !== p2 + x.title)
+          throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex, {
+            expected: `title ${JSON.stringify(p2 + x.title)}`,
+            actual: `title ${JSON.stringify(after.title)}`,
+          });
+        if (!listed)
+          throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex, {
+            expected: `success listing ${x.id}`,
+            actual: compact(member(ex, 'success')),
+          });
       } else if (resolution === 'skip') {
         // Skipping is what skip asks for, not a failure: a failure entry is allowed, not required.
-        if (listed || !kept) throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex, { expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`, actual: `${listed ? 'in success' : 'not in success'}; ${now}` });
+        if (listed || !kept)
+          throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex, {
+            expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`,
+            actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
+          });
         notes.add(`with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`);
       } else if (resolution === 'overwrite') {
-        if (!listed || !replaced) throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex, { expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`, actual: `${listed ? 'in success' : 'not in success'}; ${now}` });
+        if (!listed || !replaced)
+          throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex, {
+            expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`,
+            actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
+          });
       } else if (listed) {
         notes.add(`without resolution an installed object is installed again: ${now}`);
       } else {
         // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
-        if (!failed.length) throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: `${x.id} in success or in failure`, actual: compact(ex.json) });
-        if (!kept) throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: `the service left titled ${JSON.stringify(before?.title)}`, actual: now });
+        if (!failed.length)
+          throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
+            expected: `${x.id} in success or in failure`,
+            actual: compact(ex.json),
+          });
+        if (!kept)
+          throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
+            expected: `the service left titled ${JSON.stringify(before?.title)}`,
+            actual: now,
+          });
         conflictTypes.add(String(failed[0].type));
       }
     };
@@ -219,7 +260,13 @@ export const installResolution: OpsCheck = {
     const property = fc.asyncProperty(fc.shuffledSubarray(COMBOS, { minLength: COMBOS.length }), async (combos) => {
       for (const c of combos) await step(c.prior, c.resolution);
     });
-    const held = await checkProperty(ctx, ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'], `install resolution over prior states of ${pack.id} ${x.id}`, property, { runs: 1 });
+    const held = await checkProperty(
+      ctx,
+      ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'],
+      `install resolution over prior states of ${pack.id} ${x.id}`,
+      property,
+      { runs: 1 },
+    );
     await reset().catch(() => undefined);
     for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
     const types = [...conflictTypes];
@@ -239,7 +286,16 @@ const backfillFlags = (d: Doc): unknown[] => [d.backfill_enabled, ...docs(d.kpis
 export const installOptions: OpsCheck = {
   id: 'ops.content-packs.install-options',
   title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
-  requirements: ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-BACKFILL', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-SAVED-SEARCHES', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-CP-INSTALL-CONTENT'],
+  requirements: [
+    'OPS-CP-INSTALL-OPTIONAL',
+    'OPS-CP-INSTALL-ENABLED',
+    'OPS-CP-INSTALL-BACKFILL',
+    'OPS-CP-INSTALL-PREFIX',
+    'OPS-CP-INSTALL-RESULT',
+    'OPS-CP-INSTALL-SAVED-SEARCHES',
+    'OPS-CP-INSTALLED-VERSIONS',
+    'OPS-CP-INSTALL-CONTENT',
+  ],
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
@@ -263,10 +319,20 @@ export const installOptions: OpsCheck = {
       const bad = savedSearchProblems(ex);
       if (bad === undefined) return;
       savedSeen++;
-      if (bad.length) throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex, { expected: 'saved_searches as {action_performed, success, failure}', actual: bad.join('; ') });
+      if (bad.length)
+        throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex, {
+          expected: 'saved_searches as {action_performed, success, failure}',
+          actual: bad.join('; '),
+        });
     };
 
-    const cases = fc.tuple(fc.shuffledSubarray(FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)), { minLength: 9 }), fc.boolean());
+    const cases = fc.tuple(
+      fc.shuffledSubarray(
+        FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)),
+        { minLength: 9 },
+      ),
+      fc.boolean(),
+    );
     const property = fc.asyncProperty(cases, async ([combos, numeric]) => {
       for (const [enabled, backfill] of combos) {
         await reset();
@@ -276,26 +342,52 @@ export const installOptions: OpsCheck = {
         const after = await findService(ctx, x.id, [prefix + x.title]);
         track('service', after?._key);
         last = after;
-        if (!ok(ex) || !after) throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex, { expected: `a success installing ${x.id}`, actual: `${shown(ex)}${after ? '' : ', no service installed'}` });
+        if (!ok(ex) || !after)
+          throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex, {
+            expected: `a success installing ${x.id}`,
+            actual: `${shown(ex)}${after ? '' : ', no service installed'}`,
+          });
         const bad = resultProblems(ex);
         if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
         const others = successIds(ex).filter((id) => id !== x.id);
-        if (others.length) throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex, { expected: `${x.id} alone in success`, actual: compact(successIds(ex)) });
+        if (others.length)
+          throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex, {
+            expected: `${x.id} alone in success`,
+            actual: compact(successIds(ex)),
+          });
         checkSaved(ex, label);
-        if (after.title !== prefix + x.title) throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex, { expected: `title ${JSON.stringify(prefix + x.title)}`, actual: `title ${JSON.stringify(after.title)}` });
-        if (isOn(after.enabled) !== (enabled === 'on')) throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex, { expected: enabled === 'on' ? 'enabled' : 'not enabled', actual: `enabled=${JSON.stringify(after.enabled)}` });
+        if (after.title !== prefix + x.title)
+          throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex, {
+            expected: `title ${JSON.stringify(prefix + x.title)}`,
+            actual: `title ${JSON.stringify(after.title)}`,
+          });
+        if (isOn(after.enabled) !== (enabled === 'on'))
+          throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex, {
+            expected: enabled === 'on' ? 'enabled' : 'not enabled',
+            actual: `enabled=${JSON.stringify(after.enabled)}`,
+          });
         // The document names no field that shows backfill: what a server reports is recorded, never judged.
         const flags = backfillFlags(after);
         if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);
       }
     });
-    const held = await checkProperty(ctx, ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-CONTENT'], `install options of ${pack.id} ${x.id}`, property, { runs: 1 });
+    const held = await checkProperty(
+      ctx,
+      ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-CONTENT'],
+      `install options of ${pack.id} ${x.id}`,
+      property,
+      { runs: 1 },
+    );
     if (held) {
       ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted');
       for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
     }
     // The property judged every result that carried saved_searches; it held.
-    if (held && savedSeen) ctx.expect.that('OPS-CP-INSTALL-SAVED-SEARCHES', 'saved_searches of the install results', true, { expected: '{action_performed, success, failure} as the schema gives them', actual: `so in each of ${savedSeen} results` });
+    if (held && savedSeen)
+      ctx.expect.that('OPS-CP-INSTALL-SAVED-SEARCHES', 'saved_searches of the install results', true, {
+        expected: '{action_performed, success, failure} as the schema gives them',
+        actual: `so in each of ${savedSeen} results`,
+      });
     else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
 
     // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
@@ -314,8 +406,15 @@ export const installOptions: OpsCheck = {
 
     const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
     const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
-    ctx.expect.that('OPS-CP-INSTALLED-VERSIONS', `installed_versions of ${pack.id} after installing ${pack.version}`, Array.isArray(versions) && versions.length > 0, { expected: 'a non-empty array', actual: compact(versions) }, read);
-    if (Array.isArray(versions)) ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
+    ctx.expect.that(
+      'OPS-CP-INSTALLED-VERSIONS',
+      `installed_versions of ${pack.id} after installing ${pack.version}`,
+      Array.isArray(versions) && versions.length > 0,
+      { expected: 'a non-empty array', actual: compact(versions) },
+      read,
+    );
+    if (Array.isArray(versions))
+      ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
   },
 };
 
@@ -338,12 +437,23 @@ export const installContent: OpsCheck = {
       ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of ${x.id} from ${two.pack.id}`);
       ctx.expect.equal('OPS-CP-INSTALL-RESULT', 'problems of success and failure in the result', resultProblems(ex), [], ex);
       const others = successIds(ex).filter((id) => id !== x.id);
-      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `identifiers success reports for content {${SERVICE_TYPE}: [${x.id}]}`, others.length === 0 && successIds(ex).includes(x.id), { expected: `${x.id} alone`, actual: compact(successIds(ex)) }, ex);
+      ctx.expect.that(
+        'OPS-CP-INSTALL-CONTENT',
+        `identifiers success reports for content {${SERVICE_TYPE}: [${x.id}]}`,
+        others.length === 0 && successIds(ex).includes(x.id),
+        { expected: `${x.id} alone`, actual: compact(successIds(ex)) },
+        ex,
+      );
       const xThere = await findService(ctx, x.id, [prefix + x.title]);
       const yThere = await findService(ctx, y.id, [prefix + y.title]);
       track('service', yThere?._key);
-      const stray = Object.entries(swept).flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`)).filter((k) => k !== `service ${String(xThere?._key)}`);
-      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${x.id} the install left`, !yThere && stray.length === 0, { expected: 'none', actual: yThere ? `${y.id}, which content did not name` : compact(stray) });
+      const stray = Object.entries(swept)
+        .flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`))
+        .filter((k) => k !== `service ${String(xThere?._key)}`);
+      ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${x.id} the install left`, !yThere && stray.length === 0, {
+        expected: 'none',
+        actual: yThere ? `${y.id}, which content did not name` : compact(stray),
+      });
     }
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
@@ -355,9 +465,18 @@ export const installContent: OpsCheck = {
     const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
     await sweep(ctx, track);
     ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of all of ${pick.pack.id}`);
-    const reported = new Set([...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))), ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`)]);
+    const reported = new Set([
+      ...docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((i) => `${group}/${String(i.id)}`))),
+      ...docs(member(ex, 'failure')).map((f) => `${String(f.content_type)}/${String(f.id)}`),
+    ]);
     const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
-    ctx.expect.equal('OPS-CP-INSTALL-CONTENT', `install of all of ${pick.pack.id}: success, and of the ${expected.length} objects the preview showed as not installed, those neither installed nor reported as failed`, { success: ok(ex), missing: missing.map(([g, id]) => `${g} ${id}`) }, { success: true, missing: [] }, ex);
+    ctx.expect.equal(
+      'OPS-CP-INSTALL-CONTENT',
+      `install of all of ${pick.pack.id}: success, and of the ${expected.length} objects the preview showed as not installed, those neither installed nor reported as failed`,
+      { success: ok(ex), missing: missing.map(([g, id]) => `${g} ${id}`) },
+      { success: true, missing: [] },
+      ex,
+    );
     const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
     if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
   },

@@ -15,7 +15,16 @@ export const libraryList: OpsCheck = {
     const packs = packsOf(ex);
     const { success, failure } = libraryOf(ex);
     const shaped = ok(ex) && Array.isArray(success) && Array.isArray(failure);
-    if (!ctx.expect.that('OPS-CP-LIST-SHAPE', 'the library list', shaped, { expected: 'a success with success and failure arrays', actual: shaped ? `${packs.length} packs in success, ${(failure as unknown[]).length} entries in failure` : shown(ex) }, ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-CP-LIST-SHAPE',
+        'the library list',
+        shaped,
+        { expected: 'a success with success and failure arrays', actual: shaped ? `${packs.length} packs in success, ${(failure as unknown[]).length} entries in failure` : shown(ex) },
+        ex,
+      )
+    )
+      return;
     if (member(ex, 'items') !== undefined) ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
     if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
     else {
@@ -27,7 +36,13 @@ export const libraryList: OpsCheck = {
     }
     const failed = docs(failure);
     const doubled = failed.filter((f) => packs.some((p) => p.id === f.id && (f.version === undefined || p.version === f.version)));
-    ctx.expect.equal('OPS-ERR-CP-LIST-FAILURES', `of ${failed.length} packs that failed to load, those also listed in success`, doubled.map((f) => String(f.id)), [], ex);
+    ctx.expect.equal(
+      'OPS-ERR-CP-LIST-FAILURES',
+      `of ${failed.length} packs that failed to load, those also listed in success`,
+      doubled.map((f) => String(f.id)),
+      [],
+      ex,
+    );
     if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${JSON.stringify(failed[0]).slice(0, 200)}`);
   },
 };
@@ -46,35 +61,50 @@ export const libraryPaging: OpsCheck = {
     const failures = JSON.stringify(failuresOf(whole));
     // Only keys whose values differ on every pack, whatever the case: then each order has one right answer.
     const sortable = ['id', 'title', 'version', 'author'].filter((k) => all.every((p) => str(p[k])) && new Set(all.map((p) => String(p[k]).toLowerCase())).size === n);
-    const property = fc.asyncProperty(
-      fc.constantFrom<string | null>(...sortable, null),
-      fc.constantFrom('asc', 'desc'),
-      fc.integer({ min: 1, max: n }),
-      fc.nat(),
-      async (key, dir, size, shift) => {
-        const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
-        const full = await listPacks(ctx, sort);
-        const order = idsOf(packsOf(full));
-        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds) throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full, { expected: `a success with the library's ${n} packs`, actual: `${full.status} with ${order.join(', ')}` });
-        if (key !== null) {
-          const values = packsOf(full).map((p) => String(p[key]));
-          if (!sortedIn(values, dir === 'asc' ? 1 : -1)) throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full, { expected: `${key} values ${dir === 'asc' ? 'ascending' : 'descending'}`, actual: compact(values) });
-          const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
-          const back = idsOf(packsOf(other)).reverse();
-          if (JSON.stringify(back) !== JSON.stringify(order)) throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
-        }
-        // Pages of `size` from a random first offset, past the end: together they must be the list from there on.
-        // Without sort_key the document gives no order, so a page is judged only by its size and its packs.
-        for (let offset = shift % size; offset < n + size; offset += size) {
-          const page = await listPacks(ctx, { ...sort, count: size, offset });
-          const want = order.slice(offset, offset + size);
-          const got = idsOf(packsOf(page));
-          const right = key === null ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id)) : JSON.stringify(got) === JSON.stringify(want);
-          if (!ok(page) || !right) throw new Violation(`count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`, 'OPS-CP-LIST', page, { expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` });
-          if (JSON.stringify(failuresOf(page)) !== failures) throw new Violation(`count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`, 'OPS-ERR-CP-LIST-FAILURES', page, { expected: failures, actual: JSON.stringify(failuresOf(page)) });
-        }
-      },
-    );
+    const property = fc.asyncProperty(fc.constantFrom<string | null>(...sortable, null), fc.constantFrom('asc', 'desc'), fc.integer({ min: 1, max: n }), fc.nat(), async (key, dir, size, shift) => {
+      const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
+      const full = await listPacks(ctx, sort);
+      const order = idsOf(packsOf(full));
+      if (!ok(full) || JSON.stringify([...order].sort()) !== allIds)
+        throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full, {
+          expected: `a success with the library's ${n} packs`,
+          actual: `${full.status} with ${order.join(', ')}`,
+        });
+      if (key !== null) {
+        const values = packsOf(full).map((p) => String(p[key]));
+        if (!sortedIn(values, dir === 'asc' ? 1 : -1))
+          throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full, {
+            expected: `${key} values ${dir === 'asc' ? 'ascending' : 'descending'}`,
+            actual: compact(values),
+          });
+        const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
+        const back = idsOf(packsOf(other)).reverse();
+        if (JSON.stringify(back) !== JSON.stringify(order))
+          throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
+      }
+      // Pages of `size` from a random first offset, past the end: together they must be the list from there on.
+      // Without sort_key the document gives no order, so a page is judged only by its size and its packs.
+      for (let offset = shift % size; offset < n + size; offset += size) {
+        const page = await listPacks(ctx, { ...sort, count: size, offset });
+        const want = order.slice(offset, offset + size);
+        const got = idsOf(packsOf(page));
+        const right = key === null ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id)) : JSON.stringify(got) === JSON.stringify(want);
+        if (!ok(page) || !right)
+          throw new Violation(
+            `count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`,
+            'OPS-CP-LIST',
+            page,
+            { expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` },
+          );
+        if (JSON.stringify(failuresOf(page)) !== failures)
+          throw new Violation(
+            `count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`,
+            'OPS-ERR-CP-LIST-FAILURES',
+            page,
+            { expected: failures, actual: JSON.stringify(failuresOf(page)) },
+          );
+      }
+    });
     await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
   },
 };
@@ -96,7 +126,10 @@ export const libraryGet: OpsCheck = {
       if (ok(ex)) ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
     }
     const p = packs[0];
-    for (const params of [{ name: String(p.id), version: `${p.version}.${ctx.options.runTag}` }, { name: `${p.id}-${ctx.options.runTag}`, version: String(p.version) }]) {
+    for (const params of [
+      { name: String(p.id), version: `${p.version}.${ctx.options.runTag}` },
+      { name: `${p.id}-${ctx.options.runTag}`, version: String(p.version) },
+    ]) {
       const ex = await ctx.http.send('contentPackGet', { params });
       // Status codes are not shown (content-pack errors answer 500 in the field): any refusal will do.
       ctx.expect.status('OPS-CP-GET', ex, 'not 2xx', `GET ${params.name}/${params.version}, which the library does not hold`);
@@ -106,7 +139,8 @@ export const libraryGet: OpsCheck = {
 
 export const libraryPreview: OpsCheck = {
   id: 'ops.content-packs.preview',
-  title: 'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
+  title:
+    'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
   requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
   uses: ['content-packs'],
   async run(ctx) {
@@ -120,7 +154,16 @@ export const libraryPreview: OpsCheck = {
       const body = isDoc(ex.json) ? ex.json : undefined;
       const groups = Object.entries(body ?? {}).filter(([g]) => g !== 'saved_searches');
       const notArrays = groups.filter(([, v]) => !Array.isArray(v)).map(([g]) => g);
-      ctx.expect.that('OPS-CP-PREVIEW-SHAPE', `preview of ${p.id}`, ok(ex) && !!body && notArrays.length === 0, { expected: 'a success with an object of arrays keyed by group', actual: body ? `${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : shown(ex) }, ex);
+      ctx.expect.that(
+        'OPS-CP-PREVIEW-SHAPE',
+        `preview of ${p.id}`,
+        ok(ex) && !!body && notArrays.length === 0,
+        {
+          expected: 'a success with an object of arrays keyed by group',
+          actual: body ? `${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : shown(ex),
+        },
+        ex,
+      );
       const entries = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).map((e) => [g, isDoc(e) ? e : {}] as const));
       // Every entry carries at least the older form; the current form adds two booleans, both or neither.
       const notOld = entries.filter(([, d]) => !(str(d.id) && str(d.title) && str(d.description) && typeof d.installed === 'boolean'));
@@ -129,13 +172,27 @@ export const libraryPreview: OpsCheck = {
       older += entries.length - newer.length;
       current += newer.length;
       const say = (bad: (readonly [string, Doc])[]) => bad.map(([g, d]) => ({ [g]: d }));
-      if (entries.length) ctx.expect.equal('OPS-CP-PREVIEW-OLDER-FORM', `preview entries of ${p.id} without string id, title, description and boolean installed (of ${entries.length})`, say(notOld), [], ex);
-      if (newer.length) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `current-form preview entries of ${p.id} without the older form's fields or boolean entitlement_status and has_dependency (of ${newer.length})`, say([...notNew, ...notOld]), [], ex);
+      if (entries.length)
+        ctx.expect.equal('OPS-CP-PREVIEW-OLDER-FORM', `preview entries of ${p.id} without string id, title, description and boolean installed (of ${entries.length})`, say(notOld), [], ex);
+      if (newer.length)
+        ctx.expect.equal(
+          'OPS-CP-PREVIEW-ENTRY',
+          `current-form preview entries of ${p.id} without the older form's fields or boolean entitlement_status and has_dependency (of ${newer.length})`,
+          say([...notNew, ...notOld]),
+          [],
+          ex,
+        );
       if (body?.saved_searches !== undefined) {
         saved++;
         const s = body.saved_searches;
         const good = isDoc(s) && typeof s.has_saved_searches === 'boolean' && typeof s.has_consistent_status === 'boolean';
-        ctx.expect.that('OPS-CP-PREVIEW-SAVED-SEARCHES', `saved_searches of the preview of ${p.id}`, good, { expected: 'boolean has_saved_searches and has_consistent_status', actual: compact(s) }, ex);
+        ctx.expect.that(
+          'OPS-CP-PREVIEW-SAVED-SEARCHES',
+          `saved_searches of the preview of ${p.id}`,
+          good,
+          { expected: 'boolean has_saved_searches and has_consistent_status', actual: compact(s) },
+          ex,
+        );
       }
     }
     if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');

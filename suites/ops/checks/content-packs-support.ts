@@ -10,7 +10,6 @@ export const str = (v: unknown): v is string => typeof v === 'string';
 export const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
 export const member = (ex: Exchange, name: string): unknown => (isDoc(ex.json) ? ex.json[name] : undefined);
 
-
 export const listPacks = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
 /** The list's `{success, failure}`; some releases wrap it in `{items: {...}}` (seen in the field), which is read the same. */
 export const libraryOf = (ex: Exchange): Doc => {

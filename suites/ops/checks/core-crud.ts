@@ -20,10 +20,17 @@ export const createReturnsKey: OpsCheck = {
         continue;
       }
       ctx.expect.status('OPS-COMMON-POST-BODY', ex, '2xx', `create of a ${c.type} with a dictionary body`);
-      if (!ctx.expect.that('OPS-CORE-CREATE', `create of a ${c.type}`, ok(ex) && key !== undefined, { expected: 'a success with a string _key', actual: `${ex.status} ${ex.text.slice(0, 120)}` }, ex)) continue;
+      if (!ctx.expect.that('OPS-CORE-CREATE', `create of a ${c.type}`, ok(ex) && key !== undefined, { expected: 'a success with a string _key', actual: `${ex.status} ${ex.text.slice(0, 120)}` }, ex))
+        continue;
       const got = await getIn(ctx, c, key!);
       const d = got.json;
-      ctx.expect.equal('OPS-COMMON-KEY-OBJECT-TYPE', `GET ${c.type}/${key}: success, _key and object_type`, { success: ok(got), _key: d?._key, object_type: d?.object_type }, { success: true, _key: key, object_type: c.type }, got);
+      ctx.expect.equal(
+        'OPS-COMMON-KEY-OBJECT-TYPE',
+        `GET ${c.type}/${key}: success, _key and object_type`,
+        { success: ok(got), _key: d?._key, object_type: d?.object_type },
+        { success: true, _key: key, object_type: c.type },
+        got,
+      );
     }
   },
 };
@@ -39,7 +46,13 @@ export const readAfterWrite: OpsCheck = {
     const d = got.json;
     const same = ok(got) && d!.title === body.title && d!.cf_note === 'first' && d!.cf_level === 3 && JSON.stringify(d!.cf_tags) === '["a","b"]';
     const written = { title: body.title, cf_note: 'first', cf_level: 3, cf_tags: ['a', 'b'] };
-    ctx.expect.that('OPS-CORE-GET', 'the service read back after create', same, { expected: compact(written), actual: `${got.status} ${compact({ title: d?.title, cf_note: d?.cf_note, cf_level: d?.cf_level, cf_tags: d?.cf_tags })}` }, got);
+    ctx.expect.that(
+      'OPS-CORE-GET',
+      'the service read back after create',
+      same,
+      { expected: compact(written), actual: `${got.status} ${compact({ title: d?.title, cf_note: d?.cf_note, cf_level: d?.cf_level, cf_tags: d?.cf_tags })}` },
+      got,
+    );
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'second' }, 1);
     ctx.expect.equal('OPS-CORE-UPDATE', 'update by key: success and _key', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: key }, upd);
     const again = await getIn(ctx, SERVICE, key);
@@ -93,7 +106,13 @@ export const commonFieldsAreMaintained: OpsCheck = {
     const d = first.json;
     const missing = (['_version', '_user', 'mod_source', 'mod_timestamp', 'identifying_name', 'sec_grp', 'title'] as const).filter((f) => d?.[f] === undefined);
     ctx.expect.equal('OPS-COMMON-FIELDS', 'common fields the stored object lacks', missing, [], first);
-    ctx.expect.that('OPS-VERSION-OBJECT-VERSION', '_version of the stored object', typeof d?._version === 'string' && d._version.length > 0, { expected: 'a non-empty string', actual: compact(d?._version) }, first);
+    ctx.expect.that(
+      'OPS-VERSION-OBJECT-VERSION',
+      '_version of the stored object',
+      typeof d?._version === 'string' && d._version.length > 0,
+      { expected: 'a non-empty string', actual: compact(d?._version) },
+      first,
+    );
     if (d?.sec_grp !== undefined) ctx.expect.equal('OPS-COMMON-SEC-GRP-DEFAULT', 'sec_grp of an object created without one', d.sec_grp, 'default_ops_security_group', first);
     else ctx.untested('OPS-COMMON-SEC-GRP-DEFAULT', 'the stored object has no sec_grp to compare', first);
     let last = String(d?.mod_timestamp ?? '');
@@ -135,10 +154,23 @@ export const createWithKeyUpdates: OpsCheck = {
     if (ok(ex) && answered && answered !== key) ctx.ledger.add(`service ${answered}`, () => deleteIn(ctx, SERVICE, answered));
     const mine = rows(await listIn(ctx, SERVICE, { filter: ownFilter(ctx) }));
     const copies = mine.filter((r) => r._key === key).length;
-    ctx.expect.that('OPS-CORE-CREATE-UPSERT', `POST with the existing _key ${key}`, copies === 1 && (!ok(ex) || answered === key), { expected: `one object with that key, and a refusal or {_key: ${key}}`, actual: `${copies} object(s) with it; answered ${ex.status} {_key: ${compact(answered)}}` }, ex);
+    ctx.expect.that(
+      'OPS-CORE-CREATE-UPSERT',
+      `POST with the existing _key ${key}`,
+      copies === 1 && (!ok(ex) || answered === key),
+      { expected: `one object with that key, and a refusal or {_key: ${key}}`, actual: `${copies} object(s) with it; answered ${ex.status} {_key: ${compact(answered)}}` },
+      ex,
+    );
     const got = await getIn(ctx, SERVICE, key);
     const d = asDoc(got.json ?? {});
     if (ok(ex)) ctx.expect.equal('OPS-CORE-CREATE-UPSERT', 'cf_note after the create was accepted as an update', d.cf_note, 'updated through create', got);
-    else ctx.expect.equal('OPS-CORE-CREATE-UPSERT', `the original after the create was refused (${ex.status}): success, title and cf_note`, { success: ok(got), title: d.title, cf_note: d.cf_note }, { success: true, title: body.title, cf_note: undefined }, got);
+    else
+      ctx.expect.equal(
+        'OPS-CORE-CREATE-UPSERT',
+        `the original after the create was refused (${ex.status}): success, title and cf_note`,
+        { success: ok(got), title: d.title, cf_note: d.cf_note },
+        { success: true, title: body.title, cf_note: undefined },
+        got,
+      );
   },
 };

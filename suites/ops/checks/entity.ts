@@ -28,16 +28,31 @@ export const retireAndRestore: OpsCheck = {
     const [a, b] = made.entities;
     const retire = await ctx.http.send('entityRetire', { body: { data: [a] } });
     const retired = Array.isArray(retire.json) ? retire.json.map(String) : [];
-    ctx.expect.that('OPS-ENTITY-RETIRE', `retire of ${a}`, ok(retire) && retired.includes(a) && !retired.includes(b), { expected: `a success naming ${a}, not ${b}`, actual: `${retire.status} ${retire.text.slice(0, 120)}` }, retire);
+    ctx.expect.that(
+      'OPS-ENTITY-RETIRE',
+      `retire of ${a}`,
+      ok(retire) && retired.includes(a) && !retired.includes(b),
+      { expected: `a success naming ${a}, not ${b}`, actual: `${retire.status} ${retire.text.slice(0, 120)}` },
+      retire,
+    );
     const linked = await linkedTo(ctx, made.service);
     ctx.expect.that('OPS-ENTITY-RETIRE', `the service's entities after retiring ${a}`, !linked.includes(a) && linked.includes(b), { expected: `${b} without ${a}`, actual: compact(linked) });
     const read = await getIn(ctx, ENTITY, a);
     const entity = asDoc(read.json ?? {});
     const fields = Object.keys(entity).filter((k) => /retire/i.test(k));
-    ctx.observe('OPS-ENTITY-RETIRED-FORM', `a retired entity reads ${read.status} with services ${JSON.stringify(read.json?.services)} and ${fields.length ? fields.map((f) => `${f}=${JSON.stringify(entity[f])}`).join(', ') : 'no field naming retirement'}`);
+    ctx.observe(
+      'OPS-ENTITY-RETIRED-FORM',
+      `a retired entity reads ${read.status} with services ${JSON.stringify(read.json?.services)} and ${fields.length ? fields.map((f) => `${f}=${JSON.stringify(entity[f])}`).join(', ') : 'no field naming retirement'}`,
+    );
 
     const restore = await ctx.http.send('entityRestore', { body: { data: [a] } });
-    ctx.expect.that('OPS-ENTITY-RESTORE', `restore of ${a}`, ok(restore) && restore.text.includes(a), { expected: `a success naming ${a}`, actual: `${restore.status} ${restore.text.slice(0, 120)}` }, restore);
+    ctx.expect.that(
+      'OPS-ENTITY-RESTORE',
+      `restore of ${a}`,
+      ok(restore) && restore.text.includes(a),
+      { expected: `a success naming ${a}`, actual: `${restore.status} ${restore.text.slice(0, 120)}` },
+      restore,
+    );
     const relinked = await linkedTo(ctx, made.service);
     ctx.expect.that('OPS-ENTITY-RESTORE', `the service's entities after restoring ${a}`, relinked.includes(a) && relinked.includes(b), { expected: `${a} and ${b}`, actual: compact(relinked) });
   },
@@ -57,7 +72,14 @@ export const countRetirable: OpsCheck = {
     const listedKeys = list.map((e) => e._key);
     ctx.expect.contains('OPS-ENTITY-COUNT-RETIRABLE', 'keys count_retirable lists, against the entity flagged retirable', listedKeys, flagged.key, ex);
     ctx.expect.absent('OPS-ENTITY-COUNT-RETIRABLE', 'keys count_retirable lists, against an entity not flagged', listedKeys, plain.key, ex);
-    if (mine) ctx.expect.equal('OPS-ENTITY-COUNT-RETIRABLE', 'documented fields the summary of the retirable entity lacks', ['object_type', 'title', 'retirable', 'sec_grp', '_key', 'permissions'].filter((f) => mine[f] === undefined), [], ex);
+    if (mine)
+      ctx.expect.equal(
+        'OPS-ENTITY-COUNT-RETIRABLE',
+        'documented fields the summary of the retirable entity lacks',
+        ['object_type', 'title', 'retirable', 'sec_grp', '_key', 'permissions'].filter((f) => mine[f] === undefined),
+        [],
+        ex,
+      );
   },
 };
 
@@ -74,9 +96,21 @@ export const retireRetirable: OpsCheck = {
     const flaggedBefore = new Set((await ctx.http.send('entityCountRetirable')).json?.map((e) => String(e._key)) ?? []);
     const ex = await ctx.http.send('entityRetireRetirable');
     const retired = Array.isArray(ex.json) ? ex.json.map(String) : [];
-    ctx.expect.equal('OPS-ENTITY-RETIRE-RETIRABLE', "retire_retirable: success, and the run's retirable entities it leaves out", { success: ok(ex), missing: made.entities.filter((k) => !retired.includes(k)) }, { success: true, missing: [] }, ex);
+    ctx.expect.equal(
+      'OPS-ENTITY-RETIRE-RETIRABLE',
+      "retire_retirable: success, and the run's retirable entities it leaves out",
+      { success: ok(ex), missing: made.entities.filter((k) => !retired.includes(k)) },
+      { success: true, missing: [] },
+      ex,
+    );
     ctx.expect.absent('OPS-ENTITY-RETIRE-RETIRABLE', 'keys retire_retirable retired, against an entity not flagged retirable', retired, kept.key, ex);
-    ctx.expect.equal('OPS-ENTITY-RETIRE-RETIRABLE', 'retired keys count_retirable did not list', retired.filter((k) => !flaggedBefore.has(k)), [], ex);
+    ctx.expect.equal(
+      'OPS-ENTITY-RETIRE-RETIRABLE',
+      'retired keys count_retirable did not list',
+      retired.filter((k) => !flaggedBefore.has(k)),
+      [],
+      ex,
+    );
     const linked = keys(rows(await listIn(ctx, ENTITY, { filter: JSON.stringify({ 'services._key': made.service }) })));
     ctx.expect.equal('OPS-ENTITY-RETIRE-RETIRABLE', "the service's entities after retire_retirable", linked, [kept.key]);
   },

@@ -35,10 +35,22 @@ const listSeenTypes: OpsCheck = {
       const ex = await emList(ctx, type);
       const list: unknown[] | undefined = Array.isArray(ex.json) ? ex.json : undefined;
       const objects = list?.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r));
-      ctx.expect.that('OPS-EM-LIST', `the ${type} list`, ok(ex) && !!list && !!objects, { expected: 'a success with an array of objects', actual: `${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}` }, ex);
+      ctx.expect.that(
+        'OPS-EM-LIST',
+        `the ${type} list`,
+        ok(ex) && !!list && !!objects,
+        { expected: 'a success with an array of objects', actual: `${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}` },
+        ex,
+      );
       const found = rows(ex);
       const off = found.filter((r) => typeof r._key !== 'string' || r.object_type !== type);
-      ctx.expect.equal('OPS-EM-FIELDS-NOT-SHOWN', `${type} rows without a string _key or with another object_type (of ${found.length})`, off.map((r) => ({ _key: r._key, object_type: r.object_type })), [], ex);
+      ctx.expect.equal(
+        'OPS-EM-FIELDS-NOT-SHOWN',
+        `${type} rows without a string _key or with another object_type (of ${found.length})`,
+        off.map((r) => ({ _key: r._key, object_type: r.object_type })),
+        [],
+        ex,
+      );
       const fields = [...new Set(found.flatMap((r) => Object.keys(r)))].sort();
       ctx.observe('OPS-EM-FIELDS-NOT-SHOWN', `${type} rows carry ${fields.slice(0, 40).join(', ') || '(no rows)'}`);
       const partial = await emList(ctx, type, { is_partial_data: 1 });
@@ -50,9 +62,7 @@ const listSeenTypes: OpsCheck = {
 /** Fields every row holds with one scalar type: what sorting and filtering can be judged on. */
 function uniformFields(all: Doc[]): { field: string; unique: boolean }[] {
   const names = [...new Set(all.flatMap((r) => Object.keys(r)))];
-  return names
-    .filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f]))
-    .map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
+  return names.filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f])).map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
 }
 
 const byCodepoint = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
@@ -81,7 +91,16 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const minimal = await emList(ctx, type, { fields: '_key' });
   const always = new Set(rows(minimal).flatMap((r) => Object.keys(r)));
   const dropped = projectable.filter((f) => !always.has(f));
-  if (!ctx.expect.that('OPS-EM-LIST-PARAMS', `the ${type} list with fields=_key`, ok(minimal) && (projectable.length === 0 || dropped.length > 0), { expected: `a success whose rows drop some of ${projectable.slice(0, 8).join(', ')}`, actual: `${minimal.status} with rows carrying ${[...always].slice(0, 8).join(', ')}` }, minimal)) return;
+  if (
+    !ctx.expect.that(
+      'OPS-EM-LIST-PARAMS',
+      `the ${type} list with fields=_key`,
+      ok(minimal) && (projectable.length === 0 || dropped.length > 0),
+      { expected: `a success whose rows drop some of ${projectable.slice(0, 8).join(', ')}`, actual: `${minimal.status} with rows carrying ${[...always].slice(0, 8).join(', ')}` },
+      minimal,
+    )
+  )
+    return;
   const arb = fc.record({
     sortKey: fc.constantFrom(...sortable),
     dir: fc.constantFrom(0, 1),
@@ -97,7 +116,13 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       const sortDir = c.dir === 1 ? 1 : -1;
       const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
       const values = rows(sorted).map((r) => r[c.sortKey]);
-      if (!ok(sorted) || !inOrder(values, sortDir)) throw new Violation(`${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`, 'OPS-EM-LIST-PARAMS', sorted, { expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`, actual: `${sorted.status} ${compact(values.slice(0, 10))}` });
+      if (!ok(sorted) || !inOrder(values, sortDir))
+        throw new Violation(
+          `${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`,
+          'OPS-EM-LIST-PARAMS',
+          sorted,
+          { expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`, actual: `${sorted.status} ${compact(values.slice(0, 10))}` },
+        );
       const order = keys(rows(sorted));
       const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
       const got = keys(rows(page));
@@ -114,9 +139,18 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
         const extra = Object.keys(r).filter((k) => !asked.includes(k) && k !== 'object_type' && !always.has(k));
         const full = byKey.get(String(r._key));
         const changed = full ? asked.filter((f) => full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f])) : [];
-        if (extra.length || changed.length) throw new Violation(`${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`, 'OPS-EM-LIST-PARAMS', projected);
+        if (extra.length || changed.length)
+          throw new Violation(
+            `${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`,
+            'OPS-EM-LIST-PARAMS',
+            projected,
+          );
       }
-      if (!ok(projected) || rows(projected).length !== n) throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected, { expected: `a success with ${n} rows`, actual: `${projected.status} with ${rows(projected).length} rows` });
+      if (!ok(projected) || rows(projected).length !== n)
+        throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} with ${rows(projected).length} rows, not ${n}`, 'OPS-EM-LIST-PARAMS', projected, {
+          expected: `a success with ${n} rows`,
+          actual: `${projected.status} with ${rows(projected).length} rows`,
+        });
 
       const value = all[c.filterRow][c.filterField];
       const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);
@@ -124,7 +158,12 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       const filtered = await emList(ctx, type, { filter_data: filter });
       const wrong = rows(filtered).filter((r) => !matches(r));
       const missing = keys(all.filter(matches)).filter((k) => !keys(rows(filtered)).includes(k));
-      if (!ok(filtered) || wrong.length || missing.length) throw new Violation(`${type} with filter_data=${filter} answered ${filtered.status}: ${wrong.length} rows that do not match, ${missing.length} matching rows left out`, 'OPS-EM-LIST-PARAMS', filtered);
+      if (!ok(filtered) || wrong.length || missing.length)
+        throw new Violation(
+          `${type} with filter_data=${filter} answered ${filtered.status}: ${wrong.length} rows that do not match, ${missing.length} matching rows left out`,
+          'OPS-EM-LIST-PARAMS',
+          filtered,
+        );
     }),
   );
   // A large live store makes every case expensive: fewer cases there.
@@ -154,14 +193,33 @@ const listParameters: OpsCheck = {
 const episodeActions: OpsCheck = {
   id: 'ops.events.actions',
   title: 'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
-  requirements: ['OPS-EM-ACTIONS-LIST', 'OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAMES', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'],
+  requirements: [
+    'OPS-EM-ACTIONS-LIST',
+    'OPS-EM-ACTION-ENTRY',
+    'OPS-EM-ACTION-VALUES',
+    'OPS-EM-ACTION-TYPE',
+    'OPS-EM-ACTION-NAMES',
+    'OPS-EM-ACTION-NAME-SOURCE',
+    'OPS-EM-ACTION-GET',
+    'OPS-EM-ACTION-CONFIG',
+  ],
   async run(ctx) {
     const ex = await ctx.http.send('emActionList');
     const list = rows(ex);
-    if (!ctx.expect.that('OPS-EM-ACTIONS-LIST', 'the action list', ok(ex) && Array.isArray(ex.json), { expected: 'a success with an array', actual: `${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}` }, ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-EM-ACTIONS-LIST',
+        'the action list',
+        ok(ex) && Array.isArray(ex.json),
+        { expected: 'a success with an array', actual: `${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}` },
+        ex,
+      )
+    )
+      return;
     if (!list.length) {
       ctx.expect.equal('OPS-EM-ACTION-NAMES', 'actions the document names that the listing lacks', NAMED_ACTIONS, [], ex);
-      for (const r of ['OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG']) ctx.untested(r, 'the action list is empty', ex);
+      for (const r of ['OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'])
+        ctx.untested(r, 'the action list is empty', ex);
       return;
     }
     const incomplete = list.filter((a) => ENTRY_FIELDS.some((f) => a[f] === undefined) || typeof a.label !== 'string' || typeof a.action_name !== 'string');
@@ -170,9 +228,21 @@ const episodeActions: OpsCheck = {
     ctx.expect.equal('OPS-EM-ACTION-VALUES', 'flags that are neither integers nor integer-like strings', badFlags, [], ex);
     // An entry without type is an ENTRY matter (SHOULD); the rule is on the values given.
     const types = [...new Set(list.filter((a) => a.type !== undefined).map((a) => a.type))];
-    ctx.expect.equal('OPS-EM-ACTION-TYPE', "action types other than '' and external_ticket", types.filter((t) => !(t === '' || t === 'external_ticket')), [], ex);
+    ctx.expect.equal(
+      'OPS-EM-ACTION-TYPE',
+      "action types other than '' and external_ticket",
+      types.filter((t) => !(t === '' || t === 'external_ticket')),
+      [],
+      ex,
+    );
     const names = list.map((a) => a.action_name).filter((n): n is string => typeof n === 'string');
-    ctx.expect.equal('OPS-EM-ACTION-NAMES', 'actions the document names that the listing lacks', NAMED_ACTIONS.filter((n) => !names.includes(n)), [], ex);
+    ctx.expect.equal(
+      'OPS-EM-ACTION-NAMES',
+      'actions the document names that the listing lacks',
+      NAMED_ACTIONS.filter((n) => !names.includes(n)),
+      [],
+      ex,
+    );
 
     const lacking: string[] = [];
     for (const entry of list.slice(0, 40)) {
@@ -184,7 +254,8 @@ const episodeActions: OpsCheck = {
       ctx.expect.status('OPS-EM-ACTION-NAME-SOURCE', got, '2xx', `GET notable_event_actions/${name}`);
       if (!ok(got)) continue;
       ctx.expect.that('OPS-EM-ACTION-GET', `the configuration of ${name}`, isObject, { expected: 'an object', actual: compact(config) }, got);
-      if (isObject && typeof config.label === 'string' && typeof entry.label === 'string') ctx.expect.equal('OPS-EM-ACTION-GET', `label of the configuration of ${name}, against the list's`, config.label, entry.label, got);
+      if (isObject && typeof config.label === 'string' && typeof entry.label === 'string')
+        ctx.expect.equal('OPS-EM-ACTION-GET', `label of the configuration of ${name}, against the list's`, config.label, entry.label, got);
       const missing = isObject ? CONFIG_FIELDS.filter((f) => config[f] === undefined) : CONFIG_FIELDS;
       if (missing.length) lacking.push(`${name}: ${missing.join(', ')}`);
     }
@@ -210,7 +281,13 @@ const executeAction: OpsCheck = {
     const results = rows(ex);
     const mine = results.find((r) => r.action_name === 'ops_sample_event_action_ping');
     const good = ok(ex) && !!mine && Array.isArray(mine.ids) && mine.ids.includes(episode) && typeof mine.sid === 'string' && mine.sid !== '';
-    ctx.expect.that('OPS-EM-ACTION-EXECUTE', `running ops_sample_event_action_ping on ${episode}`, good, { expected: `a success with [{action_name, ids including ${episode}, sid}]`, actual: `${ex.status} ${ex.text.slice(0, 200)}` }, ex);
+    ctx.expect.that(
+      'OPS-EM-ACTION-EXECUTE',
+      `running ops_sample_event_action_ping on ${episode}`,
+      good,
+      { expected: `a success with [{action_name, ids including ${episode}, sid}]`, actual: `${ex.status} ${ex.text.slice(0, 200)}` },
+      ex,
+    );
   },
 };
 
@@ -246,7 +323,8 @@ const commentsAppendOnly: OpsCheck = {
       return { ex, one: ok(ex) && isDoc(ex.json) ? ex.json : undefined };
     };
     // Where the comment was seen (its list, else a read by key) is where it is looked for afterwards.
-    if (typeof stored !== 'string' && !(await readOne()).one) return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', `the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
+    if (typeof stored !== 'string' && !(await readOne()).one)
+      return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', `the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
     ctx.ledger.add(`${COMMENT} ${key}`, async () => {
       const del = await ctx.http.raw('DELETE', emPath(ctx, `${COMMENT}/${encodeURIComponent(key)}`));
       if (!ok(del)) throw new Error(`episode comments are append-only: left on episode ${episode}`);
@@ -269,7 +347,13 @@ const commentsAppendOnly: OpsCheck = {
     ctx.expect.that('OPS-EM-OTHER-METHODS', 'update and delete of a comment', true, { expected: 'any answer', actual: answers.join('; ') });
     ctx.observe('OPS-EM-OTHER-METHODS', `update and delete of a comment answered ${answers.join('; ')}`);
     const after = typeof stored === 'string' ? await find().then(({ ex, own }) => ({ ex, one: own.find((r) => r._key === key) })) : await readOne();
-    ctx.expect.that('OPS-EM-COMMENTS-APPEND-ONLY', `the comment ${key} after every update and delete (read from ${typeof stored === 'string' ? "the episode's comment list" : 'a read by key'})`, after.one?.comment === text, { expected: compact(text), actual: after.one ? compact(after.one.comment) : `gone (${after.ex.status})` }, after.ex);
+    ctx.expect.that(
+      'OPS-EM-COMMENTS-APPEND-ONLY',
+      `the comment ${key} after every update and delete (read from ${typeof stored === 'string' ? "the episode's comment list" : 'a read by key'})`,
+      after.one?.comment === text,
+      { expected: compact(text), actual: after.one ? compact(after.one.comment) : `gone (${after.ex.status})` },
+      after.ex,
+    );
   },
 };
 

@@ -43,20 +43,29 @@ const sorted = (ks: string[]) => [...ks].sort();
 function shapeExamples(ours: Doc[]): GeneratedFilter[] {
   const pairs = pathsAndValues(ours);
   const holds = (r: Doc, p: string, v: unknown, inArray: boolean) => (inArray ? Array.isArray(r[p]) && (r[p] as unknown[]).includes(v) : r[p] === v);
-  const first = (kind: 'scalar' | 'array' | 'dotted') =>
-    pairs.find(([p, v]) => (kind === 'dotted' ? p.includes('.') : !p.includes('.') && ours.some((r) => holds(r, p, v, kind === 'array'))));
+  const first = (kind: 'scalar' | 'array' | 'dotted') => pairs.find(([p, v]) => (kind === 'dotted' ? p.includes('.') : !p.includes('.') && ours.some((r) => holds(r, p, v, kind === 'array'))));
   const out: GeneratedFilter[] = [];
   for (const pair of [first('scalar'), first('array'), first('dotted')]) {
     if (!pair) continue;
     out.push({ kind: 'equality', filter: { [pair[0]]: pair[1] } }, { kind: 'ne', filter: { [pair[0]]: { $ne: pair[1] } } });
   }
-  for (const [p, v] of [['cf_alpha', 'fixed'], ['cf_alpha', 'Fixed'], ['cf_beta', 'red'], ['cf_gamma.x', 'Deep']]) out.push({ kind: 'equality', filter: { [p]: v } });
+  for (const [p, v] of [
+    ['cf_alpha', 'fixed'],
+    ['cf_alpha', 'Fixed'],
+    ['cf_beta', 'red'],
+    ['cf_gamma.x', 'Deep'],
+  ])
+    out.push({ kind: 'equality', filter: { [p]: v } });
   const titles = ours.map((r) => String(r.title));
   if (titles.length === 0) return out;
   const tail = titles[0].slice(titles[0].indexOf(' ') + 1);
   // Unanchored, anchored and case-sensitive patterns: a store that takes the pattern as a literal substring, a prefix
   // or an exact value gets one of them wrong.
-  out.push({ kind: 'regex', filter: { title: { $regex: tail } } }, { kind: 'regex', filter: { title: { $regex: tail.toUpperCase() } } }, { kind: 'regex', filter: { title: { $regex: `^${escapeRegex(titles[0].slice(0, 8))}.*${escapeRegex(tail)}$` } } });
+  out.push(
+    { kind: 'regex', filter: { title: { $regex: tail } } },
+    { kind: 'regex', filter: { title: { $regex: tail.toUpperCase() } } },
+    { kind: 'regex', filter: { title: { $regex: `^${escapeRegex(titles[0].slice(0, 8))}.*${escapeRegex(tail)}$` } } },
+  );
   if (titles.length > 1) out.push({ kind: 'combined', filter: { $or: [{ title: titles[0] }, { title: titles[1] }] } });
   return out;
 }
@@ -97,10 +106,29 @@ export const filterMatchesModel: OpsCheck = {
       const ex = await listIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
       const got = sorted(keys(rows(ex)));
       if (!ok(ex) || JSON.stringify(got) !== JSON.stringify(expected)) {
-        throw new Violation(`filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${expected.filter((k) => !got.includes(k)).slice(0, 5).join(', ') || 'none'}; extra ${got.filter((k) => !expected.includes(k)).slice(0, 5).join(', ') || 'none'})`, REQUIREMENT_OF[kind], ex, { expected: `a success with rows ${expected.join(', ') || '(none)'}`, actual: `${ex.status} with rows ${got.join(', ') || '(none)'}` });
+        throw new Violation(
+          `filter ${JSON.stringify(filter)} selected ${got.length} rows, a document store selects ${expected.length} (missing ${
+            expected
+              .filter((k) => !got.includes(k))
+              .slice(0, 5)
+              .join(', ') || 'none'
+          }; extra ${
+            got
+              .filter((k) => !expected.includes(k))
+              .slice(0, 5)
+              .join(', ') || 'none'
+          })`,
+          REQUIREMENT_OF[kind],
+          ex,
+          { expected: `a success with rows ${expected.join(', ') || '(none)'}`, actual: `${ex.status} with rows ${got.join(', ') || '(none)'}` },
+        );
       }
       const count = await countIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
-      if (countOf(count) !== expected.length) throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count, { expected: String(expected.length), actual: countOf(count) });
+      if (countOf(count) !== expected.length)
+        throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list has ${expected.length}`, 'OPS-CORE-COUNT', count, {
+          expected: String(expected.length),
+          actual: countOf(count),
+        });
     };
     // Reads only, all against the same snapshot: the examples go out together.
     await Promise.all(
@@ -131,9 +159,19 @@ export const invalidFilterGetReturnsAll: OpsCheck = {
     const property = fc.asyncProperty(invalidFilter, async (filter) => {
       const ex = await listIn(ctx, SERVICE, { filter });
       const got = sorted(keys(rows(ex)));
-      if (JSON.stringify(got) !== JSON.stringify(all)) throw new Violation(`GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`, 'OPS-FILTER-INVALID-GET', ex, { expected: `all ${all.length} rows`, actual: `${ex.status} with ${got.length} rows` });
+      if (JSON.stringify(got) !== JSON.stringify(all))
+        throw new Violation(
+          `GET with the incorrect filter ${JSON.stringify(filter)} answered ${ex.status} with ${got.length} rows; all ${all.length} rows are expected`,
+          'OPS-FILTER-INVALID-GET',
+          ex,
+          { expected: `all ${all.length} rows`, actual: `${ex.status} with ${got.length} rows` },
+        );
       const count = await countIn(ctx, SERVICE, { filter });
-      if (countOf(count) !== all.length) throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count, { expected: String(all.length), actual: countOf(count) });
+      if (countOf(count) !== all.length)
+        throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count, {
+          expected: String(all.length),
+          actual: countOf(count),
+        });
     });
     await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
   },
@@ -150,6 +188,12 @@ export const invalidFilterDeleteDeletesAll: OpsCheck = {
     const before = countOf(await countIn(ctx, DEEP_DIVE));
     const ex = await bulkDeleteIn(ctx, DEEP_DIVE, { filter: '{title:' });
     const after = await countIn(ctx, DEEP_DIVE);
-    ctx.expect.equal('OPS-FILTER-INVALID-DELETE', `DELETE with an incorrect filter: success, and the deep_dive count after it (${before} before)`, { success: ok(ex), count: countOf(after) }, { success: true, count: 0 }, after);
+    ctx.expect.equal(
+      'OPS-FILTER-INVALID-DELETE',
+      `DELETE with an incorrect filter: success, and the deep_dive count after it (${before} before)`,
+      { success: ok(ex), count: countOf(after) },
+      { success: true, count: 0 },
+      after,
+    );
   },
 };

@@ -24,8 +24,7 @@ const iconOf = (ctx: OpsContext, category: string, s: Shape, i: number | string,
 });
 
 /** Sizes are compared by value: the document types them as strings while its sample sends numbers. */
-const sameIcon = (read: Doc, sent: Doc) =>
-  ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
+const sameIcon = (read: Doc, sent: Doc) => ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
 
 const keysAnswer = (ex: Exchange): string[] | undefined => {
   const keys = ex.json;
@@ -107,19 +106,49 @@ const createAndList: OpsCheck = {
       const icons = shapes.map((s, i) => iconOf(ctx, cat.name, s, i));
       try {
         const { ex, keys } = await saveIcons(ctx, icons, { owner: cat });
-        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length) throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex, { expected: `${icons.length} distinct keys`, actual: `${ex.status} ${ex.text.slice(0, 120)}` });
+        if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length)
+          throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex, {
+            expected: `${icons.length} distinct keys`,
+            actual: `${ex.status} ${ex.text.slice(0, 120)}`,
+          });
         const list = await listIcons(ctx, { category: cat.name });
         const body = listAnswer(list);
-        if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list, { expected: 'a success with {total, result}', actual: `${list.status} ${list.text.slice(0, 120)}` });
+        if (!body || !Number.isInteger(body.total))
+          throw new Violation(`GET icon_collection?category= answered ${list.status} ${list.text.slice(0, 120)}`, 'OPS-ICON-LIST', list, {
+            expected: 'a success with {total, result}',
+            actual: `${list.status} ${list.text.slice(0, 120)}`,
+          });
         const foreign = body.result.filter((r) => r.category !== cat.name);
-        if (foreign.length) throw new Violation(`?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', list, { expected: `only icons of ${cat.name}`, actual: `also ${foreign.length} of other categories` });
-        if (!same(sorted(keysOf(body.result)), sorted(keys))) throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list, { expected: compact(sorted(keys)), actual: compact(sorted(keysOf(body.result))) });
-        if (body.total !== icons.length) throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list, { expected: `total ${icons.length}`, actual: `total ${compact(body.total)}` });
+        if (foreign.length)
+          throw new Violation(
+            `?category=${cat.name} also lists ${foreign.length} icons of ${[...new Set(foreign.map((r) => JSON.stringify(r.category)))].slice(0, 3).join(', ')}`,
+            'OPS-ICON-CATEGORY-FILTER',
+            list,
+            { expected: `only icons of ${cat.name}`, actual: `also ${foreign.length} of other categories` },
+          );
+        if (!same(sorted(keysOf(body.result)), sorted(keys)))
+          throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list, {
+            expected: compact(sorted(keys)),
+            actual: compact(sorted(keysOf(body.result))),
+          });
+        if (body.total !== icons.length)
+          throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list, {
+            expected: `total ${icons.length}`,
+            actual: `total ${compact(body.total)}`,
+          });
         for (const row of body.result) {
           const missing = ICON_FIELDS.filter((f) => typeof row[f] !== 'string');
-          if (missing.length) throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list, { expected: `string ${ICON_FIELDS.join(', ')}`, actual: compact(row) });
+          if (missing.length)
+            throw new Violation(`icon ${row._key} lacks string ${missing.join(', ')}: ${JSON.stringify(row)}`, 'OPS-ICON-FIELDS', list, {
+              expected: `string ${ICON_FIELDS.join(', ')}`,
+              actual: compact(row),
+            });
           const sent = icons.find((i) => i.title === row.title);
-          if (!sent || !sameIcon(row, sent)) throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list, { expected: compact(sent ?? 'an icon with its title'), actual: compact(row) });
+          if (!sent || !sameIcon(row, sent))
+            throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list, {
+              expected: compact(sent ?? 'an icon with its title'),
+              actual: compact(row),
+            });
         }
       } finally {
         await cat.drop();
@@ -161,13 +190,17 @@ const putForm: OpsCheck = {
     if (!ctx.expect.that('OPS-ICON-CREATE-PUT', 'PUT of two icons as raw data', keys?.length === 2, { expected: 'two keys', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     const listed = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
     const good = keys!.every((k) => listed.some((r) => r._key === k && icons.some((i) => sameIcon(r, i))));
-    ctx.expect.that('OPS-ICON-CREATE-PUT', 'the category after the PUT', good, { expected: `icons ${keys!.join(', ')}, each as sent`, actual: compact(listed.map((r) => ({ _key: r._key, title: r.title }))) });
+    ctx.expect.that('OPS-ICON-CREATE-PUT', 'the category after the PUT', good, {
+      expected: `icons ${keys!.join(', ')}, each as sent`,
+      actual: compact(listed.map((r) => ({ _key: r._key, title: r.title }))),
+    });
   },
 };
 
 const listParameters: OpsCheck = {
   id: 'ops.icons.list-parameters',
-  title: 'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
+  title:
+    'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
   requirements: ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'],
   uses: ['icons'],
   async run(ctx) {
@@ -195,21 +228,39 @@ const listParameters: OpsCheck = {
       const query = { category: main.name, sort_key: 'title', sort_dir: p.dir, limit: p.limit, offset: p.offset, fields: fields?.join(','), filter, list_categories: p.listCategories };
       const ex = await listIcons(ctx, query);
       const body = listAnswer(ex);
-      if (!body || !Number.isInteger(body.total)) throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex, { expected: 'a success with {total, result}', actual: `${ex.status} ${ex.text.slice(0, 120)}` });
+      if (!body || !Number.isInteger(body.total))
+        throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex, {
+          expected: 'a success with {total, result}',
+          actual: `${ex.status} ${ex.text.slice(0, 120)}`,
+        });
       const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title).sort((x, y) => (String(x.title) < String(y.title) ? -1 : 1) * (p.dir === 1 ? 1 : -1));
       const start = p.offset ?? 0;
       const want = selected.slice(start, p.limit === undefined ? undefined : start + p.limit).map((i) => String(i.title));
       const got = body.result.map((r) => String(r.title));
       const strays = got.filter((t) => !icons.some((i) => i.title === t));
-      if (strays.length) throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, { expected: `only icons of ${main.name}`, actual: `also ${strays.join(', ')}` });
-      if (!same(got, want)) throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex, { expected: compact(want), actual: compact(got) });
-      if (body.total !== selected.length && body.total !== got.length) throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex, { expected: `total ${selected.length} (matching) or ${got.length} (returned)`, actual: `total ${compact(body.total)}` });
+      if (strays.length)
+        throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, {
+          expected: `only icons of ${main.name}`,
+          actual: `also ${strays.join(', ')}`,
+        });
+      if (!same(got, want))
+        throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex, { expected: compact(want), actual: compact(got) });
+      if (body.total !== selected.length && body.total !== got.length)
+        throw new Violation(`total is ${body.total}: neither the ${selected.length} matching icons nor the ${got.length} returned`, 'OPS-ICON-LIST', ex, {
+          expected: `total ${selected.length} (matching) or ${got.length} (returned)`,
+          actual: `total ${compact(body.total)}`,
+        });
       totals.add(body.total === selected.length ? 'the number of matching icons before paging' : 'the number of icons returned');
       for (const row of fields ? body.result : []) {
         const stored = icons.find((i) => i.title === row.title)!;
         const extra = ICON_FIELDS.filter((f) => f !== '_key' && row[f] !== undefined && !fields!.includes(f));
         const wrong = fields!.filter((f) => String(row[f]) !== String(stored[f]));
-        if (extra.length || wrong.length) throw new Violation(`fields=${fields!.join(',')}: ${row.title} ${extra.length ? `also carries ${extra.join(', ')}` : `has ${wrong.map((f) => `${f}=${JSON.stringify(row[f])}`).join(', ')}`}`, 'OPS-ICON-LIST', ex);
+        if (extra.length || wrong.length)
+          throw new Violation(
+            `fields=${fields!.join(',')}: ${row.title} ${extra.length ? `also carries ${extra.join(', ')}` : `has ${wrong.map((f) => `${f}=${JSON.stringify(row[f])}`).join(', ')}`}`,
+            'OPS-ICON-LIST',
+            ex,
+          );
       }
     });
     await checkProperty(ctx, ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'], 'icon list parameters', property, { runs: Math.min(ctx.options.runs, 20), concurrent: true });
@@ -231,13 +282,27 @@ const listCategories: OpsCheck = {
     const malformed = list!.filter((c) => !c || typeof c !== 'object' || typeof c.name !== 'string');
     ctx.expect.equal('OPS-ICON-CATEGORY', `category entries without a string name (of ${list!.length})`, malformed, [], ex);
     const mine = list!.find((c) => c?.name === cat.name);
-    ctx.expect.contains('OPS-ICON-LIST-CATEGORIES', 'names list_categories=1 lists, against the category of the new icon', list!.map((c) => c?.name), cat.name, ex);
+    ctx.expect.contains(
+      'OPS-ICON-LIST-CATEGORIES',
+      'names list_categories=1 lists, against the category of the new icon',
+      list!.map((c) => c?.name),
+      cat.name,
+      ex,
+    );
     // "Present when the category cannot be modified": required on immutable ones; `immutable: false` elsewhere is no claim.
     if (mine) ctx.expect.that('OPS-ICON-CATEGORY', "the entry of the run's own category, which can be modified", !isImmutable(mine), { expected: 'not marked immutable', actual: compact(mine) }, ex);
     const names = new Set(list!.map((c) => c?.name));
     const unlisted = [...new Set((await allIcons(ctx)).map((i) => i.category))].filter((c) => typeof c === 'string' && !names.has(c));
     ctx.expect.equal('OPS-ICON-LIST-CATEGORIES', 'categories of listed icons that list_categories=1 leaves out', unlisted, [], ex);
-    ctx.observe('OPS-ICON-CATEGORY', `immutable categories: ${list!.filter(isImmutable).map((c) => `${c.name} (immutable=${JSON.stringify(c.immutable)})`).join(', ') || 'none'}`);
+    ctx.observe(
+      'OPS-ICON-CATEGORY',
+      `immutable categories: ${
+        list!
+          .filter(isImmutable)
+          .map((c) => `${c.name} (immutable=${JSON.stringify(c.immutable)})`)
+          .join(', ') || 'none'
+      }`,
+    );
     const icons = await listIcons(ctx, { list_categories: 0, category: cat.name });
     ctx.expect.that('OPS-ICON-LIST', 'list_categories=0', !!listAnswer(icons), { expected: 'a success with {total, result}', actual: `${icons.status} ${icons.text.slice(0, 80)}` }, icons);
   },
@@ -261,26 +326,51 @@ const deleteCategory: OpsCheck = {
       const held = { entries: [] as string[] };
       try {
         const saved = await saveIcons(ctx, icons, { owner: held });
-        if (!saved.keys) throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex, { expected: `${icons.length} keys`, actual: `${saved.ex.status} ${saved.ex.text.slice(0, 120)}` });
+        if (!saved.keys)
+          throw new Violation(`POST of ${icons.length} icons answered ${saved.ex.status}`, 'OPS-ICON-CREATE', saved.ex, {
+            expected: `${icons.length} keys`,
+            actual: `${saved.ex.status} ${saved.ex.text.slice(0, 120)}`,
+          });
         const before = await allIcons(ctx);
         const missing = saved.keys.filter((k) => !before.some((i) => i._key === k));
-        if (missing.length) throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE', undefined, { expected: `listed: ${saved.keys.join(', ')}`, actual: `not listed: ${missing.join(', ')}` });
+        if (missing.length)
+          throw new Violation(`saved icons ${missing.join(', ')} are not listed`, 'OPS-ICON-CREATE', undefined, {
+            expected: `listed: ${saved.keys.join(', ')}`,
+            actual: `not listed: ${missing.join(', ')}`,
+          });
         const del = await guardedCategoryDelete(ctx, target);
         if (!del) throw new Violation(`GET ?category=${target} listed icons of other categories, so the delete was not sent`, 'OPS-ICON-CATEGORY-FILTER');
-        if (!ok(del)) throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'a success', actual: `${del.status} ${del.text.slice(0, 100)}` });
+        if (!ok(del))
+          throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del, {
+            expected: 'a success',
+            actual: `${del.status} ${del.text.slice(0, 100)}`,
+          });
         if (!saysDeleted(del)) answers.add(`${del.status} ${del.text.slice(0, 80)}`);
         const after = new Set(keysOf(await allIcons(ctx)));
         const kept = before.filter((i) => i.category === target && after.has(String(i._key)));
-        if (kept.length) throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: `no icon of ${target}`, actual: compact(keysOf(kept)) });
+        if (kept.length)
+          throw new Violation(`after DELETE ?category=${target}, ${kept.length} of its icons remain`, 'OPS-ICON-DELETE-CATEGORY', del, {
+            expected: `no icon of ${target}`,
+            actual: compact(keysOf(kept)),
+          });
         const lost = before.filter((i) => i.category !== target && !after.has(String(i._key)));
-        if (lost.length) throw new Violation(`DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`, 'OPS-ICON-DELETE-CATEGORY', del, { expected: 'icons of other categories kept', actual: `${lost.length} deleted: ${keysOf(lost).join(', ')}` });
+        if (lost.length)
+          throw new Violation(
+            `DELETE ?category=${target} also deleted ${lost.length} icons of ${[...new Set(lost.map((i) => JSON.stringify(i.category)))].slice(0, 3).join(', ')}`,
+            'OPS-ICON-DELETE-CATEGORY',
+            del,
+            { expected: 'icons of other categories kept', actual: `${lost.length} deleted: ${keysOf(lost).join(', ')}` },
+          );
       } finally {
         for (const c of cats) await c.drop();
         if (cats.every((c) => c.entries.length === 0)) for (const t of held.entries) ctx.ledger.forget(t);
       }
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
-    const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, { runs: Math.min(ctx.options.runs, 5), examples: [[[0, 1, 2], 0]] });
+    const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, {
+      runs: Math.min(ctx.options.runs, 5),
+      examples: [[[0, 1, 2], 0]],
+    });
     if (held) ctx.expect.equal('OPS-ICON-DELETE-ANSWER', "answers of DELETE ?category= other than {Deleted: 'True'}", [...answers], []);
   },
 };
@@ -292,7 +382,10 @@ const deleteByKey: OpsCheck = {
   uses: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon delete key');
-    const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)));
+    const { ex, keys } = await saveIcons(
+      ctx,
+      [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)),
+    );
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE', `could not save two icons (${ex.status})`);
     const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
     ctx.expect.status('OPS-ICON-DELETE', del, '2xx', `DELETE icon_collection/${keys[0]}`);
@@ -313,7 +406,10 @@ const immutableCategories: OpsCheck = {
   async run(ctx) {
     const { list } = await categories(ctx);
     const all = await allIcons(ctx);
-    const cat = (list ?? []).filter(isImmutable).map((c) => String(c.name)).find((name) => all.some((i) => i.category === name));
+    const cat = (list ?? [])
+      .filter(isImmutable)
+      .map((c) => String(c.name))
+      .find((name) => all.some((i) => i.category === name));
     if (!cat) return ctx.untested('OPS-ICON-CATEGORY', 'no category listed as immutable holds an icon');
     const held = keysOf(all.filter((i) => i.category === cat));
     // What the refusal answers is not shown: only the effect is judged.
@@ -333,7 +429,10 @@ const deleteAll: OpsCheck = {
   destructive: true,
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon delete all');
-    const { ex, keys } = await saveIcons(ctx, [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'all', width: 4, height: 4 }, i)));
+    const { ex, keys } = await saveIcons(
+      ctx,
+      [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'all', width: 4, height: 4 }, i)),
+    );
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE-ALL', `could not save two icons (${ex.status})`);
     const immutable = new Set(((await categories(ctx)).list ?? []).filter(isImmutable).map((c) => c.name));
     const del = await ctx.http.send('iconDeleteByCategory', { query: { category: '*' } });

@@ -32,7 +32,12 @@ const badObjects = (d: Doc) => !Array.isArray(d.objects) || d.objects.some((o: D
  */
 async function targets(ctx: OpsContext): Promise<Doc[] | undefined> {
   const [svc, ent] = await Promise.all([createIn(ctx, SERVICE, 'mw target service'), createIn(ctx, ENTITY, 'mw target entity')]);
-  return svc.key && ent.key ? [{ object_type: 'service', _key: svc.key }, { object_type: 'entity', _key: ent.key }] : undefined;
+  return svc.key && ent.key
+    ? [
+        { object_type: 'service', _key: svc.key },
+        { object_type: 'entity', _key: ent.key },
+      ]
+    : undefined;
 }
 
 /** The fields of a complete window of the run's own, naming one service it created; undefined when that fails. */
@@ -60,13 +65,20 @@ const supportedTypes: OpsCheck = {
     const ex = await ctx.http.send('mwSupportedObjectTypes');
     const types: unknown[] | undefined = Array.isArray(ex.json) ? ex.json : undefined;
     const good = ok(ex) && !!types && types.every((t) => typeof t === 'string') && types.includes('maintenance_calendar');
-    ctx.expect.that('OPS-MW-SUPPORTED-TYPES', 'get_supported_object_types of the maintenance interface', good, { expected: 'a success with strings including maintenance_calendar', actual: `${ex.status} ${ex.text.slice(0, 120)}` }, ex);
+    ctx.expect.that(
+      'OPS-MW-SUPPORTED-TYPES',
+      'get_supported_object_types of the maintenance interface',
+      good,
+      { expected: 'a success with strings including maintenance_calendar', actual: `${ex.status} ${ex.text.slice(0, 120)}` },
+      ex,
+    );
   },
 };
 
 const roundTrip: OpsCheck = {
   id: 'ops.maintenance.round-trip',
-  title: 'A maintenance window created with POST MUST answer {_key} and read back (by key and in the list) with its title, epoch-second (fractional) times and objects, as object_type maintenance_calendar',
+  title:
+    'A maintenance window created with POST MUST answer {_key} and read back (by key and in the list) with its title, epoch-second (fractional) times and objects, as object_type maintenance_calendar',
   requirements: ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'],
   shares: ['maintenance'],
   async run(ctx) {
@@ -78,27 +90,53 @@ const roundTrip: OpsCheck = {
       const body = { start_time, end_time: start_time + w.length + w.endFraction, objects: w.objects, comment: w.comment };
       const made = await createIn(ctx, MAINTENANCE, `mw round trip ${n++}`, body);
       try {
-        if (!ok(made.ex) || !made.key) throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex, { expected: 'a success with a string _key', actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}` });
+        if (!ok(made.ex) || !made.key)
+          throw new Violation(`POST maintenance_calendar answered ${made.ex.status} ${made.ex.text.slice(0, 100)} without a string _key`, 'OPS-MW-CREATE', made.ex, {
+            expected: 'a success with a string _key',
+            actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}`,
+          });
         const got = await getIn(ctx, MAINTENANCE, made.key);
         const d = asDoc(got.json ?? {});
-        if (!ok(got) || d._key !== made.key) throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got, { expected: `a success with _key ${made.key}`, actual: `${got.status} with _key ${JSON.stringify(d._key)}` });
-        if (d.object_type !== 'maintenance_calendar') throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got, { expected: 'maintenance_calendar', actual: d.object_type });
-        if (badObjects(d)) throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got, { expected: 'objects as {object_type, _key} references', actual: compact(d.objects) });
+        if (!ok(got) || d._key !== made.key)
+          throw new Violation(`GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got, {
+            expected: `a success with _key ${made.key}`,
+            actual: `${got.status} with _key ${JSON.stringify(d._key)}`,
+          });
+        if (d.object_type !== 'maintenance_calendar')
+          throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got, { expected: 'maintenance_calendar', actual: d.object_type });
+        if (badObjects(d))
+          throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got, { expected: 'objects as {object_type, _key} references', actual: compact(d.objects) });
         const sent = { title: made.body.title, start_time: body.start_time, end_time: body.end_time, objects: refs(body.objects) };
         const read = { title: d.title, start_time: d.start_time, end_time: d.end_time, objects: refs(d.objects) };
-        if (!same(read, sent)) throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got, { expected: compact(sent), actual: compact(read) });
+        if (!same(read, sent))
+          throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got, { expected: compact(sent), actual: compact(read) });
         const problems = windowFieldProblems(d);
-        if (problems.length) throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELDS', got, { expected: 'the types the document lists', actual: problems.join('; ') });
+        if (problems.length)
+          throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELDS', got, {
+            expected: 'the types the document lists',
+            actual: problems.join('; '),
+          });
         const list = await listIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
         const row = rows(list).find((r) => r._key === made.key);
-        if (!ok(list) || !row) throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list, { expected: `a success listing ${made.key}`, actual: `${list.status} without it` });
-        if (row.object_type !== 'maintenance_calendar') throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list, { expected: 'maintenance_calendar', actual: row.object_type });
-        if (!same(refs(row.objects), refs(body.objects))) throw new Violation(`the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`, 'OPS-MW-LIST', list, { expected: compact(body.objects), actual: compact(row.objects) });
+        if (!ok(list) || !row)
+          throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list, {
+            expected: `a success listing ${made.key}`,
+            actual: `${list.status} without it`,
+          });
+        if (row.object_type !== 'maintenance_calendar')
+          throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list, { expected: 'maintenance_calendar', actual: row.object_type });
+        if (!same(refs(row.objects), refs(body.objects)))
+          throw new Violation(`the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`, 'OPS-MW-LIST', list, {
+            expected: compact(body.objects),
+            actual: compact(row.objects),
+          });
       } finally {
         await removeIn(ctx, MAINTENANCE, made);
       }
     });
-    await checkProperty(ctx, ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'], 'maintenance window round trip', property, { runs: Math.ceil(ctx.options.runs / 2) });
+    await checkProperty(ctx, ['OPS-MW-CREATE', 'OPS-MW-GET', 'OPS-MW-LIST', 'OPS-MW-OBJECT-TYPE', 'OPS-MW-OBJECTS', 'OPS-MW-FIELDS'], 'maintenance window round trip', property, {
+      runs: Math.ceil(ctx.options.runs / 2),
+    });
   },
 };
 
@@ -116,7 +154,8 @@ const update: OpsCheck = {
     const partial = await updateIn(ctx, MAINTENANCE, made.key, { end_time: start + 3600.5 }, 1);
     ctx.expect.equal('OPS-MW-UPDATE', 'a partial update: success and _key', { success: ok(partial), _key: keyOf(partial) }, { success: true, _key: made.key }, partial);
     const merged = (await getIn(ctx, MAINTENANCE, made.key)).json;
-    const mergedOk = merged?.end_time === start + 3600.5 && merged?.start_time === start && merged?.comment === 'kept' && merged?.title === made.body.title && same(refs(merged?.objects), refs(made.body.objects));
+    const mergedOk =
+      merged?.end_time === start + 3600.5 && merged?.start_time === start && merged?.comment === 'kept' && merged?.title === made.body.title && same(refs(merged?.objects), refs(made.body.objects));
     const window = (w: Doc | undefined) => compact({ title: w?.title, start_time: w?.start_time, end_time: w?.end_time, objects: w?.objects, comment: w?.comment });
     ctx.expect.that('OPS-MW-UPDATE', 'the window after is_partial_data=1 with end_time only', mergedOk, { expected: window({ ...made.body, end_time: start + 3600.5 }), actual: window(merged) });
     const title = tagged(ctx, 'mw update replaced');
@@ -130,7 +169,13 @@ const update: OpsCheck = {
       // objects are compared as a set of references: a server may add fields of its own to each entry.
       const { objects: _sent, ...earlier } = made.body;
       expectReplaced(earlier, { title, start_time: start, end_time: start + 60 }, got, owned, 'OPS-MW-UPDATE');
-      ctx.expect.that('OPS-MW-UPDATE', 'objects the window names after is_partial_data=0 (as references)', same(refs(replaced.objects), refs(objects.slice(1))), { expected: compact(objects.slice(1)), actual: compact(replaced.objects) }, got);
+      ctx.expect.that(
+        'OPS-MW-UPDATE',
+        'objects the window names after is_partial_data=0 (as references)',
+        same(refs(replaced.objects), refs(objects.slice(1))),
+        { expected: compact(objects.slice(1)), actual: compact(replaced.objects) },
+        got,
+      );
     } catch (e) {
       if (!(e instanceof Violation)) throw e;
       // expectReplaced states what differs in its Violation: that message is the failure.
@@ -180,8 +225,20 @@ export function readableCountCheck(c: Collection, id: string, countReq: string, 
       ctx.expect.equal(countReq, `the administrator's count of the run's two ${c.type} objects`, countOf(admin), 2, admin);
       const seen = keys(rows(await listIn(ctx, c, { filter }, { as: 'readonly' })));
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
-      ctx.expect.that('OPS-AUTH-COUNTS', `the read-only caller's count of the run's ${c.type} objects`, ok(count) && countOf(count) === seen.length && seen.length <= (countOf(admin) ?? 0), { expected: `a success counting the ${seen.length} it lists (${seen.join(', ') || 'none'}), at most the administrator's ${countOf(admin)}`, actual: `${count.status} ${compact(countOf(count))}` }, count);
-      ctx.observe('OPS-AUTH-COUNTS', `${c.type}: the read-only caller ${seen.includes(closed.key) ? 'sees' : 'does not see'} the object in a team of the run, and ${seen.includes(open.key) ? 'sees' : 'does not see'} the one in the default group`);
+      ctx.expect.that(
+        'OPS-AUTH-COUNTS',
+        `the read-only caller's count of the run's ${c.type} objects`,
+        ok(count) && countOf(count) === seen.length && seen.length <= (countOf(admin) ?? 0),
+        {
+          expected: `a success counting the ${seen.length} it lists (${seen.join(', ') || 'none'}), at most the administrator's ${countOf(admin)}`,
+          actual: `${count.status} ${compact(countOf(count))}`,
+        },
+        count,
+      );
+      ctx.observe(
+        'OPS-AUTH-COUNTS',
+        `${c.type}: the read-only caller ${seen.includes(closed.key) ? 'sees' : 'does not see'} the object in a team of the run, and ${seen.includes(open.key) ? 'sees' : 'does not see'} the one in the default group`,
+      );
     },
   };
 }

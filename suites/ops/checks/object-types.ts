@@ -2,7 +2,22 @@ import { ENTITY } from '../collections';
 import { compact } from '../../core/expect';
 import { createIn, type OpsCheck } from '../support';
 
-const CORE_TYPES = ['team', 'entity', 'service', 'base_service_template', 'kpi_base_search', 'deep_dive', 'glass_table', 'home_view', 'kpi_template', 'kpi_threshold_template', 'event_management_state', 'entity_filter_rule', 'entity_type', 'custom_threshold_windows'];
+const CORE_TYPES = [
+  'team',
+  'entity',
+  'service',
+  'base_service_template',
+  'kpi_base_search',
+  'deep_dive',
+  'glass_table',
+  'home_view',
+  'kpi_template',
+  'kpi_threshold_template',
+  'event_management_state',
+  'entity_filter_rule',
+  'entity_type',
+  'custom_threshold_windows',
+];
 const EXTRA_TYPES = ['entity_relationship', 'entity_relationship_rule'];
 
 export const supportedObjectTypes: OpsCheck = {
@@ -12,9 +27,27 @@ export const supportedObjectTypes: OpsCheck = {
   async run(ctx) {
     const ex = await ctx.http.send('coreGetSupportedObjectTypes');
     const types = Array.isArray(ex.json) ? ex.json.map(String) : [];
-    ctx.expect.that('OPS-CORE-SUPPORTED-TYPES', 'get_supported_object_types', Array.isArray(ex.json), { expected: 'an array', actual: Array.isArray(ex.json) ? `an array of ${types.length}` : `${ex.status} ${ex.text.slice(0, 120)}` }, ex);
-    ctx.expect.equal('OPS-CORE-OBJECT-TYPES', 'core object types get_supported_object_types leaves out', CORE_TYPES.filter((t) => !types.includes(t)), [], ex);
-    ctx.expect.equal('OPS-CORE-SUPPORTED-TYPES-EXTRA', 'of entity_relationship and entity_relationship_rule, those get_supported_object_types leaves out', EXTRA_TYPES.filter((t) => !types.includes(t)), [], ex);
+    ctx.expect.that(
+      'OPS-CORE-SUPPORTED-TYPES',
+      'get_supported_object_types',
+      Array.isArray(ex.json),
+      { expected: 'an array', actual: Array.isArray(ex.json) ? `an array of ${types.length}` : `${ex.status} ${ex.text.slice(0, 120)}` },
+      ex,
+    );
+    ctx.expect.equal(
+      'OPS-CORE-OBJECT-TYPES',
+      'core object types get_supported_object_types leaves out',
+      CORE_TYPES.filter((t) => !types.includes(t)),
+      [],
+      ex,
+    );
+    ctx.expect.equal(
+      'OPS-CORE-SUPPORTED-TYPES-EXTRA',
+      'of entity_relationship and entity_relationship_rule, those get_supported_object_types leaves out',
+      EXTRA_TYPES.filter((t) => !types.includes(t)),
+      [],
+      ex,
+    );
     for (const t of ['entity_filter_rule', ...EXTRA_TYPES]) {
       const list = await ctx.http.send('coreList', { params: { object_type: t }, query: { limit: 5 } });
       ctx.observe('OPS-CORE-UNUSED-TYPES', `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${list.json.length} rows` : ''}`);
@@ -24,7 +57,7 @@ export const supportedObjectTypes: OpsCheck = {
 
 export const aliasList: OpsCheck = {
   id: 'ops.core.alias-list',
-  title: 'get_alias_list MUST answer {identifier: [string], informational: [string]}; whether it names the entities\' alias fields is observed',
+  title: "get_alias_list MUST answer {identifier: [string], informational: [string]}; whether it names the entities' alias fields is observed",
   requirements: ['OPS-CORE-ALIAS-LIST', 'OPS-ENTITY-ALIAS-VALUES', 'OPS-COMMON-FULL-SCHEMAS'],
   async run(ctx) {
     const field = `cf_alias_${ctx.options.runTag.slice(-4)}`;
@@ -45,6 +78,12 @@ export const aliasList: OpsCheck = {
     ctx.observe('OPS-COMMON-FULL-SCHEMAS', listed ? 'get_alias_list names the alias fields of a new entity' : `get_alias_list does not name the new entity's alias fields (${field}, ${info})`);
     const got = await ctx.http.send('coreGet', { params: { object_type: 'entity', _key: key } });
     const values = got.json?.[field];
-    ctx.expect.that('OPS-ENTITY-ALIAS-VALUES', `the alias field ${field} of the entity`, Array.isArray(values) && values.every((v) => typeof v === 'string'), { expected: 'an array of strings', actual: compact(values) }, got);
+    ctx.expect.that(
+      'OPS-ENTITY-ALIAS-VALUES',
+      `the alias field ${field} of the entity`,
+      Array.isArray(values) && values.every((v) => typeof v === 'string'),
+      { expected: 'an array of strings', actual: compact(values) },
+      got,
+    );
   },
 };

@@ -44,24 +44,50 @@ async function sortAndPageIn(ctx: OpsContext, c: Collection): Promise<void> {
     const all = keys(rows(whole));
     if (JSON.stringify(all) !== JSON.stringify(expected)) {
       const reversed = JSON.stringify([...all].reverse()) === JSON.stringify(expected);
-      throw new Violation(`${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`, reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY', whole, { expected: expected.join(','), actual: all.join(',') });
+      throw new Violation(
+        `${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
+        reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY',
+        whole,
+        { expected: expected.join(','), actual: all.join(',') },
+      );
     }
     const seen: string[] = [];
     for (let offset = 0; offset < SIZE + size; offset += size) {
       const page = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, limit: size, offset });
       const got = keys(rows(page));
-      if (!ok(page) || got.length > size) throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page, { expected: `a success with at most ${size} rows`, actual: `${page.status} with ${got.length} rows` });
+      if (!ok(page) || got.length > size)
+        throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page, {
+          expected: `a success with at most ${size} rows`,
+          actual: `${page.status} with ${got.length} rows`,
+        });
       const want = expected.slice(offset, offset + size);
-      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Violation(`${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`, got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT', page, { expected: want.join(',') || '(empty)', actual: got.join(',') || '(empty)' });
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        throw new Violation(
+          `${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`,
+          got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT',
+          page,
+          { expected: want.join(',') || '(empty)', actual: got.join(',') || '(empty)' },
+        );
       seen.push(...got);
     }
-    if (JSON.stringify(seen) !== JSON.stringify(expected)) throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET', undefined, { expected: expected.join(','), actual: seen.join(',') });
+    if (JSON.stringify(seen) !== JSON.stringify(expected))
+      throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET', undefined, { expected: expected.join(','), actual: seen.join(',') });
     // Without limit, offset still skips: the rest of the list from there.
     const rest = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, offset: size });
     const tail = keys(rows(rest));
-    if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size))) throw new Violation(`${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`, 'OPS-QUERY-OFFSET', rest, { expected: expected.slice(size).join(',') || '(empty)', actual: tail.join(',') || '(empty)' });
+    if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size)))
+      throw new Violation(
+        `${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`,
+        'OPS-QUERY-OFFSET',
+        rest,
+        { expected: expected.slice(size).join(',') || '(empty)', actual: tail.join(',') || '(empty)' },
+      );
   });
-  await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, { runs: Math.max(2, Math.ceil(ctx.options.runs / 4)), examples: [['cf_rank', 0, 2]], concurrent: true });
+  await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, {
+    runs: Math.max(2, Math.ceil(ctx.options.runs / 4)),
+    examples: [['cf_rank', 0, 2]],
+    concurrent: true,
+  });
 }
 
 /** More rows than common default page sizes (100), so a server that pages by default is seen to. */
@@ -73,7 +99,8 @@ export const limitUnsetReturnsAll: OpsCheck = {
   requirements: ['OPS-LIMITS-UNSET'],
   async run(ctx) {
     const made: Created[] = [];
-    for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20) made.push(...(await Promise.all(Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)))));
+    for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20)
+      made.push(...(await Promise.all(Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)))));
     const mine = made.map((m) => m.key).filter((k): k is string => Boolean(k));
     if (mine.length < UNSET_LIMIT_ROWS) return ctx.untested('OPS-LIMITS-UNSET', `only ${mine.length} of ${UNSET_LIMIT_ROWS} deep dives could be created`);
     const ex = await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) });
@@ -102,11 +129,24 @@ export const fieldsSelectsFields: OpsCheck = {
       for (const row of rows(ex)) {
         const stored = byKey.get(String(row._key));
         if (!stored) continue;
-        for (const f of fields) if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f])) throw new Violation(`fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`, 'OPS-QUERY-FIELDS', ex, { expected: `${f}=${JSON.stringify(stored[f])}`, actual: `${f}=${JSON.stringify(row[f])}` });
+        for (const f of fields)
+          if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f]))
+            throw new Violation(`fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`, 'OPS-QUERY-FIELDS', ex, {
+              expected: `${f}=${JSON.stringify(stored[f])}`,
+              actual: `${f}=${JSON.stringify(row[f])}`,
+            });
         const unasked = Object.keys(row).filter((k) => stored[k] !== undefined && !ALWAYS_ALLOWED.has(k) && !fields.includes(k));
-        if (unasked.length) throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex, { expected: `only ${fields.join(', ')} of the listed fields`, actual: `also ${unasked.join(', ')}` });
+        if (unasked.length)
+          throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex, {
+            expected: `only ${fields.join(', ')} of the listed fields`,
+            actual: `also ${unasked.join(', ')}`,
+          });
       }
-      if (rows(ex).length !== seeded.length) throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex, { expected: `${seeded.length} rows`, actual: `${rows(ex).length} rows` });
+      if (rows(ex).length !== seeded.length)
+        throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex, {
+          expected: `${seeded.length} rows`,
+          actual: `${rows(ex).length} rows`,
+        });
     });
     await checkProperty(ctx, 'OPS-QUERY-FIELDS', 'fields projection', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
   },

@@ -27,7 +27,10 @@ async function current(ctx: OpsContext, key: string, requirement: string): Promi
 }
 
 /** Nested values where a deep merge and a shallow one differ: the case a small random budget rarely builds. */
-const NESTED_CASE: [Doc, Doc] = [{ cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] }, { cf_alpha: { x: 'sent' }, cf_beta: ['d'] }];
+const NESTED_CASE: [Doc, Doc] = [
+  { cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] },
+  { cf_alpha: { x: 'sent' }, cf_beta: ['d'] },
+];
 
 export const partialUpdateMerges: OpsCheck = {
   id: 'ops.partial.merge',
@@ -109,6 +112,19 @@ export const bulkUpdate: OpsCheck = {
     });
     // A merging bulk update is always tried (on top of the generated cases), with values where a deep and a shallow
     // merge differ: a small random budget may never draw is_partial_data=1.
-    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, { runs: Math.ceil(ctx.options.runs / 2) + 1, examples: [[[[{ cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] }, { cf_alpha: { x: 'sent', y: 2 }, cf_beta: ['d'] }]], 1]] });
+    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, {
+      runs: Math.ceil(ctx.options.runs / 2) + 1,
+      examples: [
+        [
+          [
+            [
+              { cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] },
+              { cf_alpha: { x: 'sent', y: 2 }, cf_beta: ['d'] },
+            ],
+          ],
+          1,
+        ],
+      ],
+    });
   },
 };

@@ -1,7 +1,6 @@
 import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM } from '../collections';
 import { createIn, getIn, keyOf, ok, type OpsCheck } from '../support';
 
-
 export const templatizeTypes: OpsCheck = {
   id: 'ops.core.templatize',
   title: 'templatize MUST answer a template dictionary for service and kpi_base_search, and MUST NOT for other types',
@@ -35,13 +34,23 @@ export const templateLinkPersists: OpsCheck = {
     const svc = await createIn(ctx, SERVICE, 'Linked Service', { entity_rules: [rule('ip')] });
     if (!tpl.key || !svc.key) return ctx.untested('OPS-TEMPLATE-BASE-LINK', 'could not create the template and the service');
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: svc.key }, body: { _key: tpl.key } });
-    ctx.expect.that('OPS-TEMPLATE-BASE-LINK', 'linking the service to the template', ok(link) && typeof keyOf(link) === 'string', { expected: 'a success with a string _key', actual: `${link.status} ${link.text.slice(0, 80)}` }, link);
+    ctx.expect.that(
+      'OPS-TEMPLATE-BASE-LINK',
+      'linking the service to the template',
+      ok(link) && typeof keyOf(link) === 'string',
+      { expected: 'a success with a string _key', actual: `${link.status} ${link.text.slice(0, 80)}` },
+      link,
+    );
     const read = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
     ctx.expect.equal('OPS-TEMPLATE-BASE-GET', 'GET base_service_template after linking: success and _key', { success: ok(read), _key: keyOf(read) }, { success: true, _key: tpl.key }, read);
     const service = (await getIn(ctx, SERVICE, svc.key)).json;
     const rules = JSON.stringify(service?.entity_rules ?? []);
-    const appended = rules.includes(`${ctx.options.runTag}-ip`) && rules.includes(`${ctx.options.runTag}-host`) && rules.indexOf(`${ctx.options.runTag}-ip`) < rules.indexOf(`${ctx.options.runTag}-host`);
-    ctx.expect.that('OPS-TEMPLATE-APPEND-RULES', "the service's entity_rules after linking", appended, { expected: `the service's own rule (${ctx.options.runTag}-ip), then the template's (${ctx.options.runTag}-host)`, actual: rules });
+    const appended =
+      rules.includes(`${ctx.options.runTag}-ip`) && rules.includes(`${ctx.options.runTag}-host`) && rules.indexOf(`${ctx.options.runTag}-ip`) < rules.indexOf(`${ctx.options.runTag}-host`);
+    ctx.expect.that('OPS-TEMPLATE-APPEND-RULES', "the service's entity_rules after linking", appended, {
+      expected: `the service's own rule (${ctx.options.runTag}-ip), then the template's (${ctx.options.runTag}-host)`,
+      actual: rules,
+    });
     const again = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
     ctx.expect.equal('OPS-TEMPLATE-BASE-GET', 'the _key of base_service_template on a second read', keyOf(again), tpl.key, again);
   },

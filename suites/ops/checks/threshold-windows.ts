@@ -53,8 +53,7 @@ const rowsOf = (json: unknown, field: string): Doc[] => {
 };
 
 /** A window of the run's own whose linked_services names the KPIs it is to be linked to. */
-const windowFor = (ctx: OpsContext, name: string, links: Links) =>
-  createIn(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
+const windowFor = (ctx: OpsContext, name: string, links: Links) => createIn(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
 
 const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
 
@@ -64,7 +63,10 @@ const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) 
  * lists linked KPIs is the one judged; failing that the first accepted one, failing that the last answer.
  */
 async function associate(ctx: OpsContext, window: string, links: Links): Promise<{ ex: Exchange; form: string }> {
-  const forms: [string, unknown][] = [['the window keys', [window]], ['{services: [{_key, kpi_ids}]}', { services: links }]];
+  const forms: [string, unknown][] = [
+    ['the window keys', [window]],
+    ['{services: [{_key, kpi_ids}]}', { services: links }],
+  ];
   const answers: { ex: Exchange; form: string }[] = [];
   for (const [form, body] of forms) {
     const ex = await ctx.http.send('ctwAssociateServiceKpi', { params: { object_id: window }, query: { ctw_id: window }, body });
@@ -81,7 +83,10 @@ const linkedKpis = (ctx: OpsContext, window: string, query: Record<string, numbe
   ctx.http.send('ctwLinkedKpis', { query: { ...Object.fromEntries(names.map((n) => [n, window])), ...query } });
 
 const pairsOfLinks = (links: Links) => links.flatMap((s) => s.kpi_ids.map((k) => `${s._key}/${k}`)).sort();
-const pairsOfRows = (ex: Exchange) => rowsOf(ex.json, 'linked_kpis').map((r) => `${String(r.service_key)}/${String(r.kpi_key)}`).sort();
+const pairsOfRows = (ex: Exchange) =>
+  rowsOf(ex.json, 'linked_kpis')
+    .map((r) => `${String(r.service_key)}/${String(r.kpi_key)}`)
+    .sort();
 const sameSet = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 const show = (pairs: string[]) => (pairs.length ? pairs.join(', ') : '(none)');
 
@@ -89,14 +94,18 @@ const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
 
 const associateAndLinkedKpis: OpsCheck = {
   id: 'ops.ctw.associate-linked-kpis',
-  title: 'associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window\'s KPIs, at most `limit` of them and all of them for limit=0',
+  title:
+    "associate_service_kpi (payload: the window key, or the KPIs) MUST link the window to its KPIs and answer those linked; linked_kpis MUST list exactly that window's KPIs, at most `limit` of them and all of them for limit=0",
   requirements: ['OPS-CTW-ASSOCIATE', 'OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM', 'OPS-LIMITS-LINKED-KPIS-ZERO', 'OPS-CTW-FIELDS'],
   shares: ['threshold-windows'],
   async run(ctx) {
     const s1 = await serviceWithKpis(ctx, 'ctw one', 3);
     const s2 = await serviceWithKpis(ctx, 'ctw two', 1);
     if (!s1 || !s2) return ctx.untested('OPS-CTW-ASSOCIATE', 'could not create the services with KPIs');
-    const linksA: Links = [{ _key: s1.key, kpi_ids: [s1.kpis[0].key, s1.kpis[1].key] }, { _key: s2.key, kpi_ids: [s2.kpis[0].key] }];
+    const linksA: Links = [
+      { _key: s1.key, kpi_ids: [s1.kpis[0].key, s1.kpis[1].key] },
+      { _key: s2.key, kpi_ids: [s2.kpis[0].key] },
+    ];
     const linksB: Links = [{ _key: s1.key, kpi_ids: [s1.kpis[2].key] }];
     const a = await windowFor(ctx, 'window a', linksA);
     const b = await windowFor(ctx, 'window b', linksB);
@@ -110,7 +119,13 @@ const associateAndLinkedKpis: OpsCheck = {
       const got = answeredPairs(ex);
       const want = pairsOfLinks(links);
       const good = ok(ex) && sameSet([...new Set(got)], want);
-      ctx.expect.that('OPS-CTW-ASSOCIATE', `associate_service_kpi for ${window} (payload ${form})`, good, { expected: `a success listing the window's KPIs ${show(want)}`, actual: `${ex.status} listing ${show(got)}` }, ex);
+      ctx.expect.that(
+        'OPS-CTW-ASSOCIATE',
+        `associate_service_kpi for ${window} (payload ${form})`,
+        good,
+        { expected: `a success listing the window's KPIs ${show(want)}`, actual: `${ex.status} listing ${show(got)}` },
+        ex,
+      );
       ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi was answered for the payload ${form}`);
     }
     const services = new Map([s1, s2].map((s) => [s.key, s]));
@@ -121,9 +136,12 @@ const associateAndLinkedKpis: OpsCheck = {
       const got = pairsOfRows(ex);
       const match = ok(ex) && sameSet(got, pairsOfLinks(wanted[0][1]));
       if (match) honoured.push(name);
-      ctx.observe('OPS-CTW-LINKED-KPIS-PARAM', `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ', exactly the window\'s' : ''}`);
+      ctx.observe('OPS-CTW-LINKED-KPIS-PARAM', `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ", exactly the window's" : ''}`);
     }
-    ctx.expect.that('OPS-CTW-LINKED-KPIS-PARAM', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, { expected: `at least one of ${PARAM_NAMES.join(', ')}`, actual: compact(honoured) });
+    ctx.expect.that('OPS-CTW-LINKED-KPIS-PARAM', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, {
+      expected: `at least one of ${PARAM_NAMES.join(', ')}`,
+      actual: compact(honoured),
+    });
 
     for (const [window, links] of wanted) {
       const ex = await linkedKpis(ctx, window);
@@ -141,7 +159,13 @@ const associateAndLinkedKpis: OpsCheck = {
       const inLinks = sameSet([...new Set(storedPairs)], want);
       ctx.expect.that('OPS-CTW-FIELDS', `linked_services of ${window}`, inLinks, { expected: show(want), actual: show(storedPairs) });
       // The association must be kept: it shows in one read of the window or the other.
-      ctx.expect.that('OPS-CTW-ASSOCIATE', `${window} after associate_service_kpi, in linked_services or linked_kpis`, inLinks || (ok(ex) && sameSet(got, want)), { expected: show(want), actual: `${show(storedPairs)} in linked_services; ${show(got)} in linked_kpis` }, ex);
+      ctx.expect.that(
+        'OPS-CTW-ASSOCIATE',
+        `${window} after associate_service_kpi, in linked_services or linked_kpis`,
+        inLinks || (ok(ex) && sameSet(got, want)),
+        { expected: show(want), actual: `${show(storedPairs)} in linked_services; ${show(got)} in linked_kpis` },
+        ex,
+      );
     }
 
     const all = pairsOfLinks(wanted[0][1]);
@@ -154,7 +178,13 @@ const associateAndLinkedKpis: OpsCheck = {
     }
     const zero = await linkedKpis(ctx, a.key, { limit: 0 });
     const got = pairsOfRows(zero);
-    ctx.expect.that('OPS-LIMITS-LINKED-KPIS-ZERO', 'linked_kpis with limit=0', ok(zero) && sameSet(got, all), { expected: `a success with all of ${show(all)}`, actual: `${zero.status} with ${show(got)}` }, zero);
+    ctx.expect.that(
+      'OPS-LIMITS-LINKED-KPIS-ZERO',
+      'linked_kpis with limit=0',
+      ok(zero) && sameSet(got, all),
+      { expected: `a success with all of ${show(all)}`, actual: `${zero.status} with ${show(got)}` },
+      zero,
+    );
   },
 };
 
@@ -172,7 +202,12 @@ const disconnectUnlinks: OpsCheck = {
     const b = await windowFor(ctx, 'disconnect b', linkB);
     if (!a.key || !b.key) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the two windows');
     const assoc = [(await associate(ctx, a.key, linkA)).ex, (await associate(ctx, b.key, linkB)).ex];
-    if (assoc.some((ex) => !ok(ex))) return ctx.untested('OPS-CTW-DISCONNECT', `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`, assoc.find((e) => !ok(e)));
+    if (assoc.some((ex) => !ok(ex)))
+      return ctx.untested(
+        'OPS-CTW-DISCONNECT',
+        `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`,
+        assoc.find((e) => !ok(e)),
+      );
     // Judged only where linked_kpis shows each window's links before the disconnect.
     const before = [await linkedKpis(ctx, a.key), await linkedKpis(ctx, b.key)];
     if (!sameSet(pairsOfRows(before[0]), pairsOfLinks(linkA)) || !sameSet(pairsOfRows(before[1]), pairsOfLinks(linkB))) {
@@ -180,7 +215,13 @@ const disconnectUnlinks: OpsCheck = {
     }
     const ex = await disconnect(ctx, a.key);
     const dict = asDoc(ex.json).service_kpis_dict;
-    ctx.expect.that('OPS-CTW-DISCONNECT', 'disconnect_kpis', ok(ex) && Array.isArray(dict), { expected: 'a success with a service_kpis_dict array', actual: `${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}` }, ex);
+    ctx.expect.that(
+      'OPS-CTW-DISCONNECT',
+      'disconnect_kpis',
+      ok(ex) && Array.isArray(dict),
+      { expected: 'a success with a service_kpis_dict array', actual: `${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}` },
+      ex,
+    );
     ctx.observe('OPS-CTW-DISCONNECT', `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`);
     const left = await linkedKpis(ctx, a.key);
     ctx.expect.equal('OPS-CTW-DISCONNECT', "the window's linked_kpis after disconnect_kpis: success and KPIs", { success: ok(left), kpis: pairsOfRows(left) }, { success: true, kpis: [] }, left);
@@ -188,7 +229,13 @@ const disconnectUnlinks: OpsCheck = {
     const stored = rowsOf((await getIn(ctx, CTW, a.key)).json, 'linked_services').flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : []));
     ctx.observe('OPS-CTW-DISCONNECT', `after disconnect_kpis the window's linked_services names ${stored.length} KPIs`);
     const other = await linkedKpis(ctx, b.key);
-    ctx.expect.that('OPS-CTW-DISCONNECT', "another window's linked_kpis after the disconnect", ok(other) && sameSet(pairsOfRows(other), pairsOfLinks(linkB)), { expected: `a success with ${show(pairsOfLinks(linkB))}`, actual: `${other.status} with ${show(pairsOfRows(other))}` }, other);
+    ctx.expect.that(
+      'OPS-CTW-DISCONNECT',
+      "another window's linked_kpis after the disconnect",
+      ok(other) && sameSet(pairsOfRows(other), pairsOfLinks(linkB)),
+      { expected: `a success with ${show(pairsOfLinks(linkB))}`, actual: `${other.status} with ${show(pairsOfRows(other))}` },
+      other,
+    );
   },
 };
 
@@ -203,7 +250,13 @@ const stopMovesToStopped: OpsCheck = {
     if (!a.key || !b.key) return ctx.untested('OPS-CTW-STOP', 'could not create two windows');
     const before = await getIn(ctx, CTW, a.key);
     const first = before.json;
-    ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status of a new window', ok(before) && isLower(first?.status), { expected: 'a success with a lower-case string', actual: `${before.status} ${compact(first?.status)}` }, before);
+    ctx.expect.that(
+      'OPS-CTW-STATUS-LOWERCASE',
+      'status of a new window',
+      ok(before) && isLower(first?.status),
+      { expected: 'a success with a lower-case string', actual: `${before.status} ${compact(first?.status)}` },
+      before,
+    );
     ctx.expect.equal('OPS-CTW-OBJECT-TYPE', 'object_type of the window', first?.object_type, 'custom_threshold_windows', before);
     if (String(first?.status).toLowerCase() !== 'active') {
       ctx.observe('OPS-CTW-OTHER-STATES', `a window created with status "active" reads ${JSON.stringify(first?.status)}`);
@@ -212,14 +265,26 @@ const stopMovesToStopped: OpsCheck = {
     const stop = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
     const w = stop.json;
     const stopped = ok(stop) && w?._key === a.key && String(w?.status).toLowerCase() === 'stopped';
-    ctx.expect.that('OPS-CTW-STOP', 'stop of an active window', stopped, { expected: `a success with _key ${a.key} and status stopped`, actual: `${stop.status} with _key ${compact(w?._key)} and status ${compact(w?.status)}` }, stop);
+    ctx.expect.that(
+      'OPS-CTW-STOP',
+      'stop of an active window',
+      stopped,
+      { expected: `a success with _key ${a.key} and status stopped`, actual: `${stop.status} with _key ${compact(w?._key)} and status ${compact(w?.status)}` },
+      stop,
+    );
     const stamp: unknown = w?.last_stopped_time;
-    ctx.expect.that('OPS-CTW-STOP', "last_stopped_time of the stopped window", stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0, { expected: 'set', actual: compact(stamp) }, stop);
+    ctx.expect.that('OPS-CTW-STOP', 'last_stopped_time of the stopped window', stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0, { expected: 'set', actual: compact(stamp) }, stop);
     if (stamp !== undefined) ctx.expect.that('OPS-CTW-FIELDS', 'last_stopped_time, listed as epoch seconds', typeof stamp === 'number', { expected: 'a number', actual: compact(stamp) }, stop);
     ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status the stop answered', isLower(w?.status), { expected: 'a lower-case string', actual: compact(w?.status) }, stop);
     const after = await getIn(ctx, CTW, a.key);
     const read = after.json;
-    ctx.expect.that('OPS-CTW-STOP', 'the window read after stop', String(read?.status).toLowerCase() === 'stopped' && read?.last_stopped_time === w?.last_stopped_time, { expected: `status stopped, last_stopped_time ${compact(w?.last_stopped_time)}`, actual: `status ${compact(read?.status)}, last_stopped_time ${compact(read?.last_stopped_time)}` }, after);
+    ctx.expect.that(
+      'OPS-CTW-STOP',
+      'the window read after stop',
+      String(read?.status).toLowerCase() === 'stopped' && read?.last_stopped_time === w?.last_stopped_time,
+      { expected: `status stopped, last_stopped_time ${compact(w?.last_stopped_time)}`, actual: `status ${compact(read?.status)}, last_stopped_time ${compact(read?.last_stopped_time)}` },
+      after,
+    );
     ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status of the stopped window, read', isLower(read?.status), { expected: 'a lower-case string', actual: compact(read?.status) }, after);
     const other = (await getIn(ctx, CTW, b.key)).json;
     ctx.expect.that('OPS-CTW-STOP', 'status of another window after the first was stopped', String(other?.status).toLowerCase() === 'active', { expected: 'active', actual: compact(other?.status) });
@@ -228,7 +293,10 @@ const stopMovesToStopped: OpsCheck = {
     const again = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
     ctx.expect.that('OPS-CTW-OTHER-STATES', 'stopping the stopped window again', again.status > 0, { expected: 'any answer', actual: again.status }, again);
     const w2 = again.json;
-    ctx.observe('OPS-CTW-OTHER-STATES', `stopping a stopped window answered ${again.status}${ok(again) ? ` with status ${JSON.stringify(w2?.status)}, last_stopped_time ${w2?.last_stopped_time === w?.last_stopped_time ? 'unchanged' : `now ${JSON.stringify(w2?.last_stopped_time)}`}` : ''}`);
+    ctx.observe(
+      'OPS-CTW-OTHER-STATES',
+      `stopping a stopped window answered ${again.status}${ok(again) ? ` with status ${JSON.stringify(w2?.status)}, last_stopped_time ${w2?.last_stopped_time === w?.last_stopped_time ? 'unchanged' : `now ${JSON.stringify(w2?.last_stopped_time)}`}` : ''}`,
+    );
   },
 };
 
@@ -270,11 +338,29 @@ const windowFields: OpsCheck = {
     const windows = rows(ex);
     if (!ok(ex) || !windows.length) return ctx.untested('OPS-CTW-FIELDS', `the window list answered ${ex.status} with ${windows.length} windows`, ex);
     const badType = windows.filter((w) => w.object_type !== 'custom_threshold_windows');
-    ctx.expect.equal('OPS-CTW-OBJECT-TYPE', `windows with an object_type other than custom_threshold_windows (of ${windows.length})`, badType.map((w) => ({ _key: w._key, object_type: w.object_type })), [], ex);
+    ctx.expect.equal(
+      'OPS-CTW-OBJECT-TYPE',
+      `windows with an object_type other than custom_threshold_windows (of ${windows.length})`,
+      badType.map((w) => ({ _key: w._key, object_type: w.object_type })),
+      [],
+      ex,
+    );
     const statuses = [...new Set(windows.map((w) => w.status))];
-    ctx.expect.equal('OPS-CTW-STATUS-LOWERCASE', 'window statuses that are not lower-case strings', statuses.filter((s) => !isLower(s)), [], ex);
+    ctx.expect.equal(
+      'OPS-CTW-STATUS-LOWERCASE',
+      'window statuses that are not lower-case strings',
+      statuses.filter((s) => !isLower(s)),
+      [],
+      ex,
+    );
     const other = statuses.filter((s) => !['active', 'stopped'].includes(String(s).toLowerCase()));
-    ctx.expect.equal('OPS-CTW-OTHER-STATES', 'statuses besides active and stopped that are not lower-case strings', other.filter((s) => !isLower(s)), [], ex);
+    ctx.expect.equal(
+      'OPS-CTW-OTHER-STATES',
+      'statuses besides active and stopped that are not lower-case strings',
+      other.filter((s) => !isLower(s)),
+      [],
+      ex,
+    );
     if (other.length) ctx.observe('OPS-CTW-OTHER-STATES', `windows also have status ${other.join(', ')}`);
     const wrong: string[] = [];
     for (const w of windows) for (const [f, test] of Object.entries(TYPES)) if (w[f] !== undefined && !test(w[f])) wrong.push(`${String(w._key)}.${f}=${JSON.stringify(w[f])?.slice(0, 60)}`);

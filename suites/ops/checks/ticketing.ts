@@ -69,7 +69,8 @@ const show = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
 
 const createReadDelete: OpsCheck = {
   id: 'ops.ticketing.create-read-delete',
-  title: 'POST ticketing MUST create a ticket link and answer its key; GET ticketing/<episode> MUST list the episode\'s links; DELETE ticketing/<episode>/<system>/<ticket> MUST remove exactly that ticket',
+  title:
+    "POST ticketing MUST create a ticket link and answer its key; GET ticketing/<episode> MUST list the episode's links; DELETE ticketing/<episode>/<system>/<ticket> MUST remove exactly that ticket",
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-GET', 'OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'],
   async run(ctx) {
     const ep = episodeId(ctx, 'tickets');
@@ -85,22 +86,55 @@ const createReadDelete: OpsCheck = {
       if (ok(ex)) track.made(t);
       const key = answeredKey(ex);
       if (key) keysAnswered.push(key);
-      if (!ctx.expect.that('OPS-TICKET-CREATE', `creating ticket ${label(t)}`, ok(ex) && key !== undefined, { expected: 'a success with a key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
+      if (!ctx.expect.that('OPS-TICKET-CREATE', `creating ticket ${label(t)}`, ok(ex) && key !== undefined, { expected: 'a success with a key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex))
+        return;
     }
     const got = await read(ctx, ep);
     const want = made.map((t) => pair(t.system, t.id)).sort();
     const readable = ok(got.ex) && JSON.stringify(got.tickets) === JSON.stringify(want);
-    ctx.expect.that('OPS-TICKET-GET', "the episode's links", readable && got.foreign.length === 0, { expected: `a success holding ${show(want)}, no link of another episode`, actual: `${got.ex.status} holding ${show(got.tickets)}${got.foreign.length ? ` and ${got.foreign.length} links of other episodes` : ''}` }, got.ex);
+    ctx.expect.that(
+      'OPS-TICKET-GET',
+      "the episode's links",
+      readable && got.foreign.length === 0,
+      {
+        expected: `a success holding ${show(want)}, no link of another episode`,
+        actual: `${got.ex.status} holding ${show(got.tickets)}${got.foreign.length ? ` and ${got.foreign.length} links of other episodes` : ''}`,
+      },
+      got.ex,
+    );
     if (!readable) {
-      for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE']) ctx.untested(r, 'the episode\'s links do not read back as created', got.ex);
+      for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE']) ctx.untested(r, "the episode's links do not read back as created", got.ex);
       return;
     }
     const linkKeys = got.links.map((l) => l._key);
-    ctx.expect.equal('OPS-TICKET-CREATE', `keys create answered that no link of the episode carries (links: ${linkKeys.join(', ')})`, keysAnswered.filter((k) => !linkKeys.includes(k)), [], got.ex);
+    ctx.expect.equal(
+      'OPS-TICKET-CREATE',
+      `keys create answered that no link of the episode carries (links: ${linkKeys.join(', ')})`,
+      keysAnswered.filter((k) => !linkKeys.includes(k)),
+      [],
+      got.ex,
+    );
     const types = [...new Set(got.links.map((l) => l.object_type))];
-    ctx.expect.equal('OPS-TICKET-OBJECT-TYPE', 'object_type of ticket links other than external_ticket', types.filter((t) => t !== 'external_ticket'), [], got.ex);
-    const malformed = got.links.filter((l) => ['ticket_system', '_user', 'event_id', '_key'].some((f) => typeof l[f] !== 'string') || !Array.isArray(l.tickets) || (l.tickets as Doc[]).some((t) => ['ticket_system', 'ticket_url', 'ticket_id'].some((f) => typeof t?.[f] !== 'string')));
-    ctx.expect.equal('OPS-TICKET-LINK-FIELDS', `links without string ticket_system, _user, event_id, _key and tickets of {ticket_system, ticket_url, ticket_id} (of ${got.links.length})`, malformed, [], got.ex);
+    ctx.expect.equal(
+      'OPS-TICKET-OBJECT-TYPE',
+      'object_type of ticket links other than external_ticket',
+      types.filter((t) => t !== 'external_ticket'),
+      [],
+      got.ex,
+    );
+    const malformed = got.links.filter(
+      (l) =>
+        ['ticket_system', '_user', 'event_id', '_key'].some((f) => typeof l[f] !== 'string') ||
+        !Array.isArray(l.tickets) ||
+        (l.tickets as Doc[]).some((t) => ['ticket_system', 'ticket_url', 'ticket_id'].some((f) => typeof t?.[f] !== 'string')),
+    );
+    ctx.expect.equal(
+      'OPS-TICKET-LINK-FIELDS',
+      `links without string ticket_system, _user, event_id, _key and tickets of {ticket_system, ticket_url, ticket_id} (of ${got.links.length})`,
+      malformed,
+      [],
+      got.ex,
+    );
     const narrowed = await ctx.http.send('ticketGet', { params: { event_key: ep }, query: { ticket_system: SYSTEMS[1] } });
     ctx.observe('OPS-TICKET-GET', `with ticket_system=${SYSTEMS[1]} the episode's links answered ${narrowed.status} with ${rows(narrowed).length} links (${got.links.length} without it)`);
 
@@ -112,7 +146,13 @@ const createReadDelete: OpsCheck = {
     ctx.expect.status('OPS-TICKET-DELETE', del, '2xx', `deleting ${label(gone)}`);
     const after = await read(ctx, ep);
     const left = want.filter((p) => p !== pair(gone.system, gone.id));
-    ctx.expect.equal('OPS-TICKET-DELETE', `the episode's links after deleting ${label(gone)}: success and tickets`, { success: ok(after.ex), tickets: after.tickets }, { success: true, tickets: left }, after.ex);
+    ctx.expect.equal(
+      'OPS-TICKET-DELETE',
+      `the episode's links after deleting ${label(gone)}: success and tickets`,
+      { success: ok(after.ex), tickets: after.tickets },
+      { success: true, tickets: left },
+      after.ex,
+    );
     const again = await remove(ctx, gone);
     ctx.observe('OPS-TICKET-DELETE', `deleting the same ticket again answered ${again.status}`);
   },
@@ -128,11 +168,29 @@ const linkToEpisode: OpsCheck = {
     const ex = await link(ctx, t);
     if (ok(ex)) track.made(t);
     const ids: unknown[] = Array.isArray(ex.json) ? ex.json : [];
-    ctx.expect.that('OPS-TICKET-LINK', `linking ${label(t)}`, ok(ex) && ids.length > 0 && ids.every((i) => typeof i === 'string'), { expected: 'a success with an array of identifiers', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex);
+    ctx.expect.that(
+      'OPS-TICKET-LINK',
+      `linking ${label(t)}`,
+      ok(ex) && ids.length > 0 && ids.every((i) => typeof i === 'string'),
+      { expected: 'a success with an array of identifiers', actual: `${ex.status} ${ex.text.slice(0, 100)}` },
+      ex,
+    );
     const got = await read(ctx, t.episode);
-    ctx.expect.that('OPS-TICKET-LINK', "the episode's tickets after linking", ok(got.ex) && got.tickets.includes(pair(t.system, t.id)), { expected: `a success holding ${pair(t.system, t.id)}`, actual: `${got.ex.status} holding ${show(got.tickets)}` }, got.ex);
+    ctx.expect.that(
+      'OPS-TICKET-LINK',
+      "the episode's tickets after linking",
+      ok(got.ex) && got.tickets.includes(pair(t.system, t.id)),
+      { expected: `a success holding ${pair(t.system, t.id)}`, actual: `${got.ex.status} holding ${show(got.tickets)}` },
+      got.ex,
+    );
     const holder = got.links.find((l) => Array.isArray(l.tickets) && (l.tickets as Doc[]).some((x) => x?.ticket_id === t.id));
-    ctx.expect.that('OPS-TICKET-LINK', 'identifiers the link answered, against the _key of the link holding the ticket', holder !== undefined && ids.includes(holder._key), { expected: `holds ${compact(holder?._key)}`, actual: compact(ids) }, got.ex);
+    ctx.expect.that(
+      'OPS-TICKET-LINK',
+      'identifiers the link answered, against the _key of the link holding the ticket',
+      holder !== undefined && ids.includes(holder._key),
+      { expected: `holds ${compact(holder?._key)}`, actual: compact(ids) },
+      got.ex,
+    );
   },
 };
 
@@ -196,8 +254,19 @@ const linksFollowModel: OpsCheck = {
           const want = [...model.get(e)!].sort();
           // An episode without links may be answered as not found.
           if (!ok(got.ex) && want.length === 0) continue;
-          if (!ok(got.ex) || got.foreign.length) throw new Violation(`the links of ${e} answered ${got.ex.status}${got.foreign.length ? ` with links of ${got.foreign.map((l) => String(l.event_id)).join(', ')}` : ''}`, 'OPS-TICKET-GET', got.ex);
-          if (JSON.stringify(got.tickets) !== JSON.stringify(want)) throw new Violation(`after ${requirement === 'OPS-TICKET-DELETE' ? 'deleting' : 'adding'} ${label(t)}, ${e} holds ${show(got.tickets)}; the model holds ${show(want)}`, requirement, got.ex, { expected: show(want), actual: show(got.tickets) });
+          if (!ok(got.ex) || got.foreign.length)
+            throw new Violation(
+              `the links of ${e} answered ${got.ex.status}${got.foreign.length ? ` with links of ${got.foreign.map((l) => String(l.event_id)).join(', ')}` : ''}`,
+              'OPS-TICKET-GET',
+              got.ex,
+            );
+          if (JSON.stringify(got.tickets) !== JSON.stringify(want))
+            throw new Violation(
+              `after ${requirement === 'OPS-TICKET-DELETE' ? 'deleting' : 'adding'} ${label(t)}, ${e} holds ${show(got.tickets)}; the model holds ${show(want)}`,
+              requirement,
+              got.ex,
+              { expected: show(want), actual: show(got.tickets) },
+            );
         }
       }
     });

@@ -10,6 +10,12 @@ export const servedOverHttps: OpsCheck = {
     ctx.observe('OPS-AUTH-HTTPS', `management port ${url.port || '443'}${url.port === '8089' ? ' (the documented default)' : ' (not the documented 8089)'}`);
     const ex = await ctx.http.send('coreGetSupportedObjectTypes');
     const path = new URL(ex.request.url).pathname;
-    ctx.expect.that('OPS-ADDR-BASE-FORM', 'get_supported_object_types at the base path', ex.status >= 200 && ex.status < 300 && /^\/servicesNS\/[^/]+\/[^/]+\/itoa_interface\//.test(path), { expected: 'a success at /servicesNS/<user>/<app>/itoa_interface/...', actual: `${ex.status} at ${path}` }, ex);
+    ctx.expect.that(
+      'OPS-ADDR-BASE-FORM',
+      'get_supported_object_types at the base path',
+      ex.status >= 200 && ex.status < 300 && /^\/servicesNS\/[^/]+\/[^/]+\/itoa_interface\//.test(path),
+      { expected: 'a success at /servicesNS/<user>/<app>/itoa_interface/...', actual: `${ex.status} at ${path}` },
+      ex,
+    );
   },
 };

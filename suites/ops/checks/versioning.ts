@@ -14,10 +14,15 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
         continue;
       }
       const params = { object_type: c.type, _key: key };
-      for (const [op, query] of [[c.ops.get, undefined], [c.ops.list, { filter: ownFilter(ctx) }], [c.ops.count, { filter: ownFilter(ctx) }]] as const) {
+      for (const [op, query] of [
+        [c.ops.get, undefined],
+        [c.ops.list, { filter: ownFilter(ctx) }],
+        [c.ops.count, { filter: ownFilter(ctx) }],
+      ] as const) {
         const plain = await ctx.http.send(op, { params, query });
         const latest = await ctx.http.send(op, { params, query, path: vLatest });
-        const equal = plain.status === latest.status && (op === c.ops.list ? same(keys(rows(plain)), keys(rows(latest))) : op === c.ops.count ? countOf(plain) === countOf(latest) : same(plain.json, latest.json));
+        const equal =
+          plain.status === latest.status && (op === c.ops.list ? same(keys(rows(plain)), keys(rows(latest))) : op === c.ops.count ? countOf(plain) === countOf(latest) : same(plain.json, latest.json));
         const seen = (ex: typeof plain) => `${ex.status} ${compact(op === c.ops.list ? keys(rows(ex)) : ex.json)}`;
         ctx.expect.that('OPS-VERSION-PATH', `${op} under vLatest, against the same request without it`, equal, { expected: seen(plain), actual: seen(latest) }, latest);
       }
@@ -26,7 +31,13 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
     const actions = await ctx.http.send('emActionList');
     const actionsLatest = await ctx.http.send('emActionList', { path: vLatest });
     const seenActions = (ex: typeof actions) => `${ex.status} ${compact(ex.json)}`;
-    ctx.expect.that('OPS-VERSION-PATH', 'emActionList under vLatest, against the same request without it', actions.status === actionsLatest.status && same(actions.json, actionsLatest.json), { expected: seenActions(actions), actual: seenActions(actionsLatest) }, actionsLatest);
+    ctx.expect.that(
+      'OPS-VERSION-PATH',
+      'emActionList under vLatest, against the same request without it',
+      actions.status === actionsLatest.status && same(actions.json, actionsLatest.json),
+      { expected: seenActions(actions), actual: seenActions(actionsLatest) },
+      actionsLatest,
+    );
     const types = await ctx.http.send('coreGetSupportedObjectTypes', { path: vLatest });
     ctx.expect.status('OPS-VERSION-LATEST-ONLY', types, '2xx', 'get_supported_object_types under vLatest');
   },

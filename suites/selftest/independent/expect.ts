@@ -25,7 +25,10 @@ export function expectCaught(report: ComplianceReport, want: Expected, clause: s
   expect(report.summary.gate, clause).toBe('fail');
   for (const id of want.named) expect(failed, `${id} must fail: ${clause}`).toContain(id);
   const allowed = new Set([...want.named, ...(want.collateral ?? [])]);
-  expect(failed.filter((id) => !allowed.has(id)), 'failures beyond the stated collateral').toEqual([]);
+  expect(
+    failed.filter((id) => !allowed.has(id)),
+    'failures beyond the stated collateral',
+  ).toEqual([]);
 }
 
 /** Starts an independent server and runs `api` against it the way a user does: through the variables it prints. */

@@ -111,10 +111,8 @@ export function profileFor(variant: string): Profile {
   return p;
 }
 
-const FILTER_SHAPES =
-  'Shapes seen: equality `{field: value}`, pattern `{field: {$regex: pattern}}`, and `{field: {$ne: value}}`.';
-const FULL_UPDATE =
-  'With 0 the payload is the whole object and overwrites the existing object, and the required fields of the schema must be present (for a service, `title`).';
+const FILTER_SHAPES = 'Shapes seen: equality `{field: value}`, pattern `{field: {$regex: pattern}}`, and `{field: {$ne: value}}`.';
+const FULL_UPDATE = 'With 0 the payload is the whole object and overwrites the existing object, and the required fields of the schema must be present (for a service, `title`).';
 const READ_RESTRICTED = 'Results are restricted to objects the caller can read.';
 
 export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
@@ -230,8 +228,7 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'cp-skip-no-failure',
-    clause:
-      'Content-pack install reports per-object failures inside a normal result: `failure` entries carry `content_type`, `id`, `title` and `type` (for example `OBJECT_ALREADY_EXISTS`).',
+    clause: 'Content-pack install reports per-object failures inside a normal result: `failure` entries carry `content_type`, `id`, `title` and `type` (for example `OBJECT_ALREADY_EXISTS`).',
     description: 'With resolution skip, already installed objects are silently skipped (no OBJECT_ALREADY_EXISTS failure).',
   },
   { id: 'cp-prefix-ignored', clause: 'prefix added to each installed object; default empty string', description: 'The install prefix is ignored.' },
@@ -242,8 +239,7 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'cp-refresh-shape',
-    clause:
-      '`{success: {apps_added: [string], apps_removed: [string]}, failed: {apps_added: [string], apps_removed: [string]}}`',
+    clause: '`{success: {apps_added: [string], apps_removed: [string]}, failed: {apps_added: [string], apps_removed: [string]}}`',
     description: 'Refresh answers a flat {apps_added, apps_removed}.',
   },
   {
@@ -253,14 +249,12 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'authoring-extras-with-fields',
-    clause:
-      'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
+    clause: 'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
     description: 'Authoring list returns icon and *_counts even when fields is given.',
   },
   {
     id: 'authoring-extras-missing',
-    clause:
-      'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
+    clause: 'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
     description: 'Authoring list never returns icon and *_counts.',
   },
   { id: 'authoring-search-ignored', clause: '`search` (string; matches titles containing it)', description: 'Authoring list ignores the search parameter.' },
@@ -316,8 +310,7 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'vlatest-rejected',
-    clause:
-      'The version is left out of the path, or `vLatest` follows the interface name: `/servicesNS/<user>/<app>/itoa_interface/vLatest/...`.',
+    clause: 'The version is left out of the path, or `vLatest` follows the interface name: `/servicesNS/<user>/<app>/itoa_interface/vLatest/...`.',
     description: 'Paths with vLatest after the interface name answer 404.',
   },
 ];

@@ -4,32 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { CTW_ACTIONS, ctwSpec, handleCtwAction } from './ops-ctw.js';
 import { serviceHealthKpi, templateKpiDefaults } from './ops-data.js';
-import {
-  badRequest,
-  byMethod,
-  forbidden,
-  isPlainObject,
-  objectBody,
-  ok,
-  requireWrite,
-  unknownPath,
-  type Ctx,
-  type Doc,
-  type Reply,
-} from './ops-http.js';
-import {
-  bulkUpdate,
-  countObjects,
-  createObject,
-  deleteByFilter,
-  deleteObject,
-  findReadable,
-  getObject,
-  listObjects,
-  updateObject,
-  type KindSpec,
-  type WriteMode,
-} from './ops-objects.js';
+import { badRequest, byMethod, forbidden, isPlainObject, objectBody, ok, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
+import { bulkUpdate, countObjects, createObject, deleteByFilter, deleteObject, findReadable, getObject, listObjects, updateObject, type KindSpec, type WriteMode } from './ops-objects.js';
 import { canRead, clone, DEFAULT_GROUP, isoTimestamp, microDateTime, permissionsFor, plainDateTime, SCHEMA_VERSION, type Rec } from './ops-store.js';
 
 const CORE_TYPES = [

@@ -1,18 +1,6 @@
 // Custom threshold windows: the object type plus stop, associate_service_kpi, disconnect_kpis, linked_kpis.
 
-import {
-  badRequest,
-  byMethod,
-  intParam,
-  isPlainObject,
-  jsonBody,
-  notFound,
-  ok,
-  requireWrite,
-  type Ctx,
-  type Doc,
-  type Reply,
-} from './ops-http.js';
+import { badRequest, byMethod, intParam, isPlainObject, jsonBody, notFound, ok, requireWrite, type Ctx, type Doc, type Reply } from './ops-http.js';
 import { findReadable, presentDoc, type KindSpec, type WriteMode } from './ops-objects.js';
 import { canRead, epochSeconds, isoTimestamp, permissionsFor, type Rec } from './ops-store.js';
 
@@ -113,7 +101,10 @@ function splitIds(v: unknown): string[] {
       /* fall through to comma splitting */
     }
   }
-  return t.split(',').map((s) => s.trim()).filter(Boolean);
+  return t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Windows addressed by the path, the ctw_id parameter or the payload. */

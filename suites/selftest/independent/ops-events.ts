@@ -3,33 +3,10 @@
 
 import { randomUUID } from 'node:crypto';
 import { EPISODE_ACTIONS, type EpisodeAction } from './ops-data.js';
-import {
-  badRequest,
-  boolParam,
-  byMethod,
-  created,
-  deleted,
-  isPlainObject,
-  methodNotAllowed,
-  notFound,
-  objectBody,
-  ok,
-  requireWrite,
-  unknownPath,
-  type Ctx,
-  type Doc,
-  type Reply,
-} from './ops-http.js';
+import { badRequest, boolParam, byMethod, created, deleted, isPlainObject, methodNotAllowed, notFound, objectBody, ok, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
 import { applyFilter, clone, epochSeconds, orderAndPage, parseListParams, project, type Rec } from './ops-store.js';
 
-const EVENT_TYPES = new Set([
-  'notable_event_group',
-  'correlation_search',
-  'notable_aggregation_policy',
-  'notable_event_comment',
-  'notable_event_tag',
-  'notable_event',
-]);
+const EVENT_TYPES = new Set(['notable_event_group', 'correlation_search', 'notable_aggregation_policy', 'notable_event_comment', 'notable_event_tag', 'notable_event']);
 const evColl = (type: string) => `ev:${type}`;
 const TICKETS = evColl('external_ticket');
 
@@ -392,7 +369,16 @@ export function seedEvents(ctx: Ctx, serviceKeys: string[]): void {
     put('notable_event_group', { _key: key, event_id: key, title, status, severity, owner: i === 0 ? 'admin' : 'unassigned', policy_id: 'ops_default_policy', service_ids: serviceKeys.slice(0, 1) });
     for (let n = 0; n < 2; n++) {
       const eid = ctx.store.timeUuid();
-      put('notable_event', { _key: eid, event_id: eid, title: `${title} (${n + 1})`, status, severity: ['info', 'low', 'medium', 'high', 'critical'][n + i] ?? 'low', itsi_group_id: key, source: searches[n % 2], service_ids: serviceKeys.slice(0, 1).join(',') });
+      put('notable_event', {
+        _key: eid,
+        event_id: eid,
+        title: `${title} (${n + 1})`,
+        status,
+        severity: ['info', 'low', 'medium', 'high', 'critical'][n + i] ?? 'low',
+        itsi_group_id: key,
+        source: searches[n % 2],
+        service_ids: serviceKeys.slice(0, 1).join(','),
+      });
     }
     return key;
   });

@@ -1,20 +1,7 @@
 // Glass-table icons: /services/SA-ITOA/v1/icon_collection
 
 import { BUILTIN_ICONS, IMMUTABLE_ICON_CATEGORIES } from './ops-data.js';
-import {
-  badRequest,
-  boolParam,
-  byMethod,
-  isPlainObject,
-  jsonBody,
-  notFound,
-  ok,
-  requireWrite,
-  unknownPath,
-  type Ctx,
-  type Doc,
-  type Reply,
-} from './ops-http.js';
+import { badRequest, boolParam, byMethod, isPlainObject, jsonBody, notFound, ok, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
 import { applyFilter, clone, orderAndPage, parseListParams, project, type Collection } from './ops-store.js';
 
 const ICONS = 'icons';
@@ -43,10 +30,7 @@ function present(ctx: Ctx, doc: Doc): Doc {
 function categories(ctx: Ctx): Doc[] {
   const mutable = new Set<string>();
   for (const d of icons(ctx).docs()) if (typeof d.category === 'string' && !immutable(d.category)) mutable.add(d.category);
-  return [
-    ...IMMUTABLE_ICON_CATEGORIES.map((name) => ({ name, immutable: true })),
-    ...[...mutable].sort().map((name) => ({ name })),
-  ];
+  return [...IMMUTABLE_ICON_CATEGORIES.map((name) => ({ name, immutable: true })), ...[...mutable].sort().map((name) => ({ name }))];
 }
 
 function list(ctx: Ctx): Reply {

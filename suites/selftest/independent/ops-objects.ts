@@ -2,35 +2,8 @@
 // list, create (or update when the _key exists), get, update (partial or full), bulk_update,
 // delete by key, delete by filter, count.
 
-import {
-  badRequest,
-  boolParam,
-  conflict,
-  created,
-  deleted,
-  isPlainObject,
-  jsonBody,
-  notFound,
-  objectBody,
-  ok,
-  requireWrite,
-  type Ctx,
-  type Doc,
-  type Reply,
-} from './ops-http.js';
-import {
-  applyFilter,
-  canRead,
-  clone,
-  DEFAULT_GROUP,
-  isoTimestamp,
-  orderAndPage,
-  parseListParams,
-  project,
-  SCHEMA_VERSION,
-  type Collection,
-  type Rec,
-} from './ops-store.js';
+import { badRequest, boolParam, conflict, created, deleted, isPlainObject, jsonBody, notFound, objectBody, ok, requireWrite, type Ctx, type Doc, type Reply } from './ops-http.js';
+import { applyFilter, canRead, clone, DEFAULT_GROUP, isoTimestamp, orderAndPage, parseListParams, project, SCHEMA_VERSION, type Collection, type Rec } from './ops-store.js';
 
 export type WriteMode = 'create' | 'full' | 'partial';
 
@@ -225,7 +198,10 @@ export function bulkUpdate(ctx: Ctx, spec: KindSpec): Reply {
 export function commit(ctx: Ctx, spec: KindSpec, built: Built[]): void {
   const coll = collOf(ctx, spec);
   for (const b of built) coll.put(b.doc, b.meta);
-  spec.afterWrite?.(ctx, built.map((b) => String(b.doc._key)));
+  spec.afterWrite?.(
+    ctx,
+    built.map((b) => String(b.doc._key)),
+  );
 }
 
 export function deleteObject(ctx: Ctx, spec: KindSpec, key: string): Reply {
@@ -252,6 +228,9 @@ export function deleteByFilter(ctx: Ctx, spec: KindSpec): Reply {
     (r) => !spec.undeletable?.(r.doc) || (spec.bulkUndeletableBug !== undefined && ctx.bug(spec.bulkUndeletableBug)),
   );
   for (const r of doomed) coll.delete(String(r.doc._key));
-  spec.afterDelete?.(ctx, doomed.map((r) => r.doc));
+  spec.afterDelete?.(
+    ctx,
+    doomed.map((r) => r.doc),
+  );
   return deleted(ctx);
 }

@@ -2,34 +2,9 @@
 
 import { coreColl, SPECS } from './ops-core.js';
 import { contentPackLibrary, FAILED_PACKS, UNREGISTERED_LOCAL_APPS, type LibraryPack, type PackObject } from './ops-data.js';
-import {
-  badRequest,
-  boolValue,
-  byMethod,
-  contentPackError,
-  intParam,
-  isPlainObject,
-  ok,
-  optionalObjectBody,
-  requireWrite,
-  unknownPath,
-  type Ctx,
-  type Doc,
-  type Reply,
-} from './ops-http.js';
+import { badRequest, boolValue, byMethod, contentPackError, intParam, isPlainObject, ok, optionalObjectBody, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
 import { buildWrite, commit, countObjects, createObject, findReadable, updateObject, type KindSpec } from './ops-objects.js';
-import {
-  applyFilter,
-  canRead,
-  clone,
-  compareValues,
-  epochSeconds,
-  filterQuirks,
-  parseFields,
-  plainDateTime,
-  project,
-  type Store,
-} from './ops-store.js';
+import { applyFilter, canRead, clone, compareValues, epochSeconds, filterQuirks, parseFields, plainDateTime, project, type Store } from './ops-store.js';
 import { compileFilter } from './ops-filter.js';
 
 // ---------- library state ----------
@@ -167,9 +142,7 @@ function install(ctx: Ctx, p: LibraryPack): Reply {
     failure,
   };
   if (ctx.profile.installSavedSearches) {
-    answer.saved_searches = enabled
-      ? { action_performed: 'enable', success: [...p.savedSearches], failure: [] }
-      : { action_performed: 'none', success: [], failure: [] };
+    answer.saved_searches = enabled ? { action_performed: 'enable', success: [...p.savedSearches], failure: [] } : { action_performed: 'none', success: [], failure: [] };
   }
   return ok(answer);
 }
@@ -195,7 +168,18 @@ function installObject(ctx: Ctx, p: LibraryPack, o: PackObject, title: string, e
     body.enabled = enabled ? 1 : 0;
     const kbs = p.objects.find((x) => x.type === 'kpi_base_search');
     body.kpis = kbs
-      ? [{ _key: `${o.id}-kpi`, title: `${o.title} Count`, search_type: 'shared_base', base_search_id: kbs.id, base_search_metric: `${kbs.id}-metric`, backfill_enabled: backfill, threshold_field: 'count', urgency: '5' }]
+      ? [
+          {
+            _key: `${o.id}-kpi`,
+            title: `${o.title} Count`,
+            search_type: 'shared_base',
+            base_search_id: kbs.id,
+            base_search_metric: `${kbs.id}-metric`,
+            backfill_enabled: backfill,
+            threshold_field: 'count',
+            urgency: '5',
+          },
+        ]
       : [];
   }
   const spec = SPECS.get(o.type)!;
@@ -347,7 +331,11 @@ function listAuthored(ctx: Ctx): Reply {
   if (status) recs = recs.filter((r) => r.doc.status === status);
   if (search && !ctx.bug('authoring-search-ignored')) {
     const needle = search.toLowerCase();
-    recs = recs.filter((r) => String(r.doc.title ?? '').toLowerCase().includes(needle));
+    recs = recs.filter((r) =>
+      String(r.doc.title ?? '')
+        .toLowerCase()
+        .includes(needle),
+    );
   }
   recs.sort((a, b) => dir * compareValues(a.doc[sortKey], b.doc[sortKey]) || b.seq - a.seq);
   recs = recs.slice(offset);

@@ -188,7 +188,7 @@ export async function startOpsServer(opts: OpsServerOptions = {}): Promise<Runni
     });
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port ?? 0;
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
   const url = `https://127.0.0.1:${port}`;
   return {
     url,

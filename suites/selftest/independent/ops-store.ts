@@ -75,7 +75,9 @@ export class Store {
   }
 
   objectId(): string {
-    const secs = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0');
+    const secs = Math.floor(Date.now() / 1000)
+      .toString(16)
+      .padStart(8, '0');
     this.counter = (this.counter + 1) % 0x1000000;
     return secs + this.machine + this.counter.toString(16).padStart(6, '0');
   }
@@ -107,10 +109,7 @@ export function isoTimestamp(d = new Date()): string {
 
 /** 2022-05-24 05:20:29 */
 export function plainDateTime(d = new Date()): string {
-  return (
-    `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ` +
-    `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`
-  );
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ` + `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
 }
 
 /** 2022-05-24 05:20:29.350678 */
@@ -168,13 +167,7 @@ export function filterQuirks(ctx: Ctx): FilterQuirks {
   return {
     eqCaseInsensitive: ctx.bug('filter-eq-case-insensitive'),
     neAsEq: ctx.bug('filter-ne-as-eq'),
-    regexMode: ctx.bug('filter-regex-prefix')
-      ? 'prefix'
-      : ctx.bug('filter-regex-substring')
-        ? 'substring'
-        : ctx.bug('filter-regex-exact')
-          ? 'exact'
-          : 'regex',
+    regexMode: ctx.bug('filter-regex-prefix') ? 'prefix' : ctx.bug('filter-regex-substring') ? 'substring' : ctx.bug('filter-regex-exact') ? 'exact' : 'regex',
   };
 }
 

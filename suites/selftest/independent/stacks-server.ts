@@ -203,15 +203,11 @@ const VARIANT_CONFIGS: VariantConfig[] = [
     unknownKeyStatus: 401,
     idStyle: 'uuid',
   }),
-  variant(
-    'four-part-versions',
-    'Four-part build numbers where numeric and string order disagree (9.10 > 9.9; unreleased 10.0), listed in no particular order.',
-    {
-      catalogue: 'four-part',
-      versionsOrder: 'shuffled',
-      nameStyle: 'by-version',
-    },
-  ),
+  variant('four-part-versions', 'Four-part build numbers where numeric and string order disagree (9.10 > 9.9; unreleased 10.0), listed in no particular order.', {
+    catalogue: 'four-part',
+    versionsOrder: 'shuffled',
+    nameStyle: 'by-version',
+  }),
 ];
 
 export const STACK_VARIANTS: { id: string; description: string }[] = VARIANT_CONFIGS.map(({ id, description }) => ({ id, description }));
@@ -316,8 +312,7 @@ export const STACK_BUGS: { id: string; clause: string; description: string }[] =
   {
     id: 'version-drift',
     clause: 'The platform version of a new stack is chosen with `platformVersion` in the create body.',
-    description:
-      'The create answer echoes the requested version, but the stack is provisioned with the default version, which get and list then show.',
+    description: 'The create answer echoes the requested version, but the stack is provisioned with the default version, which get and list then show.',
   },
   {
     id: 'termination-before-created',
@@ -679,14 +674,7 @@ class StackService {
     res.end();
   }
 
-  private sendError(
-    res: ServerResponse,
-    status: number,
-    code: string,
-    message: string,
-    requestId: string,
-    headers: Record<string, string> = {},
-  ): void {
+  private sendError(res: ServerResponse, status: number, code: string, message: string, requestId: string, headers: Record<string, string> = {}): void {
     if (res.headersSent) {
       res.destroy();
       return;
@@ -765,10 +753,7 @@ class StackService {
     if (this.bug('limit-counts-deleted')) {
       used = this.createdTally.get(account.handle) ?? 0;
     } else {
-      used = this.liveStacks(now).filter(
-        ({ stack, phase }) =>
-          (stack.owner === account.handle || this.bug('limit-global')) && (phase.state !== 'STOPPING' || this.cfg.stoppingCounts),
-      ).length;
+      used = this.liveStacks(now).filter(({ stack, phase }) => (stack.owner === account.handle || this.bug('limit-global')) && (phase.state !== 'STOPPING' || this.cfg.stoppingCounts)).length;
     }
     if (used < this.cfg.maxStacks) return null;
     const status = this.bug('limit-429') ? 429 : 409;

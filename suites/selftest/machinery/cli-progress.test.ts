@@ -17,10 +17,13 @@ function fakeStream(tty: boolean) {
   return { stream, writes, text: () => writes.map((w) => w.text).join('') };
 }
 
-const slow = (ms: number) => (h: ApiHandler): ApiHandler => async (req) => {
-  await sleep(ms);
-  return h(req);
-};
+const slow =
+  (ms: number) =>
+  (h: ApiHandler): ApiHandler =>
+  async (req) => {
+    await sleep(ms);
+    return h(req);
+  };
 
 describe('progress without a terminal', () => {
   it('prints a line while a slow check runs, and nothing extra while checks end quickly', async () => {
@@ -32,7 +35,9 @@ describe('progress without a terminal', () => {
     ev({ type: 'check-start', api: 'stacks', check: 'stacks.slow.one' });
     requests = 17;
     await sleep(1000);
-    const during = text().split('\n').filter((l) => l.includes('still running'));
+    const during = text()
+      .split('\n')
+      .filter((l) => l.includes('still running'));
     expect(during.length).toBeGreaterThanOrEqual(2);
     expect(during[0]).toMatch(/still running: stacks stacks\.slow\.one \(running for [\d.]+s, 17 requests so far\)/);
     ev({ type: 'check-end', api: 'stacks', check: 'stacks.slow.one', index: 1, total: 4, failed: 0, outcome: 'ran', ms: 1000 });
@@ -82,7 +87,14 @@ describe('a run against a slow target', () => {
     const { stream, text } = fakeStream(false);
     const progress = progressPrinter(stream, { tty: false, heartbeatMs: 400 });
     try {
-      await runConformance({ settings: selftestSettings('stacks', { only: ['stacks.create.accepted-202'], runs: 2 }), apis: [stacksApi], targets: { stacks: fast }, progress, tool: { name: 'test', version: '0' }, write: false });
+      await runConformance({
+        settings: selftestSettings('stacks', { only: ['stacks.create.accepted-202'], runs: 2 }),
+        apis: [stacksApi],
+        targets: { stacks: fast },
+        progress,
+        tool: { name: 'test', version: '0' },
+        write: false,
+      });
     } finally {
       progress.close();
     }
@@ -119,7 +131,11 @@ describe('a run against a slow target', () => {
   }, 60_000);
 
   it('spawned: --dry-run shows progress too', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks', '--only', 'stacks.auth.*', '--dry-run', '--report-dir', `${process.env.TMPDIR ?? '/tmp'}/conformance-dry-${process.pid}`], { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks', '--only', 'stacks.auth.*', '--dry-run', '--report-dir', `${process.env.TMPDIR ?? '/tmp'}/conformance-dry-${process.pid}`],
+      { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     let stdout = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

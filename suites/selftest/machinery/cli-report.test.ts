@@ -52,7 +52,12 @@ function usageError(fn: () => unknown): string {
 }
 
 beforeAll(async () => {
-  const { report: r } = await runConformance({ settings: selftestSettings('stacks', { only: ['stacks.auth.*', 'stacks.create.*'], runs: 2, seed: 7 }), apis: [stacksApi], tool: { name: 'api-conformance', version: 'test' }, write: false });
+  const { report: r } = await runConformance({
+    settings: selftestSettings('stacks', { only: ['stacks.auth.*', 'stacks.create.*'], runs: 2, seed: 7 }),
+    apis: [stacksApi],
+    tool: { name: 'api-conformance', version: 'test' },
+    write: false,
+  });
   base = r;
   broken = base.requirements.find((q) => q.level === 'MUST' && q.status === 'passed')!.id;
 }, 60_000);
@@ -141,7 +146,9 @@ describe('report --merge refuses reports that are not the shards of one run', ()
 
   it('the same shard twice, shards of different seeds, shards of different counts', () => {
     const out = ['--report-dir', join(dir, 'refused')];
-    expect(usageError(() => report(['--merge', shard('d1', 1, 2), shard('d2', 1, 2), ...out]))).toMatch(/^cannot merge: .*d1\/compliance\.json and .*d2\/compliance\.json are both shard 1\/2 of the stacks API$/);
+    expect(usageError(() => report(['--merge', shard('d1', 1, 2), shard('d2', 1, 2), ...out]))).toMatch(
+      /^cannot merge: .*d1\/compliance\.json and .*d2\/compliance\.json are both shard 1\/2 of the stacks API$/,
+    );
     expect(usageError(() => report(['--merge', shard('s1', 1, 2, 7), shard('s2', 2, 2, 8), ...out]))).toMatch(/^cannot merge: .*s1\/compliance\.json has seed 7 but .*s2\/compliance\.json has seed 8/);
     expect(usageError(() => report(['--merge', shard('c1', 1, 2), shard('c2', 2, 3), ...out]))).toMatch(/^cannot merge: .* is shard 1\/2 but .* is shard 2\/3/);
     expect(usageError(() => report(['--merge', variant('w1', () => {}), variant('w2', () => {}), ...out]))).toMatch(/are both a whole run \(no --shard\)/);

@@ -28,8 +28,24 @@ describe('one option table drives flags, help, config file and settings', () => 
   });
 
   it('each API declares its own variables; the shared settings know no API by name', () => {
-    expect(Object.values(APIS.find((a) => a.id === 'stacks')!.options).map((d) => (d as OptionDef).env)).toEqual(['STACKS_BASE_URL', 'STACKS_API_KEY', 'STACKS_API_KEY_2', 'STACKS_API_KEY_FORBIDDEN', 'STACKS_READY_TIMEOUT_S', 'STACKS_LIMIT_PROBE_MAX']);
-    expect(Object.values(APIS.find((a) => a.id === 'ops')!.options).map((d) => (d as OptionDef).env)).toEqual(['OPS_BASE_URL', 'OPS_USERNAME', 'OPS_PASSWORD', 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD', 'OPS_TLS_INSECURE', 'OPS_NS_USER', 'OPS_NS_APP']);
+    expect(Object.values(APIS.find((a) => a.id === 'stacks')!.options).map((d) => (d as OptionDef).env)).toEqual([
+      'STACKS_BASE_URL',
+      'STACKS_API_KEY',
+      'STACKS_API_KEY_2',
+      'STACKS_API_KEY_FORBIDDEN',
+      'STACKS_READY_TIMEOUT_S',
+      'STACKS_LIMIT_PROBE_MAX',
+    ]);
+    expect(Object.values(APIS.find((a) => a.id === 'ops')!.options).map((d) => (d as OptionDef).env)).toEqual([
+      'OPS_BASE_URL',
+      'OPS_USERNAME',
+      'OPS_PASSWORD',
+      'OPS_READONLY_USERNAME',
+      'OPS_READONLY_PASSWORD',
+      'OPS_TLS_INSECURE',
+      'OPS_NS_USER',
+      'OPS_NS_APP',
+    ]);
     const source = readFileSync(fileURLToPath(new URL('../../core/settings.ts', import.meta.url)), 'utf8');
     expect(source).not.toMatch(/STACKS_|OPS_/);
     const schema = configSchema(decls) as { properties: { targets: { properties: Record<string, unknown> } } };
@@ -64,7 +80,14 @@ describe('one option table drives flags, help, config file and settings', () => 
   });
 
   it('the replay path and the limit probe go through the table: into the environment the checks read and into run.config', async () => {
-    const { settings } = resolveSettings({ flags: { api: 'stacks', 'replay-path': '0:1', only: 'stacks.auth.missing-key-401' }, file: { file: 'x.yaml', doc: { targets: { stacks: { limitProbeMax: 5 } } } }, env: { STACKS_API_KEY: 'secret-key' } }, decls);
+    const { settings } = resolveSettings(
+      {
+        flags: { api: 'stacks', 'replay-path': '0:1', only: 'stacks.auth.missing-key-401' },
+        file: { file: 'x.yaml', doc: { targets: { stacks: { limitProbeMax: 5 } } } },
+        env: { STACKS_API_KEY: 'secret-key' },
+      },
+      decls,
+    );
     expect(exportedEnv(settings, decls)).toEqual({ CONFORMANCE_PATH: '0:1', STACKS_LIMIT_PROBE_MAX: '5' });
     const recorded = recordedConfig(settings, decls);
     expect(recorded).toMatchObject({ replayPath: '0:1', targets: { stacks: { limitProbeMax: 5, readyTimeoutS: 10 } } });

@@ -69,13 +69,23 @@ describe('a mistake in how the tool is called is one line and exit code 2, never
     ['an API misspelt in the environment, blamed on the variable', [], { CONFORMANCE_APIS: 'stcks' }, /^unknown API 'stcks' in CONFORMANCE_APIS \(did you mean stacks\?/],
     ['--only matching nothing, with the closest ids', ['--only', 'stacks.auht.*'], {}, /^--only 'stacks\.auht\.\*' matches no check or requirement of stacks, ops \(closest: stacks\.auth\.\*/],
     ['--only naming a requirement that does not exist', ['--only', 'STK-CREAT-202'], {}, /matches no check or requirement .*closest: STK-CREATE-202/],
-    ['--only selecting only checks of an API left out', ['--api', 'stacks', '--only', 'ops.*'], {}, /^--only 'ops\.\*' matches no check or requirement of stacks \(it matches checks of ops, which are not selected\)$/],
+    [
+      '--only selecting only checks of an API left out',
+      ['--api', 'stacks', '--only', 'ops.*'],
+      {},
+      /^--only 'ops\.\*' matches no check or requirement of stacks \(it matches checks of ops, which are not selected\)$/,
+    ],
     ['CONFORMANCE_ONLY matching nothing, blamed on the variable', [], { CONFORMANCE_ONLY: 'nothing-like-this' }, /^CONFORMANCE_ONLY 'nothing-like-this' matches no check/],
     ['a missing config file', ['--config', join(dir, 'missing.yaml')], {}, /^cannot read config file .*missing\.yaml: no such file$/],
     ['--target with two APIs', ['--target', 'http://127.0.0.1:1'], {}, /^--target needs exactly one API/],
     ['a target URL that is not one', ['--api', 'stacks', '--target', 'notaurl'], {}, /^--target is not a valid http\(s\) URL/],
     ['a base URL without its key', ['--api', 'stacks'], { STACKS_BASE_URL: 'http://127.0.0.1:1' }, /^STACKS_BASE_URL is set but STACKS_API_KEY .*is not/],
-    ['half a read-only user', ['--api', 'ops'], { OPS_BASE_URL: 'https://127.0.0.1:1', OPS_USERNAME: 'u', OPS_PASSWORD: 'p', OPS_READONLY_USERNAME: 'r' }, /^OPS_READONLY_USERNAME is set but OPS_READONLY_PASSWORD/],
+    [
+      'half a read-only user',
+      ['--api', 'ops'],
+      { OPS_BASE_URL: 'https://127.0.0.1:1', OPS_USERNAME: 'u', OPS_PASSWORD: 'p', OPS_READONLY_USERNAME: 'r' },
+      /^OPS_READONLY_USERNAME is set but OPS_READONLY_PASSWORD/,
+    ],
     ['a positional argument', ['stacks'], {}, /^unexpected argument 'stacks'/],
   ])('%s', async (_name, args, env, message) => {
     expect(await usageError(() => run(args), env)).toMatch(message);
@@ -135,7 +145,10 @@ describe('credentials the deployment refuses end the run before any check', () =
     await Promise.all([stacks.close?.(), ops.close?.()]);
   });
   const key = (role: string) => stacks.principals[role].authorization!.replace(/^Bearer /, '');
-  const basic = (role: string) => Buffer.from(ops.principals[role].authorization!.replace(/^Basic /, ''), 'base64').toString().split(':');
+  const basic = (role: string) =>
+    Buffer.from(ops.principals[role].authorization!.replace(/^Basic /, ''), 'base64')
+      .toString()
+      .split(':');
 
   it('each refused key or user is named with the status, in one line', async () => {
     const base = { STACKS_BASE_URL: stacks.baseUrl };
@@ -143,12 +156,16 @@ describe('credentials the deployment refuses end the run before any check', () =
     // The not-allow-listed user's key given as the main key: 403, refused (the main key must be allow-listed).
     expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('forbidden') })).toBe('STACKS_API_KEY was refused: 403 Forbidden');
     expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('primary'), STACKS_API_KEY_2: 'nope' })).toBe('STACKS_API_KEY_2 was refused: 401 Unauthorized');
-    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('primary'), STACKS_API_KEY_FORBIDDEN: 'nope' })).toBe('STACKS_API_KEY_FORBIDDEN was refused: 401 Unauthorized');
+    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('primary'), STACKS_API_KEY_FORBIDDEN: 'nope' })).toBe(
+      'STACKS_API_KEY_FORBIDDEN was refused: 401 Unauthorized',
+    );
     const [user, password] = basic('primary');
     const [reader] = basic('readonly');
     const opsBase = { OPS_BASE_URL: ops.baseUrl, OPS_TLS_INSECURE: '1', OPS_USERNAME: user };
     expect(await usageError(() => run(['--api', 'ops']), { ...opsBase, OPS_PASSWORD: 'wrong' })).toBe('OPS_USERNAME/OPS_PASSWORD was refused: 401 Unauthorized');
-    expect(await usageError(() => run(['--api', 'ops']), { ...opsBase, OPS_PASSWORD: password, OPS_READONLY_USERNAME: reader, OPS_READONLY_PASSWORD: 'wrong' })).toBe('OPS_READONLY_USERNAME/OPS_READONLY_PASSWORD was refused: 401 Unauthorized');
+    expect(await usageError(() => run(['--api', 'ops']), { ...opsBase, OPS_PASSWORD: password, OPS_READONLY_USERNAME: reader, OPS_READONLY_PASSWORD: 'wrong' })).toBe(
+      'OPS_READONLY_USERNAME/OPS_READONLY_PASSWORD was refused: 401 Unauthorized',
+    );
   });
 
   it('spawned: exit 2, one line, no report written', async () => {

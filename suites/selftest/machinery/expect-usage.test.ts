@@ -7,7 +7,9 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const API_DIRS = ['suites/stacks', 'suites/ops'];
 
 const sources = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.gen.ts') ? [join(dir, e.name)] : []));
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.gen.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('checks assert through the expectation vocabulary', () => {
   // A direct ctx.assert leaves its record without expected and actual, and invites a message that says pass or fail

@@ -59,7 +59,12 @@ describe('the expectation vocabulary', () => {
 
   it('cuts long facts to a few hundred characters and keeps them out of the message', () => {
     const { calls, vocabulary: v } = recorded();
-    v.equal('R', 'a long list', Array.from({ length: 500 }, (_, i) => i), []);
+    v.equal(
+      'R',
+      'a long list',
+      Array.from({ length: 500 }, (_, i) => i),
+      [],
+    );
     expect(calls[0].facts.actual.length).toBeLessThan(340);
     expect(calls[0].facts.actual).toMatch(/… \(\d+ chars\)$/);
     expect(calls[0].message).toBe('a long list');
@@ -101,7 +106,13 @@ const counterexample: Check = {
 describe('a check using the vocabulary', () => {
   it("records a property's counterexample with the facts of its Violation", async () => {
     const api = { ...stacksApi, checks: [counterexample] };
-    const { report } = await runConformance({ settings: selftestSettings('stacks'), apis: [api], targets: { stacks: await embeddedStacksTarget() }, tool: { name: 'selftest', version: '0' }, write: false });
+    const { report } = await runConformance({
+      settings: selftestSettings('stacks'),
+      apis: [api],
+      targets: { stacks: await embeddedStacksTarget() },
+      tool: { name: 'selftest', version: '0' },
+      write: false,
+    });
     const q = report.requirements.find((r) => r.id === 'STK-GET-200')!;
     expect(q.status).toBe('failed');
     expect(q.evidence[0]).toMatchObject({ expected: 'at most 3', actual: '4' });
@@ -110,7 +121,13 @@ describe('a check using the vocabulary', () => {
 
   it('leaves expected and actual on its records, and every report shows them for a failure', async () => {
     const api = { ...stacksApi, checks: [speaking, trespassing] };
-    const { report } = await runConformance({ settings: selftestSettings('stacks'), apis: [api], targets: { stacks: await embeddedStacksTarget() }, tool: { name: 'selftest', version: '0' }, write: false });
+    const { report } = await runConformance({
+      settings: selftestSettings('stacks'),
+      apis: [api],
+      targets: { stacks: await embeddedStacksTarget() },
+      tool: { name: 'selftest', version: '0' },
+      write: false,
+    });
     const q = (id: string) => report.requirements.find((r) => r.id === id)!;
     expect(q('STK-LIST-200').status).toBe('passed');
     expect(q('STK-LIST-200').evidence[0]).toMatchObject({ outcome: 'pass', message: 'list', expected: '200', actual: '200' });

@@ -86,7 +86,10 @@ describe('the HTML report in a real browser', () => {
     for (const [i, q] of failedMust.entries()) {
       // Even with the table filtered to something else and the entry collapsed, the link lands on the evidence.
       await page.selectOption('#f-status', 'passed');
-      await page.locator(`#${anchors(q).row} details`).first().evaluate((d: HTMLDetailsElement) => (d.open = false));
+      await page
+        .locator(`#${anchors(q).row} details`)
+        .first()
+        .evaluate((d: HTMLDetailsElement) => (d.open = false));
       await links.nth(i).click();
       expect(await page.evaluate(() => location.hash)).toBe(`#${anchors(q).evidence}`);
       const target = page.locator(`#${anchors(q).evidence}`);

@@ -11,7 +11,22 @@ import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget } from '../../stacks/target';
 import { runAgainst } from '../harness';
 
-const CORE_TYPES = ['team', 'entity', 'service', 'base_service_template', 'kpi_base_search', 'deep_dive', 'glass_table', 'home_view', 'kpi_template', 'kpi_threshold_template', 'event_management_state', 'entity_filter_rule', 'entity_type', 'custom_threshold_windows'];
+const CORE_TYPES = [
+  'team',
+  'entity',
+  'service',
+  'base_service_template',
+  'kpi_base_search',
+  'deep_dive',
+  'glass_table',
+  'home_view',
+  'kpi_template',
+  'kpi_threshold_template',
+  'event_management_state',
+  'entity_filter_rule',
+  'entity_type',
+  'custom_threshold_windows',
+];
 
 /** Every object the target holds, by where it was read: what a run without destructive checks must leave as it was. */
 async function snapshot(api: ApiDefinition, target: Target, reads: [string, Record<string, string>, string?][]): Promise<Map<string, string>> {
@@ -22,7 +37,10 @@ async function snapshot(api: ApiDefinition, target: Target, reads: [string, Reco
     for (const [op, params, as] of reads) {
       const ex = await client.send(op, { params, as });
       const body = ex.json as Record<string, unknown> | null;
-      const rows = (Array.isArray(body) ? body : Array.isArray(body?.stacks) ? body.stacks : Array.isArray(body?.result) ? body.result : Array.isArray(body?.success) ? body.success : []) as Record<string, unknown>[];
+      const rows = (Array.isArray(body) ? body : Array.isArray(body?.stacks) ? body.stacks : Array.isArray(body?.result) ? body.result : Array.isArray(body?.success) ? body.success : []) as Record<
+        string,
+        unknown
+      >[];
       for (const r of rows) out.set(`${op} ${JSON.stringify(params)} ${as ?? ''} ${r._key ?? r.id}`, JSON.stringify({ ...r, state: undefined, stackAccessDetails: undefined }));
     }
   } finally {
@@ -61,7 +79,10 @@ describe('a run without destructive checks leaves data it did not create untouch
   it('the same snapshot does see the changes destructive checks make (so the test above can fail)', async () => {
     const live = await embeddedOpsTarget();
     const target: Target = { ...live, embedded: false, close: undefined };
-    const reads: [string, Record<string, string>][] = [['coreList', { object_type: 'deep_dive' }], ['coreList', { object_type: 'entity' }]];
+    const reads: [string, Record<string, string>][] = [
+      ['coreList', { object_type: 'deep_dive' }],
+      ['coreList', { object_type: 'entity' }],
+    ];
     const before = await snapshot(opsApi, target, reads);
     await runAgainst(opsApi, target, { allowDestructive: true, only: ['ops.filter.invalid-delete-deletes-all', 'ops.entity.retire-retirable'] });
     expect(unchanged(before, await snapshot(opsApi, target, reads)).length).toBeGreaterThan(0);
@@ -69,13 +90,15 @@ describe('a run without destructive checks leaves data it did not create untouch
   }, 120_000);
 
   it("a server that ignores the category of icon reads and deletes is not led into deleting others' icons", async () => {
-    const ignoreCategory = (inner: ApiHandler): ApiHandler => (req) => {
-      if (!req.path.endsWith('/icon_collection') || req.query.get('category') === '*') return inner(req);
-      const query = new URLSearchParams(req.query);
-      if (req.method === 'DELETE' && query.has('category')) query.set('category', '*');
-      else query.delete('category');
-      return inner({ ...req, query });
-    };
+    const ignoreCategory =
+      (inner: ApiHandler): ApiHandler =>
+      (req) => {
+        if (!req.path.endsWith('/icon_collection') || req.query.get('category') === '*') return inner(req);
+        const query = new URLSearchParams(req.query);
+        if (req.method === 'DELETE' && query.has('category')) query.set('category', '*');
+        else query.delete('category');
+        return inner({ ...req, query });
+      };
     const live = await embeddedOpsTarget(ignoreCategory);
     const target: Target = { ...live, embedded: false, close: undefined };
     const reads: [string, Record<string, string>][] = [['iconList', {}]];
@@ -96,7 +119,10 @@ describe('a run without destructive checks leaves data it did not create untouch
     await client.send('createStack', { as: 'second', body: {} });
     await client.send('createStack', { as: 'primary', body: {} });
     transport.close();
-    const reads: [string, Record<string, string>, string][] = [['listStacks', {}, 'primary'], ['listStacks', {}, 'second']];
+    const reads: [string, Record<string, string>, string][] = [
+      ['listStacks', {}, 'primary'],
+      ['listStacks', {}, 'second'],
+    ];
     const before = await snapshot(stacksApi, target, reads);
     expect(before.size).toBe(2);
     await runAgainst(stacksApi, target, { allowDestructive: false });

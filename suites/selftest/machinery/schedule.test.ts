@@ -26,7 +26,10 @@ async function overlaps(checks: Check[], width: number, ms = 5) {
 
 describe('schedule', () => {
   it('runs checks that declare nothing side by side, up to the width', async () => {
-    const r = await overlaps(['a', 'b', 'c', 'd', 'e'].map((id) => check(id)), 3);
+    const r = await overlaps(
+      ['a', 'b', 'c', 'd', 'e'].map((id) => check(id)),
+      3,
+    );
     expect(r.seen.map((s) => s.id).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(r.most).toBe(3);
   });

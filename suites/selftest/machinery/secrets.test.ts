@@ -18,15 +18,14 @@ describe('no credential appears in any output of a run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-secrets-'));
     const stacks = loadStacksConfig();
     const ops = loadOpsConfig();
-    const secrets = [
-      ...stacks.users.map((u) => u.apiKey),
-      ...ops.users.map((u) => u.password),
-      ...ops.users.map((u) => Buffer.from(`${u.name}:${u.password}`).toString('base64')),
-    ];
+    const secrets = [...stacks.users.map((u) => u.apiKey), ...ops.users.map((u) => u.password), ...ops.users.map((u) => Buffer.from(`${u.name}:${u.password}`).toString('base64'))];
     // A broken server, so that failures with curl reproducers and request excerpts are in the reports.
     const fault = stacksFaults.find((f) => f.id === 'error-body-not-service-error')!;
     const result = await runConformance({
-      settings: { ...selftestSettings('stacks', { apis: ['stacks', 'ops'], formats: ['json', 'md', 'html', 'junit'], har: true, reportDir: dir, runs: 3 }), only: ['stacks.auth.*', 'stacks.create.*', 'ops.core.*', 'ops.auth.*'] },
+      settings: {
+        ...selftestSettings('stacks', { apis: ['stacks', 'ops'], formats: ['json', 'md', 'html', 'junit'], har: true, reportDir: dir, runs: 3 }),
+        only: ['stacks.auth.*', 'stacks.create.*', 'ops.core.*', 'ops.auth.*'],
+      },
       apis: [stacksApi, opsApi],
       targets: { stacks: await embeddedStacksTarget((h) => fault.wrap(h, stacks)), ops: await embeddedOpsTarget() },
       tool: { name: 'api-conformance', version: 'test' },

@@ -7,7 +7,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 /** Every example a spec gives for an answer, with the operation and status it belongs to. */
 function examples(doc: any): [string, number, string, unknown][] {
   const out: [string, number, string, unknown][] = [];
-  const resolve = (n: any) => (n?.$ref ? n.$ref.slice(2).split('/').reduce((at: any, p: string) => at?.[p.replace(/~1/g, '/').replace(/~0/g, '~')], doc) : n);
+  const resolve = (n: any) =>
+    n?.$ref
+      ? n.$ref
+          .slice(2)
+          .split('/')
+          .reduce((at: any, p: string) => at?.[p.replace(/~1/g, '/').replace(/~0/g, '~')], doc)
+      : n;
   for (const item of Object.values<any>(doc.paths)) {
     for (const m of METHODS) {
       const op = item[m];

@@ -27,7 +27,13 @@ const throwing: Check = {
 describe('a failure of the tool itself', () => {
   it('is reported with the status error and exit code 2, never as the server failing', async () => {
     const api = { ...stacksApi, checks: [undeclared, throwing] };
-    const { report, exitCode } = await runConformance({ settings: selftestSettings('stacks'), apis: [api], targets: { stacks: await embeddedStacksTarget() }, tool: { name: 'selftest', version: '0' }, write: false });
+    const { report, exitCode } = await runConformance({
+      settings: selftestSettings('stacks'),
+      apis: [api],
+      targets: { stacks: await embeddedStacksTarget() },
+      tool: { name: 'selftest', version: '0' },
+      write: false,
+    });
     const status = (id: string) => report.requirements.find((q) => q.id === id)!;
     expect(status('STK-JSON').status).toBe('error');
     expect(status('STK-JSON').reason).toMatch(/records against STK-LIST-200, which it does not declare/);

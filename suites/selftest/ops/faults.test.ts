@@ -25,6 +25,9 @@ describe('ops API suite catches each deliberately broken implementation', () => 
     for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
     // Nothing beyond what the fault breaks and the collateral it states: a false alarm riding on a fault is caught too.
     const allowed = new Set([...fault.breaks, ...(fault.collateral ?? [])]);
-    expect(mustFailed(report).filter((id) => !allowed.has(id)), `${fault.description}: MUST failures beyond the stated ones`).toEqual([]);
+    expect(
+      mustFailed(report).filter((id) => !allowed.has(id)),
+      `${fault.description}: MUST failures beyond the stated ones`,
+    ).toEqual([]);
   });
 });

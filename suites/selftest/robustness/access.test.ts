@@ -6,20 +6,7 @@ import { describeWire, fuzzRuns, fuzzSeed, withPreview } from './fuzz-run';
 import { bodyText, contentType, methodInProcess } from './hostile';
 import { ADMIN, ANALYST, INTERFACES, OPS_OPERATIONS, OPS_QUERY_NAMES, basic, opsFingerprint, opsPathValue, opsQueryValue, opsWorld, plausibleOpsBody, resolveOps } from './ops-world';
 import { materialise, targetPlan, type TargetPlan } from './spec-operations';
-import {
-  ALICE_KEY,
-  BOB_KEY,
-  MALLORY_KEY,
-  STACK_OPERATIONS,
-  bearer,
-  plausibleStackBody,
-  resolveStack,
-  stackPathValue,
-  stackQueryValue,
-  stacksFingerprint,
-  stacksWorld,
-  userView,
-} from './stacks-world';
+import { ALICE_KEY, BOB_KEY, MALLORY_KEY, STACK_OPERATIONS, bearer, plausibleStackBody, resolveStack, stackPathValue, stackQueryValue, stacksFingerprint, stacksWorld, userView } from './stacks-world';
 
 // FUZZ_RUNS scales this file like the fuzz files (their default is a few hundred runs): 300 gives 15 per operation.
 const RUNS_PER_OPERATION = Math.max(1, Math.round(fuzzRuns(300) / 20));
@@ -67,25 +54,30 @@ describe('ops: every write operation of the spec refuses callers who may not wri
     const cases = fc.record({
       refusal: fc.constantFrom(...OPS_REFUSALS),
       // Mostly well-formed targets: the refusal has to come from the caller, not from a broken path.
-      plan: targetPlan(op, { pathValue: opsPathValue, queryValue: opsQueryValue, extraQueryNames: OPS_QUERY_NAMES, vlatestAfter: INTERFACES }).filter((p) => p.mutation === 'none' || p.mutation === 'vlatest'),
+      plan: targetPlan(op, { pathValue: opsPathValue, queryValue: opsQueryValue, extraQueryNames: OPS_QUERY_NAMES, vlatestAfter: INTERFACES }).filter(
+        (p) => p.mutation === 'none' || p.mutation === 'vlatest',
+      ),
       body: bodyText(plausibleOpsBody(op)),
       headers: contentType.map((t): Record<string, string> => (t === undefined ? {} : { 'content-type': t })),
     });
     await fc.assert(
-      fc.asyncProperty(cases.map((c) => withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 300)} body ${v.body.slice(0, 80)}`)), async (c: Case) => {
-        const wire: WireRequest = { method: op.method, target: materialise(c.plan, resolveOps, INTERFACES), headers: withAuth(c.headers, c.refusal.authorization), body: c.body };
-        const out = await callHandler(handler, toApiRequest(wire));
-        if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
-        // A refused caller learns nothing about the route: 401 comes first everywhere; the analyst may also meet a
-        // 404/405 for a path that does not exist, but never a success.
-        if (c.refusal.expected === 401) expect(out.res.status, describeWire(wire)).toBe(401);
-        else expect([403, 404, 405], describeWire(wire)).toContain(out.res.status);
-        expect(await opsFingerprint(handler), `${c.refusal.label} changed the state: ${describeWire(wire)}`).toBe(state);
-        // The same request from the administrator, on a fresh state: shows how many of them would have written.
-        const admin = await callHandler(opsWorld(), toApiRequest({ ...wire, headers: withAuth(c.headers, ADMIN) }));
-        accepted.generated++;
-        if (admin.ok && admin.res.status < 300) accepted.asAdmin++;
-      }),
+      fc.asyncProperty(
+        cases.map((c) => withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 300)} body ${v.body.slice(0, 80)}`)),
+        async (c: Case) => {
+          const wire: WireRequest = { method: op.method, target: materialise(c.plan, resolveOps, INTERFACES), headers: withAuth(c.headers, c.refusal.authorization), body: c.body };
+          const out = await callHandler(handler, toApiRequest(wire));
+          if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
+          // A refused caller learns nothing about the route: 401 comes first everywhere; the analyst may also meet a
+          // 404/405 for a path that does not exist, but never a success.
+          if (c.refusal.expected === 401) expect(out.res.status, describeWire(wire)).toBe(401);
+          else expect([403, 404, 405], describeWire(wire)).toContain(out.res.status);
+          expect(await opsFingerprint(handler), `${c.refusal.label} changed the state: ${describeWire(wire)}`).toBe(state);
+          // The same request from the administrator, on a fresh state: shows how many of them would have written.
+          const admin = await callHandler(opsWorld(), toApiRequest({ ...wire, headers: withAuth(c.headers, ADMIN) }));
+          accepted.generated++;
+          if (admin.ok && admin.res.status < 300) accepted.asAdmin++;
+        },
+      ),
       { numRuns: RUNS_PER_OPERATION, seed: fuzzSeed() },
     );
   });
@@ -109,17 +101,20 @@ describe('stacks: every write operation of the spec refuses callers who may not 
       headers: contentType.map((t): Record<string, string> => (t === undefined ? {} : { 'content-type': t })),
     });
     await fc.assert(
-      fc.asyncProperty(cases.map((c) => withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 200)} body ${v.body.slice(0, 80)}`)), async (c: Case) => {
-        const wire: WireRequest = { method: op.method, target: materialise(c.plan, resolveStack(world)), headers: withAuth(c.headers, c.refusal.authorization), body: c.body };
-        const out = await callHandler(world.handler, toApiRequest(wire));
-        if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
-        expect(out.res.status, describeWire(wire)).toBe(c.refusal.expected);
-        expect(await stacksFingerprint(world.handler), `${c.refusal.label} changed the state: ${describeWire(wire)}`).toBe(state);
-        const replay = await stacksWorld(2);
-        const asOwner = await callHandler(replay.handler, toApiRequest({ ...wire, target: materialise(c.plan, resolveStack(replay)), headers: withAuth(c.headers, bearer(ALICE_KEY)) }));
-        accepted.generated++;
-        if (asOwner.ok && asOwner.res.status < 300) accepted.asAlice++;
-      }),
+      fc.asyncProperty(
+        cases.map((c) => withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 200)} body ${v.body.slice(0, 80)}`)),
+        async (c: Case) => {
+          const wire: WireRequest = { method: op.method, target: materialise(c.plan, resolveStack(world)), headers: withAuth(c.headers, c.refusal.authorization), body: c.body };
+          const out = await callHandler(world.handler, toApiRequest(wire));
+          if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
+          expect(out.res.status, describeWire(wire)).toBe(c.refusal.expected);
+          expect(await stacksFingerprint(world.handler), `${c.refusal.label} changed the state: ${describeWire(wire)}`).toBe(state);
+          const replay = await stacksWorld(2);
+          const asOwner = await callHandler(replay.handler, toApiRequest({ ...wire, target: materialise(c.plan, resolveStack(replay)), headers: withAuth(c.headers, bearer(ALICE_KEY)) }));
+          accepted.generated++;
+          if (asOwner.ok && asOwner.res.status < 300) accepted.asAlice++;
+        },
+      ),
       { numRuns: RUNS_PER_OPERATION * 4, seed: fuzzSeed() },
     );
   });
@@ -157,16 +152,19 @@ describe("stacks: no request of bob reads, changes or deletes alice's stacks", (
     );
     let sent = 0;
     await fc.assert(
-      fc.asyncProperty(cases.map((c) => withPreview(c, (v) => `${v.method} ${JSON.stringify(v.plan).slice(0, 200)}`)), async (c) => {
-        const wire: WireRequest = { method: c.method, target: materialise(c.plan, aimAtAlice), headers: { authorization: bearer(BOB_KEY) }, body: c.body };
-        const out = await callHandler(world.handler, toApiRequest(wire));
-        if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
-        sent++;
-        const text = out.json ?? '';
-        for (const s of secrets) expect(text.includes(s), `bob saw a password of alice: ${describeWire(wire)}`).toBe(false);
-        if (out.res.status < 300) for (const id of world.ids.alice) expect(text.includes(id), `bob saw alice's stack ${id}: ${describeWire(wire)}`).toBe(false);
-        expect(await userView(world.handler, ALICE_KEY), `alice's stacks changed after ${describeWire(wire)}`).toBe(aliceView);
-      }),
+      fc.asyncProperty(
+        cases.map((c) => withPreview(c, (v) => `${v.method} ${JSON.stringify(v.plan).slice(0, 200)}`)),
+        async (c) => {
+          const wire: WireRequest = { method: c.method, target: materialise(c.plan, aimAtAlice), headers: { authorization: bearer(BOB_KEY) }, body: c.body };
+          const out = await callHandler(world.handler, toApiRequest(wire));
+          if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
+          sent++;
+          const text = out.json ?? '';
+          for (const s of secrets) expect(text.includes(s), `bob saw a password of alice: ${describeWire(wire)}`).toBe(false);
+          if (out.res.status < 300) for (const id of world.ids.alice) expect(text.includes(id), `bob saw alice's stack ${id}: ${describeWire(wire)}`).toBe(false);
+          expect(await userView(world.handler, ALICE_KEY), `alice's stacks changed after ${describeWire(wire)}`).toBe(aliceView);
+        },
+      ),
       { numRuns: RUNS_PER_OPERATION * 20, seed: fuzzSeed() },
     );
     // And directly: every one of alice's stacks is a 404 for bob, on read and on delete.

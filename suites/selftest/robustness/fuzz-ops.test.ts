@@ -126,7 +126,11 @@ describe('ops API reference under generated requests', () => {
         const wires = plans.map(toWire);
         const ids = new Set<string>();
         for (const w of wires) touchedEventIds(w, ids);
-        await checkedSequence(wires, (w) => inProcessStep(handler, w, checkOps, stats), () => opsFingerprint(handler, ids));
+        await checkedSequence(
+          wires,
+          (w) => inProcessStep(handler, w, checkOps, stats),
+          () => opsFingerprint(handler, ids),
+        );
       }),
       { numRuns: RUNS, seed: fuzzSeed() },
     );
@@ -210,6 +214,10 @@ describe('ops API reference under generated requests', () => {
     const wires = plans.map(toWire);
     const ids = new Set<string>();
     for (const w of wires) touchedEventIds(w, ids);
-    await checkedSequence(wires, (w) => wireStep(client, w, checkOps, stats), () => opsFingerprint(handler, ids));
+    await checkedSequence(
+      wires,
+      (w) => wireStep(client, w, checkOps, stats),
+      () => opsFingerprint(handler, ids),
+    );
   });
 });

@@ -29,13 +29,15 @@ export interface FuzzStats {
 export const newStats = (): FuzzStats => ({ requests: 0, rejected: 0, byStatus: new Map(), maxMs: 0, slowest: '' });
 
 export function summary(label: string, runs: number, stats: FuzzStats): string {
-  const statuses = [...stats.byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(' ');
+  const statuses = [...stats.byStatus.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}:${n}`)
+    .join(' ');
   return `${label}: ${stats.requests} generated requests in ${runs} runs, ${stats.rejected} rejected (>= 400); statuses ${statuses}; slowest ${stats.maxMs.toFixed(1)} ms (${stats.slowest})`;
 }
 
 /** Credentials stay out of logs even in tests: the scheme is kept, the secret is not. */
-export const maskedHeaders = (h: Record<string, string>) =>
-  Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? v.replace(/^(\S+\s+).+$/, '$1***') : v]));
+export const maskedHeaders = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? v.replace(/^(\S+\s+).+$/, '$1***') : v]));
 
 /** A short description of a request for failure messages and counterexamples (bodies can be megabytes). */
 export function describeWire(w: WireRequest): string {
@@ -111,11 +113,7 @@ export async function wireStep(client: WireClient, wire: WireRequest, check: Res
  * Sends `wires` one after the other through `step`; after each rejected one (status >= 400) the state fingerprint
  * must be what it was before the request.
  */
-export async function checkedSequence(
-  wires: WireRequest[],
-  step: (w: WireRequest) => Promise<number>,
-  fingerprint: () => Promise<string>,
-): Promise<void> {
+export async function checkedSequence(wires: WireRequest[], step: (w: WireRequest) => Promise<number>, fingerprint: () => Promise<string>): Promise<void> {
   let before = await fingerprint();
   for (const wire of wires) {
     const status = await step(wire);

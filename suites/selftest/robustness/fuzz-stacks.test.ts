@@ -3,17 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import { stacksErrorBody } from '../../../reference-impl/stacks/errors';
 import { callHandler, getRequest, type WireRequest } from './api-request';
-import {
-  checkedSequence,
-  fuzzRuns,
-  fuzzSeed,
-  inProcessStep,
-  newStats,
-  summary,
-  wireStep,
-  describeWire,
-  type ResponseCheck,
-} from './fuzz-run';
+import { checkedSequence, fuzzRuns, fuzzSeed, inProcessStep, newStats, summary, wireStep, describeWire, type ResponseCheck } from './fuzz-run';
 import { canCollect, mb, settledHeap } from './heap';
 import { hostileVariants, methodInProcess, methodOnWire } from './hostile';
 import { describeOverSockets } from './over-sockets';
@@ -38,7 +28,21 @@ const RUNS = fuzzRuns(400);
 const SOCKET_RUNS = socketRuns(RUNS);
 const LONG_LIVED_REQUESTS = RUNS;
 
-const STRAY_TARGETS = ['/', '*', '/v1', '/v2/stacks', '/v1/stacks/a/b', '/V1/STACKS', 'http://other.test/v1/stacks', '/v1/stacks?', '/v1/stacks#x', '//v1/stacks', '/v1/stacks/%', '/../v1/stacks', '/v1/stacks/versions/..'];
+const STRAY_TARGETS = [
+  '/',
+  '*',
+  '/v1',
+  '/v2/stacks',
+  '/v1/stacks/a/b',
+  '/V1/STACKS',
+  'http://other.test/v1/stacks',
+  '/v1/stacks?',
+  '/v1/stacks#x',
+  '//v1/stacks',
+  '/v1/stacks/%',
+  '/../v1/stacks',
+  '/v1/stacks/versions/..',
+];
 
 const SPACE: RequestSpace = {
   operations: STACK_OPERATIONS,
@@ -61,7 +65,12 @@ function caller(headers: Record<string, string>) {
 }
 
 const isServiceError = (b: unknown) =>
-  typeof b === 'object' && b !== null && !Array.isArray(b) && typeof (b as { code?: unknown }).code === 'string' && typeof (b as { message?: unknown }).message === 'string' && (b as { message: string }).message.length > 0;
+  typeof b === 'object' &&
+  b !== null &&
+  !Array.isArray(b) &&
+  typeof (b as { code?: unknown }).code === 'string' &&
+  typeof (b as { message?: unknown }).message === 'string' &&
+  (b as { message: string }).message.length > 0;
 
 const checkStacks: ResponseCheck = (wire, status, body) => {
   const problems: string[] = [];
@@ -96,7 +105,11 @@ describe('stack API reference under generated requests', () => {
       fc.asyncProperty(fc.array(planned(methodInProcess), { minLength: 1, maxLength: 5 }), async (plans) => {
         const world = await stacksWorld();
         const wires = plans.map((p) => toWire(p, resolveStack(world)));
-        await checkedSequence(wires, (w) => inProcessStep(world.handler, w, checkStacks, stats), () => stacksFingerprint(world.handler));
+        await checkedSequence(
+          wires,
+          (w) => inProcessStep(world.handler, w, checkStacks, stats),
+          () => stacksFingerprint(world.handler),
+        );
       }),
       { numRuns: RUNS, seed: fuzzSeed() },
     );
@@ -159,6 +172,10 @@ describe('stack API reference under generated requests', () => {
     const world = await stacksWorld();
     serve(world.handler);
     const wires = plans.map((p) => toWire(p, resolveStack(world)));
-    await checkedSequence(wires, (w) => wireStep(client, w, checkStacks, stats), () => stacksFingerprint(world.handler));
+    await checkedSequence(
+      wires,
+      (w) => wireStep(client, w, checkStacks, stats),
+      () => stacksFingerprint(world.handler),
+    );
   });
 });

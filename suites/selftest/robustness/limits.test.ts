@@ -14,8 +14,7 @@ const NODE_HEADER_LIMIT = 16 * 1024;
 
 const json = (r: WireResponse) => JSON.parse(r.text) as unknown;
 
-const isServiceError = (b: unknown, code: string) =>
-  typeof b === 'object' && b !== null && (b as { code?: unknown }).code === code && typeof (b as { message?: unknown }).message === 'string';
+const isServiceError = (b: unknown, code: string) => typeof b === 'object' && b !== null && (b as { code?: unknown }).code === code && typeof (b as { message?: unknown }).message === 'string';
 
 const isOpsError = (b: unknown) => typeof b === 'object' && b !== null && typeof (b as { message?: unknown }).message === 'string';
 
@@ -122,7 +121,10 @@ describe('ops: a catastrophic regular expression filter', () => {
     const c = client();
     try {
       const created: Record<string, string> = {};
-      for (const [name, title] of [['mismatch', `${evil}!`], ['match', evil]] as const) {
+      for (const [name, title] of [
+        ['mismatch', `${evil}!`],
+        ['match', evil],
+      ] as const) {
         const res = await c.send({ method: 'POST', target: `${ITOA}/service`, headers: { authorization: ADMIN }, body: JSON.stringify({ title, description: title }) });
         expect(res.status).toBe(200);
         created[name] = (json(res) as { _key: string })._key;
@@ -132,7 +134,12 @@ describe('ops: a catastrophic regular expression filter', () => {
       const timings: string[] = [];
       for (const pattern of patterns) {
         const filter = encodeURIComponent(JSON.stringify({ title: { $regex: pattern } }));
-        for (const target of [`${ITOA}/service?filter=${filter}`, `${ITOA}/service/count?filter=${filter}`, `${EVENTS}/notable_event_group?filter_data=${filter}`, `${ITOA}/service?filter=${encodeURIComponent(JSON.stringify({ title: { $not: { $regex: pattern } } }))}`]) {
+        for (const target of [
+          `${ITOA}/service?filter=${filter}`,
+          `${ITOA}/service/count?filter=${filter}`,
+          `${EVENTS}/notable_event_group?filter_data=${filter}`,
+          `${ITOA}/service?filter=${encodeURIComponent(JSON.stringify({ title: { $not: { $regex: pattern } } }))}`,
+        ]) {
           const res = await c.send({ method: 'GET', target, headers: { authorization: ADMIN }, body: '' });
           expect(res.status, target).toBe(200);
           expect(res.ms, `${pattern} on ${target.slice(0, 80)}`).toBeLessThan(1000);
@@ -210,7 +217,9 @@ describe('concurrency through listen()', () => {
       const list = await c.send({ method: 'GET', target: '/v1/stacks', headers: { authorization: bearer(ALICE_KEY) }, body: '' });
       const listed = (json(list) as { stacks: { id: string }[] }).stacks.map((s) => s.id);
       expect(listed.sort()).toEqual([...accepted].sort());
-      console.log(`50 concurrent creates: ${accepted.length} accepted (limit ${STACKS_CONFIG.maxStacksPerUser}), ${refused.length} answered 409; slowest ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`);
+      console.log(
+        `50 concurrent creates: ${accepted.length} accepted (limit ${STACKS_CONFIG.maxStacksPerUser}), ${refused.length} answered 409; slowest ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`,
+      );
     } finally {
       c.close();
       await server.close();
@@ -225,7 +234,9 @@ describe('concurrency through listen()', () => {
       const before = json(await c.send({ method: 'GET', target, headers: { authorization: ADMIN }, body: '' })) as Record<string, unknown>;
       const fields = Array.from({ length: 50 }, (_, i) => `cf_field_${String(i).padStart(2, '0')}`);
       const results = await Promise.all(
-        fields.map((f, i) => c.send({ method: 'POST', target: `${target}?is_partial_data=1`, headers: { authorization: ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ [f]: `value ${i}` }) })),
+        fields.map((f, i) =>
+          c.send({ method: 'POST', target: `${target}?is_partial_data=1`, headers: { authorization: ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ [f]: `value ${i}` }) }),
+        ),
       );
       const accepted = fields.filter((_, i) => results[i]!.status === 200);
       expect(accepted).toHaveLength(50);

@@ -14,7 +14,9 @@ const DURATION_S = 3;
 const MAX_REQUESTS = 40_000;
 
 function report(label: string, r: autocannon.Result): void {
-  const codes = Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => `${code}:${s.count ?? 0}`).join(' ');
+  const codes = Object.entries(r.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}:${s.count ?? 0}`)
+    .join(' ');
   console.log(
     `${label}: ${r.requests.total} requests in ${r.duration.toFixed(1)} s, ${r.requests.average.toFixed(0)} req/s, latency mean ${r.latency.average.toFixed(2)} ms, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms; statuses ${codes}; errors ${r.errors}, timeouts ${r.timeouts}`,
   );

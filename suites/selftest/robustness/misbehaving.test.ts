@@ -28,18 +28,26 @@ async function runThrough(kind: Misbehaviour, healthy: number) {
 }
 
 describe('a misbehaving target ends the run in time with a clear verdict', () => {
-  it.each(['hang', 'reset', 'non-json', 'gigantic', 'redirect', 'slow'] as Misbehaviour[])('%s after 20 good answers: failed requirements with reasons, exit 1', async (kind) => {
-    const { result, ms } = await runThrough(kind, 20);
-    expect(result.exitCode).toBe(1);
-    const failed = result.report.requirements.filter((q) => q.status === 'failed');
-    expect(failed.length).toBeGreaterThan(0);
-    for (const q of failed) expect(q.evidence[0]?.message.length, q.id).toBeGreaterThan(10);
-    // Bounded by the per-request timeout and the dead-target cut-off, not by the number of checks.
-    expect(ms).toBeLessThan(40_000);
-    console.log(`${kind}: ${failed.length} requirements failed in ${ms} ms; first reason: ${failed[0].evidence[0]?.message}`);
-  }, 60_000);
+  it.each(['hang', 'reset', 'non-json', 'gigantic', 'redirect', 'slow'] as Misbehaviour[])(
+    '%s after 20 good answers: failed requirements with reasons, exit 1',
+    async (kind) => {
+      const { result, ms } = await runThrough(kind, 20);
+      expect(result.exitCode).toBe(1);
+      const failed = result.report.requirements.filter((q) => q.status === 'failed');
+      expect(failed.length).toBeGreaterThan(0);
+      for (const q of failed) expect(q.evidence[0]?.message.length, q.id).toBeGreaterThan(10);
+      // Bounded by the per-request timeout and the dead-target cut-off, not by the number of checks.
+      expect(ms).toBeLessThan(40_000);
+      console.log(`${kind}: ${failed.length} requirements failed in ${ms} ms; first reason: ${failed[0].evidence[0]?.message}`);
+    },
+    60_000,
+  );
 
-  it.each(['hang', 'reset'] as Misbehaviour[])('%s from the first request: a usage error (exit 2), nothing else runs', async (kind) => {
-    await expect(runThrough(kind, 0)).rejects.toBeInstanceOf(UsageError);
-  }, 30_000);
+  it.each(['hang', 'reset'] as Misbehaviour[])(
+    '%s from the first request: a usage error (exit 2), nothing else runs',
+    async (kind) => {
+      await expect(runThrough(kind, 0)).rejects.toBeInstanceOf(UsageError);
+    },
+    30_000,
+  );
 });

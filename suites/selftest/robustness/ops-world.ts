@@ -54,7 +54,9 @@ const opsCredential: fc.Arbitrary<string | undefined> = fc.oneof(
 const seed = OPS_CONFIG.seed;
 const keysOf = (type: string): string[] => (Object.hasOwn(seed.objects, type) ? seed.objects[type]! : []).map((d) => String(d._key));
 const allKeys: string[] = Object.values(seed.objects).flatMap((docs) => docs.map((d) => String(d._key)));
-const titles = Object.values(seed.objects).flatMap((docs) => docs.map((d) => d.title)).filter((t): t is string => typeof t === 'string');
+const titles = Object.values(seed.objects)
+  .flatMap((docs) => docs.map((d) => d.title))
+  .filter((t): t is string => typeof t === 'string');
 
 /** Event-management object types: the fixture's stored types that belong to no other interface. */
 const NOT_EVENT = new Set(['maintenance_calendar', 'backup_restore', 'external_ticket', 'content_pack']);
@@ -197,16 +199,75 @@ export function opsQueryValue(name: string): fc.Arbitrary<string> {
   return fc.oneof({ weight: 3, arbitrary: real }, { weight: 1, arbitrary: oddShortString });
 }
 
-export const OPS_QUERY_NAMES = ['filter', 'filter_data', 'sort_key', 'sort_dir', 'limit', 'offset', 'skip', 'count', 'fields', 'is_partial_data', 'list_categories', 'category', 'ctw_id', 'ids', 'status', 'search', 'is_event_id', '__proto__'];
+export const OPS_QUERY_NAMES = [
+  'filter',
+  'filter_data',
+  'sort_key',
+  'sort_dir',
+  'limit',
+  'offset',
+  'skip',
+  'count',
+  'fields',
+  'is_partial_data',
+  'list_categories',
+  'category',
+  'ctw_id',
+  'ids',
+  'status',
+  'search',
+  'is_event_id',
+  '__proto__',
+];
 
 /** Strings bodies carry: real keys and titles, odd text. */
 const bodyString = fc.oneof({ weight: 2, arbitrary: known(allKeys) }, { weight: 1, arbitrary: known(titles) }, { weight: 3, arbitrary: oddString });
 
 const BODY_FIELDS = [
-  'title', '_key', 'description', 'sec_grp', 'sec_grp_list', 'data', 'services', 'ids', 'params', 'id', 'ticket_system', 'ticket_id', 'ticket_url',
-  'content', 'resolution', 'enabled', 'prefix', 'backfill', 'start_time', 'end_time', 'objects', 'status', 'job_type', 'rules', 'svg_path',
-  'category', 'default_width', 'default_height', 'comment', 'event_id', 'tag_name', 'apps_added', 'apps_removed', 'ops_objects',
-  'platform_objects', 'user_selected_objects', 'metadata', 'retirable', 'kpis', 'entity_rules', 'identifier', '__proto__', 'constructor', 'prototype',
+  'title',
+  '_key',
+  'description',
+  'sec_grp',
+  'sec_grp_list',
+  'data',
+  'services',
+  'ids',
+  'params',
+  'id',
+  'ticket_system',
+  'ticket_id',
+  'ticket_url',
+  'content',
+  'resolution',
+  'enabled',
+  'prefix',
+  'backfill',
+  'start_time',
+  'end_time',
+  'objects',
+  'status',
+  'job_type',
+  'rules',
+  'svg_path',
+  'category',
+  'default_width',
+  'default_height',
+  'comment',
+  'event_id',
+  'tag_name',
+  'apps_added',
+  'apps_removed',
+  'ops_objects',
+  'platform_objects',
+  'user_selected_objects',
+  'metadata',
+  'retirable',
+  'kpis',
+  'entity_rules',
+  'identifier',
+  '__proto__',
+  'constructor',
+  'prototype',
 ];
 
 const genericRecord = fc.dictionary(fc.oneof({ weight: 5, arbitrary: known(BODY_FIELDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), oddValue(bodyString), { maxKeys: 5 });
@@ -310,7 +371,9 @@ export function canonicalOpsTarget(op: SpecOperation): string {
         type = enumValues.includes('service') ? 'service' : (enumValues[0] ?? 'notable_event_group');
         return type;
       case '_key':
-        return op.template.includes('icon_collection') ? iconKeys.find((k) => k !== undefined && !isImmutableIcon(k))! : (keysOf(type || (op.template.includes('/service/') ? 'service' : ''))[0] ?? allKeys[0]!);
+        return op.template.includes('icon_collection')
+          ? iconKeys.find((k) => k !== undefined && !isImmutableIcon(k))!
+          : (keysOf(type || (op.template.includes('/service/') ? 'service' : ''))[0] ?? allKeys[0]!);
       case 'name':
         return packs[0]!.id;
       case 'version':

@@ -9,7 +9,13 @@ import { wireClient, type WireClient } from './wire';
  * The same fuzz property over real sockets, for either API: one server for the whole batch, and each run swaps in a
  * fresh handler behind it (`serve`) so runs stay independent without paying for a listen() each.
  */
-export function describeOverSockets<P>(label: string, errorBody: ErrorBody, runs: number, plans: fc.Arbitrary<P>, run: (plan: P, client: WireClient, stats: FuzzStats, serve: (h: ApiHandler) => void) => Promise<void>): void {
+export function describeOverSockets<P>(
+  label: string,
+  errorBody: ErrorBody,
+  runs: number,
+  plans: fc.Arbitrary<P>,
+  run: (plan: P, client: WireClient, stats: FuzzStats, serve: (h: ApiHandler) => void) => Promise<void>,
+): void {
   describe('through listen() with real sockets', () => {
     let server: RunningServer;
     let current: ApiHandler;

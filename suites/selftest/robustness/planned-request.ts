@@ -35,9 +35,15 @@ export function plannedRequest(space: RequestSpace, method: fc.Arbitrary<string>
     }),
   );
   const stray = fc.record({ method, plan: fc.constantFrom(...space.strayTargets), headers: space.headers, body: bodyText(space.strayBody) });
-  return fc.oneof({ weight: space.templatedWeight, arbitrary: templated }, { weight: 1, arbitrary: stray }).map((p) =>
-    withPreview(p, (v) => `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 300)} ${JSON.stringify(maskedHeaders(v.headers)).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 100))}`),
-  );
+  return fc
+    .oneof({ weight: space.templatedWeight, arbitrary: templated }, { weight: 1, arbitrary: stray })
+    .map((p) =>
+      withPreview(
+        p,
+        (v) =>
+          `${v.method} ${typeof v.plan === 'string' ? v.plan : JSON.stringify(v.plan).slice(0, 300)} ${JSON.stringify(maskedHeaders(v.headers)).slice(0, 120)} body(${v.body.length}): ${JSON.stringify(v.body.slice(0, 100))}`,
+      ),
+    );
 }
 
 export const toWire = (p: PlannedRequest, resolve: Parameters<typeof materialise>[1], vlatestAfter: readonly string[] = []): WireRequest => ({

@@ -135,12 +135,19 @@ export function targetPlan(op: SpecOperation, opts: TargetOptions): fc.Arbitrary
     }),
   );
   const names = [...new Set([...op.queryParams.map((p) => p.name), ...opts.extraQueryNames])];
-  const query: fc.Arbitrary<TargetPlan['query']> = names.length === 0 ? fc.constant([]) : fc.array(
-    fc.constantFrom(...names).chain((name) =>
-      fc.record({ name: fc.oneof({ weight: 9, arbitrary: fc.constant(name) }, { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, name.toUpperCase(), `${name} `) }), value: opts.queryValue(name), raw: fc.boolean() }),
-    ),
-    { maxLength: 4 },
-  );
+  const query: fc.Arbitrary<TargetPlan['query']> =
+    names.length === 0
+      ? fc.constant([])
+      : fc.array(
+          fc.constantFrom(...names).chain((name) =>
+            fc.record({
+              name: fc.oneof({ weight: 9, arbitrary: fc.constant(name) }, { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, name.toUpperCase(), `${name} `) }),
+              value: opts.queryValue(name),
+              raw: fc.boolean(),
+            }),
+          ),
+          { maxLength: 4 },
+        );
   const mutation = fc.oneof(
     { weight: 16, arbitrary: fc.constant<PathMutation>('none') },
     { weight: 1, arbitrary: fc.constantFrom<PathMutation>('trailing-slash', 'double-slash', 'drop-last', 'extra-segment', 'upper-case', 'vlatest', 'absolute-form', 'fragment') },
@@ -188,4 +195,3 @@ export function materialise(plan: TargetPlan, resolve: Resolve, vlatestAfter: re
   if (plan.mutation === 'fragment') target += '#frag';
   return target;
 }
-

@@ -108,19 +108,20 @@ export const plausibleStackBody: fc.Arbitrary<Record<string, unknown> | unknown[
   { weight: 3, arbitrary: fc.constant({}) },
   { weight: 3, arbitrary: fc.record({ platformVersion: fc.constantFrom(...versions) }) },
   { weight: 3, arbitrary: fc.record({ platformVersion: oddValue(fc.oneof(fc.constantFrom(...versions), oddString)) }) },
-  { weight: 2, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom('platformVersion', 'name', 'id', 'state', '__proto__', 'constructor'), fc.string({ maxLength: 6 })), oddValue(oddString), { maxKeys: 4 }) },
+  {
+    weight: 2,
+    arbitrary: fc.dictionary(fc.oneof(fc.constantFrom('platformVersion', 'name', 'id', 'state', '__proto__', 'constructor'), fc.string({ maxLength: 6 })), oddValue(oddString), { maxKeys: 4 }),
+  },
   { weight: 1, arbitrary: fc.array(oddValue(oddString), { maxLength: 3 }) },
 );
 
 /** Header sets: a credential variant, a content type, odd extra headers. */
-export const stackHeaders: fc.Arbitrary<Record<string, string>> = fc
-  .tuple(stackCredential, contentType, extraHeaders, fc.boolean())
-  .map(([auth, type, extra, capitalised]) => {
-    const headers: Record<string, string> = { ...extra };
-    if (type !== undefined) headers['content-type'] = type;
-    if (auth !== undefined) headers[capitalised ? 'Authorization' : 'authorization'] = auth;
-    return headers;
-  });
+export const stackHeaders: fc.Arbitrary<Record<string, string>> = fc.tuple(stackCredential, contentType, extraHeaders, fc.boolean()).map(([auth, type, extra, capitalised]) => {
+  const headers: Record<string, string> = { ...extra };
+  if (type !== undefined) headers['content-type'] = type;
+  if (auth !== undefined) headers[capitalised ? 'Authorization' : 'authorization'] = auth;
+  return headers;
+});
 
 /** Resolves `{ref: owner, index}` to one of that owner's stacks, or a fresh id once the index runs past them. */
 export function resolveStack(world: StacksWorld) {

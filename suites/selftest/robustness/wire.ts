@@ -23,9 +23,7 @@ const VALID_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function wireClient(baseUrl: string, maxSockets = 8): WireClient {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
-  const pool = secure
-    ? new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: false })
-    : new HttpAgent({ keepAlive: true, maxSockets });
+  const pool = secure ? new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: false }) : new HttpAgent({ keepAlive: true, maxSockets });
   const send = (req: WireRequest & { chunked?: boolean }) =>
     new Promise<WireResponse>((resolve, reject) => {
       const started = performance.now();

@@ -9,7 +9,7 @@ const LIST = /^\/v1\/stacks$/;
 const keyOf = (req: ApiRequest) => String(req.headers.authorization ?? '').replace(/^Bearer /, '');
 const allowedKeys = (c: StacksConfig) => c.users.filter((u) => u.allowed).map((u) => `Bearer ${u.apiKey}`);
 const asUser = (req: ApiRequest, authorization: string) => withHeader(req, 'authorization', authorization);
-const summaries = (res: ApiResponse) => ((res.body as { stacks?: Record<string, unknown>[] })?.stacks ?? []);
+const summaries = (res: ApiResponse) => (res.body as { stacks?: Record<string, unknown>[] })?.stacks ?? [];
 const eachSummary = (res: ApiResponse, f: (s: Record<string, unknown>) => void) => {
   const b = res.body as Record<string, unknown> | undefined;
   if (!b || typeof b !== 'object') return res;
@@ -20,34 +20,47 @@ const eachSummary = (res: ApiResponse, f: (s: Record<string, unknown>) => void) 
 const ok = (res: ApiResponse) => res.status < 300;
 
 /** Tries every allow-listed user's key until one owns the stack: ownership ignored. */
-const anyOwner = (inner: ApiHandler, c: StacksConfig): ApiHandler => async (req) => {
-  const first = await inner(req);
-  if (first.status !== 404) return first;
-  for (const auth of allowedKeys(c)) {
-    const res = await inner(asUser(req, auth));
-    if (res.status !== 404) return res;
-  }
-  return first;
-};
+const anyOwner =
+  (inner: ApiHandler, c: StacksConfig): ApiHandler =>
+  async (req) => {
+    const first = await inner(req);
+    if (first.status !== 404) return first;
+    for (const auth of allowedKeys(c)) {
+      const res = await inner(asUser(req, auth));
+      if (res.status !== 404) return res;
+    }
+    return first;
+  };
 
 export const stacksFaults: StacksFault[] = [
   {
     id: 'auth-missing-key-accepted',
     description: 'requests without a key are served as the first user',
     breaks: ['STK-AUTH-401'],
-    wrap: (inner, c) => mapRequest((r) => !r.headers.authorization, (r) => asUser(r, `Bearer ${c.users[0].apiKey}`))(inner),
+    wrap: (inner, c) =>
+      mapRequest(
+        (r) => !r.headers.authorization,
+        (r) => asUser(r, `Bearer ${c.users[0].apiKey}`),
+      )(inner),
   },
   {
     id: 'auth-allow-list-ignored',
     description: 'a user who is not on the allow list is served like an allowed one',
     breaks: ['STK-AUTH-403'],
-    wrap: (inner, c) => mapRequest((r) => c.users.some((u) => !u.allowed && keyOf(r) === u.apiKey), (r) => asUser(r, `Bearer ${c.users.find((u) => u.allowed)!.apiKey}`))(inner),
+    wrap: (inner, c) =>
+      mapRequest(
+        (r) => c.users.some((u) => !u.allowed && keyOf(r) === u.apiKey),
+        (r) => asUser(r, `Bearer ${c.users.find((u) => u.allowed)!.apiKey}`),
+      )(inner),
   },
   {
     id: 'auth-missing-key-403',
     description: 'a missing key is answered 403 Forbidden instead of 401 Unauthorized',
     breaks: ['STK-AUTH-401'],
-    wrap: mapResponse((r, res) => !r.headers.authorization && res.status === 401, () => ({ status: 403, body: { code: 'Forbidden', message: 'no key' } })),
+    wrap: mapResponse(
+      (r, res) => !r.headers.authorization && res.status === 401,
+      () => ({ status: 403, body: { code: 'Forbidden', message: 'no key' } }),
+    ),
   },
   {
     id: 'isolation-list-shows-all',
@@ -77,48 +90,69 @@ export const stacksFaults: StacksFault[] = [
     id: 'create-answers-201',
     description: 'create answers 201 instead of 202',
     breaks: ['STK-CREATE-202', 'STK-ERR-STATUSES'],
-    wrap: mapResponse((r, res) => isOp('POST', LIST)(r) && res.status === 202, (res) => ({ ...res, status: 201 })),
+    wrap: mapResponse(
+      (r, res) => isOp('POST', LIST)(r) && res.status === 202,
+      (res) => ({ ...res, status: 201 }),
+    ),
   },
   {
     id: 'delete-answers-200-with-body',
     description: 'delete answers 200 with a body instead of 204',
     breaks: ['STK-DELETE-204'],
     collateral: ['STK-ERR-STATUSES'],
-    wrap: mapResponse((r, res) => isOp('DELETE', STACK)(r) && res.status === 204, () => ({ status: 200, body: { deleted: true } })),
+    wrap: mapResponse(
+      (r, res) => isOp('DELETE', STACK)(r) && res.status === 204,
+      () => ({ status: 200, body: { deleted: true } }),
+    ),
   },
   {
     id: 'summary-without-termination-date',
     description: 'summaries lack terminationDate',
     breaks: ['STK-SCHEMA-SUMMARY', 'STK-CREATE-TERMINATION'],
     collateral: ['STK-SCHEMA-DETAIL'],
-    wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => delete s.terminationDate)),
+    wrap: mapResponse(
+      (_, res) => ok(res),
+      (res) => eachSummary(res, (s) => delete s.terminationDate),
+    ),
   },
   {
     id: 'created-at-not-iso',
     description: 'createdAt is sent as a locale date string',
     breaks: ['STK-SCHEMA-SUMMARY'],
     collateral: ['STK-SCHEMA-DETAIL'],
-    wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => (s.createdAt = new Date(String(s.createdAt)).toUTCString()))),
+    wrap: mapResponse(
+      (_, res) => ok(res),
+      (res) => eachSummary(res, (s) => (s.createdAt = new Date(String(s.createdAt)).toUTCString())),
+    ),
   },
   {
     id: 'state-lower-case',
     description: 'states are sent in lower case',
     breaks: ['STK-SCHEMA-STATE'],
     collateral: ['STK-CREATE-INITIAL-STATE'],
-    wrap: mapResponse((_, res) => ok(res), (res) => eachSummary(res, (s) => (s.state = String(s.state).toLowerCase()))),
+    wrap: mapResponse(
+      (_, res) => ok(res),
+      (res) => eachSummary(res, (s) => (s.state = String(s.state).toLowerCase())),
+    ),
   },
   {
     id: 'access-details-without-password',
     description: 'access details lack the password',
     breaks: ['STK-SCHEMA-ACCESS'],
     collateral: ['STK-ACCESS-DETAILS'],
-    wrap: mapResponse((r, res) => isOp('GET', STACK)(r) && ok(res), (res) => eachSummary(res, (s) => s.stackAccessDetails && delete (s.stackAccessDetails as Record<string, unknown>).password)),
+    wrap: mapResponse(
+      (r, res) => isOp('GET', STACK)(r) && ok(res),
+      (res) => eachSummary(res, (s) => s.stackAccessDetails && delete (s.stackAccessDetails as Record<string, unknown>).password),
+    ),
   },
   {
     id: 'limit-wrong-code',
     description: 'the limit answers 409 with code LimitExceeded',
     breaks: ['STK-LIMIT-409'],
-    wrap: mapResponse((_, res) => res.status === 409, (res) => ({ ...res, body: { code: 'LimitExceeded', message: 'too many' } })),
+    wrap: mapResponse(
+      (_, res) => res.status === 409,
+      (res) => ({ ...res, body: { code: 'LimitExceeded', message: 'too many' } }),
+    ),
   },
   {
     id: 'limit-counts-all-users',
@@ -128,7 +162,8 @@ export const stacksFaults: StacksFault[] = [
       if (!isOp('POST', LIST)(req)) return inner(req);
       let total = 0;
       for (const auth of allowedKeys(c)) total += summaries(await inner({ ...asUser(req, auth), method: 'GET', body: undefined, rawBody: '' })).length;
-      if (c.users.some((u) => u.allowed && `Bearer ${u.apiKey}` === req.headers.authorization) && total >= c.maxStacksPerUser) return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'limit' } };
+      if (c.users.some((u) => u.allowed && `Bearer ${u.apiKey}` === req.headers.authorization) && total >= c.maxStacksPerUser)
+        return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'limit' } };
       return inner(req);
     },
   },
@@ -136,26 +171,31 @@ export const stacksFaults: StacksFault[] = [
     id: 'default-version-newest-of-any-status',
     description: 'an omitted version selects the newest version even if unreleased',
     breaks: ['STK-CREATE-DEFAULT-VERSION'],
-    wrap: (inner, c) => mapRequest(
-      (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
-      (r) => withBody(r, { ...(r.body as object), platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0].buildVersion }),
-    )(inner),
+    wrap: (inner, c) =>
+      mapRequest(
+        (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
+        (r) => withBody(r, { ...(r.body as object), platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0].buildVersion }),
+      )(inner),
   },
   {
     id: 'default-version-first-listed',
     description: 'an omitted version selects the first listed version',
     breaks: ['STK-CREATE-DEFAULT-VERSION'],
-    wrap: (inner, c) => mapRequest(
-      (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
-      (r) => withBody(r, { platformVersion: c.versions[0].buildVersion }),
-    )(inner),
+    wrap: (inner, c) =>
+      mapRequest(
+        (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
+        (r) => withBody(r, { platformVersion: c.versions[0].buildVersion }),
+      )(inner),
   },
   {
     id: 'chosen-version-ignored',
     description: 'platformVersion in the body is ignored',
     breaks: ['STK-CREATE-CHOSEN-VERSION'],
     collateral: ['STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-REFUSED-NO-STACK'],
-    wrap: mapRequest((r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string', (r) => withBody(r, {})),
+    wrap: mapRequest(
+      (r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string',
+      (r) => withBody(r, {}),
+    ),
   },
   {
     id: 'unreleased-version-refused',
@@ -164,7 +204,8 @@ export const stacksFaults: StacksFault[] = [
     collateral: ['STK-SCHEMA-CREATE-REQUEST'],
     wrap: (inner, c) => async (req) => {
       const v = (req.body as { platformVersion?: unknown })?.platformVersion;
-      if (isOp('POST', LIST)(req) && c.versions.some((x) => x.buildVersion === v && x.status === 'unreleased')) return { status: 400, body: { code: 'InvalidRequest', message: `version ${String(v)} is not available` } };
+      if (isOp('POST', LIST)(req) && c.versions.some((x) => x.buildVersion === v && x.status === 'unreleased'))
+        return { status: 400, body: { code: 'InvalidRequest', message: `version ${String(v)} is not available` } };
       return inner(req);
     },
   },
@@ -173,32 +214,51 @@ export const stacksFaults: StacksFault[] = [
     description: 'an unknown version is silently replaced by the default',
     breaks: ['STK-CREATE-UNKNOWN-VERSION'],
     collateral: ['STK-CREATE-REFUSED-NO-STACK'],
-    wrap: (inner, c) => mapRequest((r) => isOp('POST', LIST)(r) && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string' && !c.versions.some((v) => v.buildVersion === (r.body as { platformVersion: string }).platformVersion), (r) => withBody(r, {}))(inner),
+    wrap: (inner, c) =>
+      mapRequest(
+        (r) =>
+          isOp('POST', LIST)(r) &&
+          typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string' &&
+          !c.versions.some((v) => v.buildVersion === (r.body as { platformVersion: string }).platformVersion),
+        (r) => withBody(r, {}),
+      )(inner),
   },
   {
     id: 'unknown-version-message-silent',
     description: 'the 400 for an unknown version does not name it',
     breaks: ['STK-CREATE-UNKNOWN-VERSION'],
-    wrap: mapResponse((r, res) => isOp('POST', LIST)(r) && res.status === 400, (res) => ({ ...res, body: { code: 'InvalidRequest', message: 'invalid request' } })),
+    wrap: mapResponse(
+      (r, res) => isOp('POST', LIST)(r) && res.status === 400,
+      (res) => ({ ...res, body: { code: 'InvalidRequest', message: 'invalid request' } }),
+    ),
   },
   {
     id: 'malformed-body-500',
     description: 'invalid JSON crashes the handler into a 500',
     breaks: ['STK-CREATE-MALFORMED'],
-    wrap: mapResponse((r) => isOp('POST', LIST)(r) && r.bodyError !== undefined, () => ({ status: 500, body: { code: 'InternalServerError', message: 'Unexpected token' } })),
+    wrap: mapResponse(
+      (r) => isOp('POST', LIST)(r) && r.bodyError !== undefined,
+      () => ({ status: 500, body: { code: 'InternalServerError', message: 'Unexpected token' } }),
+    ),
   },
   {
     id: 'missing-body-accepted',
     description: 'a create without a body is treated as {}',
     breaks: ['STK-CREATE-BODY-REQUIRED'],
-    wrap: mapRequest((r) => isOp('POST', LIST)(r) && r.rawBody === '', (r) => withBody(r, {})),
+    wrap: mapRequest(
+      (r) => isOp('POST', LIST)(r) && r.rawBody === '',
+      (r) => withBody(r, {}),
+    ),
   },
   {
     id: 'missing-stack-403',
     description: 'a missing stack is answered 403 instead of 404',
     breaks: ['STK-GET-404', 'STK-DELETE-404'],
     collateral: ['STK-AUTH-BEARER', 'STK-AUTH-KEY', 'STK-DELETE-EFFECT', 'STK-OWNERSHIP'],
-    wrap: mapResponse((_, res) => res.status === 404, () => ({ status: 403, body: { code: 'Forbidden', message: 'not yours' } })),
+    wrap: mapResponse(
+      (_, res) => res.status === 404,
+      () => ({ status: 403, body: { code: 'Forbidden', message: 'not yours' } }),
+    ),
   },
   {
     id: 'delete-is-a-no-op',
@@ -214,14 +274,20 @@ export const stacksFaults: StacksFault[] = [
     id: 'text-plain-bodies',
     description: 'answers are labelled text/plain',
     breaks: ['STK-JSON'],
-    wrap: mapResponse((_, res) => res.body !== undefined, (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } })),
+    wrap: mapResponse(
+      (_, res) => res.body !== undefined,
+      (res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/plain' } }),
+    ),
   },
   {
     id: 'error-body-not-service-error',
     description: 'errors are sent as {error: message}',
     breaks: ['STK-ERR-BODY'],
     collateral: ['STK-AUTH-401', 'STK-AUTH-403', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-MALFORMED', 'STK-GET-404', 'STK-DELETE-404', 'STK-LIMIT-409'],
-    wrap: mapResponse((_, res) => res.status >= 400, (res) => ({ ...res, body: { error: (res.body as { message?: string })?.message } })),
+    wrap: mapResponse(
+      (_, res) => res.status >= 400,
+      (res) => ({ ...res, body: { error: (res.body as { message?: string })?.message } }),
+    ),
   },
   {
     id: 'refused-create-still-creates',

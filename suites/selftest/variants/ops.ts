@@ -19,13 +19,21 @@ export const opsVariants: Variant<OpsConfig>[] = [
   {
     id: 'padded-json',
     description: 'every JSON body is preceded by a long run of white space and a newline, as seen in the field',
-    wrap: mapResponse((_, res) => res.body !== undefined && res.status !== 204, (res) => ({ ...res, rawBody: `${' '.repeat(2048)}\n${JSON.stringify(res.body)}` })),
+    wrap: mapResponse(
+      (_, res) => res.body !== undefined && res.status !== 204,
+      (res) => ({ ...res, rawBody: `${' '.repeat(2048)}\n${JSON.stringify(res.body)}` }),
+    ),
   },
   {
     id: 'created-201-deleted-200',
     description: 'creates answer 201, deletes 200 with an empty body',
     wrap: mapResponse(
-      (req, res) => (req.method === 'POST' && res.status === 200 && typeof (res.body as { _key?: unknown })?._key === 'string' && !/\/(bulk_update|retire|restore|install|refresh|stop|associate_service_kpi|disconnect_kpis|base_service_template)$/.test(req.path)) || (req.method === 'DELETE' && res.status === 204),
+      (req, res) =>
+        (req.method === 'POST' &&
+          res.status === 200 &&
+          typeof (res.body as { _key?: unknown })?._key === 'string' &&
+          !/\/(bulk_update|retire|restore|install|refresh|stop|associate_service_kpi|disconnect_kpis|base_service_template)$/.test(req.path)) ||
+        (req.method === 'DELETE' && res.status === 204),
       (res, req) => (req.method === 'DELETE' ? { status: 200 } : { ...res, status: 201 }),
     ),
   },
@@ -34,7 +42,10 @@ export const opsVariants: Variant<OpsConfig>[] = [
     description: 'errors come as {"messages": [{type, text}]}, unknown keys as 400 in the older (400, ...) form',
     wrap: mapResponse(
       (_, res) => res.status >= 400,
-      (res) => ({ status: res.status === 404 ? 400 : res.status, body: { messages: [{ type: 'ERROR', text: `(${res.status}, '${String((res.body as { message?: string })?.message ?? 'error')}')` }] } }),
+      (res) => ({
+        status: res.status === 404 ? 400 : res.status,
+        body: { messages: [{ type: 'ERROR', text: `(${res.status}, '${String((res.body as { message?: string })?.message ?? 'error')}')` }] },
+      }),
     ),
   },
 ];

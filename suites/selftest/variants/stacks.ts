@@ -36,10 +36,12 @@ function asynchronousDelete(inner: ApiHandler): ApiHandler {
     if (req.method === 'DELETE' && s && s.auth === auth) return { status: 204 };
     const res = await inner(req);
     if (isOp('GET', LIST)(req) && res.status === 200) {
-      const extra = [...stopping.values()].filter((x) => x.auth === auth).map((x) => {
-        const { stackAccessDetails: _, ...summary } = x.detail;
-        return { ...summary, state: 'STOPPING' };
-      });
+      const extra = [...stopping.values()]
+        .filter((x) => x.auth === auth)
+        .map((x) => {
+          const { stackAccessDetails: _, ...summary } = x.detail;
+          return { ...summary, state: 'STOPPING' };
+        });
       return { ...res, body: { stacks: [...((res.body as { stacks: unknown[] }).stacks ?? []), ...extra] } };
     }
     return res;
@@ -57,7 +59,12 @@ const decorate = (v: unknown): unknown => {
 
 export const stacksVariants: Variant<StacksConfig>[] = [
   { id: 'async-delete', description: 'a deleted stack reads STOPPING for 400 ms before it is gone', wrap: asynchronousDelete },
-  { id: 'slow-provisioning', description: 'stacks take an hour to become RUNNING: checks that need one are untested, none fails', config: { provisioningDelayMs: 3_600_000 }, untested: ['STK-ACCESS-DETAILS'] },
+  {
+    id: 'slow-provisioning',
+    description: 'stacks take an hour to become RUNNING: checks that need one are untested, none fails',
+    config: { provisioningDelayMs: 3_600_000 },
+    untested: ['STK-ACCESS-DETAILS'],
+  },
   { id: 'instant-provisioning', description: 'stacks are RUNNING as soon as they are created', config: { provisioningDelayMs: 0 } },
   { id: 'limit-of-one', description: 'each user may hold one stack', config: { maxStacksPerUser: 1 } },
   { id: 'limit-of-ten', description: 'each user may hold ten stacks', config: { maxStacksPerUser: 10 } },
@@ -73,14 +80,20 @@ export const stacksVariants: Variant<StacksConfig>[] = [
   {
     id: 'decorated-payloads',
     description: 'answers carry extra fields, and timestamps with milliseconds and a +00:00 offset',
-    wrap: mapResponse((_, res) => res.status < 300 && res.body !== undefined, (res) => ({ ...res, body: decorate(res.body) })),
+    wrap: mapResponse(
+      (_, res) => res.status < 300 && res.body !== undefined,
+      (res) => ({ ...res, body: decorate(res.body) }),
+    ),
   },
   {
     id: 'reads-render-time-differently',
     description: 'create answers timestamps with Z, reads with microseconds and +00:00',
     wrap: mapResponse(
       (req, res) => req.method === 'GET' && res.status === 200,
-      (res) => ({ ...res, body: JSON.parse(JSON.stringify(res.body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g, (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`)) }),
+      (res) => ({
+        ...res,
+        body: JSON.parse(JSON.stringify(res.body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g, (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`)),
+      }),
     ),
   },
   {
@@ -91,7 +104,12 @@ export const stacksVariants: Variant<StacksConfig>[] = [
       (res, req) => {
         const b = res.body as { code: string; message: string };
         const version = (req.body as { platformVersion?: unknown })?.platformVersion;
-        const message = b.code === 'NotFound' ? 'The requested stack could not be found.' : b.code === 'InvalidRequest' && typeof version === 'string' ? `Version '${version}' is not offered.` : `Request refused (${b.code}).`;
+        const message =
+          b.code === 'NotFound'
+            ? 'The requested stack could not be found.'
+            : b.code === 'InvalidRequest' && typeof version === 'string'
+              ? `Version '${version}' is not offered.`
+              : `Request refused (${b.code}).`;
         return { ...res, body: { code: b.code, message, requestId: 'req-123' } };
       },
     ),

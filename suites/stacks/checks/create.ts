@@ -1,5 +1,19 @@
 import { compact } from '../../core/expect';
-import { appeared, codeOf, createdAsDocumented, createStack, deleteStack, expectError, latestReleased, listedIds, listVersions, LIVE_STATES, messageOf, type StacksCheck, type StacksContext } from '../support';
+import {
+  appeared,
+  codeOf,
+  createdAsDocumented,
+  createStack,
+  deleteStack,
+  expectError,
+  latestReleased,
+  listedIds,
+  listVersions,
+  LIVE_STATES,
+  messageOf,
+  type StacksCheck,
+  type StacksContext,
+} from '../support';
 
 export const createAnswers202: StacksCheck = {
   id: 'stacks.create.accepted-202',
@@ -24,7 +38,10 @@ export const createAnswers202: StacksCheck = {
       ctx.expect.that('STK-CREATE-TERMINATION', 'terminationDate against createdAt', ends > created, { expected: `after createdAt ${s.createdAt}`, actual: s.terminationDate }, ex);
       ctx.observe('STK-LIFETIME', `default lifetime observed: ${Math.round((ends - created) / 60000)} minutes`);
     }
-    ctx.observe('STK-ID-FORMAT', `id looks like ${/^[0-9a-f-]{36}$/i.test(s.id) ? 'a UUID' : `'${String(s.id).replace(/[0-9]/g, '9').replace(/[a-z]/gi, 'x')}'`}; name looks like '${String(s.name).replace(/[0-9]/g, '9')}'`);
+    ctx.observe(
+      'STK-ID-FORMAT',
+      `id looks like ${/^[0-9a-f-]{36}$/i.test(s.id) ? 'a UUID' : `'${String(s.id).replace(/[0-9]/g, '9').replace(/[a-z]/gi, 'x')}'`}; name looks like '${String(s.name).replace(/[0-9]/g, '9')}'`,
+    );
 
     const list = await ctx.http.send('listStacks');
     const listed = (list.json?.stacks ?? []).map((x) => x.id);
@@ -70,10 +87,9 @@ export const chosenVersionIsUsed: StacksCheck = {
     const versions = await listVersions(ctx);
     const latest = latestReleased(versions);
     // Prefer versions that differ from the default, so "ignores the field" cannot pass by chance.
-    const picks = [
-      versions.find((v) => v.status === 'released' && v.buildVersion !== latest?.buildVersion),
-      versions.find((v) => v.status === 'unreleased'),
-    ].filter((v): v is NonNullable<typeof v> => Boolean(v));
+    const picks = [versions.find((v) => v.status === 'released' && v.buildVersion !== latest?.buildVersion), versions.find((v) => v.status === 'unreleased')].filter((v): v is NonNullable<typeof v> =>
+      Boolean(v),
+    );
     if (!picks.length) return ctx.untested('STK-CREATE-CHOSEN-VERSION', 'the versions list offers no version other than the default');
     for (const v of picks) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });

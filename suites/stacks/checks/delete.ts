@@ -9,7 +9,13 @@ async function expectGone(ctx: StacksContext, id: string, from: string): Promise
   const list = await ctx.http.send('listStacks');
   const entry = (list.json?.stacks ?? []).find((s) => s.id === id);
   const listedOk = !entry || GONE_STATES.includes(entry.state);
-  ctx.expect.that('STK-DELETE-EFFECT', `the list after delete of a ${from} stack`, listedOk, { expected: `not listed, or listed as ${GONE_STATES.join(' or ')}`, actual: entry ? `listed as ${entry.state}` : 'not listed' }, list);
+  ctx.expect.that(
+    'STK-DELETE-EFFECT',
+    `the list after delete of a ${from} stack`,
+    listedOk,
+    { expected: `not listed, or listed as ${GONE_STATES.join(' or ')}`, actual: entry ? `listed as ${entry.state}` : 'not listed' },
+    list,
+  );
   ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, list ${entry ? `shows it as ${entry.state}` : 'no longer shows it'}`);
 }
 

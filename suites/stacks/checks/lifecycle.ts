@@ -16,12 +16,7 @@ export const lifecycleMatchesModel: StacksCheck = {
     const users = ctx.has('second') ? ['primary', 'second'] : ['primary'];
     const user = fc.constantFrom(...users);
     const commands = fc.commands(
-      [
-        user.map(createCommand),
-        user.map(listCommand),
-        fc.tuple(user, fc.nat(20)).map(([u, n]) => getCommand(u, n)),
-        fc.tuple(user, fc.nat(20)).map(([u, n]) => deleteCommand(u, n)),
-      ],
+      [user.map(createCommand), user.map(listCommand), fc.tuple(user, fc.nat(20)).map(([u, n]) => getCommand(u, n)), fc.tuple(user, fc.nat(20)).map(([u, n]) => deleteCommand(u, n))],
       { maxCommands: 14 },
     );
     const exercised = new Set<string>();
@@ -31,7 +26,18 @@ export const lifecycleMatchesModel: StacksCheck = {
         const stacks = stacksOf(await ctx.http.send('listStacks', { as: u }));
         preexisting.set(u, { active: stacks.filter((s) => LIVE_STATES.includes(s.state)).length, listed: stacks.length });
       }
-      const model: StackModel = { users, owner: new Map(), live: new Set(), deleted: new Set(), deletedAt: new Map(), settleMs: ctx.options.readyTimeoutS * 1000, preexisting, limit: new Map(), ids: [], exercised };
+      const model: StackModel = {
+        users,
+        owner: new Map(),
+        live: new Set(),
+        deleted: new Set(),
+        deletedAt: new Map(),
+        settleMs: ctx.options.readyTimeoutS * 1000,
+        preexisting,
+        limit: new Map(),
+        ids: [],
+        exercised,
+      };
       const real: StackReal = { ctx, created: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
@@ -40,7 +46,9 @@ export const lifecycleMatchesModel: StacksCheck = {
       }
     });
     // Sequences a small budget may not draw: two stacks of one caller side by side, and a stack another caller owns.
-    const examples: [Iterable<fc.AsyncCommand<StackModel, StackReal>>][] = [[[createCommand('primary'), createCommand('primary'), listCommand('primary'), getCommand('primary', 0), getCommand('primary', 1)]]];
+    const examples: [Iterable<fc.AsyncCommand<StackModel, StackReal>>][] = [
+      [[createCommand('primary'), createCommand('primary'), listCommand('primary'), getCommand('primary', 0), getCommand('primary', 1)]],
+    ];
     if (users.includes('second')) examples.push([[createCommand('second'), listCommand('primary'), getCommand('primary', 0), deleteCommand('primary', 0), getCommand('second', 0)]]);
     await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property, { exercised, examples });
   },

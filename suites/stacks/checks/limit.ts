@@ -31,8 +31,23 @@ export const limitIs409: StacksCheck = {
     ctx.observe('STK-LIMIT-VALUE', `limit reached at ${existing + created.length} listed stacks`);
     if (!expectError(ctx, 'STK-LIMIT-409', refused, 409, 'MaxStacksLimitReached', `create number ${created.length + 1}`)) return;
     // "Create beyond" a maximum: a caller holding no stack at all is beyond no maximum.
-    ctx.expect.that('STK-LIMIT-409', 'stacks the caller held when its create was refused at the limit', existing + created.length > 0, { expected: 'at least 1', actual: existing + created.length }, refused);
-    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the create refused at the limit', appeared(before, await listedIds(ctx), created.map((c) => c.json!.id)), []);
+    ctx.expect.that(
+      'STK-LIMIT-409',
+      'stacks the caller held when its create was refused at the limit',
+      existing + created.length > 0,
+      { expected: 'at least 1', actual: existing + created.length },
+      refused,
+    );
+    ctx.expect.equal(
+      'STK-CREATE-REFUSED-NO-STACK',
+      'stacks that appeared with the create refused at the limit',
+      appeared(
+        before,
+        await listedIds(ctx),
+        created.map((c) => c.json!.id),
+      ),
+      [],
+    );
 
     // Still refused: the limit is a state, not a one-off answer.
     const again = await createStack(ctx, {}, 'primary', { settle: false });
@@ -43,7 +58,13 @@ export const limitIs409: StacksCheck = {
       const what = other.status === 202 ? 'created' : `refused with ${other.status} ${String(codeOf(other) ?? '')}`;
       const ok = other.status === 202 || (other.status === 409 && (await listedIds(ctx, 'second')).size >= existing + created.length);
       // The limit is per user: a second user is not held to the first user's count.
-      ctx.expect.that('STK-LIMIT-409', "a second user's create while the first is at the limit", ok, { expected: `created, or refused with 409 while holding at least ${existing + created.length} stacks`, actual: what }, other);
+      ctx.expect.that(
+        'STK-LIMIT-409',
+        "a second user's create while the first is at the limit",
+        ok,
+        { expected: `created, or refused with 409 while holding at least ${existing + created.length} stacks`, actual: what },
+        other,
+      );
       if (other.status === 202) await deleteStack(ctx, other, 'second');
     }
 
@@ -51,7 +72,8 @@ export const limitIs409: StacksCheck = {
     if (!created.length) return;
     const ids = created.map((c) => c.json!.id);
     for (const c of created) await deleteStack(ctx, c);
-    if (!(await waitGone(ctx, ids))) return ctx.untested('STK-LIMIT-409', `the deleted stacks were not gone (get 404, not listed) within ${ctx.options.readyTimeoutS} s, so whether the limit frees up stays open`);
+    if (!(await waitGone(ctx, ids)))
+      return ctx.untested('STK-LIMIT-409', `the deleted stacks were not gone (get 404, not listed) within ${ctx.options.readyTimeoutS} s, so whether the limit frees up stays open`);
     const after = await createStack(ctx, {}, 'primary', { settle: false });
     ctx.expect.status('STK-LIMIT-409', after, 202, `create after the caller's ${ids.length} stack(s) were deleted and gone`);
   },

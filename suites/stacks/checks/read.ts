@@ -50,7 +50,13 @@ export const getAnswersDetail: StacksCheck = {
     const d = ex.json!;
     const diffs = (['id', 'name', 'createdAt', 'terminationDate', 'platformVersion'] as const).filter((k) => !sameField(k, d[k], s[k]));
     const fields = (o: typeof d) => Object.fromEntries(diffs.map((k) => [k, o[k]]));
-    ctx.expect.that('STK-GET-200', 'the summary fields of the detail against the create answer (timestamps as instants)', diffs.length === 0, { expected: compact(fields(s)), actual: compact(fields(d)) }, ex);
+    ctx.expect.that(
+      'STK-GET-200',
+      'the summary fields of the detail against the create answer (timestamps as instants)',
+      diffs.length === 0,
+      { expected: compact(fields(s)), actual: compact(fields(d)) },
+      ex,
+    );
   },
 };
 
@@ -81,10 +87,15 @@ export const missingStackIs404: StacksCheck = {
   title: 'Get and delete of a stack that does not exist MUST answer 404 NotFound saying the resource was not found',
   requirements: ['STK-GET-404', 'STK-DELETE-404'],
   async run(ctx) {
-    for (const [op, req] of [['getStack', 'STK-GET-404'], ['deleteStack', 'STK-DELETE-404']] as const) {
+    for (const [op, req] of [
+      ['getStack', 'STK-GET-404'],
+      ['deleteStack', 'STK-DELETE-404'],
+    ] as const) {
       const ex = await ctx.http.send(op, { params: { stackId: missingId(ctx) } });
       if (expectError(ctx, req, ex, 404, 'NotFound', `${op} of an id never issued`)) {
-        const says = /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(messageOf(ex));
+        const says = /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(
+          messageOf(ex),
+        );
         ctx.expect.that(req, 'the message of the 404', says, { expected: 'says the resource was not found', actual: compact(messageOf(ex)) }, ex);
       }
     }

@@ -16,21 +16,31 @@ export const createCommand = (user: string): Command => ({
     if (ex.status === 202) {
       const id = ex.json!.id;
       if (m.owner.size) m.exercised.add('STK-ID-UNIQUE');
-      if (m.owner.has(id)) violated('STK-ID-UNIQUE', `create returned id ${id}, which an earlier stack of this sequence already had`, ex, { expected: `an id other than ${[...m.owner.keys()].join(', ')}`, actual: id });
+      if (m.owner.has(id))
+        violated('STK-ID-UNIQUE', `create returned id ${id}, which an earlier stack of this sequence already had`, ex, { expected: `an id other than ${[...m.owner.keys()].join(', ')}`, actual: id });
       r.created.push(ex);
       m.owner.set(id, user);
       m.live.add(id);
       m.ids.push(id);
       limit.atLeast = Math.max(limit.atLeast, live + pre.active + 1);
       if (Number.isFinite(limit.atMost)) m.exercised.add('STK-LIMIT-409');
-      if (limit.atLeast > limit.atMost) violated('STK-LIMIT-409', `create succeeded for ${user} holding ${live + pre.active} active stacks, but an earlier create was refused when at most ${limit.atMost} could count`, ex, { expected: `409 (an earlier create was refused when at most ${limit.atMost} stacks could count)`, actual: `202 with ${live + pre.active} active` });
+      if (limit.atLeast > limit.atMost)
+        violated('STK-LIMIT-409', `create succeeded for ${user} holding ${live + pre.active} active stacks, but an earlier create was refused when at most ${limit.atMost} could count`, ex, {
+          expected: `409 (an earlier create was refused when at most ${limit.atMost} stacks could count)`,
+          actual: `202 with ${live + pre.active} active`,
+        });
     } else if (ex.status === 409) {
       m.exercised.add('STK-LIMIT-409');
-      if (codeOf(ex) !== 'MaxStacksLimitReached') violated('STK-LIMIT-409', `create refused with 409 but code ${JSON.stringify(codeOf(ex))}`, ex, { expected: 'code MaxStacksLimitReached', actual: `code ${JSON.stringify(codeOf(ex))}` });
+      if (codeOf(ex) !== 'MaxStacksLimitReached')
+        violated('STK-LIMIT-409', `create refused with 409 but code ${JSON.stringify(codeOf(ex))}`, ex, { expected: 'code MaxStacksLimitReached', actual: `code ${JSON.stringify(codeOf(ex))}` });
       const couldCount = live + pre.listed + lingering;
       if (couldCount === 0) violated('STK-LIMIT-409', `create refused with 409 for ${user}, who holds no stack at all`, ex, { expected: '202 (no stack held)', actual: 409 });
       limit.atMost = Math.min(limit.atMost, couldCount);
-      if (limit.atLeast > limit.atMost) violated('STK-LIMIT-409', `create refused with 409 for ${user} when at most ${couldCount} stacks could count, but an earlier create succeeded with ${limit.atLeast - 1} active`, ex, { expected: `202 (an earlier create succeeded with ${limit.atLeast - 1} active)`, actual: `409 with at most ${couldCount} that could count` });
+      if (limit.atLeast > limit.atMost)
+        violated('STK-LIMIT-409', `create refused with 409 for ${user} when at most ${couldCount} stacks could count, but an earlier create succeeded with ${limit.atLeast - 1} active`, ex, {
+          expected: `202 (an earlier create succeeded with ${limit.atLeast - 1} active)`,
+          actual: `409 with at most ${couldCount} that could count`,
+        });
     } else violated('STK-CREATE-202', `create answered ${ex.status}`, ex, { expected: '202, or 409 at the limit', actual: ex.status });
   },
   toString: () => `create(${user})`,
@@ -50,7 +60,10 @@ export const listCommand = (user: string): Command => ({
       const s = listed.get(id);
       if (mine && s && m.deleted.has(id) && !GONE_STATES.includes(s.state) && !settling(m, id)) {
         m.exercised.add('STK-DELETE-EFFECT');
-        violated('STK-DELETE-EFFECT', `deleted stack ${id} is still listed as ${s.state} ${m.settleMs} ms after the delete`, ex, { expected: `not listed, or listed as ${GONE_STATES.join(' or ')}`, actual: `listed as ${s.state}` });
+        violated('STK-DELETE-EFFECT', `deleted stack ${id} is still listed as ${s.state} ${m.settleMs} ms after the delete`, ex, {
+          expected: `not listed, or listed as ${GONE_STATES.join(' or ')}`,
+          actual: `listed as ${s.state}`,
+        });
       }
     }
   },
@@ -65,15 +78,24 @@ export const getCommand = (user: string, n: number): Command => ({
     const owner = m.owner.get(id);
     if (m.live.has(id) && owner === user) {
       m.exercised.add('STK-GET-200');
-      if (ex.status !== 200 || ex.json!.id !== id) violated('STK-GET-200', `get of ${user}'s own stack ${id} answered ${ex.status}`, ex, { expected: `200 with id ${id}`, actual: `${ex.status}${ex.status === 200 ? ` with id ${String(ex.json?.id)}` : ''}` });
+      if (ex.status !== 200 || ex.json!.id !== id)
+        violated('STK-GET-200', `get of ${user}'s own stack ${id} answered ${ex.status}`, ex, {
+          expected: `200 with id ${id}`,
+          actual: `${ex.status}${ex.status === 200 ? ` with id ${String(ex.json?.id)}` : ''}`,
+        });
     } else if (m.deleted.has(id) && owner === user) {
       if (settling(m, id)) return;
       m.exercised.add('STK-DELETE-EFFECT');
-      if (!(ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex)))))) violated('STK-DELETE-EFFECT', `get of deleted stack ${id} answered ${ex.status} ${String(stateOf(ex) ?? '')} ${m.settleMs} ms after the delete`, ex, { expected: `404, or 200 in state ${GONE_STATES.join(' or ')}`, actual: `${ex.status} ${String(stateOf(ex) ?? '')}`.trim() });
+      if (!(ex.status === 404 || (ex.status === 200 && GONE_STATES.includes(String(stateOf(ex))))))
+        violated('STK-DELETE-EFFECT', `get of deleted stack ${id} answered ${ex.status} ${String(stateOf(ex) ?? '')} ${m.settleMs} ms after the delete`, ex, {
+          expected: `404, or 200 in state ${GONE_STATES.join(' or ')}`,
+          actual: `${ex.status} ${String(stateOf(ex) ?? '')}`.trim(),
+        });
     } else {
       const requirement = owner ? 'STK-OWNERSHIP' : 'STK-GET-404';
       m.exercised.add(requirement);
-      if (ex.status !== 404) violated(requirement, `get by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex, { expected: '404', actual: ex.status });
+      if (ex.status !== 404)
+        violated(requirement, `get by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex, { expected: '404', actual: ex.status });
     }
   },
   toString: () => `get(${user}, #${n})`,
@@ -97,7 +119,8 @@ export const deleteCommand = (user: string, n: number): Command => ({
     } else {
       const requirement = owner ? 'STK-OWNERSHIP' : 'STK-DELETE-404';
       m.exercised.add(requirement);
-      if (ex.status !== 404) violated(requirement, `delete by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex, { expected: '404', actual: ex.status });
+      if (ex.status !== 404)
+        violated(requirement, `delete by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex, { expected: '404', actual: ex.status });
     }
   },
   toString: () => `delete(${user}, #${n})`,

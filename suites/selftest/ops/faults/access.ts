@@ -58,7 +58,9 @@ export const accessFaults: OpsFault[] = [
     breaks: ['OPS-AUTH-ACCESS-CHECKS'],
     only: ['ops.auth.basic'],
     wrap: (inner, c) => (req) => {
-      const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8').split(':')[0];
+      const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+        .toString('utf8')
+        .split(':')[0];
       return inner(req.headers.authorization && !c.users.some((u) => u.name === given) ? withHeader(req, 'authorization', basic(admin(c))) : req);
     },
   },

@@ -155,7 +155,10 @@ export const authoringFaults: OpsFault[] = [
     description: 'delete answers an empty body instead of the details of the deleted pack',
     breaks: ['OPS-CPA-DELETE-DETAILS'],
     only: ONLY_CRUD,
-    wrap: mapResponse((r, res) => isOne(r, 'DELETE') && okAnswer(res), () => ({ status: 200 })),
+    wrap: mapResponse(
+      (r, res) => isOne(r, 'DELETE') && okAnswer(res),
+      () => ({ status: 200 }),
+    ),
   },
   {
     id: 'cpa-count-ignores-filter',

@@ -61,17 +61,23 @@ export const contentPacksFaults: OpsFault[] = [
     description: 'a paged library list reports no load failures',
     breaks: ['OPS-ERR-CP-LIST-FAILURES'],
     only: ONLY_PAGING,
-    wrap: mapResponse((r, res) => isList(r) && okAnswer(res) && (r.query.has('count') || r.query.has('offset')), (res) => ({ ...res, body: { ...(res.body as Doc), failure: [] } })),
+    wrap: mapResponse(
+      (r, res) => isList(r) && okAnswer(res) && (r.query.has('count') || r.query.has('offset')),
+      (res) => ({ ...res, body: { ...(res.body as Doc), failure: [] } }),
+    ),
   },
   {
     id: 'cp-list-failed-pack-in-success',
     description: 'packs that failed to load are listed in success as well as in failure',
     breaks: ['OPS-ERR-CP-LIST-FAILURES'],
     only: ONLY_LIST,
-    wrap: mapResponse((r, res) => isList(r) && okAnswer(res), (res) => {
-      const b = res.body as { success: Doc[]; failure: Doc[] };
-      return { ...res, body: { ...b, success: [...b.success, ...b.failure] } };
-    }),
+    wrap: mapResponse(
+      (r, res) => isList(r) && okAnswer(res),
+      (res) => {
+        const b = res.body as { success: Doc[]; failure: Doc[] };
+        return { ...res, body: { ...b, success: [...b.success, ...b.failure] } };
+      },
+    ),
   },
   {
     id: 'cp-get-ignores-version',
@@ -91,11 +97,15 @@ export const contentPacksFaults: OpsFault[] = [
     description: 'preview entries carry installed, entitlement_status and has_dependency as the strings "true"/"false"',
     breaks: ['OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-OLDER-FORM'],
     only: ['ops.content-packs.preview'],
-    wrap: mapResponse((r, res) => isPreview(r) && okAnswer(res), (res) => {
-      const body = res.body as Record<string, unknown>;
-      for (const v of Object.values(body)) if (Array.isArray(v)) for (const e of v as Doc[]) for (const f of ['installed', 'entitlement_status', 'has_dependency']) if (typeof e[f] === 'boolean') e[f] = String(e[f]);
-      return res;
-    }),
+    wrap: mapResponse(
+      (r, res) => isPreview(r) && okAnswer(res),
+      (res) => {
+        const body = res.body as Record<string, unknown>;
+        for (const v of Object.values(body))
+          if (Array.isArray(v)) for (const e of v as Doc[]) for (const f of ['installed', 'entitlement_status', 'has_dependency']) if (typeof e[f] === 'boolean') e[f] = String(e[f]);
+        return res;
+      },
+    ),
   },
   {
     id: 'cp-install-prefix-ignored',
@@ -162,30 +172,39 @@ export const contentPacksFaults: OpsFault[] = [
     description: 'an install without resolution silently leaves out the objects that already exist, reporting them neither in success nor in failure',
     breaks: ['OPS-ERR-CP-INSTALL-FAILURES'],
     only: ONLY_RESOLUTION,
-    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
-      const b = res.body as { failure: Doc[] };
-      return { ...res, body: { ...b, failure: b.failure.filter((f) => f.type !== 'OBJECT_ALREADY_EXISTS') } };
-    }),
+    wrap: mapResponse(
+      (r, res) => isInstall(r) && okAnswer(res),
+      (res) => {
+        const b = res.body as { failure: Doc[] };
+        return { ...res, body: { ...b, failure: b.failure.filter((f) => f.type !== 'OBJECT_ALREADY_EXISTS') } };
+      },
+    ),
   },
   {
     id: 'cp-install-conflict-type-renamed',
     description: 'an object that already exists is reported in failure with the type DUPLICATE instead of OBJECT_ALREADY_EXISTS',
     breaks: ['OPS-CP-INSTALL-FAILURE-TYPE'],
     only: ONLY_RESOLUTION,
-    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
-      for (const f of (res.body as { failure: Doc[] }).failure) if (f.type === 'OBJECT_ALREADY_EXISTS') f.type = 'DUPLICATE';
-      return res;
-    }),
+    wrap: mapResponse(
+      (r, res) => isInstall(r) && okAnswer(res),
+      (res) => {
+        for (const f of (res.body as { failure: Doc[] }).failure) if (f.type === 'OBJECT_ALREADY_EXISTS') f.type = 'DUPLICATE';
+        return res;
+      },
+    ),
   },
   {
     id: 'cp-install-success-ungrouped',
     description: 'the install result lists installed objects as a flat array of {id, title}, not keyed by group',
     breaks: ['OPS-CP-INSTALL-RESULT'],
     only: ONLY_RESOLUTION,
-    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
-      const b = res.body as { success: Record<string, Doc[]>[] };
-      return { ...res, body: { ...b, success: b.success.flatMap((g) => Object.values(g).flat()) } };
-    }),
+    wrap: mapResponse(
+      (r, res) => isInstall(r) && okAnswer(res),
+      (res) => {
+        const b = res.body as { success: Record<string, Doc[]>[] };
+        return { ...res, body: { ...b, success: b.success.flatMap((g) => Object.values(g).flat()) } };
+      },
+    ),
   },
   {
     id: 'cp-install-content-ignored',
@@ -211,27 +230,36 @@ export const contentPacksFaults: OpsFault[] = [
     description: 'installed_versions stays empty after an install',
     breaks: ['OPS-CP-INSTALLED-VERSIONS'],
     only: ONLY_OPTIONS,
-    wrap: mapResponse((r, res) => (isList(r) || isRead(r)) && okAnswer(res), (res) => {
-      const b = res.body as Doc;
-      for (const p of Array.isArray(b.success) ? (b.success as Doc[]) : [b]) p.installed_versions = [];
-      return res;
-    }),
+    wrap: mapResponse(
+      (r, res) => (isList(r) || isRead(r)) && okAnswer(res),
+      (res) => {
+        const b = res.body as Doc;
+        for (const p of Array.isArray(b.success) ? (b.success as Doc[]) : [b]) p.installed_versions = [];
+        return res;
+      },
+    ),
   },
   {
     id: 'cp-install-saved-searches-no-action',
     description: 'the saved_searches member of the install result leaves out action_performed',
     breaks: ['OPS-CP-INSTALL-SAVED-SEARCHES'],
     only: ONLY_OPTIONS,
-    wrap: mapResponse((r, res) => isInstall(r) && okAnswer(res), (res) => {
-      delete ((res.body as Doc).saved_searches as Doc).action_performed;
-      return res;
-    }),
+    wrap: mapResponse(
+      (r, res) => isInstall(r) && okAnswer(res),
+      (res) => {
+        delete ((res.body as Doc).saved_searches as Doc).action_performed;
+        return res;
+      },
+    ),
   },
   {
     id: 'cp-refresh-without-failed',
     description: 'refresh answers only the apps it synchronized, without the failed member',
     breaks: ['OPS-CP-REFRESH'],
     only: ['ops.content-packs.refresh'],
-    wrap: mapResponse((r, res) => isRefresh(r) && okAnswer(res), (res) => ({ ...res, body: { success: (res.body as Doc).success } })),
+    wrap: mapResponse(
+      (r, res) => isRefresh(r) && okAnswer(res),
+      (res) => ({ ...res, body: { success: (res.body as Doc).success } }),
+    ),
   },
 ];

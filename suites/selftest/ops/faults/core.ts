@@ -39,7 +39,10 @@ export const coreFaults: OpsFault[] = [
     breaks: ['OPS-CORE-CREATE'],
     collateral: ['OPS-COMMON-KEY-OBJECT-TYPE'],
     only: ['ops.core.create-returns-key'],
-    wrap: mapResponse((r, res) => r.method === 'POST' && onType(r) && ok(res), (res) => ({ ...res, body: { key: (res.body as Doc)._key } })),
+    wrap: mapResponse(
+      (r, res) => r.method === 'POST' && onType(r) && ok(res),
+      (res) => ({ ...res, body: { key: (res.body as Doc)._key } }),
+    ),
   },
   {
     id: 'read-without-object-type',
@@ -69,7 +72,10 @@ export const coreFaults: OpsFault[] = [
     description: 'GET <object_type>/count counts every row whatever the filter',
     breaks: ['OPS-CORE-COUNT'],
     only: ['ops.core.count'],
-    wrap: mapRequest((r) => r.method === 'GET' && segs(r)?.[1] === 'count', (r) => ({ ...r, query: new URLSearchParams() })),
+    wrap: mapRequest(
+      (r) => r.method === 'GET' && segs(r)?.[1] === 'count',
+      (r) => ({ ...r, query: new URLSearchParams() }),
+    ),
   },
   {
     id: 'identifying-name-keeps-case',

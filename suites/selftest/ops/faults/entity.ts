@@ -44,7 +44,10 @@ export const entityFaults: OpsFault[] = [
     description: 'entity/retire retires the entities but answers an empty array',
     breaks: ['OPS-ENTITY-RETIRE'],
     only: ['ops.entity.retire-restore'],
-    wrap: mapResponse((r, res) => isAction('POST', 'retire')(r) && ok(res), (res) => ({ ...res, body: [] })),
+    wrap: mapResponse(
+      (r, res) => isAction('POST', 'retire')(r) && ok(res),
+      (res) => ({ ...res, body: [] }),
+    ),
   },
   {
     id: 'restore-not-relinking',
@@ -66,7 +69,14 @@ export const entityFaults: OpsFault[] = [
     wrap: (inner) => async (req) => {
       if (!isAction('POST', 'retire_retirable')(req)) return inner(req);
       const base = req.path.slice(0, req.path.lastIndexOf('/entity/'));
-      const list = await inner({ ...req, method: 'GET', path: `${base}/entity`, query: new URLSearchParams({ filter: JSON.stringify({ retirable: { $ne: 0 }, retired: { $ne: 1 } }) }), body: undefined, rawBody: '' });
+      const list = await inner({
+        ...req,
+        method: 'GET',
+        path: `${base}/entity`,
+        query: new URLSearchParams({ filter: JSON.stringify({ retirable: { $ne: 0 }, retired: { $ne: 1 } }) }),
+        body: undefined,
+        rawBody: '',
+      });
       const keys = Array.isArray(list.body) ? list.body.map((e) => String((e as Doc)._key)) : [];
       return call(inner, req, 'POST', ['retire'], {}, { data: keys });
     },

@@ -95,20 +95,26 @@ export const eventsFaults: OpsFault[] = [
     description: 'ticketing actions carry the integration name as type instead of external_ticket',
     breaks: ['OPS-EM-ACTION-TYPE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isActionList(req) && ok(res), (res) => {
-      for (const a of list(res)) if (a.type === 'external_ticket') a.type = String(a.action_name);
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isActionList(req) && ok(res),
+      (res) => {
+        for (const a of list(res)) if (a.type === 'external_ticket') a.type = String(a.action_name);
+        return res;
+      },
+    ),
   },
   {
     id: 'em-action-flags-boolean',
     description: 'action flags are answered as booleans',
     breaks: ['OPS-EM-ACTION-VALUES'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isActionList(req) && ok(res), (res) => {
-      for (const a of list(res)) for (const f of FLAGS) a[f] = String(a[f]) === '1';
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isActionList(req) && ok(res),
+      (res) => {
+        for (const a of list(res)) for (const f of FLAGS) a[f] = String(a[f]) === '1';
+        return res;
+      },
+    ),
   },
   {
     id: 'em-action-config-of-first-action',
@@ -133,10 +139,13 @@ export const eventsFaults: OpsFault[] = [
     description: 'running an action answers an empty ids list',
     breaks: ['OPS-EM-ACTION-EXECUTE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isExecute(req) && ok(res), (res) => {
-      for (const r of list(res)) r.ids = [];
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isExecute(req) && ok(res),
+      (res) => {
+        for (const r of list(res)) r.ids = [];
+        return res;
+      },
+    ),
   },
   {
     id: 'em-comment-update-through-upsert',
@@ -164,47 +173,65 @@ export const eventsFaults: OpsFault[] = [
     description: 'event-management lists answer {items: [...]} instead of an array',
     breaks: ['OPS-EM-LIST'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isList(req) && ok(res), (res) => ({ ...res, body: { items: res.body } })),
+    wrap: mapResponse(
+      (req, res) => isList(req) && ok(res),
+      (res) => ({ ...res, body: { items: res.body } }),
+    ),
   },
   {
     id: 'em-list-rows-without-object-type',
     description: 'event-management list rows leave out object_type',
     breaks: ['OPS-EM-FIELDS-NOT-SHOWN'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isList(req) && ok(res), (res) => {
-      for (const r of list(res)) delete r.object_type;
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isList(req) && ok(res),
+      (res) => {
+        for (const r of list(res)) delete r.object_type;
+        return res;
+      },
+    ),
   },
   {
     id: 'em-actions-keyed-by-name',
     description: 'the action list answers an object keyed by action name instead of an array',
     breaks: ['OPS-EM-ACTIONS-LIST'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isActionList(req) && ok(res), (res) => ({ ...res, body: Object.fromEntries(list(res).map((a) => [String(a.action_name), a])) })),
+    wrap: mapResponse(
+      (req, res) => isActionList(req) && ok(res),
+      (res) => ({ ...res, body: Object.fromEntries(list(res).map((a) => [String(a.action_name), a])) }),
+    ),
   },
   {
     id: 'em-action-entries-without-label',
     description: 'action list entries carry no label',
     breaks: ['OPS-EM-ACTION-ENTRY'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isActionList(req) && ok(res), (res) => {
-      for (const a of list(res)) delete a.label;
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isActionList(req) && ok(res),
+      (res) => {
+        for (const a of list(res)) delete a.label;
+        return res;
+      },
+    ),
   },
   {
     id: 'em-action-list-hides-sample-actions',
     description: 'the action list leaves out the sample ping action',
     breaks: ['OPS-EM-ACTION-NAMES'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isActionList(req) && ok(res), (res) => ({ ...res, body: list(res).filter((a) => a.action_name !== 'ops_sample_event_action_ping') })),
+    wrap: mapResponse(
+      (req, res) => isActionList(req) && ok(res),
+      (res) => ({ ...res, body: list(res).filter((a) => a.action_name !== 'ops_sample_event_action_ping') }),
+    ),
   },
   {
     id: 'em-action-config-without-acl',
     description: 'action configurations leave out the eai:* entries',
     breaks: ['OPS-EM-ACTION-CONFIG'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isActionGet(req) && ok(res), (res) => ({ ...res, body: Object.fromEntries(Object.entries(res.body as Doc).filter(([k]) => !k.startsWith('eai:'))) })),
+    wrap: mapResponse(
+      (req, res) => isActionGet(req) && ok(res),
+      (res) => ({ ...res, body: Object.fromEntries(Object.entries(res.body as Doc).filter(([k]) => !k.startsWith('eai:'))) }),
+    ),
   },
 ];

@@ -28,7 +28,11 @@ export const iconsFaults: OpsFault[] = [
     description: 'the icon list answers {result} without total',
     breaks: ['OPS-ICON-LIST'],
     only: only('create-and-list'),
-    wrap: (inner) => mapResponse((req, res) => isIconList(req) && res.status === 200, (res) => ({ ...res, body: { result: (res.body as Doc).result } }))(inner),
+    wrap: (inner) =>
+      mapResponse(
+        (req, res) => isIconList(req) && res.status === 200,
+        (res) => ({ ...res, body: { result: (res.body as Doc).result } }),
+      )(inner),
   },
   {
     id: 'icon-category-filter-ignored',
@@ -49,7 +53,11 @@ export const iconsFaults: OpsFault[] = [
     description: 'POST icon_collection saves every icon of the array but answers only the first key',
     breaks: ['OPS-ICON-CREATE'],
     only: only('create-and-list'),
-    wrap: (inner) => mapResponse((req, res) => atCollection('POST')(req) && Array.isArray(res.body), (res) => ({ ...res, body: (res.body as string[]).slice(0, 1) }))(inner),
+    wrap: (inner) =>
+      mapResponse(
+        (req, res) => atCollection('POST')(req) && Array.isArray(res.body),
+        (res) => ({ ...res, body: (res.body as string[]).slice(0, 1) }),
+      )(inner),
   },
   {
     id: 'icon-numeric-sizes-refused',
@@ -94,7 +102,11 @@ export const iconsFaults: OpsFault[] = [
     description: "DELETE icon_collection/<_key> answers 204 without the {Deleted: 'True'} body",
     breaks: ['OPS-ICON-DELETE-ANSWER'],
     only: only('delete-by-key'),
-    wrap: (inner) => mapResponse((req, res) => atKey('DELETE')(req) && res.status === 200, () => ({ status: 204 }))(inner),
+    wrap: (inner) =>
+      mapResponse(
+        (req, res) => atKey('DELETE')(req) && res.status === 200,
+        () => ({ status: 204 }),
+      )(inner),
   },
   {
     id: 'icon-categories-only-configured',
@@ -103,7 +115,10 @@ export const iconsFaults: OpsFault[] = [
     only: only('list-categories'),
     wrap: (inner, config) => {
       const configured = new Set(config.seed.iconCategories.map((c) => c.name));
-      return mapResponse((req, res) => atCollection('GET')(req) && listsCategories(req) && Array.isArray(res.body), (res) => ({ ...res, body: (res.body as Doc[]).filter((c) => configured.has(String(c.name))) }))(inner);
+      return mapResponse(
+        (req, res) => atCollection('GET')(req) && listsCategories(req) && Array.isArray(res.body),
+        (res) => ({ ...res, body: (res.body as Doc[]).filter((c) => configured.has(String(c.name))) }),
+      )(inner);
     },
   },
   {
@@ -112,14 +127,20 @@ export const iconsFaults: OpsFault[] = [
     breaks: ['OPS-ICON-CATEGORY'],
     only: only('list-categories'),
     wrap: (inner) =>
-      mapResponse((req, res) => atCollection('GET')(req) && listsCategories(req) && Array.isArray(res.body), (res) => ({ ...res, body: (res.body as Doc[]).map((c) => ({ ...c, immutable: true })) }))(inner),
+      mapResponse(
+        (req, res) => atCollection('GET')(req) && listsCategories(req) && Array.isArray(res.body),
+        (res) => ({ ...res, body: (res.body as Doc[]).map((c) => ({ ...c, immutable: true })) }),
+      )(inner),
   },
   {
     id: 'icon-delete-category-deletes-every-icon',
     description: 'DELETE icon_collection?category=<name> deletes the icons of every category, as if category were *',
     breaks: ['OPS-ICON-DELETE-CATEGORY'],
     only: only('delete-category'),
-    wrap: mapRequest((req) => atCollection('DELETE')(req) && !!req.query.get('category'), (req) => withQuery(req, (q) => q.set('category', '*'))),
+    wrap: mapRequest(
+      (req) => atCollection('DELETE')(req) && !!req.query.get('category'),
+      (req) => withQuery(req, (q) => q.set('category', '*')),
+    ),
   },
   {
     id: 'icon-immutable-category-deletable',

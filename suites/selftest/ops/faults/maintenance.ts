@@ -32,7 +32,11 @@ export const maintenanceFaults: OpsFault[] = [
     description: 'get_supported_object_types of the maintenance interface names the type "maintenance" instead of maintenance_calendar',
     breaks: ['OPS-MW-SUPPORTED-TYPES'],
     only,
-    wrap: (inner) => mapResponse((req) => segs(req)?.[0] === 'get_supported_object_types', (res) => ({ ...res, body: ['maintenance'] }))(inner),
+    wrap: (inner) =>
+      mapResponse(
+        (req) => segs(req)?.[0] === 'get_supported_object_types',
+        (res) => ({ ...res, body: ['maintenance'] }),
+      )(inner),
   },
   {
     id: 'mw-object-type-renamed',
@@ -43,7 +47,7 @@ export const maintenanceFaults: OpsFault[] = [
   },
   {
     id: 'mw-objects-field-renamed',
-    description: 'the entries of a window\'s objects are answered as {type, _key}, without object_type',
+    description: "the entries of a window's objects are answered as {type, _key}, without object_type",
     breaks: ['OPS-MW-OBJECTS'],
     collateral: ['OPS-MW-UPDATE'],
     only,

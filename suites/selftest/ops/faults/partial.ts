@@ -39,7 +39,10 @@ export const partialFaults: OpsFault[] = [
     description: 'is_partial_data=1 is handled as a full replace (refused without title) and is_partial_data=0 merges',
     breaks: ['OPS-PARTIAL-VALUES', 'OPS-PARTIAL-REPLACE'],
     only: ['ops.partial.merge', 'ops.partial.replace'],
-    wrap: mapRequest((r) => isUpdateByKey(r) && (flag(r) === '0' || flag(r) === '1'), (r) => withFlag(r, flag(r) === '1' ? '0' : '1')),
+    wrap: mapRequest(
+      (r) => isUpdateByKey(r) && (flag(r) === '0' || flag(r) === '1'),
+      (r) => withFlag(r, flag(r) === '1' ? '0' : '1'),
+    ),
   },
   {
     id: 'partial-deep-merge',
@@ -57,14 +60,20 @@ export const partialFaults: OpsFault[] = [
     description: 'is_partial_data=0 is read as a non-empty string, so a full update merges and keeps the old fields',
     breaks: ['OPS-PARTIAL-REPLACE'],
     only: ['ops.partial.replace'],
-    wrap: mapRequest((r) => isUpdateByKey(r) && flag(r) === '0', (r) => withFlag(r, '1')),
+    wrap: mapRequest(
+      (r) => isUpdateByKey(r) && flag(r) === '0',
+      (r) => withFlag(r, '1'),
+    ),
   },
   {
     id: 'partial-default-is-one',
     description: 'an update without is_partial_data is treated as a partial update',
     breaks: ['OPS-PARTIAL-DEFAULT'],
     only: ['ops.partial.replace'],
-    wrap: mapRequest((r) => isUpdateByKey(r) && flag(r) === null, (r) => withFlag(r, '1')),
+    wrap: mapRequest(
+      (r) => isUpdateByKey(r) && flag(r) === null,
+      (r) => withFlag(r, '1'),
+    ),
   },
   {
     id: 'full-update-drops-unknown-fields',
@@ -89,7 +98,10 @@ export const partialFaults: OpsFault[] = [
     description: 'a full update without title is accepted and stores an empty title',
     breaks: ['OPS-PARTIAL-REQUIRED-FIELDS'],
     only: ['ops.partial.required-fields'],
-    wrap: mapRequest((r) => isFullUpdate(r) && (r.body as Doc).title === undefined, (r) => withBody(r, { ...(r.body as Doc), title: '' })),
+    wrap: mapRequest(
+      (r) => isFullUpdate(r) && (r.body as Doc).title === undefined,
+      (r) => withBody(r, { ...(r.body as Doc), title: '' }),
+    ),
   },
   {
     id: 'bulk-update-first-only',
@@ -108,7 +120,10 @@ export const partialFaults: OpsFault[] = [
     description: 'bulk_update without is_partial_data merges instead of replacing',
     breaks: ['OPS-CORE-BULK-UPDATE'],
     only: ['ops.core.bulk-update'],
-    wrap: mapRequest((r) => isBulkUpdate(r) && flag(r) === null, (r) => withFlag(r, '1')),
+    wrap: mapRequest(
+      (r) => isBulkUpdate(r) && flag(r) === null,
+      (r) => withFlag(r, '1'),
+    ),
   },
   {
     id: 'bulk-update-always-merges',

@@ -142,7 +142,10 @@ export const queryFaults: OpsFault[] = [
     description: 'sort_dir=1 sorts descending and 0 ascending',
     breaks: ['OPS-QUERY-SORT-DIR'],
     only: ONLY_PAGING,
-    wrap: paramFault((r) => isListRead(r) && r.query.has('sort_dir'), (q) => q.set('sort_dir', q.get('sort_dir') === '1' ? '0' : '1')),
+    wrap: paramFault(
+      (r) => isListRead(r) && r.query.has('sort_dir'),
+      (q) => q.set('sort_dir', q.get('sort_dir') === '1' ? '0' : '1'),
+    ),
   },
   {
     id: 'sort-key-ignored',
@@ -156,28 +159,40 @@ export const queryFaults: OpsFault[] = [
     description: 'offset skips one entry more than asked',
     breaks: ['OPS-QUERY-OFFSET'],
     only: ONLY_PAGING,
-    wrap: paramFault((r) => isListRead(r) && r.query.has('offset'), (q) => q.set('offset', String(Number(q.get('offset')) + 1))),
+    wrap: paramFault(
+      (r) => isListRead(r) && r.query.has('offset'),
+      (q) => q.set('offset', String(Number(q.get('offset')) + 1)),
+    ),
   },
   {
     id: 'offset-needs-limit',
     description: 'offset is applied only together with limit',
     breaks: ['OPS-QUERY-OFFSET'],
     only: ONLY_PAGING,
-    wrap: paramFault((r) => isListRead(r) && r.query.has('offset') && !r.query.has('limit'), (q) => q.delete('offset')),
+    wrap: paramFault(
+      (r) => isListRead(r) && r.query.has('offset') && !r.query.has('limit'),
+      (q) => q.delete('offset'),
+    ),
   },
   {
     id: 'limit-off-by-one',
     description: 'limit returns one entry more than asked',
     breaks: ['OPS-QUERY-LIMIT'],
     only: ONLY_PAGING,
-    wrap: paramFault((r) => isListRead(r) && Number(r.query.get('limit')) > 0, (q) => q.set('limit', String(Number(q.get('limit')) + 1))),
+    wrap: paramFault(
+      (r) => isListRead(r) && Number(r.query.get('limit')) > 0,
+      (q) => q.set('limit', String(Number(q.get('limit')) + 1)),
+    ),
   },
   {
     id: 'limit-unset-default-page',
     description: 'a list without limit returns a default page of 10 entries',
     breaks: ['OPS-LIMITS-UNSET'],
     only: ['ops.query.limit-unset-returns-all'],
-    wrap: paramFault((r) => isListRead(r) && !r.query.has('limit'), (q) => q.set('limit', '10')),
+    wrap: paramFault(
+      (r) => isListRead(r) && !r.query.has('limit'),
+      (q) => q.set('limit', '10'),
+    ),
   },
   {
     id: 'fields-ignored',
@@ -191,6 +206,9 @@ export const queryFaults: OpsFault[] = [
     description: 'the last name of the fields list is lost',
     breaks: ['OPS-QUERY-FIELDS'],
     only: ['ops.query.fields'],
-    wrap: paramFault((r) => isListRead(r) && r.query.has('fields'), (q) => q.set('fields', q.get('fields')!.split(',').slice(0, -1).join(',') || '_key')),
+    wrap: paramFault(
+      (r) => isListRead(r) && r.query.has('fields'),
+      (q) => q.set('fields', q.get('fields')!.split(',').slice(0, -1).join(',') || '_key'),
+    ),
   },
 ];

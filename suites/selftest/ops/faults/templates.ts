@@ -92,13 +92,19 @@ export const templatesFaults: OpsFault[] = [
     description: 'GET service/<_key>/base_service_template answers the service key instead of the template key',
     breaks: ['OPS-TEMPLATE-BASE-GET'],
     only: ['ops.service.base-service-template'],
-    wrap: mapResponse((r, res) => isLink('GET')(r) && ok(res), (res, r) => ({ ...res, body: { _key: segs(r)![1] } })),
+    wrap: mapResponse(
+      (r, res) => isLink('GET')(r) && ok(res),
+      (res, r) => ({ ...res, body: { _key: segs(r)![1] } }),
+    ),
   },
   {
     id: 'template-link-answers-empty',
     description: 'linking a service to a template answers an empty body instead of {_key}',
     breaks: ['OPS-TEMPLATE-BASE-LINK'],
     only: ['ops.service.base-service-template'],
-    wrap: mapResponse((r, res) => isLink('POST')(r) && ok(res), () => ({ status: 204 })),
+    wrap: mapResponse(
+      (r, res) => isLink('POST')(r) && ok(res),
+      () => ({ status: 204 }),
+    ),
   },
 ];

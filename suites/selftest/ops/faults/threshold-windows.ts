@@ -63,17 +63,23 @@ export const thresholdWindowsFaults: OpsFault[] = [
     breaks: ['OPS-CTW-STATUS-LOWERCASE'],
     collateral: ['OPS-CTW-STOP'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isAction('stop')(req) && ok(res), (res) => ({ ...res, body: { ...(res.body as Doc), status: 'Stopped' } })),
+    wrap: mapResponse(
+      (req, res) => isAction('stop')(req) && ok(res),
+      (res) => ({ ...res, body: { ...(res.body as Doc), status: 'Stopped' } }),
+    ),
   },
   {
     id: 'ctw-stop-without-last-stopped-time',
     description: 'the window that stop answers carries no last_stopped_time',
     breaks: ['OPS-CTW-STOP'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isAction('stop')(req) && ok(res), (res) => {
-      const { last_stopped_time: _dropped, ...rest } = res.body as Doc;
-      return { ...res, body: rest };
-    }),
+    wrap: mapResponse(
+      (req, res) => isAction('stop')(req) && ok(res),
+      (res) => {
+        const { last_stopped_time: _dropped, ...rest } = res.body as Doc;
+        return { ...res, body: rest };
+      },
+    ),
   },
   {
     id: 'ctw-stop-stops-every-window',
@@ -92,27 +98,36 @@ export const thresholdWindowsFaults: OpsFault[] = [
     description: 'window reads give the status capitalised ("Active")',
     breaks: ['OPS-CTW-STATUS-LOWERCASE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isWindowRead(req) && ok(res), (res) => {
-      for (const w of windows(res)) if (typeof w.status === 'string') w.status = w.status.charAt(0).toUpperCase() + w.status.slice(1);
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isWindowRead(req) && ok(res),
+      (res) => {
+        for (const w of windows(res)) if (typeof w.status === 'string') w.status = w.status.charAt(0).toUpperCase() + w.status.slice(1);
+        return res;
+      },
+    ),
   },
   {
     id: 'ctw-object-type-singular',
     description: 'windows are read with object_type custom_threshold_window',
     breaks: ['OPS-CTW-OBJECT-TYPE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isWindowRead(req) && ok(res), (res) => {
-      for (const w of windows(res)) w.object_type = 'custom_threshold_window';
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isWindowRead(req) && ok(res),
+      (res) => {
+        for (const w of windows(res)) w.object_type = 'custom_threshold_window';
+        return res;
+      },
+    ),
   },
   {
     id: 'ctw-linked-kpis-limit-zero-empty',
     description: 'linked_kpis with limit=0 returns no KPIs instead of all of them',
     breaks: ['OPS-LIMITS-LINKED-KPIS-ZERO'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isLinkedKpis(req) && ok(res) && req.query.get('limit') === '0', (res) => ({ ...res, body: { ...(res.body as Doc), linked_kpis: [] } })),
+    wrap: mapResponse(
+      (req, res) => isLinkedKpis(req) && ok(res) && req.query.get('limit') === '0',
+      (res) => ({ ...res, body: { ...(res.body as Doc), linked_kpis: [] } }),
+    ),
   },
   {
     id: 'ctw-linked-kpis-limit-zero-one',
@@ -163,10 +178,13 @@ export const thresholdWindowsFaults: OpsFault[] = [
     description: 'linked_kpis gives the service title as kpi_title and the KPI title as service_title',
     breaks: ['OPS-CTW-LINKED-KPIS'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isLinkedKpis(req) && ok(res), (res) => {
-      for (const r of ((res.body as Doc).linked_kpis as Doc[]) ?? []) [r.kpi_title, r.service_title] = [r.service_title, r.kpi_title];
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isLinkedKpis(req) && ok(res),
+      (res) => {
+        for (const r of ((res.body as Doc).linked_kpis as Doc[]) ?? []) [r.kpi_title, r.service_title] = [r.service_title, r.kpi_title];
+        return res;
+      },
+    ),
   },
   {
     id: 'ctw-associate-not-saved',
@@ -185,7 +203,10 @@ export const thresholdWindowsFaults: OpsFault[] = [
     description: 'associate_service_kpi links the KPIs but answers an empty services list',
     breaks: ['OPS-CTW-ASSOCIATE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isAction('associate_service_kpi')(req) && ok(res), (res) => ({ ...res, body: { services: [] } })),
+    wrap: mapResponse(
+      (req, res) => isAction('associate_service_kpi')(req) && ok(res),
+      (res) => ({ ...res, body: { services: [] } }),
+    ),
   },
   {
     id: 'ctw-disconnect-not-saved',
@@ -211,9 +232,12 @@ export const thresholdWindowsFaults: OpsFault[] = [
     description: 'window reads give start_time and end_time as strings of epoch seconds',
     breaks: ['OPS-CTW-FIELDS'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isWindowRead(req) && ok(res), (res) => {
-      for (const w of windows(res)) for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = String(w[f]);
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isWindowRead(req) && ok(res),
+      (res) => {
+        for (const w of windows(res)) for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = String(w[f]);
+        return res;
+      },
+    ),
   },
 ];

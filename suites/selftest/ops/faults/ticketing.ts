@@ -29,14 +29,20 @@ export const ticketingFaults: OpsFault[] = [
     description: 'a create without ticket_url is accepted, with a placeholder URL',
     breaks: ['OPS-TICKET-CREATE-REQUIRED'],
     only: ONLY,
-    wrap: mapRequest((req) => isCreate(req) && body(req).ticket_url === undefined, (req) => withBody(req, { ...body(req), ticket_url: 'about:blank' })),
+    wrap: mapRequest(
+      (req) => isCreate(req) && body(req).ticket_url === undefined,
+      (req) => withBody(req, { ...body(req), ticket_url: 'about:blank' }),
+    ),
   },
   {
     id: 'ticket-create-system-defaulted',
     description: 'a create without ticket_system links the ticket under a default system',
     breaks: ['OPS-TICKET-CREATE-REQUIRED'],
     only: ONLY,
-    wrap: mapRequest((req) => isCreate(req) && body(req).ticket_system === undefined, (req) => withBody(req, { ...body(req), ticket_system: 'default' })),
+    wrap: mapRequest(
+      (req) => isCreate(req) && body(req).ticket_system === undefined,
+      (req) => withBody(req, { ...body(req), ticket_system: 'default' }),
+    ),
   },
   {
     id: 'ticket-create-url-missing-written-then-500',
@@ -54,7 +60,10 @@ export const ticketingFaults: OpsFault[] = [
     description: 'create answers a fresh key that no stored link carries',
     breaks: ['OPS-TICKET-CREATE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isCreate(req) && ok(res), (res) => ({ ...res, body: { _key: `${String((res.body as Doc)._key)}-0` } })),
+    wrap: mapResponse(
+      (req, res) => isCreate(req) && ok(res),
+      (res) => ({ ...res, body: { _key: `${String((res.body as Doc)._key)}-0` } }),
+    ),
   },
   {
     id: 'ticket-read-needs-ids',
@@ -62,7 +71,10 @@ export const ticketingFaults: OpsFault[] = [
     breaks: ['OPS-TICKET-GET'],
     collateral: ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isRead(req) && ok(res) && !req.query.get('ids'), (res) => ({ ...res, body: [] })),
+    wrap: mapResponse(
+      (req, res) => isRead(req) && ok(res) && !req.query.get('ids'),
+      (res) => ({ ...res, body: [] }),
+    ),
   },
   {
     id: 'ticket-read-adds-other-episode',
@@ -80,10 +92,13 @@ export const ticketingFaults: OpsFault[] = [
     description: 'ticket links are read with object_type ticket',
     breaks: ['OPS-TICKET-OBJECT-TYPE'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isRead(req) && ok(res), (res) => {
-      for (const l of links(res)) l.object_type = 'ticket';
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isRead(req) && ok(res),
+      (res) => {
+        for (const l of links(res)) l.object_type = 'ticket';
+        return res;
+      },
+    ),
   },
   {
     id: 'ticket-link-ignores-path',
@@ -97,7 +112,10 @@ export const ticketingFaults: OpsFault[] = [
     description: 'POST ticketing/<episode> answers the ticket id instead of the identifier of the link',
     breaks: ['OPS-TICKET-LINK'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isLink(req) && ok(res), (res, req) => ({ ...res, body: [String(body(req).ticket_id ?? req.query.get('ticket_id'))] })),
+    wrap: mapResponse(
+      (req, res) => isLink(req) && ok(res),
+      (res, req) => ({ ...res, body: [String(body(req).ticket_id ?? req.query.get('ticket_id'))] }),
+    ),
   },
   {
     id: 'ticket-delete-whole-system',
@@ -134,9 +152,12 @@ export const ticketingFaults: OpsFault[] = [
     description: 'ticket links are read without _user',
     breaks: ['OPS-TICKET-LINK-FIELDS'],
     only: ONLY,
-    wrap: mapResponse((req, res) => isRead(req) && ok(res), (res) => {
-      for (const l of links(res)) delete l._user;
-      return res;
-    }),
+    wrap: mapResponse(
+      (req, res) => isRead(req) && ok(res),
+      (res) => {
+        for (const l of links(res)) delete l._user;
+        return res;
+      },
+    ),
   },
 ];
