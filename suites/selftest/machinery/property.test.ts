@@ -8,7 +8,7 @@ function recorder() {
   const records: { requirement: string; ok: boolean | 'untested'; message: string; details?: unknown }[] = [];
   const ctx = {
     options: { seed: 7, runs: 12 },
-    assert: (requirement: string, ok: boolean, message: string, _ex?: unknown, details?: unknown) => (records.push({ requirement, ok, message, details }), ok),
+    assert: (requirement: string, ok: boolean, message: string, _ex?: unknown, _facts?: unknown, details?: unknown) => (records.push({ requirement, ok, message, details }), ok),
     untested: (requirement: string, message: string) => records.push({ requirement, ok: 'untested', message }),
   } as unknown as CheckContext;
   return { ctx, records };
