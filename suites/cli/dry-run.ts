@@ -1,5 +1,6 @@
 import type { ApiDefinition } from '../core/api';
-import { specOf, type ApiRun } from '../core/runner';
+import type { ApiRun } from '../core/runner';
+import { specOf } from '../core/spec';
 import type { Target } from '../core/types';
 
 interface Line {

@@ -110,3 +110,7 @@ export function unsaidFacts(r: { message: string; expected?: string; actual?: st
   const text = `expected ${r.expected}, got ${r.actual}`;
   return r.message.endsWith(text) ? undefined : text;
 }
+
+/** A record's facts as the text reports print under its message: no lines for a record without facts. */
+export const factLines = (r: { expected?: string; actual?: string }): string[] =>
+  r.expected === undefined && r.actual === undefined ? [] : [`expected: ${r.expected ?? ''}`, `actual:   ${r.actual ?? ''}`];

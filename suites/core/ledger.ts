@@ -15,20 +15,15 @@ export interface Ledger {
   readonly removed: number;
 }
 
-interface Entry {
-  label: string;
-  remove: () => Promise<unknown>;
-}
-
 export function createLedger(): Ledger {
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, () => Promise<unknown>>();
   let created = 0;
   let removed = 0;
   return {
     add(label, remove) {
       if (!entries.has(label)) {
         created++;
-        entries.set(label, { label, remove });
+        entries.set(label, remove);
       }
       return label;
     },
@@ -36,16 +31,16 @@ export function createLedger(): Ledger {
       if (entries.delete(label)) removed++;
     },
     async cleanup() {
-      const removal = async (e: Entry): Promise<string | undefined> => {
+      const removal = async ([label, remove]: [string, () => Promise<unknown>]): Promise<string | undefined> => {
         try {
           // A refusal (anything but 2xx, or 404: already gone) leaves the object behind: say so.
-          const status = ((await e.remove()) as { status?: number } | undefined)?.status;
-          return status !== undefined && status !== 404 && (status < 200 || status > 299) ? `${e.label}: delete answered ${status}` : undefined;
+          const status = ((await remove()) as { status?: number } | undefined)?.status;
+          return status !== undefined && status !== 404 && (status < 200 || status > 299) ? `${label}: delete answered ${status}` : undefined;
         } catch (err) {
-          return `${e.label}: ${(err as Error).message}`;
+          return `${label}: ${(err as Error).message}`;
         }
       };
-      const newestFirst = [...entries.values()].reverse();
+      const newestFirst = [...entries].reverse();
       entries.clear();
       // Removals go out together (a remote target answers them side by side); one refused because of another object
       // (a container that still holds what was made in it, say) is tried again once the rest is gone, newest first.

@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from './check';
-import { specOf } from './runner';
+import { specOf } from './spec';
 
 /**
  * The check under which the validating client records what it finds in every answer (status listed, media type,

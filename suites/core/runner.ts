@@ -5,7 +5,7 @@ import { loadCatalogue } from './catalogue';
 import { startPrism } from './prism';
 import { matchesOnly } from './registry';
 import { createResults } from './results';
-import { loadSpec, type Spec } from './spec';
+import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
 import type { CrossCheck } from './prism-cross-check';
@@ -64,13 +64,6 @@ export interface ApiRun {
 
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
 const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
-
-const specCache = new Map<string, Spec>();
-export const specOf = (file: string) => {
-  let s = specCache.get(file);
-  if (!s) specCache.set(file, (s = loadSpec(file)));
-  return s;
-};
 
 /** A target on the loopback interface: a server on this machine. */
 export function onThisMachine(baseUrl: string): boolean {

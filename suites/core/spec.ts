@@ -57,7 +57,16 @@ function annotate(node: unknown, inherited: string | undefined, into: WeakMap<ob
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-export function loadSpec(file: string): Spec {
+const loaded = new Map<string, Spec>();
+
+/** The spec in `file`, read and its schemas compiled once per process. */
+export function specOf(file: string): Spec {
+  let spec = loaded.get(file);
+  if (!spec) loaded.set(file, (spec = loadSpec(file)));
+  return spec;
+}
+
+function loadSpec(file: string): Spec {
   const doc = readYaml(file);
   const id = `https://conformance.local/${encodeURIComponent(file)}`;
   const ajv = createAjv();

@@ -80,3 +80,21 @@ export const BACKUP: Collection = {
 
 /** Collections over which the list/filter/paging/partial-update rules are checked. */
 export const QUERYABLE: Collection[] = [SERVICE, DEEP_DIVE, MAINTENANCE, BACKUP];
+
+/** The core object types the document names for the itoa_interface. */
+export const CORE_TYPES = [
+  'team',
+  'entity',
+  'service',
+  'base_service_template',
+  'kpi_base_search',
+  'deep_dive',
+  'glass_table',
+  'home_view',
+  'kpi_template',
+  'kpi_threshold_template',
+  'event_management_state',
+  'entity_filter_rule',
+  'entity_type',
+  'custom_threshold_windows',
+];

@@ -11,6 +11,7 @@ export type OpsContext = CheckContext<operations>;
 
 export type { Doc } from '../core/json';
 import { asDoc, type Doc } from '../core/json';
+import { escapeRegex } from './arbitraries/filters';
 
 /** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
 export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/vLatest$2');
@@ -18,7 +19,9 @@ export const vLatest = (path: string) => path.replace(/(_interface)(\/|$)/, '$1/
 export const tagged = (ctx: OpsContext, name: string) => `${ctx.options.runTag} ${name}`;
 
 /** A filter that selects exactly the run's own objects: the guard every bulk delete is checked against first. */
-export const ownFilter = (ctx: OpsContext) => JSON.stringify({ title: { $regex: `^${ctx.options.runTag} ` } });
+export const ownFilter = (ctx: OpsContext, name = '') => JSON.stringify(ownTitles(ctx, name));
+/** The filter node of `ownFilter`: titles the check gave, beginning with `name`. */
+export const ownTitles = (ctx: OpsContext, name = '') => ({ title: { $regex: `^${escapeRegex(tagged(ctx, name))}` } });
 
 const params = (c: Collection, key?: string): Record<string, string> => (key === undefined ? { object_type: c.type } : { object_type: c.type, _key: key });
 

@@ -1,3 +1,4 @@
+import { factLines } from '../core/expect';
 /*
  * The conformance run as a vitest project: the same registry (`APIS`), settings (`resolveSettings`, the option
  * table), targets (`ApiDefinition.targetFrom`), runner, ledger, cleanup and reports (`runConformance`) as
@@ -174,7 +175,7 @@ const indent = (text: string, by: string) =>
 
 function describeRecord(r: AssertionRecord, level: Level): string {
   const lines = [`${r.requirement} [${level}] ${r.outcome === 'error' ? 'tool error' : 'failed'}${r.intermittent ? ' (intermittent: passed when run again)' : ''}: ${r.message}`];
-  if (r.expected !== undefined || r.actual !== undefined) lines.push(`  expected: ${r.expected ?? ''}`, `  actual:   ${r.actual ?? ''}`);
+  lines.push(...factLines(r).map((l) => `  ${l}`));
   const e = r.evidence;
   if (e?.curl) lines.push(indent(`reproduce: ${e.curl}`, '  '));
   if (e?.request) lines.push(indent(`request:\n${indent(e.request, '  ')}`, '  '));

@@ -1,5 +1,5 @@
 import { QUERYABLE } from '../collections';
-import { createIn, emptyBody, guardedBulkDelete, keys, listIn, ok, rows, type OpsCheck } from '../support';
+import { createIn, emptyBody, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type OpsCheck } from '../support';
 
 export const bulkDeleteByFilter: OpsCheck = {
   id: 'ops.query.bulk-delete-by-filter',
@@ -23,7 +23,7 @@ export const bulkDeleteByFilter: OpsCheck = {
           return;
         }
         const others = keys(rows(await listIn(ctx, c))).filter((k) => !mine.includes(k));
-        const ex = await guardedBulkDelete(ctx, c, JSON.stringify({ title: { $regex: `^${ctx.options.runTag} bulk delete ` } }));
+        const ex = await guardedBulkDelete(ctx, c, ownFilter(ctx, 'bulk delete '));
         if (!ex) {
           ctx.untested(requirement, `the filter selected objects the run did not create in ${c.type}; no delete was sent`);
           return;

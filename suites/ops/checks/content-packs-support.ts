@@ -1,4 +1,4 @@
-import { specOf } from '../../core/runner';
+import { specOf } from '../../core/spec';
 import type { Exchange } from '../../core/types';
 import { OPS_SPEC } from '../paths';
 import type { Doc, OpsContext } from '../support';

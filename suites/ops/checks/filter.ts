@@ -5,7 +5,7 @@ import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFi
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { selectWith } from '../model/filter-model';
-import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, ownTitles, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 
 const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REGEX', ne: 'OPS-FILTER-NE', combined: 'OPS-QUERY-FILTER' } as const;
@@ -85,7 +85,7 @@ function edgeExamples(ctx: OpsContext, ours: Doc[]): GeneratedFilter[] {
   ];
   const deep = ours.find((r) => isDoc(r.cf_gamma) && r.cf_gamma.x === 'deep');
   if (deep) out.push({ kind: 'equality', filter: { title: deep.title, 'cf_gamma.x': 'deep' } });
-  if (ours.length) out.push({ kind: 'combined', filter: { title: { $regex: `^${escapeRegex(ctx.options.runTag)} filter `, $ne: ours[0].title } } });
+  if (ours.length) out.push({ kind: 'combined', filter: { title: { ...ownTitles(ctx, 'filter ').title, $ne: ours[0].title } } });
   return out;
 }
 

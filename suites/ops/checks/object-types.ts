@@ -1,23 +1,7 @@
-import { ENTITY } from '../collections';
+import { CORE_TYPES, ENTITY } from '../collections';
 import { compact } from '../../core/expect';
 import { createIn, type OpsCheck } from '../support';
 
-const CORE_TYPES = [
-  'team',
-  'entity',
-  'service',
-  'base_service_template',
-  'kpi_base_search',
-  'deep_dive',
-  'glass_table',
-  'home_view',
-  'kpi_template',
-  'kpi_threshold_template',
-  'event_management_state',
-  'entity_filter_rule',
-  'entity_type',
-  'custom_threshold_windows',
-];
 const EXTRA_TYPES = ['entity_relationship', 'entity_relationship_rule'];
 
 export const supportedObjectTypes: OpsCheck = {

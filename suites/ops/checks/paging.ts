@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
-import { escapeRegex } from '../arbitraries/filters';
 import { DEEP_DIVE, QUERYABLE, type Collection } from '../collections';
 import { createIn, entryOf, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
 
@@ -37,7 +36,7 @@ async function sortAndPageIn(ctx: OpsContext, c: Collection): Promise<void> {
   const seeded = await seedRanked(ctx, c);
   if (!seeded) return ctx.untested('OPS-QUERY-SORT-KEY', `could not create ${c.type} objects to sort`);
   // Only the ranked rows: what the other collections' objects need (a maintenance window's service) may be listed too.
-  const rankedRows = JSON.stringify({ title: { $regex: `^${escapeRegex(ctx.options.runTag)} ${RANKED}` } });
+  const rankedRows = ownFilter(ctx, RANKED);
   const property = fc.asyncProperty(fc.constantFrom('title', 'cf_rank'), fc.constantFrom(0, 1), fc.integer({ min: 2, max: SIZE + 1 }), async (sortKey, dir, size) => {
     const expected = keys([...seeded].sort((a, b) => (dir === 1 ? 1 : -1) * compare(a[sortKey], b[sortKey])));
     const whole = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir });

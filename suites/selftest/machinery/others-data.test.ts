@@ -2,31 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import type { ApiDefinition } from '../../core/api';
 import { createClient } from '../../core/client';
-import { specOf } from '../../core/runner';
+import { specOf } from '../../core/spec';
 import { createTransport } from '../../core/transport';
 import type { Target } from '../../core/types';
+import { CORE_TYPES } from '../../ops/collections';
 import { opsApi } from '../../ops/index';
 import { embeddedOpsTarget } from '../../ops/target';
 import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget } from '../../stacks/target';
 import { runAgainst } from '../harness';
-
-const CORE_TYPES = [
-  'team',
-  'entity',
-  'service',
-  'base_service_template',
-  'kpi_base_search',
-  'deep_dive',
-  'glass_table',
-  'home_view',
-  'kpi_template',
-  'kpi_threshold_template',
-  'event_management_state',
-  'entity_filter_rule',
-  'entity_type',
-  'custom_threshold_windows',
-];
 
 /** Every object the target holds, by where it was read: what a run without destructive checks must leave as it was. */
 async function snapshot(api: ApiDefinition, target: Target, reads: [string, Record<string, string>, string?][]): Promise<Map<string, string>> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../core/catalogue';
-import { specOf } from '../../core/runner';
+import { specOf } from '../../core/spec';
 import { opsApi } from '../../ops/index';
 
 const REALWORLD = new URL('../../../fixtures/realworld/', import.meta.url);

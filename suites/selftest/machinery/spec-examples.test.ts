@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { APIS } from '../../apis';
-import { specOf } from '../../core/runner';
+import { specOf } from '../../core/spec';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { specOf } from '../../core/runner';
+import { specOf } from '../../core/spec';
 import { OPS_SPEC } from '../../ops/paths';
 import { STACKS_SPEC } from '../../stacks/paths';
 
