@@ -6,6 +6,7 @@ import * as bulkDelete from './checks/bulk-delete';
 import * as crud from './checks/core-crud';
 import * as entity from './checks/entity';
 import * as filter from './checks/filter';
+import * as listsAfterWrites from './checks/lists-after-writes';
 import * as types from './checks/object-types';
 import * as paging from './checks/paging';
 import * as partial from './checks/partial';
@@ -46,6 +47,7 @@ const checks = registry([
   paging.sortAndPage,
   paging.limitUnsetReturnsAll,
   paging.fieldsSelectsFields,
+  listsAfterWrites.listsAfterWrites,
   partial.partialUpdateMerges,
   partial.fullUpdateReplaces,
   partial.fullUpdateNeedsRequiredFields,
