@@ -20,6 +20,7 @@ import { thresholdWindowsChecks } from './checks/threshold-windows';
 import { eventsChecks } from './checks/events';
 import { ticketingChecks } from './checks/ticketing';
 import { maintenanceChecks } from './checks/maintenance';
+import { windowObjectKinds } from './checks/maintenance-objects';
 import { backupChecks } from './checks/backup';
 import { iconsChecks } from './checks/icons';
 import { OPS_CATALOGUE, OPS_SPEC } from './paths';
@@ -65,6 +66,7 @@ const checks = registry([
   ...eventsChecks,
   ...ticketingChecks,
   ...maintenanceChecks,
+  windowObjectKinds,
   ...backupChecks,
   ...iconsChecks,
   bulkDelete.bulkDeleteByFilter,
