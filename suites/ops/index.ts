@@ -8,6 +8,7 @@ import * as entity from './checks/entity';
 import * as filter from './checks/filter';
 import * as listsAfterWrites from './checks/lists-after-writes';
 import * as types from './checks/object-types';
+import { aliasListSparseEntities } from './checks/alias-list-sparse';
 import * as paging from './checks/paging';
 import * as partial from './checks/partial';
 import * as responses from './checks/responses';
@@ -36,6 +37,7 @@ const checks = registry([
   access.basicAuthRequired,
   types.supportedObjectTypes,
   types.aliasList,
+  aliasListSparseEntities,
   crud.createReturnsKey,
   crud.readAfterWrite,
   crud.deleteRemovesExactlyOne,
