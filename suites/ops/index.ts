@@ -9,6 +9,7 @@ import * as filter from './checks/filter';
 import * as listsAfterWrites from './checks/lists-after-writes';
 import * as types from './checks/object-types';
 import { aliasListSparseEntities } from './checks/alias-list-sparse';
+import { identifyingNameSentFollowsTitle } from './checks/identifying-name-sent';
 import * as paging from './checks/paging';
 import * as partial from './checks/partial';
 import * as responses from './checks/responses';
@@ -42,6 +43,7 @@ const checks = registry([
   crud.readAfterWrite,
   crud.deleteRemovesExactlyOne,
   crud.identifyingNameIsLowerCasedTitle,
+  identifyingNameSentFollowsTitle,
   crud.commonFieldsAreMaintained,
   crud.countAgreesWithList,
   crud.createWithKeyUpdates,
