@@ -17,6 +17,7 @@ import * as templates from './checks/templates';
 import * as versioning from './checks/versioning';
 import * as transport from './checks/transport';
 import { contentPacksChecks } from './checks/content-packs';
+import { installFailures } from './checks/content-packs-install-failures';
 import { authoringChecks } from './checks/authoring';
 import { thresholdWindowsChecks } from './checks/threshold-windows';
 import { eventsChecks } from './checks/events';
@@ -65,6 +66,7 @@ const checks = registry([
   access.resultsRestrictedToReadable,
   versioning.vLatestPathsAnswerTheSame,
   ...contentPacksChecks,
+  installFailures,
   ...authoringChecks,
   ...thresholdWindowsChecks,
   ...eventsChecks,
