@@ -74,27 +74,25 @@ export const listsAfterWrites: OpsCheck = {
     // The collection answers equality filters, counts and sorts before any write.
     await selects({ title: r3.title }, [r3.made.key!], 'before the writes');
     await selects({ title: tagged(ctx, 'lw no such title') }, [], 'before the writes');
-    await selects({ cf_note: pair }, [...withPair], 'before the writes', true);
-    const one = await listIn(ctx, C, { filter: JSON.stringify({ title: r1.title }), sort_key: 'cf_rank', limit: 1 });
-    ctx.expect.equal('OPS-FILTER-EQUALITY', `keys listed by {"title": ${JSON.stringify(r1.title)}} sorted by cf_rank with limit=1`, keys(rows(one)), [r1.made.key!], one);
+    await selects({ cf_note: pair }, [...withPair], 'before the writes');
     await inOrder('before the writes', 1);
     await inOrder('before the writes', 0);
 
     // A create, a rename with a new rank, and deletes of a row holding the shared note as a scalar and of the one
     // holding it inside an array.
     const r5 = await create(ranked('5'), { cf_rank: 35, cf_note: pair });
-    if (!ctx.expect.that('OPS-CORE-CREATE', 'create of one more ranked deep dive', !!r5, { expected: 'a success with a _key', actual: r5 ? 'one' : 'none' })) return;
+    if (!ctx.expect.that('OPS-CORE-CREATE', 'create of one more ranked service', !!r5, { expected: 'a success with a _key', actual: r5 ? 'one' : 'none' })) return;
     live.set(r5!.made.key!, r5!);
     withPair.add(r5!.made.key!);
     const renamed = `${r1.title} renamed`;
     // Every update sends all the fields the check set, so a merge and a replacement leave the same object.
     const upd = await updateIn(ctx, C, r1.made.key!, { title: renamed, cf_rank: 45 }, 1);
-    if (!ctx.expect.status('OPS-CORE-UPDATE', upd, '2xx', 'rename and re-rank of a ranked deep dive')) return;
+    if (!ctx.expect.status('OPS-CORE-UPDATE', upd, '2xx', 'rename and re-rank of a ranked service')) return;
     const oldTitle = r1.title;
     live.set(r1.made.key!, { ...r1, title: renamed, rank: 45 });
     for (const gone of [r0, r4]) {
       const del = await removeIn(ctx, C, gone.made);
-      if (!ctx.expect.status('OPS-CORE-DELETE', del!, '2xx', 'delete of a deep dive holding the shared note')) return;
+      if (!ctx.expect.status('OPS-CORE-DELETE', del!, '2xx', 'delete of a service holding the shared note')) return;
       live.delete(gone.made.key!);
       withPair.delete(gone.made.key!);
     }
@@ -110,9 +108,6 @@ export const listsAfterWrites: OpsCheck = {
     const odd = await create('lw odd', { cf_rank: [1, 2] });
     if (odd) {
       await inOrder('with an array at cf_rank in a row the filter leaves out', 1);
-      const r6 = await create(ranked('6'), { cf_rank: 25 });
-      ctx.expect.that('OPS-CORE-CREATE', 'create after a sorted list of a collection with an array at the sort key', !!r6, { expected: 'a success with a _key', actual: r6 ? 'one' : 'none' });
-      if (r6) live.set(r6.made.key!, r6);
       const rerank = await updateIn(ctx, C, r2.made.key!, { title: r2.title, cf_rank: 5, cf_note: pair }, 1);
       if (ctx.expect.status('OPS-CORE-UPDATE', rerank, '2xx', 'update after a sorted list of a collection with an array at the sort key')) live.set(r2.made.key!, { ...r2, rank: 5 });
       const del = await removeIn(ctx, C, r3.made);
