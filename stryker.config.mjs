@@ -14,6 +14,8 @@
  *     it; project runs suites/vitest/checks.conformance.ts as it is, where the whole run happens in a beforeAll:
  *     every mutant is then "static" (runs every check) and a mutant that makes that beforeAll throw is reported
  *     Survived by the vitest runner (9.6.1 ignores a failed file-level hook). Kept to compare, not to trust.
+ *   MUTATION_WARNINGS_KILL=1|0 (default 1): with per-check, a check that warns (a failed SHOULD) fails its test, so the
+ *     mutant is killed; 0 counts only MUST failures, as a user's gate does.
  */
 const scope = process.env.MUTATION_SCOPE ?? 'all';
 const dirs = { stacks: ['stacks'], ops: ['ops'], all: ['stacks', 'ops'] }[scope];

@@ -15,6 +15,8 @@ import type { Session } from '../suites/vitest/front-end';
 
 type FrontEnd = typeof import('../suites/vitest/front-end');
 
+const warningsKill = process.env.MUTATION_WARNINGS_KILL !== '0';
+
 // A mutant in code that runs on import (module-level values of the reference implementation) can make the import
 // throw; vitest would report a failed file without tests, which Stryker 9.6.1 counts as Survived. It fails a test.
 const loaded = await import('../suites/vitest/front-end').then((fe) => ({ fe, session: fe.openSession() })).catch((error: unknown) => ({ error }));
@@ -39,6 +41,9 @@ function defineChecks(fe: FrontEnd, session: Session): void {
               if (!apiRun) return ctx.skip(run.result ? 'not selected by CONFORMANCE_ONLY' : 'the conformance run did not happen');
               const verdict = fe.verdictOf(apiRun, check, { mask: run.mask, settings: session.settings, responseCheckId: api.responseCheckId });
               if (verdict.state === 'failed') throw fe.conformanceFailure(verdict.message);
+              // The reference implementations mean to meet every SHOULD (Stryker's dry run, unmutated, proves it): a
+              // failed SHOULD is the checks noticing the mutant, so it kills it, though it only warns a user's gate.
+              if (warningsKill && verdict.warnings.length) throw fe.conformanceFailure(verdict.warnings.join('\n\n'));
               if (verdict.state === 'skipped') ctx.skip(verdict.skipReason);
             });
           }

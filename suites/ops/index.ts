@@ -6,7 +6,10 @@ import * as bulkDelete from './checks/bulk-delete';
 import * as crud from './checks/core-crud';
 import * as entity from './checks/entity';
 import * as filter from './checks/filter';
+import * as listsAfterWrites from './checks/lists-after-writes';
 import * as types from './checks/object-types';
+import { aliasListSparseEntities } from './checks/alias-list-sparse';
+import { identifyingNameSentFollowsTitle } from './checks/identifying-name-sent';
 import * as paging from './checks/paging';
 import * as partial from './checks/partial';
 import * as responses from './checks/responses';
@@ -14,11 +17,13 @@ import * as templates from './checks/templates';
 import * as versioning from './checks/versioning';
 import * as transport from './checks/transport';
 import { contentPacksChecks } from './checks/content-packs';
+import { installFailures } from './checks/content-packs-install-failures';
 import { authoringChecks } from './checks/authoring';
 import { thresholdWindowsChecks } from './checks/threshold-windows';
 import { eventsChecks } from './checks/events';
 import { ticketingChecks } from './checks/ticketing';
 import { maintenanceChecks } from './checks/maintenance';
+import { windowObjectKinds } from './checks/maintenance-objects';
 import { backupChecks } from './checks/backup';
 import { iconsChecks } from './checks/icons';
 import { OPS_CATALOGUE, OPS_SPEC } from './paths';
@@ -34,10 +39,12 @@ const checks = registry([
   access.basicAuthRequired,
   types.supportedObjectTypes,
   types.aliasList,
+  aliasListSparseEntities,
   crud.createReturnsKey,
   crud.readAfterWrite,
   crud.deleteRemovesExactlyOne,
   crud.identifyingNameIsLowerCasedTitle,
+  identifyingNameSentFollowsTitle,
   crud.commonFieldsAreMaintained,
   crud.countAgreesWithList,
   crud.createWithKeyUpdates,
@@ -46,6 +53,7 @@ const checks = registry([
   paging.sortAndPage,
   paging.limitUnsetReturnsAll,
   paging.fieldsSelectsFields,
+  listsAfterWrites.listsAfterWrites,
   partial.partialUpdateMerges,
   partial.fullUpdateReplaces,
   partial.fullUpdateNeedsRequiredFields,
@@ -58,11 +66,13 @@ const checks = registry([
   access.resultsRestrictedToReadable,
   versioning.vLatestPathsAnswerTheSame,
   ...contentPacksChecks,
+  installFailures,
   ...authoringChecks,
   ...thresholdWindowsChecks,
   ...eventsChecks,
   ...ticketingChecks,
   ...maintenanceChecks,
+  windowObjectKinds,
   ...backupChecks,
   ...iconsChecks,
   bulkDelete.bulkDeleteByFilter,

@@ -481,4 +481,60 @@ const updateRoundTrip: OpsCheck = {
   },
 };
 
-export const authoringChecks: OpsCheck[] = [crud, forms, extraFields, paging, statusAndSearch, count, updateRoundTrip];
+/** The sent part of a screenshot (`{path, thumb}`): a server may add members of its own. */
+const shot = (v: unknown) => (isDoc(v) ? { path: v.path, thumb: v.thumb } : v);
+
+const readBack: OpsCheck = {
+  id: 'ops.authoring.read-back',
+  title: 'A custom content pack MUST read back with the metadata, platform_objects and user_selected_objects it was created with, adding no screenshot or platform object of its own',
+  requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET'],
+  shares: ['authoring'],
+  async run(ctx) {
+    const services = await ownServices(ctx, 1);
+    if (!services) return ctx.untested('OPS-CPA-GET', 'could not create a service for the pack to name');
+    const service = String(services[0]._key);
+    const macro = `${ctx.options.runTag}_macro`;
+    const metadata = { icon: 'pack.png', main_screenshot: { path: 'shots/main.png', thumb: 'shots/main_thumb.png' }, screenshots: [{ path: 'shots/one.png', thumb: 'shots/one_thumb.png' }] };
+    const selected = { ops_objects: { service: [service] }, platform_objects: { macros: [macro] } };
+    // platform_objects names macros only: the other kinds are left out, which leaves them empty.
+    const made = await createPack(ctx, 'read back', { metadata, ops_objects: { service: [service] }, platform_objects: { macros: [macro] }, user_selected_objects: selected });
+    if (!ctx.expect.that('OPS-CPA-CREATE', 'create of a pack with metadata, macros and selected objects', !!made.key, { expected: 'a success with {_key}', actual: shown(made.ex) }, made.ex)) return;
+    const got = await read(ctx, made.key!);
+    const d = asDoc(got.json);
+    const m = asDoc(d.metadata);
+    ctx.expect.equal(
+      'OPS-CPA-GET',
+      'metadata of the pack as read (icon, main_screenshot and screenshots as {path, thumb})',
+      { success: ok(got), icon: m.icon, main_screenshot: shot(m.main_screenshot), screenshots: Array.isArray(m.screenshots) ? m.screenshots.map(shot) : m.screenshots },
+      { success: true, ...metadata },
+      got,
+    );
+    const p = asDoc(d.platform_objects);
+    const platform = Object.fromEntries(KINDS.map((k) => [k, Array.isArray(p[k]) ? p[k] : p[k] === undefined ? [] : p[k]]));
+    ctx.expect.equal(
+      'OPS-CPA-GET',
+      'platform_objects of the pack as read (a kind left out reads empty or absent)',
+      platform,
+      { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [macro] },
+      got,
+    );
+    const u = asDoc(d.user_selected_objects);
+    const chosen = { ops_objects: { service: idsIn(asDoc(u.ops_objects).service) }, platform_objects: { macros: asDoc(u.platform_objects).macros } };
+    ctx.expect.equal('OPS-CPA-GET', 'user_selected_objects of the pack as read', chosen, selected, got);
+
+    const bare = await createPack(ctx, 'read back without screenshots', { metadata: { icon: null, main_screenshot: {} } });
+    // The document lists screenshots among the metadata: a server may refuse metadata without them.
+    if (!bare.key) return ctx.observe('OPS-CPA-GET', `a pack whose metadata has no screenshots was refused (${shown(bare.ex)})`);
+    const again = await read(ctx, bare.key);
+    const shots = asDoc(asDoc(again.json).metadata).screenshots;
+    ctx.expect.that(
+      'OPS-CPA-GET',
+      'screenshots of a pack created with metadata without screenshots, as read',
+      ok(again) && (shots === undefined || (Array.isArray(shots) && shots.length === 0)),
+      { expected: 'absent or empty', actual: `${again.status} ${compact(shots)}` },
+      again,
+    );
+  },
+};
+
+export const authoringChecks: OpsCheck[] = [crud, forms, extraFields, paging, statusAndSearch, count, updateRoundTrip, readBack];

@@ -10,6 +10,7 @@ export const createReturnsKey: OpsCheck = {
   id: 'ops.core.create-returns-key',
   title: 'POST <object_type> MUST answer {_key}, and the stored object MUST carry that _key and its object_type',
   requirements: ['OPS-CORE-CREATE', 'OPS-COMMON-KEY-OBJECT-TYPE', 'OPS-COMMON-POST-BODY'],
+  uses: ['deep_dive'],
   async run(ctx) {
     for (const c of CREATED_TYPES) {
       const { ex, key } = await createIn(ctx, c, `Create ${c.type}`);
@@ -64,6 +65,7 @@ export const deleteRemovesExactlyOne: OpsCheck = {
   id: 'ops.core.delete-by-key',
   title: 'DELETE <object_type>/<_key> MUST remove exactly that object, for good',
   requirements: ['OPS-CORE-DELETE', 'OPS-COMMON-IRREVERSIBLE'],
+  uses: ['deep_dive'],
   async run(ctx) {
     const made = await Promise.all(['One', 'Two', 'Three'].map((n) => createIn(ctx, DEEP_DIVE, `Delete ${n}`)));
     const ks = made.map((m) => m.key).filter((k): k is string => Boolean(k));

@@ -26,6 +26,9 @@ export const sortAndPage: OpsCheck = {
   id: 'ops.query.sort-and-page',
   title: 'Paging with limit and offset through a list sorted by sort_key and sort_dir (1 ascending, 0 descending) MUST yield the sorted whole, without duplicates or gaps',
   requirements: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'],
+  // Its rows of these collections would go with a DELETE by filter that ignores the filter (the cleanup of
+  // ops.query.limit-unset-returns-all, ops.backup.default-survives-bulk-delete), so it never runs beside those.
+  uses: ['deep_dive', 'backup'],
   async run(ctx) {
     // Each collection holds its own rows: they are sorted and paged side by side.
     await Promise.all(QUERYABLE.map((c) => sortAndPageIn(ctx, c)));
@@ -96,6 +99,9 @@ export const limitUnsetReturnsAll: OpsCheck = {
   id: 'ops.query.limit-unset-returns-all',
   title: `A list without limit MUST return every entry, beyond any default page size (${UNSET_LIMIT_ROWS} rows)`,
   requirements: ['OPS-LIMITS-UNSET'],
+  // Its cleanup deletes its deep dives by filter: where a server's DELETE ignores the filter, that takes every deep
+  // dive, so no check holding deep dives runs beside it.
+  shares: ['deep_dive'],
   async run(ctx) {
     const made: Created[] = [];
     for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20)
