@@ -9,10 +9,13 @@ export const basicAuthRequired: OpsCheck = {
     const served = await ctx.http.send('coreGetSupportedObjectTypes');
     ctx.expect.status('OPS-AUTH-BASIC', served, '2xx', 'a read with basic credentials');
     const wrong = `Basic ${Buffer.from(`conformance-${ctx.options.runTag}:wrong`).toString('base64')}`;
-    for (const [what, headers] of [
+    const near = nearMiss(ctx.target.principals.primary?.authorization);
+    const attempts: [string, Record<string, string>][] = [
       ['no credentials', {}],
-      ['a wrong password', { authorization: wrong }],
-    ] as const) {
+      ['an unknown user', { authorization: wrong }],
+    ];
+    if (near) attempts.push(['the configured user and a wrong password of the same length', { authorization: near }]);
+    for (const [what, headers] of attempts) {
       const read = await ctx.http.send('coreList', { as: null, headers, params: { object_type: 'service' } });
       ctx.expect.that(
         'OPS-AUTH-ACCESS-CHECKS',
@@ -29,6 +32,18 @@ export const basicAuthRequired: OpsCheck = {
     }
   },
 };
+
+/**
+ * The primary user's basic credentials with the password's last character changed: a server comparing only lengths,
+ * or only user names, lets it in. One such attempt per run, far below the lockout thresholds of deployments.
+ */
+function nearMiss(authorization: string | undefined): string | undefined {
+  const pair = authorization?.startsWith('Basic ') ? Buffer.from(authorization.slice(6), 'base64').toString('utf8') : '';
+  const colon = pair.indexOf(':');
+  if (colon < 0 || colon === pair.length - 1) return undefined;
+  const last = pair.at(-1) === 'x' ? 'y' : 'x';
+  return `Basic ${Buffer.from(`${pair.slice(0, -1)}${last}`).toString('base64')}`;
+}
 
 export const readOnlyCannotWrite: OpsCheck = {
   id: 'ops.auth.read-only-user',

@@ -102,8 +102,39 @@ const createAndRead: OpsCheck = {
       { expected: 'strings', actual: compact(statuses) },
     );
     ctx.observe('OPS-BR-TRANSITIONS', `a job created with status Queued reads ${JSON.stringify(d.status)} and then ${JSON.stringify(row?.status)}`);
+    // Of the fields seen on jobs, those every job has from its creation on (times of a run come with the run).
+    ctx.expect.equal(
+      'OPS-BR-FIELDS',
+      'fields listed for jobs that a new job lacks',
+      NEW_JOB_FIELDS.filter((f) => d[f] === undefined),
+      [],
+      got,
+    );
+    await otherJobForms(ctx);
   },
 };
+
+const NEW_JOB_FIELDS = ['title', 'job_type', 'status', 'create_time', '_owner'];
+
+/** A job with the listed rules array, and a restore job: what was written must read back (a restore may be refused). */
+async function otherJobForms(ctx: OpsContext) {
+  const ruled = await createIn(ctx, BACKUP, 'job with rules', { job_type: 'Backup', status: 'Queued', rules: [] });
+  const created = ctx.expect.that(
+    'OPS-BR-CREATE',
+    'POST backup_restore with rules: [] (an array, as the document lists rules)',
+    ok(ruled.ex) && ruled.key !== undefined,
+    { expected: 'a success with {_key}', actual: `${ruled.ex.status} ${ruled.ex.text.slice(0, 100)}` },
+    ruled.ex,
+  );
+  if (created) {
+    const read = await getIn(ctx, BACKUP, ruled.key!);
+    ctx.expect.equal('OPS-BR-GET', 'rules of the job written with rules: []', asDoc(read.json ?? {}).rules, [], read);
+  }
+  const restore = await createIn(ctx, BACKUP, 'restore job', { job_type: 'Restore', status: 'Queued' });
+  if (!restore.key) return ctx.observe('OPS-BR-CREATE', `a job with job_type Restore was refused: ${restore.ex.status} ${restore.ex.text.slice(0, 100)}`);
+  const read = await getIn(ctx, BACKUP, restore.key);
+  ctx.expect.equal('OPS-BR-GET', 'job_type of the job written as Restore', asDoc(read.json ?? {}).job_type, 'Restore', read);
+}
 
 const updateDeleteCount: OpsCheck = {
   id: 'ops.backup.update-delete-count',

@@ -26,6 +26,13 @@ export const libraryList: OpsCheck = {
     )
       return;
     if (member(ex, 'items') !== undefined) ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
+    ctx.expect.equal(
+      'OPS-CP-LIST-SHAPE',
+      'entries of success that are not content pack objects',
+      (success as unknown[]).filter((e) => !isDoc(e)),
+      [],
+      ex,
+    );
     if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
     else {
       const bad = packs.flatMap(packFieldProblems);
@@ -164,6 +171,8 @@ export const libraryPreview: OpsCheck = {
         },
         ex,
       );
+      const loose = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).filter((e) => !isDoc(e)).map((e) => ({ [g]: e })));
+      ctx.expect.equal('OPS-CP-PREVIEW-SHAPE', `entries of the preview of ${p.id} that are not objects`, loose, [], ex);
       const entries = groups.flatMap(([g, v]) => (Array.isArray(v) ? v : []).map((e) => [g, isDoc(e) ? e : {}] as const));
       // Every entry carries at least the older form; the current form adds two booleans, both or neither.
       const notOld = entries.filter(([, d]) => !(str(d.id) && str(d.title) && str(d.description) && typeof d.installed === 'boolean'));

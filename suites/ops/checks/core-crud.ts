@@ -2,7 +2,7 @@ import { DEEP_DIVE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../c
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { deleteOneOfThree } from '../delete-one';
-import { assertWholeCount, countIn, countOf, createIn, deleteIn, emptyBody, getIn, keyOf, listIn, ok, ownFilter, rows, sleep, updateIn, type OpsCheck } from '../support';
+import { assertWholeCount, countIn, countOf, createIn, deleteIn, emptyBody, getIn, keyOf, listIn, ok, ownFilter, removeIn, rows, sleep, updateIn, type OpsCheck } from '../support';
 
 const CREATED_TYPES: Collection[] = [SERVICE, KPI_BASE_SEARCH, DEEP_DIVE, TEAM];
 
@@ -58,6 +58,13 @@ export const readAfterWrite: OpsCheck = {
     ctx.expect.equal('OPS-CORE-UPDATE', 'update by key: success and _key', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: key }, upd);
     const again = await getIn(ctx, SERVICE, key);
     ctx.expect.equal('OPS-CORE-UPDATE', 'cf_note after the update', again.json?.cf_note, 'second', again);
+    // sec_grp is written by the client as much as by the server: one set to a team of the run's reads back as sent.
+    const team = await createIn(ctx, TEAM, 'Read After Write Team');
+    if (!team.key) return;
+    const placed = await createIn(ctx, SERVICE, 'Read After Write In Team', { sec_grp: team.key });
+    if (!placed.key) return ctx.observe('OPS-CORE-GET', `a service created with sec_grp ${team.key} (a team of the run's) was refused: ${placed.ex.status} ${placed.ex.text.slice(0, 100)}`);
+    const inTeam = await getIn(ctx, SERVICE, placed.key);
+    ctx.expect.equal('OPS-CORE-GET', "sec_grp of a service created in a team of the run's", inTeam.json?.sec_grp, team.key, inTeam);
   },
 };
 
@@ -76,6 +83,12 @@ export const deleteRemovesExactlyOne: OpsCheck = {
     await sleep(50);
     const later = await getIn(ctx, DEEP_DIVE, ks[1]);
     ctx.expect.status('OPS-COMMON-IRREVERSIBLE', later, 'not 2xx', 'GET of the deleted key, later');
+    // Types with delete rules of their own (a team but the Global one may go) are held to the same plain delete.
+    const team = await createIn(ctx, TEAM, 'Delete Team');
+    if (!team.key) return ctx.untested('OPS-CORE-DELETE', `could not create a team to delete (${team.ex.status})`, team.ex);
+    const gone = (await removeIn(ctx, TEAM, team))!;
+    if (ctx.expect.status('OPS-CORE-DELETE', gone, '2xx', `DELETE team/${team.key} (a team of the run's)`))
+      ctx.expect.status('OPS-CORE-DELETE', await getIn(ctx, TEAM, team.key), 'not 2xx', 'GET of the deleted team');
   },
 };
 

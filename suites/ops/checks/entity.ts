@@ -61,7 +61,7 @@ export const retireAndRestore: OpsCheck = {
 export const countRetirable: OpsCheck = {
   id: 'ops.entity.count-retirable',
   title: 'entity/count_retirable MUST list the entities flagged retirable, with object_type, title, retirable, sec_grp, _key and permissions',
-  requirements: ['OPS-ENTITY-COUNT-RETIRABLE'],
+  requirements: ['OPS-ENTITY-COUNT-RETIRABLE', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
     const flagged = await createIn(ctx, ENTITY, 'Retirable Entity', { retirable: 1 });
     const plain = await createIn(ctx, ENTITY, 'Kept Entity');
@@ -72,7 +72,7 @@ export const countRetirable: OpsCheck = {
     const listedKeys = list.map((e) => e._key);
     ctx.expect.contains('OPS-ENTITY-COUNT-RETIRABLE', 'keys count_retirable lists, against the entity flagged retirable', listedKeys, flagged.key, ex);
     ctx.expect.absent('OPS-ENTITY-COUNT-RETIRABLE', 'keys count_retirable lists, against an entity not flagged', listedKeys, plain.key, ex);
-    if (mine)
+    if (mine) {
       ctx.expect.equal(
         'OPS-ENTITY-COUNT-RETIRABLE',
         'documented fields the summary of the retirable entity lacks',
@@ -80,8 +80,34 @@ export const countRetirable: OpsCheck = {
         [],
         ex,
       );
+      if (mine.permissions !== undefined) ctx.expect.equal('OPS-ENTITY-FIELDS', 'the permissions of the summary, against the listed form', permissionsProblems(mine.permissions), [], ex);
+    }
+    const read = await getIn(ctx, ENTITY, plain.key);
+    const entity = asDoc(read.json ?? {});
+    ctx.expect.equal(
+      'OPS-ENTITY-FIELDS',
+      'fields listed for entities that a new entity lacks',
+      NEW_ENTITY_FIELDS.filter((f) => entity[f] === undefined),
+      [],
+      read,
+    );
   },
 };
+
+/** Of the fields seen on entities, those every entity has from its creation on (the rest come with links or flags). */
+const NEW_ENTITY_FIELDS = ['title', 'identifying_name', 'create_time', 'create_by', 'create_source', 'mod_time', 'mod_by', 'mod_source', 'mod_timestamp', '_user', '_type'];
+
+const FLAGS = ['read', 'write', 'delete'];
+/** Where `permissions` departs from `{user, group: {read, write, delete}, read, write, delete}` with boolean flags. */
+function permissionsProblems(p: unknown): string[] {
+  const d = asDoc(p);
+  const group = asDoc(d.group);
+  return [
+    ...(typeof d.user === 'string' ? [] : ['user is not a string']),
+    ...FLAGS.filter((f) => typeof d[f] !== 'boolean').map((f) => `${f} is not a boolean`),
+    ...FLAGS.filter((f) => typeof group[f] !== 'boolean').map((f) => `group.${f} is not a boolean`),
+  ];
+}
 
 export const retireRetirable: OpsCheck = {
   id: 'ops.entity.retire-retirable',

@@ -75,8 +75,9 @@ function ownCategory(ctx: OpsContext, label: string) {
 type OwnCategory = ReturnType<typeof ownCategory>;
 
 /** Saves icons, each in the ledger; the entries go with `owner` when given, so dropping that category settles them. */
-async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'entries'> } = {}) {
-  const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2) }) : await ctx.http.send('iconCreate', { body: icons });
+async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'entries'>; as?: string } = {}) {
+  const as = opts.as;
+  const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2), as }) : await ctx.http.send('iconCreate', { body: icons, as });
   const saved = keysAnswer(ex);
   for (const k of saved ?? []) {
     opts.owner?.entries.push(ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } })));
@@ -194,6 +195,29 @@ const putForm: OpsCheck = {
       expected: `icons ${keys!.join(', ')}, each as sent`,
       actual: compact(listed.map((r) => ({ _key: r._key, title: r.title }))),
     });
+  },
+};
+
+const readOnlyPut: OpsCheck = {
+  id: 'ops.icons.read-only-put',
+  title: "A caller without write access MUST NOT save icons, in the sample's PUT form as with POST",
+  requirements: ['OPS-AUTH-ACCESS-CHECKS'],
+  needs: ['readonly'],
+  uses: ['icons'],
+  async run(ctx) {
+    const cat = ownCategory(ctx, 'icon read-only');
+    for (const put of [true, false]) {
+      const how = put ? 'PUT' : 'POST';
+      const { ex } = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'reader', width: 16, height: 16 }, how)], { put, owner: cat, as: 'readonly' });
+      const held = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
+      ctx.expect.equal(
+        'OPS-AUTH-ACCESS-CHECKS',
+        `a read-only ${how} icon_collection: success, and icons of its category afterwards`,
+        { success: ok(ex), icons: held.length },
+        { success: false, icons: 0 },
+        ex,
+      );
+    }
   },
 };
 
@@ -445,4 +469,4 @@ const deleteAll: OpsCheck = {
   },
 };
 
-export const iconsChecks: OpsCheck[] = [createAndList, sizeForms, putForm, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];
+export const iconsChecks: OpsCheck[] = [createAndList, sizeForms, putForm, readOnlyPut, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];

@@ -130,6 +130,9 @@ const roundTrip: OpsCheck = {
             expected: compact(body.objects),
             actual: compact(row.objects),
           });
+        // Last, as it is a SHOULD: the fields seen on windows that every window has from its creation on.
+        const lacks = NEW_WINDOW_FIELDS.filter((f) => d[f] === undefined);
+        if (lacks.length) throw new Violation(`the window lacks ${lacks.join(', ')}`, 'OPS-MW-FIELDS', got, { expected: NEW_WINDOW_FIELDS.join(', '), actual: `no ${lacks.join(', ')}` });
       } finally {
         await removeIn(ctx, MAINTENANCE, made);
       }
@@ -139,6 +142,8 @@ const roundTrip: OpsCheck = {
     });
   },
 };
+
+const NEW_WINDOW_FIELDS = ['title', 'start_time', 'end_time', 'objects', 'sec_grp_list', '_owner'];
 
 const update: OpsCheck = {
   id: 'ops.maintenance.update',

@@ -1,20 +1,28 @@
-import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM } from '../collections';
-import { createIn, getIn, keyOf, ok, type OpsCheck } from '../support';
+import { isDoc } from '../../core/json';
+import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
+import { createIn, getIn, keyOf, ok, tagged, type Doc, type OpsCheck } from '../support';
 
 export const templatizeTypes: OpsCheck = {
   id: 'ops.core.templatize',
   title: 'templatize MUST answer a template dictionary for service and kpi_base_search, and MUST NOT for other types',
   requirements: ['OPS-CORE-TEMPLATIZE', 'OPS-CORE-TEMPLATIZE-TYPES'],
   async run(ctx) {
-    for (const c of [SERVICE, KPI_BASE_SEARCH]) {
-      const { key } = await createIn(ctx, c, `Templatize ${c.type}`);
+    // A service with a KPI that carries nothing but its title: the template must still be made of it.
+    const cases: [Collection, string, Doc][] = [
+      [SERVICE, 'service', {}],
+      [SERVICE, 'service with a KPI', { kpis: [{ title: tagged(ctx, 'templatize kpi') }] }],
+      [KPI_BASE_SEARCH, 'kpi_base_search', {}],
+    ];
+    for (const [c, what, extra] of cases) {
+      const { key, ex: made } = await createIn(ctx, c, `Templatize ${what}`, extra);
       if (!key) {
-        ctx.untested('OPS-CORE-TEMPLATIZE', `could not create a ${c.type}`);
+        if (Object.keys(extra).length) ctx.observe('OPS-CORE-TEMPLATIZE', `a ${what} could not be created (${made.status}): not templatized`);
+        else ctx.untested('OPS-CORE-TEMPLATIZE', `could not create a ${c.type}`);
         continue;
       }
       const ex = await ctx.http.send('coreTemplatize', { params: { object_type: c.type, _key: key } });
       const dict = ok(ex) && ex.json !== null && typeof ex.json === 'object' && !Array.isArray(ex.json);
-      ctx.expect.that('OPS-CORE-TEMPLATIZE', `templatize of a ${c.type}`, dict, { expected: 'a success with a dictionary', actual: `${ex.status} ${ex.text.slice(0, 80)}` }, ex);
+      ctx.expect.that('OPS-CORE-TEMPLATIZE', `templatize of a ${what}`, dict, { expected: 'a success with a dictionary', actual: `${ex.status} ${ex.text.slice(0, 80)}` }, ex);
     }
     const { key } = await createIn(ctx, TEAM, 'Templatize team');
     if (!key) return ctx.untested('OPS-CORE-TEMPLATIZE-TYPES', 'could not create a team');
@@ -53,5 +61,44 @@ export const templateLinkPersists: OpsCheck = {
     });
     const again = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
     ctx.expect.equal('OPS-TEMPLATE-BASE-GET', 'the _key of base_service_template on a second read', keyOf(again), tpl.key, again);
+
+    // The same rules at their edges: a service without rules takes exactly the template's, a template without rules
+    // leaves a service's as they were, and linking to a second template moves the link.
+    const bare = await createIn(ctx, SERVICE, 'Linked Bare Service');
+    const plain = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'Plain Template');
+    if (!bare.key || !plain.key) return;
+    const ruleValues = async (key: string) => {
+      const got = await getIn(ctx, SERVICE, key);
+      const list: unknown[] = Array.isArray(got.json?.entity_rules) ? got.json.entity_rules : [];
+      return { got, found: { rules: list.length, values: list.map((r) => (isDoc(r) && Array.isArray(r.rule_items) ? r.rule_items.map((i) => (isDoc(i) ? i.value : i)) : r)) } };
+    };
+    const linkBare = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare.key }, body: { _key: tpl.key } });
+    if (!ctx.expect.status('OPS-TEMPLATE-BASE-LINK', linkBare, '2xx', 'linking a service without entity_rules to the template')) return;
+    const first = await ruleValues(bare.key);
+    ctx.expect.equal(
+      'OPS-TEMPLATE-APPEND-RULES',
+      'entity_rules of a service created without any, linked to the template',
+      first.found,
+      { rules: 1, values: [[`${ctx.options.runTag}-host`]] },
+      first.got,
+    );
+    const ruled = await createIn(ctx, SERVICE, 'Linked Ruled Service', { entity_rules: [rule('ip')] });
+    if (ruled.key) {
+      const linkRuled = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: ruled.key }, body: { _key: plain.key } });
+      const kept = await ruleValues(ruled.key);
+      if (ctx.expect.status('OPS-TEMPLATE-BASE-LINK', linkRuled, '2xx', 'linking a service with one rule to a template without entity_rules'))
+        ctx.expect.equal(
+          'OPS-TEMPLATE-APPEND-RULES',
+          'entity_rules of a service with one rule, linked to a template without rules',
+          kept.found,
+          { rules: 1, values: [[`${ctx.options.runTag}-ip`]] },
+          kept.got,
+        );
+    }
+    // Moving a linked service to another template may be refused; a success must move the link.
+    const relink = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare.key }, body: { _key: plain.key } });
+    if (!ok(relink)) return ctx.observe('OPS-TEMPLATE-BASE-LINK', `linking a linked service to a second template answered ${relink.status} ${relink.text.slice(0, 80)}`);
+    const moved = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: bare.key } });
+    ctx.expect.equal('OPS-TEMPLATE-BASE-LINK', 'the _key of base_service_template after a successful link to a second template', keyOf(moved), plain.key, moved);
   },
 };
