@@ -64,6 +64,7 @@ const checks = registry([
   templates.templateLinkPersists,
   access.readOnlyCannotWrite,
   access.resultsRestrictedToReadable,
+  access.teamRestrictedWriter,
   versioning.vLatestPathsAnswerTheSame,
   ...contentPacksChecks,
   installFailures,

@@ -15,7 +15,11 @@ const basic = (role: string, user: string, password: string, userVar: string, pa
 });
 
 /** Roles the ops checks use, and the variables that supply each against a deployment. */
-export const OPS_ROLES = { primary: 'OPS_USERNAME/OPS_PASSWORD', readonly: 'OPS_READONLY_USERNAME/OPS_READONLY_PASSWORD' } as const;
+export const OPS_ROLES = {
+  primary: 'OPS_USERNAME/OPS_PASSWORD',
+  readonly: 'OPS_READONLY_USERNAME/OPS_READONLY_PASSWORD',
+  restricted: 'OPS_RESTRICTED_USERNAME/OPS_RESTRICTED_PASSWORD',
+} as const;
 
 const PATH_DEFAULTS = { user: 'nobody', app: 'SA-ITOA' };
 
@@ -26,6 +30,13 @@ export const OPS_OPTIONS = {
   password: opt.string({ env: 'OPS_PASSWORD', key: 'password', secret: true, help: 'its password' }),
   readonlyUsername: opt.string({ env: 'OPS_READONLY_USERNAME', key: 'readonlyUsername', secret: true, help: 'read-only user: enables the access checks' }),
   readonlyPassword: opt.string({ env: 'OPS_READONLY_PASSWORD', key: 'readonlyPassword', secret: true, help: 'its password' }),
+  restrictedUsername: opt.string({
+    env: 'OPS_RESTRICTED_USERNAME',
+    key: 'restrictedUsername',
+    secret: true,
+    help: 'user with write access who cannot read the Global team: enables the team-restricted access checks',
+  }),
+  restrictedPassword: opt.string({ env: 'OPS_RESTRICTED_PASSWORD', key: 'restrictedPassword', secret: true, help: 'its password' }),
   tlsInsecure: opt.boolean({ env: 'OPS_TLS_INSECURE', key: 'tlsInsecure', help: '1 accepts a self-signed certificate' }),
   nsUser: opt.string({ env: 'OPS_NS_USER', key: 'nsUser', help: 'the <user> path segment', default: PATH_DEFAULTS.user }),
   nsApp: opt.string({ env: 'OPS_NS_APP', key: 'nsApp', help: 'the <app> path segment', default: PATH_DEFAULTS.app }),
@@ -41,13 +52,17 @@ export function opsTarget(values: Record<string, unknown>, origins: Origins = {}
     const missing = [!v.username && howToSet(OPS_OPTIONS.username, 'ops'), !v.password && howToSet(OPS_OPTIONS.password, 'ops')].filter(Boolean);
     throw new UsageError(`${base} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: give a user with write access`);
   }
-  if (Boolean(v.readonlyUsername) !== Boolean(v.readonlyPassword)) {
-    throw new UsageError(
-      `${v.readonlyUsername ? origins['ops.readonlyUsername'] : origins['ops.readonlyPassword']} is set but ${howToSet(v.readonlyUsername ? OPS_OPTIONS.readonlyPassword : OPS_OPTIONS.readonlyUsername, 'ops')} is not: give both or neither`,
-    );
-  }
   const principals: Record<string, Principal> = { primary: basic('primary', v.username, v.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
-  if (v.readonlyUsername && v.readonlyPassword) principals.readonly = basic('readonly', v.readonlyUsername, v.readonlyPassword, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
+  for (const [role, user, password, env] of [
+    ['readonly', 'readonlyUsername', 'readonlyPassword', 'OPS_READONLY'],
+    ['restricted', 'restrictedUsername', 'restrictedPassword', 'OPS_RESTRICTED'],
+  ] as const) {
+    const [name, secret] = [v[user], v[password]];
+    if (Boolean(name) !== Boolean(secret)) {
+      throw new UsageError(`${name ? origins[`ops.${user}`] : origins[`ops.${password}`]} is set but ${howToSet(OPS_OPTIONS[name ? password : user], 'ops')} is not: give both or neither`);
+    }
+    if (name && secret) principals[role] = basic(role, name, secret, `${env}_USERNAME`, `${env}_PASSWORD`);
+  }
   return {
     api: 'ops',
     baseUrl: new URL(v.baseUrl).origin,
@@ -73,9 +88,11 @@ export const OPS_CREDENTIAL_PROBE: CredentialProbe = {
 export async function embeddedOpsTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<OpsConfig> = {}): Promise<Target> {
   const config = loadOpsConfig(overrides);
   const server = await listen(wrap(createOpsHandler(config)), { errorBody: opsErrorBody, tls: localhostTls() });
-  const admin = config.users.find((u) => !u.readOnly)!;
+  const admin = config.users.find((u) => !u.readOnly && !u.readGroups)!;
   const reader = config.users.find((u) => u.readOnly);
+  const restricted = config.users.find((u) => !u.readOnly && u.readGroups);
   const principals: Record<string, Principal> = { primary: basic('primary', admin.name, admin.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
   if (reader) principals.readonly = basic('readonly', reader.name, reader.password, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
+  if (restricted) principals.restricted = basic('restricted', restricted.name, restricted.password, 'OPS_RESTRICTED_USERNAME', 'OPS_RESTRICTED_PASSWORD');
   return { api: 'ops', baseUrl: server.url, embedded: true, principals, pathDefaults: PATH_DEFAULTS, tlsInsecure: true, close: server.close };
 }

@@ -1,4 +1,5 @@
-import { BACKUP, MAINTENANCE, SERVICE, TEAM } from '../collections';
+import type { Exchange } from '../../core/types';
+import { BACKUP, BASE_SERVICE_TEMPLATE, MAINTENANCE, SERVICE, TEAM } from '../collections';
 import { countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type OpsCheck } from '../support';
 
 export const basicAuthRequired: OpsCheck = {
@@ -111,6 +112,65 @@ export const resultsRestrictedToReadable: OpsCheck = {
       }
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
       ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
+    }
+  },
+};
+
+/** The Global team's key as the document gives it (the default security group). */
+const GLOBAL_TEAM = 'default_ops_security_group';
+
+export const teamRestrictedWriter: OpsCheck = {
+  id: 'ops.auth.team-restricted-writer',
+  title: 'A caller with write access who cannot read the Global team MUST NOT link a service to a template, and MUST NOT overwrite, update or delete an object it cannot read',
+  requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-ACCESS-CHECKS'],
+  needs: ['restricted'],
+  async run(ctx) {
+    const as = 'restricted';
+    const global = await getIn(ctx, TEAM, GLOBAL_TEAM, { as });
+    if (ok(global)) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', `the restricted user reads the Global team (${GLOBAL_TEAM}), so it is not restricted as the rule needs`, global);
+    // A team the user reads holds a service it may write: the link is refused for want of the Global team alone.
+    const team = rows(await listIn(ctx, TEAM, {}, { as })).find((t) => typeof t._key === 'string' && t._key !== GLOBAL_TEAM);
+    const tpl = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'restricted template', { entity_rules: [] });
+    const svc = team ? await createIn(ctx, SERVICE, 'restricted linked service', { sec_grp: team._key }, { as }) : undefined;
+    if (!svc?.key || !tpl.key)
+      ctx.untested('OPS-AUTH-TEMPLATE-LINK', `the restricted user ${team ? 'could not create a service in its team' : 'reads no team but Global'}, or no template could be made`);
+    else {
+      const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as, params: { _key: svc.key }, body: { _key: tpl.key } });
+      const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
+      const linked = ok(after) && after.json?._key === tpl.key;
+      ctx.expect.equal(
+        'OPS-AUTH-TEMPLATE-LINK',
+        'a link by a caller who cannot read the Global team: success, and whether the service is linked after it',
+        { success: ok(link), linked },
+        { success: false, linked: false },
+        link,
+      );
+    }
+
+    // An object in a team of the run's, which nobody granted the restricted user.
+    const hiddenTeam = await createIn(ctx, TEAM, 'restricted hidden team');
+    const hidden = hiddenTeam.key ? await createIn(ctx, SERVICE, 'restricted hidden service', { sec_grp: hiddenTeam.key, cf_note: 'original' }) : undefined;
+    if (!hidden?.key) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', 'could not create a service in a team of the run');
+    const key = hidden.key;
+    if (ok(await getIn(ctx, SERVICE, key, { as }))) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', `the restricted user reads ${key}, a service in a team nobody granted it`);
+    const writes: [string, () => Promise<Exchange>][] = [
+      [
+        'POST service with its _key',
+        () => ctx.http.send('coreCreate', { as, params: { object_type: 'service' }, body: { _key: key, title: tagged(ctx, 'restricted overwrite'), cf_note: 'overwritten' } }),
+      ],
+      ['bulk_update of it', () => ctx.http.send('coreBulkUpdate', { as, params: { object_type: 'service' }, query: { is_partial_data: 1 }, body: [{ _key: key, cf_note: 'bulk updated' }] })],
+      ['DELETE of it by key', () => deleteIn(ctx, SERVICE, key, { as })],
+    ];
+    for (const [what, send] of writes) {
+      const ex = await send();
+      const now = await getIn(ctx, SERVICE, key);
+      ctx.expect.equal(
+        'OPS-AUTH-ACCESS-CHECKS',
+        `${what}, by a caller who cannot read the service: success, and the service afterwards`,
+        { success: ok(ex), reads: ok(now), cf_note: now.json?.cf_note },
+        { success: false, reads: true, cf_note: 'original' },
+        ex,
+      );
     }
   },
 };
