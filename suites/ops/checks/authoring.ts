@@ -3,7 +3,7 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { countOf, createIn, keyOf, ok, ownFilter, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { countOf, createIn, deleteIn, keyOf, ok, ownFilter, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 
@@ -142,6 +142,15 @@ const crud: OpsCheck = {
     const gone = await read(ctx, key);
     ctx.expect.status('OPS-CPA-DELETE', gone, 'not 2xx', 'GET of the deleted pack');
     ctx.expect.absent('OPS-CPA-DELETE', "keys the list of the run's packs shows after the delete", keysOf(await list(ctx, { filter: ownFilter(ctx) })), key);
+
+    // A pack outlives the objects it names: one naming a service deleted since still reads and deletes.
+    const orphan = await ownServices(ctx, 1);
+    const naming = orphan ? await createPack(ctx, 'crud orphan', { ops_objects: { service: [String(orphan[0]._key)] } }) : undefined;
+    if (!orphan || !naming?.key) return;
+    await deleteIn(ctx, SERVICE, String(orphan[0]._key));
+    ctx.expect.status('OPS-CPA-GET', await read(ctx, naming.key), '2xx', 'GET of a pack naming a service deleted since');
+    const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
+    if (ctx.expect.status('OPS-CPA-DELETE', dropped, '2xx', 'DELETE of a pack naming a service deleted since')) ctx.ledger.forget(packEntry(naming.key));
   },
 };
 
@@ -484,6 +493,21 @@ const updateRoundTrip: OpsCheck = {
         );
     });
     await checkProperty(ctx, 'OPS-CPA-UPDATE', 'authoring full update', property, { runs: Math.min(ctx.options.runs, 10) });
+
+    // A client may send back what it read: the single read ({id: title} entries) as the full pack. Refused, or
+    // stored with the same identifiers.
+    const named = [String(services[0]._key)];
+    const setUp = await ctx.http.send('cpAuthUpdate', { params: id(key), body: packBody(ctx, 'round trip read back', { ops_objects: { service: named } }) });
+    if (!ok(setUp)) return;
+    const before = await read(ctx, key);
+    const back = await ctx.http.send('cpAuthUpdate', { params: id(key), body: before.json });
+    if (!ok(back)) return ctx.observe('OPS-CPA-UPDATE', `a pack's single read sent back as its update answered ${shown(back)}`);
+    const after = await read(ctx, key);
+    const serviceIds = (ex: Exchange) => {
+      const o = asDoc(ex.json).ops_objects;
+      return idsIn(isDoc(o) ? o.service : undefined);
+    };
+    ctx.expect.equal('OPS-CPA-UPDATE', 'service identifiers of the pack after its single read was sent back as the update', serviceIds(after), named, after);
   },
 };
 

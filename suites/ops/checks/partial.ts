@@ -4,7 +4,8 @@ import { asDoc } from '../../core/json';
 import { userObject } from '../arbitraries/values';
 import { SERVICE } from '../collections';
 import { expectMerged, expectReplaced, serverFields } from '../ownership';
-import { createIn, getIn, ok, removeIn, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { compact } from '../../core/expect';
+import { createIn, deleteIn, entryOf, getIn, keyOf, ok, removeIn, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const title = (ctx: OpsContext, n: string) => tagged(ctx, `partial ${n}`);
 
@@ -75,8 +76,22 @@ export const fullUpdateReplaces: OpsCheck = {
 export const fullUpdateNeedsRequiredFields: OpsCheck = {
   id: 'ops.partial.required-fields',
   title: 'A full update (is_partial_data=0) of a service without its required title MUST be refused and change nothing',
-  requirements: ['OPS-PARTIAL-REQUIRED-FIELDS'],
+  requirements: ['OPS-PARTIAL-REQUIRED-FIELDS', 'OPS-CORE-CREATE'],
   async run(ctx) {
+    // A create without the title may be refused; an answer of success must name an object that exists.
+    const untitled = await ctx.http.send('coreCreate', { params: { object_type: 'service' }, body: { cf_note: tagged(ctx, 'untitled') } });
+    if (ok(untitled)) {
+      const made = keyOf(untitled);
+      if (made) ctx.ledger.add(entryOf(SERVICE, made), () => deleteIn(ctx, SERVICE, made));
+      const read = made ? await getIn(ctx, SERVICE, made) : undefined;
+      ctx.expect.that(
+        'OPS-CORE-CREATE',
+        'a create without title that answered success',
+        !!read && ok(read),
+        { expected: 'a string _key that reads back', actual: `${compact(untitled.json)}${read ? `, read ${read.status}` : ''}` },
+        untitled,
+      );
+    }
     const { key, body } = await createIn(ctx, SERVICE, 'required title', { cf_note: 'kept' });
     if (!key) return ctx.untested('OPS-PARTIAL-REQUIRED-FIELDS', 'could not create a service');
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'no title' }, 0);
