@@ -9,6 +9,8 @@ export const basicAuthRequired: OpsCheck = {
   async run(ctx) {
     const served = await ctx.http.send('coreGetSupportedObjectTypes');
     ctx.expect.status('OPS-AUTH-BASIC', served, '2xx', 'a read with basic credentials');
+    // The same read, which names no object and no user, without credentials.
+    ctx.expect.status('OPS-AUTH-ACCESS-CHECKS', await ctx.http.send('coreGetSupportedObjectTypes', { as: null }), 'not 2xx', 'the list of supported object types without credentials');
     const wrong = `Basic ${Buffer.from(`conformance-${ctx.options.runTag}:wrong`).toString('base64')}`;
     const near = nearMiss(ctx.target.principals.primary?.authorization);
     const attempts: [string, Record<string, string>][] = [
