@@ -7,7 +7,8 @@
  *
  *   node stryker/summary.mjs [REPORT.json ...] [--out FILE] [--duration-s N] [--scope S] [--tests T]
  *
- * Several reports (batches of files run one after the other) are merged: a file present in several keeps the last.
+ * Several reports are merged (stryker/merge.mjs): batches of files, or a run of some lines after a full run; each
+ * mutant keeps the result of the last report that ran it.
  * With stryker/survivors.md present, each survivor's reviewed verdict is counted (equivalent, unspecified, needs a
  * check, not reviewed yet), and the score after review is given next to the raw score, overall and per file:
  * killed / (killed + survived - survived mutants reviewed as equivalent - survived mutants reviewed as unspecified),
@@ -16,6 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mergeReports } from './merge.mjs';
 import { mutantKey, readVerdicts } from './survivors.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,13 +54,6 @@ function version(pkg) {
   } catch {
     return undefined;
   }
-}
-
-/** Merges reports: files keyed by path, the last report wins for a file present in several. */
-function mergeReports(reports) {
-  const files = {};
-  for (const r of reports) Object.assign(files, r.files);
-  return { ...reports.at(-1), files };
 }
 
 const VERDICT_FIELD = { equivalent: 'equivalent', unspecified: 'unspecified', 'needs a check': 'needsCheck' };

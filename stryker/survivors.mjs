@@ -18,6 +18,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mergeReports } from './merge.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SURVIVORS_FILE = resolve(ROOT, 'stryker/survivors.md');
@@ -49,7 +50,9 @@ function describeMutant(m, source) {
   return `${where} ${m.mutatorName}${cov} ${code(originalText(source, m.location))} → ${code(m.replacement ?? '')}`;
 }
 
-export const mutantKey = (file, m, source) => `${file}|${describeMutant(m, source)}`;
+/** A verdict is about the mutant, not about whether a check reached it: the key leaves the coverage mark out. */
+const keyOf = (file, text) => `${file}|${text.replace(' (no coverage)', '')}`;
+export const mutantKey = (file, m, source) => keyOf(file, describeMutant(m, source));
 
 /** The reviewed file: file → [{ text, verdict, reason }] in order, or undefined when there is none. */
 function readSurvivors(path = SURVIVORS_FILE) {
@@ -89,7 +92,7 @@ export function readVerdicts(path = SURVIVORS_FILE) {
   const sections = readSurvivors(path);
   if (!sections) return undefined;
   const map = new Map();
-  for (const [file, entries] of sections) for (const e of entries) map.set(`${file}|${e.text}`, e.verdict);
+  for (const [file, entries] of sections) for (const e of entries) map.set(keyOf(file, e.text), e.verdict);
   return map;
 }
 
@@ -138,23 +141,21 @@ function main(argv) {
   const previous = readSurvivors() ?? new Map();
   const trailer = readTrailer();
   const known = new Map();
-  for (const [file, entries] of previous) for (const e of entries) known.set(`${file}|${e.text}`, e);
+  for (const [file, entries] of previous) for (const e of entries) known.set(keyOf(file, e.text), e);
   const sections = new Map(previous);
-  for (const input of inputs) {
-    const report = JSON.parse(readFileSync(input, 'utf8'));
-    for (const [file, f] of Object.entries(report.files)) {
-      const live = f.mutants
-        .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
-        .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column || a.mutatorName.localeCompare(b.mutatorName));
-      sections.set(
-        file,
-        live.map((m) => {
-          const text = describeMutant(m, f.source);
-          const was = known.get(`${file}|${text}`);
-          return was ? { ...was, text } : { text, verdict: 'not reviewed', reason: '' };
-        }),
-      );
-    }
+  const report = mergeReports(inputs.map((input) => JSON.parse(readFileSync(input, 'utf8'))));
+  for (const [file, f] of Object.entries(report.files)) {
+    const live = f.mutants
+      .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+      .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column || a.mutatorName.localeCompare(b.mutatorName));
+    sections.set(
+      file,
+      live.map((m) => {
+        const text = describeMutant(m, f.source);
+        const was = known.get(keyOf(file, text));
+        return was ? { ...was, text } : { text, verdict: 'not reviewed', reason: '' };
+      }),
+    );
   }
   const sorted = new Map([...sections].filter(([, e]) => e.length).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(SURVIVORS_FILE, render(sorted, trailer));

@@ -130,9 +130,10 @@ export const teamRestrictedWriter: OpsCheck = {
     const as = 'restricted';
     const global = await getIn(ctx, TEAM, GLOBAL_TEAM, { as });
     if (ok(global)) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', `the restricted user reads the Global team (${GLOBAL_TEAM}), so it is not restricted as the rule needs`, global);
-    // A team the user reads holds a service it may write: the link is refused for want of the Global team alone.
+    // A team the user reads holds a service it may write.
+    // The template is in that team too, so that only the Global rule stands between the user and the link.
     const team = rows(await listIn(ctx, TEAM, {}, { as })).find((t) => typeof t._key === 'string' && t._key !== GLOBAL_TEAM);
-    const tpl = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'restricted template', { entity_rules: [] });
+    const tpl = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'restricted template', { entity_rules: [], ...(team ? { sec_grp: team._key } : {}) });
     const svc = team ? await createIn(ctx, SERVICE, 'restricted linked service', { sec_grp: team._key }, { as }) : undefined;
     if (!svc?.key || !tpl.key)
       ctx.untested('OPS-AUTH-TEMPLATE-LINK', `the restricted user ${team ? 'could not create a service in its team' : 'reads no team but Global'}, or no template could be made`);
@@ -160,7 +161,16 @@ export const teamRestrictedWriter: OpsCheck = {
         'POST service with its _key',
         () => ctx.http.send('coreCreate', { as, params: { object_type: 'service' }, body: { _key: key, title: tagged(ctx, 'restricted overwrite'), cf_note: 'overwritten' } }),
       ],
-      ['bulk_update of it', () => ctx.http.send('coreBulkUpdate', { as, params: { object_type: 'service' }, query: { is_partial_data: 1 }, body: [{ _key: key, cf_note: 'bulk updated' }] })],
+      [
+        'bulk_update of it',
+        () =>
+          ctx.http.send('coreBulkUpdate', {
+            as,
+            params: { object_type: 'service' },
+            query: { is_partial_data: 1 },
+            body: [{ _key: key, title: tagged(ctx, 'restricted bulk'), cf_note: 'bulk updated' }],
+          }),
+      ],
       ['DELETE of it by key', () => deleteIn(ctx, SERVICE, key, { as })],
     ];
     for (const [what, send] of writes) {
