@@ -21,7 +21,7 @@ const linkedTo = async (ctx: OpsContext, service: string) => keys(rows(await lis
 export const retireAndRestore: OpsCheck = {
   id: 'ops.entity.retire-restore',
   title: 'entity/retire MUST retire the listed entities and un-link them from their services; entity/restore MUST re-link them',
-  requirements: ['OPS-ENTITY-RETIRE', 'OPS-ENTITY-RESTORE', 'OPS-ENTITY-RETIRED-FORM'],
+  requirements: ['OPS-ENTITY-RETIRE', 'OPS-ENTITY-RESTORE', 'OPS-ENTITY-RETIRED-FORM', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
     const made = await serviceWithEntities(ctx, 2);
     if (!made) return ctx.untested('OPS-ENTITY-RETIRE', 'could not create a service with two linked entities');
@@ -55,6 +55,15 @@ export const retireAndRestore: OpsCheck = {
     );
     const relinked = await linkedTo(ctx, made.service);
     ctx.expect.that('OPS-ENTITY-RESTORE', `the service's entities after restoring ${a}`, relinked.includes(a) && relinked.includes(b), { expected: `${a} and ${b}`, actual: compact(relinked) });
+
+    // An entity that belonged to no service comes back with none (services entries are {_key, title} links).
+    const loose = await createIn(ctx, ENTITY, 'Retire Loose Entity');
+    if (!loose.key) return;
+    await ctx.http.send('entityRetire', { body: { data: [loose.key] } });
+    await ctx.http.send('entityRestore', { body: { data: [loose.key] } });
+    const back = await getIn(ctx, ENTITY, loose.key);
+    const services: unknown[] = Array.isArray(back.json?.services) ? back.json.services : [];
+    ctx.expect.equal('OPS-ENTITY-FIELDS', 'services of a restored entity that belonged to no service', services, [], back);
   },
 };
 
@@ -80,6 +89,7 @@ export const countRetirable: OpsCheck = {
         [],
         ex,
       );
+      ctx.expect.equal('OPS-ENTITY-COUNT-RETIRABLE', 'object_type of the summary of the retirable entity', mine.object_type, 'entity', ex);
       if (mine.permissions !== undefined) ctx.expect.equal('OPS-ENTITY-FIELDS', 'the permissions of the summary, against the listed form', permissionsProblems(mine.permissions), [], ex);
     }
     const read = await getIn(ctx, ENTITY, plain.key);

@@ -315,6 +315,10 @@ const listCategories: OpsCheck = {
     );
     // "Present when the category cannot be modified": required on immutable ones; `immutable: false` elsewhere is no claim.
     if (mine) ctx.expect.that('OPS-ICON-CATEGORY', "the entry of the run's own category, which can be modified", !isImmutable(mine), { expected: 'not marked immutable', actual: compact(mine) }, ex);
+    // A category either can be modified or cannot: one name listed both with and without the mark says both.
+    const marked = new Set(list!.filter(isImmutable).map((c) => c.name));
+    const both = [...new Set(list!.filter((c) => c && marked.has(c.name) && !isImmutable(c)).map((c) => c.name))];
+    ctx.expect.equal('OPS-ICON-CATEGORY', 'categories listed both as immutable and as modifiable', both, [], ex);
     const names = new Set(list!.map((c) => c?.name));
     const unlisted = [...new Set((await allIcons(ctx)).map((i) => i.category))].filter((c) => typeof c === 'string' && !names.has(c));
     ctx.expect.equal('OPS-ICON-LIST-CATEGORIES', 'categories of listed icons that list_categories=1 leaves out', unlisted, [], ex);

@@ -157,6 +157,8 @@ const associateAndLinkedKpis: OpsCheck = {
       const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
       const storedPairs = stored.flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : []));
       const inLinks = sameSet([...new Set(storedPairs)], want);
+      const unshaped = stored.filter((l) => typeof l.service_id !== 'string' || !Array.isArray(l.linked_kpi_ids) || !l.linked_kpi_ids.every((k: unknown) => typeof k === 'string'));
+      ctx.expect.equal('OPS-CTW-FIELDS', `linked_services entries of ${window} not of the form {service_id, linked_kpi_ids: [string]}`, unshaped, []);
       ctx.expect.that('OPS-CTW-FIELDS', `linked_services of ${window}`, inLinks, { expected: show(want), actual: show(storedPairs) });
       // The association must be kept: it shows in one read of the window or the other.
       ctx.expect.that(
@@ -175,6 +177,18 @@ const associateAndLinkedKpis: OpsCheck = {
       const good = ok(ex) && got.length > 0 && got.length <= limit && got.every((p) => all.includes(p));
       ctx.expect.that('OPS-CTW-LINKED-KPIS', `linked_kpis with limit=${limit}`, good, { expected: `a success with 1 to ${limit} of ${show(all)}`, actual: `${ex.status} with ${show(got)}` }, ex);
       ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify(asDoc(ex.json).count)} (${all.length} linked)`);
+    }
+    // A window written without linked_services has nothing linked, and says so in the documented form.
+    const bare = await createIn(ctx, CTW, 'window bare');
+    if (bare.key) {
+      const none = await linkedKpis(ctx, bare.key);
+      ctx.expect.equal(
+        'OPS-CTW-LINKED-KPIS',
+        'linked_kpis of a window created without linked_services: success, entries and count',
+        { success: ok(none), entries: pairsOfRows(none), count: asDoc(none.json).count },
+        { success: true, entries: [], count: 0 },
+        none,
+      );
     }
     const zero = await linkedKpis(ctx, a.key, { limit: 0 });
     const got = pairsOfRows(zero);

@@ -57,8 +57,8 @@ interface Read {
   foreign: Doc[];
 }
 
-async function read(ctx: OpsContext, episode: string): Promise<Read> {
-  const ex = await ctx.http.send('ticketGet', { params: { event_key: episode } });
+async function read(ctx: OpsContext, episode: string, query?: Record<string, string>): Promise<Read> {
+  const ex = await ctx.http.send('ticketGet', { params: { event_key: episode }, query });
   const links = rows(ex);
   const own = links.filter((l) => l.event_id === episode);
   const tickets = own.flatMap((l) => (Array.isArray(l.tickets) ? (l.tickets as Doc[]).map((t) => pair(t?.ticket_system ?? l.ticket_system, t?.ticket_id)) : []));
@@ -80,6 +80,9 @@ const createReadDelete: OpsCheck = {
       { episode: ep, system: SYSTEMS[0], id: TICKET_IDS[1] },
       { episode: ep, system: SYSTEMS[1], id: TICKET_IDS[0] },
     ];
+    // Another episode holds one of the same tickets, made first: deletes on this episode must leave it alone.
+    const elsewhere: Ticket = { episode: episodeId(ctx, 'tickets elsewhere'), system: SYSTEMS[0], id: TICKET_IDS[0] };
+    if (ok(await create(ctx, elsewhere))) track.made(elsewhere);
     const keysAnswered: string[] = [];
     for (const t of made) {
       const ex = await create(ctx, t);
@@ -135,8 +138,26 @@ const createReadDelete: OpsCheck = {
       [],
       got.ex,
     );
-    const narrowed = await ctx.http.send('ticketGet', { params: { event_key: ep }, query: { ticket_system: SYSTEMS[1] } });
-    ctx.observe('OPS-TICKET-GET', `with ticket_system=${SYSTEMS[1]} the episode's links answered ${narrowed.status} with ${rows(narrowed).length} links (${got.links.length} without it)`);
+    // The filter parameters may be ignored, but a link holding a matching ticket must never be left out.
+    const filters: [Record<string, string>, (p: string) => boolean][] = [
+      [{ ticket_system: SYSTEMS[1] }, (p) => p.startsWith(`${SYSTEMS[1]}/`)],
+      [{ ticket_id: TICKET_IDS[1] }, (p) => p.endsWith(`/${TICKET_IDS[1]}`)],
+      [{ ticket_id: TICKET_IDS[0] }, (p) => p.endsWith(`/${TICKET_IDS[0]}`)],
+      [{ ticket_url: urlOf(SYSTEMS[0], TICKET_IDS[1]) }, (p) => p === pair(SYSTEMS[0], TICKET_IDS[1])],
+      [{ ticket_url: urlOf(SYSTEMS[1], TICKET_IDS[0]) }, (p) => p === pair(SYSTEMS[1], TICKET_IDS[0])],
+    ];
+    for (const [query, matches] of filters) {
+      const narrowed = await read(ctx, ep, query);
+      ctx.observe('OPS-TICKET-GET', `with ${JSON.stringify(query)} the episode's links answered ${narrowed.ex.status} with ${narrowed.links.length} links (${got.links.length} without it)`);
+      if (ok(narrowed.ex))
+        ctx.expect.equal(
+          'OPS-TICKET-GET',
+          `tickets matching ${JSON.stringify(query)} that the answer leaves out`,
+          want.filter(matches).filter((p) => !narrowed.tickets.includes(p)),
+          [],
+          narrowed.ex,
+        );
+    }
 
     // The second ticket of its system: removing it must leave the first one of that system alone.
     const gone = made[1];
@@ -155,6 +176,22 @@ const createReadDelete: OpsCheck = {
     );
     const again = await remove(ctx, gone);
     ctx.observe('OPS-TICKET-DELETE', `deleting the same ticket again answered ${again.status}`);
+
+    // The rest one by one, the last ticket of its system first: each delete takes exactly its ticket, here only.
+    for (const t of [made[2], made[0]]) {
+      const d = await remove(ctx, t);
+      if (ok(d)) track.gone(t);
+      left.splice(left.indexOf(pair(t.system, t.id)), 1);
+      const now = await read(ctx, ep);
+      const other = await read(ctx, elsewhere.episode);
+      ctx.expect.equal(
+        'OPS-TICKET-DELETE',
+        `deleting ${label(t)}: success, this episode's tickets, and those of ${elsewhere.episode}`,
+        { success: ok(d), tickets: now.tickets, elsewhere: other.tickets },
+        { success: true, tickets: [...left], elsewhere: [pair(elsewhere.system, elsewhere.id)] },
+        d,
+      );
+    }
   },
 };
 
