@@ -333,9 +333,13 @@ export const installOptions: OpsCheck = {
       ),
       fc.boolean(),
     );
-    const property = fc.asyncProperty(cases, async ([combos, numeric]) => {
+    // Both forms of a Boolean in every run: the form follows the combination (flipped by the seed), so that each of
+    // 1, 0, true and false is sent for enabled and for backfill alike.
+    const numericFor = (enabled: Flag, backfill: Flag, flip: boolean) => ((FLAGS.indexOf(enabled) + FLAGS.indexOf(backfill)) % 2 === 0) !== flip;
+    const property = fc.asyncProperty(cases, async ([combos, flip]) => {
       for (const [enabled, backfill] of combos) {
         await reset();
+        const numeric = numericFor(enabled, backfill, flip);
         const body = only(x.id, { prefix, enabled: flagValue(enabled, numeric), backfill: flagValue(backfill, numeric) });
         const label = `install ${JSON.stringify(body)}`;
         const ex = await install(ctx, pack, body);
