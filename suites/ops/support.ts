@@ -104,12 +104,12 @@ export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: 
  * The whole collection's count against its list. Other checks may be writing meanwhile, so the count is read
  * between two lists: a try counts only when both lists agree, and a mismatch fails only if every such try shows it.
  */
-export async function assertWholeCount(ctx: OpsContext, c: Collection, requirement: string, noun: string): Promise<void> {
+export async function assertWholeCount(ctx: OpsContext, c: Collection, requirement: string, noun: string, opts: SendOptions = {}): Promise<void> {
   let mismatch: { count: Exchange; listed: number } | undefined;
   for (let i = 0; i < 6; i++) {
-    const first = keys(rows(await listIn(ctx, c))).sort();
-    const count = await countIn(ctx, c);
-    const second = keys(rows(await listIn(ctx, c))).sort();
+    const first = keys(rows(await listIn(ctx, c, {}, opts))).sort();
+    const count = await countIn(ctx, c, {}, opts);
+    const second = keys(rows(await listIn(ctx, c, {}, opts))).sort();
     if (same(first, second)) {
       if (countOf(count) === second.length) return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
       mismatch = { count, listed: second.length };

@@ -1,11 +1,13 @@
-import { isDoc } from '../../core/json';
+import { asDoc, isDoc } from '../../core/json';
 import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
 import { createIn, getIn, keyOf, ok, tagged, type Doc, type OpsCheck } from '../support';
+
+const EXPORT_FIELDS = ['title', 'service_template_id', 'sec_grp', 'object_type', '_version', 'enabled', 'services_depends_on', 'tags', 'serviceTemplateId', 'kpis'];
 
 export const templatizeTypes: OpsCheck = {
   id: 'ops.core.templatize',
   title: 'templatize MUST answer a template dictionary for service and kpi_base_search, and MUST NOT for other types',
-  requirements: ['OPS-CORE-TEMPLATIZE', 'OPS-CORE-TEMPLATIZE-TYPES'],
+  requirements: ['OPS-CORE-TEMPLATIZE', 'OPS-CORE-TEMPLATIZE-TYPES', 'OPS-TEMPLATE-EXPORT-FIELDS', 'OPS-TEMPLATE-POLICIES'],
   async run(ctx) {
     // A service with a KPI that carries nothing but its title: the template must still be made of it.
     const cases: [Collection, string, Doc][] = [
@@ -23,6 +25,20 @@ export const templatizeTypes: OpsCheck = {
       const ex = await ctx.http.send('coreTemplatize', { params: { object_type: c.type, _key: key } });
       const dict = ok(ex) && ex.json !== null && typeof ex.json === 'object' && !Array.isArray(ex.json);
       ctx.expect.that('OPS-CORE-TEMPLATIZE', `templatize of a ${what}`, dict, { expected: 'a success with a dictionary', actual: `${ex.status} ${ex.text.slice(0, 80)}` }, ex);
+      if (!dict || c !== SERVICE) continue;
+      // The fields the document lists for a service template, and the threshold policies of its KPIs.
+      const template = ex.json as Doc;
+      ctx.expect.equal(
+        'OPS-TEMPLATE-EXPORT-FIELDS',
+        `fields listed for a service template that the template of a ${what} lacks`,
+        EXPORT_FIELDS.filter((f) => template[f] === undefined),
+        [],
+        ex,
+      );
+      const kpis: unknown[] = Array.isArray(template.kpis) ? template.kpis : [];
+      const spec = (k: unknown) => (isDoc(k) ? k.time_variate_thresholds_specification : undefined);
+      const unshaped = kpis.filter((k) => spec(k) !== undefined && !(isDoc(spec(k)) && isDoc(asDoc(spec(k)).policies) && Array.isArray(asDoc(spec(k)).time_blocks)));
+      ctx.expect.equal('OPS-TEMPLATE-POLICIES', `KPIs of the template of a ${what} whose time_variate_thresholds_specification is not {policies, time_blocks}`, unshaped, [], ex);
     }
     const { key } = await createIn(ctx, TEAM, 'Templatize team');
     if (!key) return ctx.untested('OPS-CORE-TEMPLATIZE-TYPES', 'could not create a team');
