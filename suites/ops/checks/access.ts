@@ -116,6 +116,15 @@ export const resultsRestrictedToReadable: OpsCheck = {
       ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
       // Without a filter too, while an object it cannot read is there: the caller's count is the length of its list.
       if (c !== SERVICE && !ok(probe)) await assertWholeCount(ctx, c, req, 'rows of the read-only list', { as: 'readonly' });
+      // And the other way: an object of the run's in the default group that the caller reads by key is in its list.
+      const open = await createIn(ctx, c, 'readable', c === MAINTENANCE ? { objects: [] } : {});
+      if (open.key && ok(await getIn(ctx, c, open.key, { as: 'readonly' })))
+        ctx.expect.contains(
+          'OPS-AUTH-RESULTS-READABLE',
+          `the read-only list of ${c.type}, against ${open.key} it reads by key`,
+          keys(rows(await listIn(ctx, c, { filter }, { as: 'readonly' }))),
+          open.key,
+        );
     }
   },
 };

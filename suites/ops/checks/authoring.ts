@@ -77,7 +77,7 @@ const crud: OpsCheck = {
   id: 'ops.authoring.crud',
   title:
     'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
-  requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS'],
+  requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS', 'OPS-CPA-FIELDS'],
   uses: ['authoring'],
   async run(ctx) {
     const made = await createPack(ctx, 'crud');
@@ -148,9 +148,24 @@ const crud: OpsCheck = {
     const naming = orphan ? await createPack(ctx, 'crud orphan', { ops_objects: { service: [String(orphan[0]._key)] } }) : undefined;
     if (!orphan || !naming?.key) return;
     await deleteIn(ctx, SERVICE, String(orphan[0]._key));
-    ctx.expect.status('OPS-CPA-GET', await read(ctx, naming.key), '2xx', 'GET of a pack naming a service deleted since');
+    const orphanRead = await read(ctx, naming.key);
+    ctx.expect.status('OPS-CPA-GET', orphanRead, '2xx', 'GET of a pack naming a service deleted since');
+    const named = asDoc(orphanRead.json).ops_objects;
+    ctx.expect.contains(
+      'OPS-CPA-FIELDS',
+      'identifiers of the single read of a pack naming a service deleted since',
+      idsIn(isDoc(named) ? named.service : undefined),
+      String(orphan[0]._key),
+      orphanRead,
+    );
     const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
     if (ctx.expect.status('OPS-CPA-DELETE', dropped, '2xx', 'DELETE of a pack naming a service deleted since')) ctx.ledger.forget(packEntry(naming.key));
+    // Likewise a pack naming an object of a listed type that holds none (such a pack may be refused).
+    const unused = await createPack(ctx, 'crud unused type', { ops_objects: { entity_filter_rule: [`${ctx.options.runTag}-rule`] } });
+    if (!unused.key) return;
+    ctx.expect.status('OPS-CPA-GET', await read(ctx, unused.key), '2xx', 'GET of a pack naming an entity_filter_rule no store holds');
+    const unusedGone = await ctx.http.send('cpAuthDelete', { params: id(unused.key) });
+    if (ctx.expect.status('OPS-CPA-DELETE', unusedGone, '2xx', 'DELETE of a pack naming an entity_filter_rule no store holds')) ctx.ledger.forget(packEntry(unused.key));
   },
 };
 

@@ -179,7 +179,7 @@ const associateAndLinkedKpis: OpsCheck = {
       ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify(asDoc(ex.json).count)} (${all.length} linked)`);
     }
     // A window written without linked_services has nothing linked, and says so in the documented form.
-    const bare = await createIn(ctx, CTW, 'window bare');
+    const bare = await createIn(ctx, CTW, 'window bare', { linked_services: undefined });
     if (bare.key) {
       const none = await linkedKpis(ctx, bare.key);
       ctx.expect.equal(

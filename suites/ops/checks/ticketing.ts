@@ -228,6 +228,23 @@ const linkToEpisode: OpsCheck = {
       { expected: `holds ${compact(holder?._key)}`, actual: compact(ids) },
       got.ex,
     );
+    // With ids the ticket goes to the path's episode or to the episodes ids names (the document does not say which),
+    // never to neither.
+    const other = episodeId(ctx, 'link ids');
+    const u: Ticket = { episode: t.episode, system: SYSTEMS[1], id: TICKET_IDS[2] };
+    const fields = { ticket_system: u.system, ticket_id: u.id, ticket_url: urlOf(u.system, u.id), ids: other };
+    const withIds = await ctx.http.send('ticketLink', { params: { event_key: u.episode }, query: fields, body: fields });
+    if (!ok(withIds)) return ctx.observe('OPS-TICKET-LINK', `linking with ids answered ${withIds.status} ${withIds.text.slice(0, 80)}`);
+    for (const episode of [u.episode, other]) track.made({ ...u, episode });
+    const holders = [];
+    for (const episode of [u.episode, other]) if ((await read(ctx, episode)).tickets.includes(pair(u.system, u.id))) holders.push(episode);
+    ctx.expect.that(
+      'OPS-TICKET-LINK',
+      `episodes holding ${pair(u.system, u.id)}, linked on ${u.episode} with ids=${other}`,
+      holders.length > 0,
+      { expected: `${u.episode} or ${other}`, actual: 'neither' },
+      withIds,
+    );
   },
 };
 
