@@ -237,6 +237,20 @@ const disconnectUnlinks: OpsCheck = {
       ex,
     );
     ctx.observe('OPS-CTW-DISCONNECT', `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`);
+    ctx.expect.equal('OPS-CTW-DISCONNECT', 'service_kpis_dict entries not of the form {service_id, linked_kpi_ids: [string]}', unshapedEntries(dict), [], ex);
+    // A window with nothing linked may or may not be disconnected; an answer of success keeps the documented form.
+    const bare = await createIn(ctx, CTW, 'disconnect bare', { linked_services: undefined });
+    const none = bare.key ? await disconnect(ctx, bare.key) : undefined;
+    if (none && ok(none)) {
+      const bareDict = asDoc(none.json).service_kpis_dict;
+      ctx.expect.that(
+        'OPS-CTW-DISCONNECT',
+        'disconnect_kpis of a window with nothing linked, answered with success',
+        Array.isArray(bareDict) && unshapedEntries(bareDict).length === 0,
+        { expected: 'service_kpis_dict, an array of {service_id, linked_kpi_ids} entries', actual: compact(none.json) },
+        none,
+      );
+    }
     const left = await linkedKpis(ctx, a.key);
     ctx.expect.equal('OPS-CTW-DISCONNECT', "the window's linked_kpis after disconnect_kpis: success and KPIs", { success: ok(left), kpis: pairsOfRows(left) }, { success: true, kpis: [] }, left);
     // Whether the window's own linked_services is emptied too is not shown: recorded only.
@@ -252,6 +266,11 @@ const disconnectUnlinks: OpsCheck = {
     );
   },
 };
+
+const unshapedEntries = (dict: unknown): unknown[] =>
+  Array.isArray(dict)
+    ? dict.filter((e) => !(e !== null && typeof e === 'object' && typeof e.service_id === 'string' && Array.isArray(e.linked_kpi_ids) && e.linked_kpi_ids.every((k: unknown) => typeof k === 'string')))
+    : [];
 
 const stopMovesToStopped: OpsCheck = {
   id: 'ops.ctw.stop',
