@@ -199,6 +199,22 @@ const associateAndLinkedKpis: OpsCheck = {
       { expected: `a success with all of ${show(all)}`, actual: `${zero.status} with ${show(got)}` },
       zero,
     );
+
+    // A window created with nothing linked: what associate answers as linked is what linked_kpis lists afterwards.
+    const s3 = await serviceWithKpis(ctx, 'ctw three', 1);
+    const empty = s3 ? await createIn(ctx, CTW, 'window empty', { linked_services: [] }) : undefined;
+    if (!s3 || !empty?.key) return;
+    const { ex: joined } = await associate(ctx, empty.key, [{ _key: s3.key, kpi_ids: [s3.kpis[0].key] }]);
+    const said = [...new Set(answeredPairs(joined))];
+    if (!ok(joined) || !said.length) return;
+    const listed = await linkedKpis(ctx, empty.key);
+    ctx.expect.that(
+      'OPS-CTW-ASSOCIATE',
+      `linked_kpis of ${empty.key}, created with nothing linked, after associate_service_kpi answered ${show(said)} as linked`,
+      ok(listed) && sameSet(pairsOfRows(listed), said),
+      { expected: `a success with ${show(said)}`, actual: `${listed.status} with ${show(pairsOfRows(listed))}` },
+      listed,
+    );
   },
 };
 
