@@ -121,8 +121,8 @@ export const resultsRestrictedToReadable: OpsCheck = {
       if (open.key && ok(await getIn(ctx, c, open.key, { as: 'readonly' })))
         ctx.expect.contains(
           'OPS-AUTH-RESULTS-READABLE',
-          `the read-only list of ${c.type}, against ${open.key} it reads by key`,
-          keys(rows(await listIn(ctx, c, { filter }, { as: 'readonly' }))),
+          `the read-only list of ${c.type} filtered by its title, against ${open.key} it reads by key`,
+          keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as: 'readonly' }))),
           open.key,
         );
     }

@@ -42,6 +42,8 @@ describe('one option table drives flags, help, config file and settings', () => 
       'OPS_PASSWORD',
       'OPS_READONLY_USERNAME',
       'OPS_READONLY_PASSWORD',
+      'OPS_RESTRICTED_USERNAME',
+      'OPS_RESTRICTED_PASSWORD',
       'OPS_TLS_INSECURE',
       'OPS_NS_USER',
       'OPS_NS_APP',
