@@ -72,6 +72,8 @@ export const bulkDeleteIn = (ctx: OpsContext, c: Collection, query: SendOptions[
 /** The rows of a list answer, as they came: a list's answer is an array of objects whatever the collection. */
 export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? ex.json : []);
 export const keys = (docs: Doc[]) => docs.map((d) => String(d._key));
+/** Of `fields`, those `doc` does not carry (a field set to null is carried): the fields-seen rules ask for these. */
+export const lackingFields = (doc: Doc, fields: readonly string[]) => fields.filter((f) => doc[f] === undefined);
 export const countOf = (ex: Exchange): number | undefined => {
   const c = asDoc(ex.json).count;
   return typeof c === 'number' ? c : undefined;

@@ -3,7 +3,7 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { countOf, createIn, deleteIn, keyOf, ok, ownFilter, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 
@@ -250,7 +250,7 @@ const extraFields: OpsCheck = {
     ctx.expect.equal(
       'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT',
       `rows listed without fields that lack one of ${EXTRA.join(', ')}`,
-      lacking.map((r) => `${String(r._key)} lacks ${EXTRA.filter((f) => r[f] === undefined).join(', ')}`),
+      lacking.map((r) => `${String(r._key)} lacks ${lackingFields(r, EXTRA).join(', ')}`),
       [],
       full,
     );

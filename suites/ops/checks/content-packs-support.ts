@@ -1,7 +1,7 @@
 import { specOf } from '../../core/spec';
 import type { Exchange } from '../../core/types';
 import { OPS_SPEC } from '../paths';
-import type { Doc, OpsContext } from '../support';
+import { lackingFields, type Doc, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 
 /** What the content-pack checks share: reading the library, its packs and their previews. */
@@ -32,7 +32,7 @@ export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPack
 export const schemaFindings = (name: string, value: unknown) => specOf(OPS_SPEC).componentSchema(name).validate(value).findings;
 
 /** Fields of `d` (when it is a JSON object) that are absent, each as `where.field`. */
-export const absentFields = (d: unknown, fields: string[], where: string) => (isDoc(d) ? fields.filter((f) => d[f] === undefined).map((f) => `${where}.${f}`) : []);
+export const absentFields = (d: unknown, fields: string[], where: string) => (isDoc(d) ? lackingFields(d, fields).map((f) => `${where}.${f}`) : []);
 
 const PACK_FIELDS = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
 

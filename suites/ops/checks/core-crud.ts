@@ -2,7 +2,7 @@ import { DEEP_DIVE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../c
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { deleteOneOfThree } from '../delete-one';
-import { assertWholeCount, countIn, countOf, createIn, deleteIn, emptyBody, getIn, keyOf, listIn, ok, ownFilter, removeIn, rows, sleep, updateIn, type OpsCheck } from '../support';
+import { assertWholeCount, countIn, countOf, createIn, deleteIn, emptyBody, getIn, keyOf, lackingFields, listIn, ok, ownFilter, removeIn, rows, sleep, updateIn, type OpsCheck } from '../support';
 
 const CREATED_TYPES: Collection[] = [SERVICE, KPI_BASE_SEARCH, DEEP_DIVE, TEAM];
 
@@ -119,7 +119,7 @@ export const commonFieldsAreMaintained: OpsCheck = {
     if (!key) return ctx.untested('OPS-COMMON-FIELDS', 'create did not answer a key');
     const first = await getIn(ctx, SERVICE, key);
     const d = first.json;
-    const missing = (['_version', '_user', 'mod_source', 'mod_timestamp', 'identifying_name', 'sec_grp', 'title'] as const).filter((f) => d?.[f] === undefined);
+    const missing = lackingFields(asDoc(d), ['_version', '_user', 'mod_source', 'mod_timestamp', 'identifying_name', 'sec_grp', 'title']);
     ctx.expect.equal('OPS-COMMON-FIELDS', 'common fields the stored object lacks', missing, [], first);
     ctx.expect.that(
       'OPS-VERSION-OBJECT-VERSION',

@@ -1,7 +1,7 @@
 import { ENTITY, SERVICE } from '../collections';
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
-import { createIn, getIn, keys, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { createIn, getIn, keys, lackingFields, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}) {
   const svc = await createIn(ctx, SERVICE, 'Retire Service');
@@ -85,7 +85,7 @@ export const countRetirable: OpsCheck = {
       ctx.expect.equal(
         'OPS-ENTITY-COUNT-RETIRABLE',
         'documented fields the summary of the retirable entity lacks',
-        ['object_type', 'title', 'retirable', 'sec_grp', '_key', 'permissions'].filter((f) => mine[f] === undefined),
+        lackingFields(mine, ['object_type', 'title', 'retirable', 'sec_grp', '_key', 'permissions']),
         [],
         ex,
       );
@@ -94,13 +94,7 @@ export const countRetirable: OpsCheck = {
     }
     const read = await getIn(ctx, ENTITY, plain.key);
     const entity = asDoc(read.json ?? {});
-    ctx.expect.equal(
-      'OPS-ENTITY-FIELDS',
-      'fields listed for entities that a new entity lacks',
-      NEW_ENTITY_FIELDS.filter((f) => entity[f] === undefined),
-      [],
-      read,
-    );
+    ctx.expect.equal('OPS-ENTITY-FIELDS', 'fields listed for entities that a new entity lacks', lackingFields(entity, NEW_ENTITY_FIELDS), [], read);
   },
 };
 

@@ -3,7 +3,7 @@ import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
-import { keys, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { keys, lackingFields, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /** The object types the document names as seen on this interface. */
 const SEEN_TYPES = ['correlation_search', 'notable_event_group'] as const;
@@ -259,7 +259,7 @@ const episodeActions: OpsCheck = {
       ctx.expect.that('OPS-EM-ACTION-GET', `the configuration of ${name}`, isObject, { expected: 'an object', actual: compact(config) }, got);
       if (isObject && typeof config.label === 'string' && typeof entry.label === 'string')
         ctx.expect.equal('OPS-EM-ACTION-GET', `label of the configuration of ${name}, against the list's`, config.label, entry.label, got);
-      const missing = isObject ? CONFIG_FIELDS.filter((f) => config[f] === undefined) : CONFIG_FIELDS;
+      const missing = isObject ? lackingFields(config, CONFIG_FIELDS) : CONFIG_FIELDS;
       if (missing.length) lacking.push(`${name}: ${missing.join(', ')}`);
     }
     ctx.expect.equal('OPS-EM-ACTION-CONFIG', 'configurations without a documented setting', lacking, []);

@@ -6,7 +6,27 @@ import { word } from '../arbitraries/values';
 import { ENTITY, MAINTENANCE, SERVICE, TEAM, type Collection } from '../collections';
 import { expectReplaced, serverFields } from '../ownership';
 import { deleteOneOfThree } from '../delete-one';
-import { assertWholeCount, countIn, countOf, createIn, getIn, keyOf, keys, listIn, ok, ownFilter, removeIn, rows, same, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  assertWholeCount,
+  countIn,
+  countOf,
+  createIn,
+  getIn,
+  keyOf,
+  keys,
+  lackingFields,
+  listIn,
+  ok,
+  ownFilter,
+  removeIn,
+  rows,
+  same,
+  tagged,
+  updateIn,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 
 const FAR = Math.floor(Date.now() / 1000) + 86400 * 3650;
 const KINDS = ['service', 'entity'];
@@ -131,7 +151,7 @@ const roundTrip: OpsCheck = {
             actual: compact(row.objects),
           });
         // Last, as it is a SHOULD: the fields seen on windows that every window has from its creation on.
-        const lacks = NEW_WINDOW_FIELDS.filter((f) => d[f] === undefined);
+        const lacks = lackingFields(d, NEW_WINDOW_FIELDS);
         if (lacks.length) throw new Violation(`the window lacks ${lacks.join(', ')}`, 'OPS-MW-FIELDS', got, { expected: NEW_WINDOW_FIELDS.join(', '), actual: `no ${lacks.join(', ')}` });
       } finally {
         await removeIn(ctx, MAINTENANCE, made);

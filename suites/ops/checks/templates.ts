@@ -1,6 +1,6 @@
 import { asDoc, isDoc } from '../../core/json';
 import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
-import { createIn, getIn, keyOf, ok, tagged, type Doc, type OpsCheck } from '../support';
+import { createIn, getIn, keyOf, lackingFields, ok, tagged, type Doc, type OpsCheck } from '../support';
 
 const EXPORT_FIELDS = ['title', 'service_template_id', 'sec_grp', 'object_type', '_version', 'enabled', 'services_depends_on', 'tags', 'serviceTemplateId', 'kpis'];
 
@@ -28,13 +28,7 @@ export const templatizeTypes: OpsCheck = {
       if (!dict || c !== SERVICE) continue;
       // The fields the document lists for a service template, and the threshold policies of its KPIs.
       const template = ex.json as Doc;
-      ctx.expect.equal(
-        'OPS-TEMPLATE-EXPORT-FIELDS',
-        `fields listed for a service template that the template of a ${what} lacks`,
-        EXPORT_FIELDS.filter((f) => template[f] === undefined),
-        [],
-        ex,
-      );
+      ctx.expect.equal('OPS-TEMPLATE-EXPORT-FIELDS', `fields listed for a service template that the template of a ${what} lacks`, lackingFields(template, EXPORT_FIELDS), [], ex);
       const kpis: unknown[] = Array.isArray(template.kpis) ? template.kpis : [];
       const spec = (k: unknown) => (isDoc(k) ? k.time_variate_thresholds_specification : undefined);
       const unshaped = kpis.filter((k) => spec(k) !== undefined && !(isDoc(spec(k)) && isDoc(asDoc(spec(k)).policies) && Array.isArray(asDoc(spec(k)).time_blocks)));

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Check } from '../../core/check';
 import { checkProperty, Violation } from '../../core/property';
-import { runConformance } from '../../core/conformance';
 import { createExpect, type Facts } from '../../core/expect';
 import { renderHtml } from '../../core/report/html';
 import { renderJunit } from '../../core/report/junit';
@@ -11,7 +10,7 @@ import type { Exchange } from '../../core/types';
 import { summaryText } from '../../cli/summary';
 import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget } from '../../stacks/target';
-import { selftestSettings } from '../harness';
+import { runAgainst } from '../harness';
 
 /** Every call of the vocabulary, as the recorder received it. */
 function recorded() {
@@ -106,13 +105,7 @@ const counterexample: Check = {
 describe('a check using the vocabulary', () => {
   it("records a property's counterexample with the facts of its Violation", async () => {
     const api = { ...stacksApi, checks: [counterexample] };
-    const { report } = await runConformance({
-      settings: selftestSettings('stacks'),
-      apis: [api],
-      targets: { stacks: await embeddedStacksTarget() },
-      tool: { name: 'selftest', version: '0' },
-      write: false,
-    });
+    const report = await runAgainst(api, await embeddedStacksTarget());
     const q = report.requirements.find((r) => r.id === 'STK-GET-200')!;
     expect(q.status).toBe('failed');
     expect(q.evidence[0]).toMatchObject({ expected: 'at most 3', actual: '4' });
@@ -121,13 +114,7 @@ describe('a check using the vocabulary', () => {
 
   it('leaves expected and actual on its records, and every report shows them for a failure', async () => {
     const api = { ...stacksApi, checks: [speaking, trespassing] };
-    const { report } = await runConformance({
-      settings: selftestSettings('stacks'),
-      apis: [api],
-      targets: { stacks: await embeddedStacksTarget() },
-      tool: { name: 'selftest', version: '0' },
-      write: false,
-    });
+    const report = await runAgainst(api, await embeddedStacksTarget());
     const q = (id: string) => report.requirements.find((r) => r.id === id)!;
     expect(q('STK-LIST-200').status).toBe('passed');
     expect(q('STK-LIST-200').evidence[0]).toMatchObject({ outcome: 'pass', message: 'list', expected: '200', actual: '200' });
