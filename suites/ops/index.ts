@@ -4,6 +4,7 @@ import * as access from './checks/access';
 import * as addressing from './checks/addressing';
 import * as bulkDelete from './checks/bulk-delete';
 import * as crud from './checks/core-crud';
+import { createFromCopy } from './checks/create-copy';
 import * as entity from './checks/entity';
 import * as filter from './checks/filter';
 import * as listsAfterWrites from './checks/lists-after-writes';
@@ -41,6 +42,7 @@ const checks = registry([
   types.aliasList,
   aliasListSparseEntities,
   crud.createReturnsKey,
+  createFromCopy,
   crud.readAfterWrite,
   crud.deleteRemovesExactlyOne,
   crud.identifyingNameIsLowerCasedTitle,

@@ -1333,6 +1333,12 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /** @description `{_key: <template key>}` of a linked service. What a service linked to no template answers is not shown: a null or absent `_key` is accepted here (ops.service.base-service-template judges the key of a linked one). */
+        TemplateLinkRead: {
+            _key?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         CountResponse: {
             count: number;
         } & {
@@ -2990,7 +2996,7 @@ export interface operations {
                      *       "_key": "0b5a3c1e-7d2f-4e8a-9c61-2f4d8e7a1b90"
                      *     }
                      */
-                    "application/json": components["schemas"]["KeyResponse"];
+                    "application/json": components["schemas"]["TemplateLinkRead"];
                 };
             };
             default: components["responses"]["NotShown"];

@@ -15,7 +15,7 @@ import { absentFields, docs, member, listPacks, packsOf, packParams, previewOf, 
 const SERVICES = 'services';
 
 /** Object types the groups of the document's examples install, for the groups the core interface can delete. */
-const GROUP_TYPES: Record<string, string> = {
+export const GROUP_TYPES: Record<string, string> = {
   services: 'service',
   glass_tables: 'glass_table',
   service_analyzers: 'home_view',
@@ -67,14 +67,14 @@ async function candidates(ctx: OpsContext): Promise<Candidate[]> {
   return found.filter((c): c is Candidate => c !== undefined).sort((a, b) => b.free.length - a.free.length);
 }
 
-const install = (ctx: OpsContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
+export const install = (ctx: OpsContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
 /** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
 const SERVICE_TYPE = 'service';
 const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
 
 /** Identifiers `success` reports installed, whatever group it files them under. */
-const successIds = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((e) => String(e.id))));
-const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
+export const successIds = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((e) => String(e.id))));
+export const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
 
 /** The InstallResult schema's findings in one member of the result (or in the result as a whole). */
 const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallResult', ex.json).filter((f) => f.at === '(body)' || members.some((m) => f.at === `/${m}` || f.at.startsWith(`/${m}/`)));
@@ -83,7 +83,7 @@ const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallR
  * `success` and `failure` as the InstallResult schema gives them; the schema types their entries' fields without
  * requiring them, while the document's result shows every entry with all of them, so an absent one counts too.
  */
-function resultProblems(ex: Exchange): string[] {
+export function resultProblems(ex: Exchange): string[] {
   const items = docs(member(ex, 'success')).flatMap((g) =>
     Object.entries(g).flatMap(([group, entries]) => docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`))),
   );
@@ -111,7 +111,7 @@ function savedSearchProblems(ex: Exchange): string[] | undefined {
 }
 
 /** Deletes, when the check ends, every object the installs of this check left (the ledger holds each key once). */
-function tracker(ctx: OpsContext) {
+export function tracker(ctx: OpsContext) {
   return (type: string, key: unknown) => {
     if (str(key)) ctx.ledger.add(`${type} ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } }));
   };
@@ -128,7 +128,7 @@ async function findService(ctx: OpsContext, id: string, titles: string[]): Promi
 }
 
 /** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
-async function sweep(ctx: OpsContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
+export async function sweep(ctx: OpsContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   for (const type of new Set(Object.values(GROUP_TYPES))) {
     const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });

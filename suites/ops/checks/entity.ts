@@ -3,20 +3,36 @@ import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { createIn, getIn, keys, lackingFields, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
+/**
+ * A service and `n` entities linked to it both ways a server may link them: the entities name the service in
+ * `services`, and the service's entity rules match an alias the entities carry (the document shows `services` only
+ * in reads). Undefined when they could not be made or are not seen linked either way.
+ */
 async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}) {
-  const svc = await createIn(ctx, SERVICE, 'Retire Service');
+  const member = `${ctx.options.runTag}-member`;
+  const rules = [{ rule_condition: 'AND', rule_items: [{ field: 'cf_member', field_type: 'alias', rule_type: 'matches', value: member }] }];
+  const svc = await createIn(ctx, SERVICE, 'Retire Service', { entity_rules: rules });
   if (!svc.key) return undefined;
-  const link = [{ _key: svc.key, title: svc.body.title }];
+  const service = svc.key;
+  const memberOf = { services: [{ _key: service, title: svc.body.title }], identifier: { fields: ['cf_member'], values: [member] }, cf_member: [member] };
+  const entity = async (title: string, more: Doc = {}) => (await createIn(ctx, ENTITY, title, { ...memberOf, ...more })).key;
   const entities = [];
   for (let i = 0; i < n; i++) {
-    const e = await createIn(ctx, ENTITY, `Retire Entity ${i}`, { services: link, ...extra });
-    if (!e.key) return undefined;
-    entities.push(e.key);
+    const e = await entity(`Retire Entity ${i}`, extra);
+    if (!e) return undefined;
+    entities.push(e);
   }
-  return { service: svc.key, entities };
+  const linked = await linkedTo(ctx, service, entities);
+  return entities.every((e) => linked.includes(e)) ? { service, entities, entity } : undefined;
 }
 
-const linkedTo = async (ctx: OpsContext, service: string) => keys(rows(await listIn(ctx, ENTITY, { filter: JSON.stringify({ 'services._key': service }) })));
+/** Entities linked to the service, by a filter on `services._key` or by the `services` of each candidate's read. */
+async function linkedTo(ctx: OpsContext, service: string, candidates: string[]): Promise<string[]> {
+  const listed = keys(rows(await listIn(ctx, ENTITY, { filter: JSON.stringify({ 'services._key': service }) })));
+  const read = await Promise.all(candidates.map(async (k) => ({ k, services: asDoc((await getIn(ctx, ENTITY, k)).json ?? {}).services })));
+  const named = read.filter((r) => Array.isArray(r.services) && r.services.some((s) => asDoc(s)._key === service)).map((r) => r.k);
+  return [...new Set([...listed, ...named])].sort();
+}
 
 export const retireAndRestore: OpsCheck = {
   id: 'ops.entity.retire-restore',
@@ -24,7 +40,7 @@ export const retireAndRestore: OpsCheck = {
   requirements: ['OPS-ENTITY-RETIRE', 'OPS-ENTITY-RESTORE', 'OPS-ENTITY-RETIRED-FORM', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
     const made = await serviceWithEntities(ctx, 2);
-    if (!made) return ctx.untested('OPS-ENTITY-RETIRE', 'could not create a service with two linked entities');
+    if (!made) return ctx.untested('OPS-ENTITY-RETIRE', 'could not create a service with two entities seen linked to it');
     const [a, b] = made.entities;
     const retire = await ctx.http.send('entityRetire', { body: { data: [a] } });
     const retired = Array.isArray(retire.json) ? retire.json.map(String) : [];
@@ -35,7 +51,7 @@ export const retireAndRestore: OpsCheck = {
       { expected: `a success naming ${a}, not ${b}`, actual: `${retire.status} ${retire.text.slice(0, 120)}` },
       retire,
     );
-    const linked = await linkedTo(ctx, made.service);
+    const linked = await linkedTo(ctx, made.service, made.entities);
     ctx.expect.that('OPS-ENTITY-RETIRE', `the service's entities after retiring ${a}`, !linked.includes(a) && linked.includes(b), { expected: `${b} without ${a}`, actual: compact(linked) });
     const read = await getIn(ctx, ENTITY, a);
     const entity = asDoc(read.json ?? {});
@@ -53,7 +69,7 @@ export const retireAndRestore: OpsCheck = {
       { expected: `a success naming ${a}`, actual: `${restore.status} ${restore.text.slice(0, 120)}` },
       restore,
     );
-    const relinked = await linkedTo(ctx, made.service);
+    const relinked = await linkedTo(ctx, made.service, made.entities);
     ctx.expect.that('OPS-ENTITY-RESTORE', `the service's entities after restoring ${a}`, relinked.includes(a) && relinked.includes(b), { expected: `${a} and ${b}`, actual: compact(relinked) });
 
     // An entity that belonged to no service comes back with none (services entries are {_key, title} links).
@@ -121,8 +137,8 @@ export const retireRetirable: OpsCheck = {
   destructive: true,
   async run(ctx) {
     const made = await serviceWithEntities(ctx, 2, { retirable: 1 });
-    const kept = await createIn(ctx, ENTITY, 'Not Retirable', made ? { services: [{ _key: made.service, title: 'x' }] } : {});
-    if (!made || !kept.key) return ctx.untested('OPS-ENTITY-RETIRE-RETIRABLE', 'could not create the entities');
+    const kept = { key: await made?.entity('Not Retirable') };
+    if (!made || !kept.key) return ctx.untested('OPS-ENTITY-RETIRE-RETIRABLE', 'could not create the entities, seen linked to a service');
     const flaggedBefore = new Set((await ctx.http.send('entityCountRetirable')).json?.map((e) => String(e._key)) ?? []);
     const ex = await ctx.http.send('entityRetireRetirable');
     const retired = Array.isArray(ex.json) ? ex.json.map(String) : [];
@@ -141,7 +157,7 @@ export const retireRetirable: OpsCheck = {
       [],
       ex,
     );
-    const linked = keys(rows(await listIn(ctx, ENTITY, { filter: JSON.stringify({ 'services._key': made.service }) })));
+    const linked = await linkedTo(ctx, made.service, [...made.entities, kept.key]);
     ctx.expect.equal('OPS-ENTITY-RETIRE-RETIRABLE', "the service's entities after retire_retirable", linked, [kept.key]);
   },
 };

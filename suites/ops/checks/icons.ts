@@ -427,7 +427,8 @@ const deleteByKey: OpsCheck = {
 
 const immutableCategories: OpsCheck = {
   id: 'ops.icons.immutable-categories',
-  title: 'Icons of a category listed as immutable MUST survive a DELETE of that category (whatever it answers)',
+  title:
+    'A category listed as immutable MUST not change (whatever the server answers): its icons survive a DELETE of the category and a DELETE by key, an icon of it saved over by key stays as it was, and no new icon is saved into it',
   requirements: ['OPS-ICON-CATEGORY'],
   shares: ['icons'],
   destructive: true,
@@ -446,6 +447,29 @@ const immutableCategories: OpsCheck = {
     const lost = held.filter((k) => !after.has(k));
     ctx.expect.equal('OPS-ICON-CATEGORY', `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`, lost, [], byCategory);
     ctx.observe('OPS-ICON-CATEGORY', `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`);
+
+    // Changes of single icons are modifications of the category too: a new icon in it, an icon of it saved over by
+    // key (into a category of the run's), one of its icons deleted by key. Only the effect is judged; an icon such
+    // a change moved or removed is put back as it was read (best effort: a server that let it go may take it back).
+    const [first] = all.filter((i) => i.category === cat && typeof i._key === 'string');
+    if (!first) return;
+    const key = String(first._key);
+    const added = await saveIcons(ctx, [iconOf(ctx, cat, { name: 'immutable', width: 16, height: 16 }, 'added')]);
+    for (const k of added.keys ?? []) ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } }));
+    const elsewhere = ownCategory(ctx, 'moved here');
+    const over = await saveIcons(ctx, [{ ...iconOf(ctx, elsewhere.name, { name: 'over', width: 16, height: 16 }, 'over'), _key: key }], { owner: elsewhere });
+    const byKey = await ctx.http.send('iconDelete', { params: { _key: key } });
+    const now = await allIcons(ctx);
+    const still = now.find((i) => i._key === key);
+    if (!still || still.category !== cat || still.title !== first.title) await saveIcons(ctx, [first]);
+    const newOnes = now.filter((i) => i.category === cat && !held.includes(String(i._key)));
+    ctx.expect.equal(
+      'OPS-ICON-CATEGORY',
+      `the immutable ${cat} after a new icon was saved into it (${added.ex.status}), icon ${key} was saved over into ${elsewhere.name} (${over.ex.status}) and deleted by key (${byKey.status})`,
+      { newIcons: keysOf(newOnes), [key]: still ? { category: still.category, title: still.title } : 'gone' },
+      { newIcons: [], [key]: { category: cat, title: first.title } },
+      byKey,
+    );
   },
 };
 

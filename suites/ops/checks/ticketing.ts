@@ -7,11 +7,14 @@ import { ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /**
  * Every ticket link the run makes is on an episode id it made up, carrying the run tag: linking and unlinking
- * tickets there touches no real episode.
+ * tickets there touches no real episode. A server that holds ticket links only for the episodes it knows refuses
+ * those: the checks then link to episodes it lists, with ticket ids carrying the check's tag, and read back only
+ * the tickets of their own.
  */
 const episodeId = (ctx: OpsContext, name: string) => `${ctx.options.runTag}-${name}`;
 const SYSTEMS = ['CfDesk', 'CfTracker'];
-const TICKET_IDS = ['INC0001', 'INC0002', 'INC0003'];
+/** Ticket ids of a check (of one model run with `scope`): `<tag><scope>-INC0001`, ... */
+const ticketIds = (ctx: OpsContext, scope = '') => ['INC0001', 'INC0002', 'INC0003'].map((i) => `${ctx.options.runTag}${scope}-${i}`);
 const urlOf = (system: string, id: string) => `https://tickets.example.test/${system}/${id}`;
 const FIELDS = ['id', 'ticket_system', 'ticket_id', 'ticket_url'] as const;
 
@@ -57,12 +60,36 @@ interface Read {
   foreign: Doc[];
 }
 
-async function read(ctx: OpsContext, episode: string, query?: Record<string, string>): Promise<Read> {
+async function read(ctx: OpsContext, episode: string, query?: Record<string, string>, scope = ''): Promise<Read> {
   const ex = await ctx.http.send('ticketGet', { params: { event_key: episode }, query });
-  const links = rows(ex);
+  const mine = (t: Doc) => String(t?.ticket_id).startsWith(`${ctx.options.runTag}${scope}-`);
+  // Links the episode held before the check (a real episode's) are not the check's to judge.
+  const links = rows(ex).filter((l) => l.event_id !== episode || (Array.isArray(l.tickets) && (l.tickets as Doc[]).some(mine)));
   const own = links.filter((l) => l.event_id === episode);
-  const tickets = own.flatMap((l) => (Array.isArray(l.tickets) ? (l.tickets as Doc[]).map((t) => pair(t?.ticket_system ?? l.ticket_system, t?.ticket_id)) : []));
+  const tickets = own.flatMap((l) => (Array.isArray(l.tickets) ? (l.tickets as Doc[]).filter(mine).map((t) => pair(t?.ticket_system ?? l.ticket_system, t?.ticket_id)) : []));
   return { ex, links, tickets: [...new Set(tickets)].sort(), foreign: links.filter((l) => l.event_id !== episode) };
+}
+
+/**
+ * The episodes a check links tickets to, one per name: made-up ids, unless the server refuses a ticket on one (a
+ * 4xx); then as many episodes as it lists, when it lists enough.
+ */
+async function episodesFor(ctx: OpsContext, names: string[], requirement: string): Promise<string[]> {
+  const madeUp = names.map((n) => episodeId(ctx, n));
+  const probe: Ticket = { episode: madeUp[0], system: SYSTEMS[0], id: `${ctx.options.runTag}-probe` };
+  const track = tracker(ctx);
+  const ex = await create(ctx, probe);
+  if (ok(ex)) {
+    track.made(probe);
+    if (ok(await remove(ctx, probe))) track.gone(probe);
+    return madeUp;
+  }
+  if (ex.status < 400 || ex.status >= 500) return madeUp;
+  const listed = rows(await ctx.http.send('emList', { params: { object_type: 'notable_event_group' }, query: { limit: 20 } }));
+  const real = [...new Set(listed.map((d) => d._key).filter((k): k is string => typeof k === 'string' && k !== ''))];
+  if (real.length < names.length) return madeUp;
+  ctx.observe(requirement, `a ticket on an episode id the server does not hold was refused (${ex.status}): tickets with the check's ids were linked to ${names.length} of its episodes`);
+  return real.slice(0, names.length);
 }
 
 const show = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
@@ -73,15 +100,16 @@ const createReadDelete: OpsCheck = {
     "POST ticketing MUST create a ticket link and answer its key; GET ticketing/<episode> MUST list the episode's links; DELETE ticketing/<episode>/<system>/<ticket> MUST remove exactly that ticket",
   requirements: ['OPS-TICKET-CREATE', 'OPS-TICKET-GET', 'OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'],
   async run(ctx) {
-    const ep = episodeId(ctx, 'tickets');
+    const [ep, elsewhereEpisode] = await episodesFor(ctx, ['tickets', 'tickets elsewhere'], 'OPS-TICKET-CREATE');
+    const inc = ticketIds(ctx);
     const track = tracker(ctx);
     const made: Ticket[] = [
-      { episode: ep, system: SYSTEMS[0], id: TICKET_IDS[0] },
-      { episode: ep, system: SYSTEMS[0], id: TICKET_IDS[1] },
-      { episode: ep, system: SYSTEMS[1], id: TICKET_IDS[0] },
+      { episode: ep, system: SYSTEMS[0], id: inc[0] },
+      { episode: ep, system: SYSTEMS[0], id: inc[1] },
+      { episode: ep, system: SYSTEMS[1], id: inc[0] },
     ];
     // Another episode holds one of the same tickets, made first: deletes on this episode must leave it alone.
-    const elsewhere: Ticket = { episode: episodeId(ctx, 'tickets elsewhere'), system: SYSTEMS[0], id: TICKET_IDS[0] };
+    const elsewhere: Ticket = { episode: elsewhereEpisode, system: SYSTEMS[0], id: inc[0] };
     if (ok(await create(ctx, elsewhere))) track.made(elsewhere);
     const keysAnswered: string[] = [];
     for (const t of made) {
@@ -141,10 +169,10 @@ const createReadDelete: OpsCheck = {
     // The filter parameters may be ignored, but a link holding a matching ticket must never be left out.
     const filters: [Record<string, string>, (p: string) => boolean][] = [
       [{ ticket_system: SYSTEMS[1] }, (p) => p.startsWith(`${SYSTEMS[1]}/`)],
-      [{ ticket_id: TICKET_IDS[1] }, (p) => p.endsWith(`/${TICKET_IDS[1]}`)],
-      [{ ticket_id: TICKET_IDS[0] }, (p) => p.endsWith(`/${TICKET_IDS[0]}`)],
-      [{ ticket_url: urlOf(SYSTEMS[0], TICKET_IDS[1]) }, (p) => p === pair(SYSTEMS[0], TICKET_IDS[1])],
-      [{ ticket_url: urlOf(SYSTEMS[1], TICKET_IDS[0]) }, (p) => p === pair(SYSTEMS[1], TICKET_IDS[0])],
+      [{ ticket_id: inc[1] }, (p) => p.endsWith(`/${inc[1]}`)],
+      [{ ticket_id: inc[0] }, (p) => p.endsWith(`/${inc[0]}`)],
+      [{ ticket_url: urlOf(SYSTEMS[0], inc[1]) }, (p) => p === pair(SYSTEMS[0], inc[1])],
+      [{ ticket_url: urlOf(SYSTEMS[1], inc[0]) }, (p) => p === pair(SYSTEMS[1], inc[0])],
     ];
     for (const [query, matches] of filters) {
       const narrowed = await read(ctx, ep, query);
@@ -200,7 +228,9 @@ const linkToEpisode: OpsCheck = {
   title: 'POST ticketing/<episode> MUST link the ticket to that episode and answer an array with the identifier of the link',
   requirements: ['OPS-TICKET-LINK'],
   async run(ctx) {
-    const t: Ticket = { episode: episodeId(ctx, 'link'), system: SYSTEMS[0], id: TICKET_IDS[2] };
+    const [linked, other] = await episodesFor(ctx, ['link', 'link ids'], 'OPS-TICKET-LINK');
+    const inc = ticketIds(ctx);
+    const t: Ticket = { episode: linked, system: SYSTEMS[0], id: inc[2] };
     const track = tracker(ctx);
     const ex = await link(ctx, t);
     if (ok(ex)) track.made(t);
@@ -230,8 +260,7 @@ const linkToEpisode: OpsCheck = {
     );
     // With ids the ticket goes to the path's episode or to the episodes ids names (the document does not say which),
     // never to neither.
-    const other = episodeId(ctx, 'link ids');
-    const u: Ticket = { episode: t.episode, system: SYSTEMS[1], id: TICKET_IDS[2] };
+    const u: Ticket = { episode: t.episode, system: SYSTEMS[1], id: inc[2] };
     const fields = { ticket_system: u.system, ticket_id: u.id, ticket_url: urlOf(u.system, u.id), ids: other };
     const withIds = await ctx.http.send('ticketLink', { params: { event_key: u.episode }, query: fields, body: fields });
     if (!ok(withIds)) return ctx.observe('OPS-TICKET-LINK', `linking with ids answered ${withIds.status} ${withIds.text.slice(0, 80)}`);
@@ -257,8 +286,14 @@ const createNeedsEveryField: OpsCheck = {
   requirements: ['OPS-TICKET-CREATE-REQUIRED'],
   async run(ctx) {
     const track = tracker(ctx);
+    const episodes = await episodesFor(
+      ctx,
+      OMISSIONS.map((_, n) => `required-${n}`),
+      'OPS-TICKET-CREATE-REQUIRED',
+    );
+    const inc = ticketIds(ctx);
     for (const [n, missing] of OMISSIONS.entries()) {
-      const t: Ticket = { episode: episodeId(ctx, `required-${n}`), system: SYSTEMS[1], id: TICKET_IDS[1] };
+      const t: Ticket = { episode: episodes[n], system: SYSTEMS[1], id: inc[1] };
       const full: Record<string, string> = { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) };
       const body = Object.fromEntries(Object.entries(full).filter(([k]) => !missing.includes(k as (typeof FIELDS)[number])));
       const ex = await ctx.http.send('ticketCreate', { body });
@@ -272,7 +307,7 @@ const createNeedsEveryField: OpsCheck = {
 };
 
 /** One step of the model run: the ticket is added when absent (by create or by link) and removed when present. */
-const toggle = fc.record({ episode: fc.nat({ max: 1 }), system: fc.nat({ max: SYSTEMS.length - 1 }), id: fc.nat({ max: TICKET_IDS.length - 1 }), byLink: fc.boolean() });
+const toggle = fc.record({ episode: fc.nat({ max: 1 }), system: fc.nat({ max: SYSTEMS.length - 1 }), id: fc.nat({ max: 2 }), byLink: fc.boolean() });
 
 const linksFollowModel: OpsCheck = {
   id: 'ops.ticketing.model',
@@ -281,12 +316,16 @@ const linksFollowModel: OpsCheck = {
   async run(ctx) {
     const track = tracker(ctx);
     let run = 0;
+    const real = await episodesFor(ctx, ['model-e0', 'model-e1'], 'OPS-TICKET-CREATE');
     const property = fc.asyncProperty(fc.array(toggle, { minLength: 1, maxLength: 8 }), async (steps) => {
-      const episodes = [0, 1].map((i) => episodeId(ctx, `model-${run}-e${i}`));
+      // Made-up episodes are new for every run; real ones are the same, and each run's ticket ids are its own.
+      const scope = `r${run}`;
+      const episodes = real[0] === episodeId(ctx, 'model-e0') ? [0, 1].map((i) => episodeId(ctx, `model-${run}-e${i}`)) : real;
+      const inc = ticketIds(ctx, scope);
       run++;
       const model = new Map<string, Set<string>>(episodes.map((e) => [e, new Set()]));
       for (const s of steps) {
-        const t: Ticket = { episode: episodes[s.episode], system: SYSTEMS[s.system], id: TICKET_IDS[s.id] };
+        const t: Ticket = { episode: episodes[s.episode], system: SYSTEMS[s.system], id: inc[s.id] };
         const held = model.get(t.episode)!;
         const p = pair(t.system, t.id);
         let requirement: string;
@@ -304,7 +343,7 @@ const linksFollowModel: OpsCheck = {
           held.add(p);
         }
         for (const e of episodes) {
-          const got = await read(ctx, e);
+          const got = await read(ctx, e, undefined, scope);
           const want = [...model.get(e)!].sort();
           // An episode without links may be answered as not found.
           if (!ok(got.ex) && want.length === 0) continue;

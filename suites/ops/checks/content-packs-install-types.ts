@@ -1,0 +1,93 @@
+import { compact } from '../../core/expect';
+import { isDoc } from '../../core/json';
+import type { Exchange } from '../../core/types';
+import { deleteIn, getIn, listIn, ok, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { core } from '../collections';
+import { docs, listPacks, packsOf, previewOf, shown, str } from './content-packs-support';
+import { failuresFor, GROUP_TYPES, install, resultProblems, successIds, sweep, tracker } from './content-packs-install';
+
+interface Pick {
+  pack: Doc;
+  group: string;
+  type: string;
+  id: string;
+  title: string;
+}
+
+/**
+ * The first object of each deletable group (services apart, which the other install checks use) that the run may
+ * install and remove again: the preview says it is not installed, nothing bars it (no missing entitlement, no
+ * dependency, which could make a correct server report it in failure) and nothing is stored under its identifier.
+ */
+async function picks(ctx: OpsContext): Promise<Pick[]> {
+  const found = new Map<string, Pick>();
+  for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
+    const preview = await previewOf(ctx, pack);
+    if (!ok(preview) || !isDoc(preview.json)) continue;
+    for (const [group, entries] of Object.entries(preview.json)) {
+      const type = GROUP_TYPES[group];
+      if (!type || type === 'service' || found.has(group)) continue;
+      for (const e of docs(entries)) {
+        if (!str(e.id) || !str(e.title) || e.installed !== false || e.entitlement_status === false || e.has_dependency === true) continue;
+        if (ok(await getIn(ctx, core(type), e.id))) continue;
+        found.set(group, { pack, group, type, id: e.id, title: e.title });
+        break;
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+/** The object an install left: under its title with the run's prefix, or else under the pack's identifier. */
+async function installed(ctx: OpsContext, x: Pick, swept: Record<string, string[]>): Promise<Doc | undefined> {
+  const title = `${ctx.options.runTag} ${x.title}`;
+  const byTitle = await listIn(ctx, core(x.type), { filter: JSON.stringify({ title }) });
+  const row = docs(byTitle.json).find((d) => d.title === title && (swept[x.type] ?? []).includes(String(d._key)));
+  if (row) return row;
+  const byKey = await getIn(ctx, core(x.type), x.id);
+  return ok(byKey) && isDoc(byKey.json) ? byKey.json : undefined;
+}
+
+export const installEachType: OpsCheck = {
+  id: 'ops.content-packs.install-each-type',
+  title:
+    'Install with content naming one object of a type other than service (keyed by its object-type name) MUST install that object and report it in success; base searches MUST keep their original state whether enabled is 1 or unset',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-ENABLED'],
+  shares: ['content-packs'],
+  destructive: true,
+  async run(ctx) {
+    const found = await picks(ctx);
+    if (!found.length) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'no pack previews a free object of a type other than service that the core interface can delete');
+    const track = tracker(ctx);
+    const prefix = `${ctx.options.runTag} `;
+    const installOne = async (x: Pick, extra: Doc): Promise<{ ex: Exchange; there: Doc | undefined }> => {
+      const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'skip', ...extra });
+      const there = await installed(ctx, x, await sweep(ctx, track));
+      return { ex, there };
+    };
+    for (const x of found) {
+      const { ex, there } = await installOne(x, x.type === 'kpi_base_search' ? { enabled: 1 } : {});
+      const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]} (group ${x.group})`;
+      ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', label);
+      if (!ok(ex)) continue;
+      ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
+      const failed = failuresFor(ex, x.id);
+      ctx.expect.that(
+        'OPS-CP-INSTALL-CONTENT',
+        `${label}: the object is installed, listed in success and not in failure`,
+        !!there && successIds(ex).includes(x.id) && failed.length === 0,
+        { expected: `${x.id} installed and in success`, actual: `${there ? 'installed' : 'not installed'}; success ${compact(successIds(ex))}; failure ${compact(failed)}` },
+        ex,
+      );
+      if (x.type !== 'kpi_base_search' || !there) continue;
+      // "saved searches and base searches keep their original state": the same state with enabled=1 as without it.
+      await deleteIn(ctx, core(x.type), String(there._key));
+      const again = await installOne(x, {});
+      if (!ok(again.ex) || !again.there) {
+        ctx.untested('OPS-CP-INSTALL-ENABLED', `the base search ${x.id} could not be installed a second time (${shown(again.ex)})`, again.ex);
+        continue;
+      }
+      ctx.expect.equal('OPS-CP-INSTALL-ENABLED', `enabled of base search ${x.id} installed without enabled, against with enabled=1`, again.there.enabled, there.enabled, again.ex);
+    }
+  },
+};
