@@ -51,8 +51,8 @@ async function installed(ctx: OpsContext, x: Pick, swept: Record<string, string[
 export const installEachType: OpsCheck = {
   id: 'ops.content-packs.install-each-type',
   title:
-    'Install with content naming one object of a type other than service (keyed by its object-type name) MUST install that object and report it in success; base searches MUST keep their original state whether enabled is 1 or unset',
-  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-ENABLED'],
+    'Install with content naming one object of a type other than service (keyed by its object-type name) MUST install that object and report it in success; base searches MUST keep their original state whether enabled is 1 or unset; the preview SHOULD then say the object is installed',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-PREVIEW-ENTRY'],
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
@@ -79,6 +79,12 @@ export const installEachType: OpsCheck = {
         { expected: `${x.id} installed and in success`, actual: `${there ? 'installed' : 'not installed'}; success ${compact(successIds(ex))}; failure ${compact(failed)}` },
         ex,
       );
+      // An object installed under the pack's identifier is what the preview entry's `installed` names.
+      if (there && there._key === x.id) {
+        const preview = await previewOf(ctx, x.pack);
+        const entry = isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined;
+        if (entry) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `installed in the preview entry of ${x.id} after it was installed`, entry.installed, true, preview);
+      }
       if (x.type !== 'kpi_base_search' || !there) continue;
       // "saved searches and base searches keep their original state": the same state with enabled=1 as without it.
       await deleteIn(ctx, core(x.type), String(there._key));
