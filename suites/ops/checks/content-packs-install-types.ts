@@ -1,9 +1,10 @@
 import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
-import { deleteIn, getIn, listIn, ok, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { deleteIn, getIn, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { core } from '../collections';
 import { docs, listPacks, packsOf, previewOf, shown, str } from './content-packs-support';
+import { emList, emPath } from './events';
 import { failuresFor, GROUP_TYPES, install, resultProblems, successIds, sweep, tracker } from './content-packs-install';
 
 interface Pick {
@@ -95,5 +96,70 @@ export const installEachType: OpsCheck = {
       }
       ctx.expect.equal('OPS-CP-INSTALL-ENABLED', `enabled of base search ${x.id} installed without enabled, against with enabled=1`, again.there.enabled, there.enabled, again.ex);
     }
+  },
+};
+
+/** Groups of event-management objects a pack may hold, by the object-type name the document's pack lists give them. */
+const EVENT_GROUPS: Record<string, string> = {
+  correlation_searches: 'correlation_search',
+  aggregation_policies: 'notable_aggregation_policy',
+  notable_aggregation_policies: 'notable_aggregation_policy',
+};
+/** The one of them the document shows a list for: `correlation_search` is a seen type of event_management_interface. */
+const READABLE_EVENT_TYPE = 'correlation_search';
+const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
+
+export const installEventObjects: OpsCheck = {
+  id: 'ops.content-packs.install-event-objects',
+  title:
+    'Install with content naming one correlation search or aggregation policy MUST install it and report it in success; a correlation search MUST then be listed by the event-management interface, enabled with enabled=1 and disabled with enabled unset where it shows `enabled`',
+  requirements: ['OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-ENABLED'],
+  shares: ['content-packs'],
+  // This API may offer no way to remove what it installs here: a DELETE is tried, and what stays is reported.
+  destructive: true,
+  async run(ctx) {
+    const found = new Map<string, Pick>();
+    for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
+      const preview = await previewOf(ctx, pack);
+      if (!ok(preview) || !isDoc(preview.json)) continue;
+      for (const [group, entries] of Object.entries(preview.json)) {
+        const type = EVENT_GROUPS[group];
+        const e = docs(entries).find((d) => str(d.id) && str(d.title) && d.entitlement_status !== false && d.has_dependency !== true);
+        if (type && e && !found.has(type)) found.set(type, { pack, group, type, id: String(e.id), title: String(e.title) });
+      }
+    }
+    if (!found.size) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'no pack previews a correlation search or an aggregation policy');
+    const prefix = `${ctx.options.runTag} `;
+    const left: string[] = [];
+    const read = async (x: Pick) =>
+      rows(await emList(ctx, x.type, { filter_data: JSON.stringify({ title: prefix + x.title }) })).find((d) => d.title === prefix + x.title) ??
+      rows(await emList(ctx, x.type)).find((d) => d.title === prefix + x.title);
+    for (const x of found.values()) {
+      const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]}`;
+      const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite', enabled: 1 });
+      ctx.expect.status('OPS-CP-INSTALL-CONTENT', ex, '2xx', label);
+      if (!ok(ex)) continue;
+      ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
+      const failed = failuresFor(ex, x.id);
+      ctx.expect.that(
+        'OPS-CP-INSTALL-CONTENT',
+        `${label}: listed in success and not in failure`,
+        successIds(ex).includes(x.id) && failed.length === 0,
+        { expected: `${x.id} in success`, actual: `success ${compact(successIds(ex))}; failure ${compact(failed)}` },
+        ex,
+      );
+      if (x.type !== READABLE_EVENT_TYPE) continue;
+      const on = await read(x);
+      if (!ctx.expect.that('OPS-CP-INSTALL-CONTENT', `${label}: the correlation search listed afterwards`, on !== undefined, { expected: `titled "${prefix}${x.title}"`, actual: 'not listed' }, ex))
+        continue;
+      const off = ok(await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite' })) ? await read(x) : undefined;
+      if (on?.enabled !== undefined && off?.enabled !== undefined)
+        ctx.expect.equal('OPS-CP-INSTALL-ENABLED', `enabled of correlation search ${x.id} installed with enabled=1, then again with it unset`, [isOn(on.enabled), isOn(off.enabled)], [true, false]);
+      else ctx.observe('OPS-CP-INSTALL-ENABLED', `the installed correlation search shows no enabled field: ${compact(Object.keys(on ?? {}))}`);
+      const key = String((off ?? on)?._key);
+      const del = await ctx.http.raw('DELETE', emPath(ctx, `${x.type}/${encodeURIComponent(key)}`));
+      if (!ok(del)) left.push(`${x.type} ${key} (DELETE answered ${del.status})`);
+    }
+    if (left.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `left in place, as this API offers no documented delete for them: ${left.join(', ')}`);
   },
 };

@@ -13,10 +13,10 @@ const ENTRY_FIELDS = ['label', 'type', 'action_name', ...FLAGS];
 const NAMED_ACTIONS = ['email', 'script', 'ops_event_action_link_ticket', 'ops_event_action_link_url', 'ops_event_action_send_to_orchestrator', 'ops_sample_event_action_ping'];
 const CONFIG_FIELDS = ['ttl', 'filename', 'track_alert', 'maxresults', 'description', 'label', 'maxtime', 'disabled', 'hostname', 'icon_path', 'command', 'eai:userName', 'eai:appName', 'eai:acl'];
 
-const emList = (ctx: OpsContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
+export const emList = (ctx: OpsContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
 
 /** Base path of the interface, for the methods the spec does not list as operations. */
-const emPath = (ctx: OpsContext, rest: string) => {
+export const emPath = (ctx: OpsContext, rest: string) => {
   const d = ctx.target.pathDefaults ?? {};
   return `/servicesNS/${encodeURIComponent(d.user ?? 'nobody')}/${encodeURIComponent(d.app ?? 'SA-ITOA')}/event_management_interface/${rest}`;
 };
