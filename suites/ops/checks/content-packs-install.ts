@@ -424,8 +424,9 @@ export const installOptions: OpsCheck = {
 
 export const installContent: OpsCheck = {
   id: 'ops.content-packs.install-content',
-  title: 'Install with content MUST install only the objects named; without content it MUST install every object of the pack',
-  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT'],
+  title:
+    'Install with content MUST install only the objects named; without content it MUST install every object of the pack, and a pack whose install reports saved searches SHOULD say has_saved_searches in its preview',
+  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-PREVIEW-SAVED-SEARCHES'],
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
@@ -481,6 +482,18 @@ export const installContent: OpsCheck = {
       { success: true, missing: [] },
       ex,
     );
+    // A pack whose whole install reports saved searches installed holds saved searches, as its preview should say.
+    const saved = member(ex, 'saved_searches');
+    const savedNames = isDoc(saved) && Array.isArray(saved.success) ? saved.success : [];
+    const flags = isDoc(fresh.json) ? fresh.json.saved_searches : undefined;
+    if (savedNames.length && isDoc(flags))
+      ctx.expect.equal(
+        'OPS-CP-PREVIEW-SAVED-SEARCHES',
+        `has_saved_searches in the preview of ${pick.pack.id}, whose whole install reported saved searches ${compact(savedNames)} installed`,
+        flags.has_saved_searches,
+        true,
+        fresh,
+      );
     const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
     if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
   },

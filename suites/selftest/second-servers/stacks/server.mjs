@@ -4,6 +4,12 @@ import http from 'node:http';
 import crypto from 'node:crypto';
 
 const PORT = Number(process.env.PORT || 4712);
+const bugs = new Set(
+  (process.env.BUG || '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean),
+);
 
 // ---------------------------------------------------------------------------
 // Configuration (silent points in the document; see NOTES.md)
@@ -44,7 +50,7 @@ function compareBuild(a, b) {
   return 0;
 }
 // "the latest released version" = highest build number with status `released`.
-const DEFAULT_VERSION = VERSIONS.filter((v) => v.status === 'released').sort((a, b) => compareBuild(b.buildVersion, a.buildVersion))[0];
+const DEFAULT_VERSION = (bugs.has('default-unreleased') ? VERSIONS.slice() : VERSIONS.filter((v) => v.status === 'released')).sort((a, b) => compareBuild(b.buildVersion, a.buildVersion))[0];
 const VERSION_BY_BUILD = new Map(VERSIONS.map((v) => [v.buildVersion, v]));
 
 // ---------------------------------------------------------------------------
@@ -141,6 +147,7 @@ function detail(s) {
   d.stateChangedAt = iso(s.stateChangedAt); // extra, informational
   if (s.state === 'RUNNING') {
     d.stackAccessDetails = { url: s.access.url, username: s.access.username, password: s.access.password };
+    if (bugs.has('access-details-no-password')) delete d.stackAccessDetails.password;
   }
   return d;
 }
@@ -168,11 +175,12 @@ function createStack(user, version) {
   const n = (nameCounters.get(user) || 0) + 1;
   nameCounters.set(user, n);
   const id = ulid();
+  const initialState = bugs.has('state-provisioning') ? 'PROVISIONING' : 'CREATING';
   const s = {
     id,
     owner: user,
     name: `${user}-${version.releaseName.toLowerCase()}-${String(n).padStart(3, '0')}`,
-    state: 'CREATING',
+    state: initialState,
     stateChangedAt: now,
     createdAt: now,
     seq: ++createSeq,
@@ -188,7 +196,7 @@ function createStack(user, version) {
   stacks.set(id, s);
   s.provisionTimer = setTimeout(
     () => {
-      if (s.state !== 'CREATING') return;
+      if (s.state !== initialState) return;
       setState(s, version.failsProvisioning ? 'ERROR' : 'RUNNING');
     },
     randomBetween(PROVISION_MIN_MS, PROVISION_MAX_MS),
@@ -265,9 +273,12 @@ async function handle(req, res) {
   const principal = authenticate(req);
   if (!principal) {
     req.resume();
+    if (bugs.has('missing-key-403') && !req.headers['authorization']) {
+      return sendError(res, 403, 'Forbidden', 'Anonymous users are not on the allow list for this service');
+    }
     return sendError(res, 401, 'Unauthorized', 'A valid API key is required: send "Authorization: Bearer <API_KEY>"', AUTH_CHALLENGE);
   }
-  if (!principal.allowed) {
+  if (!principal.allowed && (!bugs.has('allowlist-create-only') || route === 'createStack')) {
     req.resume();
     return sendError(res, 403, 'Forbidden', `User "${principal.user}" is not on the allow list for this service`);
   }
@@ -290,10 +301,14 @@ async function handle(req, res) {
         return sendError(res, 400, 'InvalidRequest', 'A JSON request body is required (use {} for the defaults)');
       }
       let body;
-      try {
+      if (bugs.has('malformed-body-500')) {
         body = JSON.parse(text);
-      } catch {
-        return sendError(res, 400, 'InvalidRequest', 'Request body is not valid JSON');
+      } else {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return sendError(res, 400, 'InvalidRequest', 'Request body is not valid JSON');
+        }
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         return sendError(res, 400, 'InvalidRequest', 'Request body must be a JSON object');
@@ -305,13 +320,14 @@ async function handle(req, res) {
           return sendError(res, 400, 'InvalidRequest', 'Field "platformVersion" must be a string');
         }
         version = VERSION_BY_BUILD.get(pv);
+        if (!version && bugs.has('version-prefix-match') && pv) version = VERSIONS.find((v) => v.buildVersion.startsWith(pv));
         if (!version) {
           return sendError(res, 400, 'InvalidRequest', `Unknown platform version "${pv}"`);
         }
       }
       const active = ownedStacks(user).filter((s) => s.state !== 'STOPPING').length;
       if (active >= MAX_STACKS_PER_USER) {
-        return sendError(res, 409, 'MaxStacksLimitReached', `Maximum number of stacks reached (${MAX_STACKS_PER_USER} per user); delete a stack first`);
+        return sendError(res, bugs.has('limit-status-429') ? 429 : 409, 'MaxStacksLimitReached', `Maximum number of stacks reached (${MAX_STACKS_PER_USER} per user); delete a stack first`);
       }
       const s = createStack(user, version);
       return send(res, 202, summary(s), { Location: `/v1/stacks/${s.id}` });
@@ -319,9 +335,8 @@ async function handle(req, res) {
 
     case 'listStacks': {
       req.resume();
-      const list = ownedStacks(user)
-        .sort((a, b) => b.seq - a.seq)
-        .map(summary); // newest first
+      const list = (bugs.has('list-all-users') ? [...stacks.values()] : ownedStacks(user)).sort((a, b) => b.seq - a.seq).map(summary); // newest first
+      if (bugs.has('list-missing-termination')) for (const item of list) delete item.terminationDate;
       return send(res, 200, { stacks: list });
     }
 
@@ -347,11 +362,12 @@ async function handle(req, res) {
         stackId = null;
       }
       const s = stackId !== null ? stacks.get(stackId) : undefined;
-      if (!s || s.owner !== user) {
+      if (!s || (s.owner !== user && !(bugs.has('delete-other-user') && route === 'deleteStack'))) {
         return sendError(res, 404, 'NotFound', `Stack "${stackId ?? pathname.slice('/v1/stacks/'.length)}" was not found`);
       }
       if (route === 'getStack') return send(res, 200, detail(s));
       beginTeardown(s);
+      if (bugs.has('delete-200-body')) return send(res, 200, summary(s));
       return send(res, 204);
     }
 
