@@ -52,7 +52,7 @@ async function installed(ctx: OpsContext, x: Pick, swept: Record<string, string[
 export const installEachType: OpsCheck = {
   id: 'ops.content-packs.install-each-type',
   title:
-    'Install with content naming one object of a type other than service (keyed by its object-type name) MUST install that object and report it in success; base searches MUST keep their original state whether enabled is 1 or unset; the preview SHOULD then say the object is installed',
+    'Install with content naming one object of a type other than service (keyed by its object-type name) MUST install that object and report it in success; base searches MUST keep their original state whether enabled is 1 or unset; the preview SHOULD then say the object is installed, and not installed once it is deleted',
   requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-CONTENT', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-PREVIEW-ENTRY'],
   shares: ['content-packs'],
   destructive: true,
@@ -81,14 +81,23 @@ export const installEachType: OpsCheck = {
         ex,
       );
       // An object installed under the pack's identifier is what the preview entry's `installed` names.
+      // An object installed under the pack's identifier is what the preview entry's `installed` names: installed
+      // once it is there, not installed once it is deleted again.
       if (there && there._key === x.id) {
-        const preview = await previewOf(ctx, x.pack);
-        const entry = isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined;
-        if (entry) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `installed in the preview entry of ${x.id} after it was installed`, entry.installed, true, preview);
+        const entryOf = async () => {
+          const preview = await previewOf(ctx, x.pack);
+          return { preview, entry: isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined };
+        };
+        const after = await entryOf();
+        if (after.entry) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `installed in the preview entry of ${x.id} after it was installed`, after.entry.installed, true, after.preview);
+        if (ok(await deleteIn(ctx, core(x.type), x.id))) {
+          const gone = await entryOf();
+          if (gone.entry) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `installed in the preview entry of ${x.id} after it was deleted`, gone.entry.installed, false, gone.preview);
+        }
       }
       if (x.type !== 'kpi_base_search' || !there) continue;
       // "saved searches and base searches keep their original state": the same state with enabled=1 as without it.
-      await deleteIn(ctx, core(x.type), String(there._key));
+      if (there._key !== x.id) await deleteIn(ctx, core(x.type), String(there._key));
       const again = await installOne(x, {});
       if (!ok(again.ex) || !again.there) {
         ctx.untested('OPS-CP-INSTALL-ENABLED', `the base search ${x.id} could not be installed a second time (${shown(again.ex)})`, again.ex);

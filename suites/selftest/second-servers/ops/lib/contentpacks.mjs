@@ -5,6 +5,7 @@ import { initialLibrary } from './packdata.mjs';
 import { bad, notFound, forbidden, clone, isObj, isStrArray, newKey, byMethod, Reply, parseBool, parseNonNegInt, GLOBAL_TEAM, CURRENT_VERSION, isoTs, modTimeStr, lowerTitle } from './util.mjs';
 import { parseFilter, parseFields, project, sortRows } from './query.mjs';
 import { REGISTRY, readable, requireWriter } from './crud.mjs';
+import { bugs } from './bugs.mjs';
 
 const LIB = initialLibrary();
 const SAVED = coll('platform_savedsearches'); // platform saved searches created by installs (internal)
@@ -124,7 +125,7 @@ async function install(ctx, p) {
   }
   const resolution = body.resolution ?? null;
   if (resolution !== null && !['overwrite', 'skip'].includes(resolution)) throw bad(`'resolution' must be 'overwrite' or 'skip'`);
-  const enabled = parseBool(body.enabled, 'enabled', false);
+  const enabled = parseBool(body.enabled, 'enabled', bugs.has('cp-install-enabled-default'));
   const backfill = parseBool(body.backfill, 'backfill', true);
   const prefix = body.prefix ?? '';
   if (typeof prefix !== 'string') throw bad(`'prefix' must be a string`);
@@ -388,7 +389,7 @@ function listAuthored(ctx) {
   if (status) rows = rows.filter((r) => r.doc.status === status);
   if (search) rows = rows.filter((r) => r.doc.title.toLowerCase().includes(search.toLowerCase()));
   if (filter) rows = rows.filter((r) => filter(r.doc));
-  sortRows(rows, q.get('sort_key') || null, !(dir === 'des' || dir === 'desc'));
+  sortRows(rows, q.get('sort_key') || null, bugs.has('cp-sort-des-ignored') ? dir !== 'desc' : !(dir === 'des' || dir === 'desc'));
   let out = rows.slice(offset);
   if (count !== undefined) out = out.slice(0, count);
   return out.map((r) => {

@@ -22,6 +22,7 @@ import {
   teamExists,
 } from './crud.mjs';
 import { handleLibrary, handleAuthorship } from './contentpacks.mjs';
+import { bugs } from './bugs.mjs';
 
 export const CORE_TYPES = [
   'team',
@@ -93,7 +94,7 @@ function ruleItemMatches(item, ent) {
   return item.rule_type === 'not' ? !hit : hit;
 }
 export function serviceMatchesEntity(svc, ent) {
-  if (ent.retired === 1) return false;
+  if (ent.retired === 1 && !bugs.has('retire-keeps-links')) return false;
   const rules = Array.isArray(svc.entity_rules) ? svc.entity_rules : [];
   return rules.some((g) => {
     if (!isObj(g) || !Array.isArray(g.rule_items) || g.rule_items.length === 0) return false;
@@ -612,7 +613,8 @@ function linkedKpis(ctx) {
       items.push({ kpi_key: kid, kpi_title: k.title, service_title: svc.title, service_key: svc._key });
     }
   }
-  return { linked_kpis: limit ? items.slice(0, limit) : items, count: items.length };
+  const all = bugs.has('linked-kpis-limit-zero') ? limit === undefined : !limit;
+  return { linked_kpis: all ? items : items.slice(0, limit), count: items.length };
 }
 function stopWindow(ctx, id) {
   const w = getWritable(CTW(), id, ctx);
@@ -676,7 +678,7 @@ export async function handleCore(ctx, segs) {
         const body = await ctx.json(true);
         if (!isObj(body) || typeof body._key !== 'string' || !body._key) throw bad(`The payload must be {"_key": <service template key>}`);
         const tpl = getReadable(DEFS.base_service_template, body._key, ctx);
-        svc.entity_rules = [...(svc.entity_rules || []), ...clone(tpl.entity_rules || [])];
+        svc.entity_rules = bugs.has('template-link-replaces-rules') ? clone(tpl.entity_rules || []) : [...(svc.entity_rules || []), ...clone(tpl.entity_rules || [])];
         svc.base_service_template_id = tpl._key;
         touch(svc, ctx);
         return { _key: svc._key };

@@ -2,6 +2,7 @@
 import { coll } from './store.mjs';
 import { canReadTeams, canWriteTeams, permissionsFor } from './auth.mjs';
 import { listParams, parseFilter, select, project } from './query.mjs';
+import { bugs } from './bugs.mjs';
 import { ApiError, Reply, bad, notFound, forbidden, conflict, clone, isObj, newKey, parseBool, CURRENT_VERSION, GLOBAL_TEAM, isoTs, modTimeStr, plainTs, epochNow, lowerTitle } from './util.mjs';
 
 export const REGISTRY = {};
@@ -82,10 +83,12 @@ export function prepare(def, ctx, payload, { old = null, mode }) {
   let doc;
   if (mode === 'partial') {
     doc = { ...clone(old), ...clean };
-  } else {
+  } else if (!(bugs.has('replace-skips-required') && old)) {
     for (const f of def.required || ['title']) {
       if (clean[f] === undefined || clean[f] === null || clean[f] === '') throw bad(`Required field '${f}' is missing from the ${def.name} payload (is_partial_data=0 needs the whole object)`);
     }
+  }
+  if (mode !== 'partial') {
     doc = clean;
     if (old) for (const k of owned) if (old[k] !== undefined && k !== 'permissions') doc[k] = clone(old[k]);
   }
@@ -181,6 +184,7 @@ export async function handleCreate(def, ctx) {
 }
 
 export function partialFlag(ctx) {
+  if (bugs.has('partial-flag-ignored')) return ctx.params.get('is_partial_data') === 'true';
   return parseBool(ctx.params.get('is_partial_data'), 'is_partial_data', false);
 }
 
@@ -213,6 +217,11 @@ export async function handleBulkUpdate(def, ctx) {
 }
 
 export function handleGet(def, ctx, key) {
+  if (bugs.has('get-by-key-leak')) {
+    const doc = coll(def.collection || def.name).get(key);
+    if (!doc) throw notFound(`No ${def.name} object with _key '${key}' exists or you cannot read it`);
+    return viewOf(def, doc, ctx);
+  }
   return viewOf(def, getReadable(def, key, ctx), ctx);
 }
 
@@ -232,6 +241,7 @@ export function handleBulkDelete(def, ctx, opts) {
   requireWriter(ctx);
   const p = listParams(ctx.params, opts);
   p.fields = null;
+  if (bugs.has('bulk-delete-ignores-filter')) p.filter = null;
   const rows = select(
     visibleRows(def, ctx, (d) => writable(def, d, ctx.user)),
     p,

@@ -3,6 +3,8 @@ import { coll } from './store.mjs';
 import { bad, notFound, conflict, isObj, byMethod, epochSec, GLOBAL_TEAM } from './util.mjs';
 import { register, handleList, handleCount, handleCreate, handleUpdate, handleGet, handleDeleteOne, handleBulkDelete, writable } from './crud.mjs';
 import { validateTeamList, registerTeamUsage } from './core.mjs';
+import { parseFilter } from './query.mjs';
+import { bugs } from './bugs.mjs';
 
 const num = (v) => typeof v === 'number' && Number.isFinite(v);
 
@@ -68,8 +70,8 @@ export const BACKUP = register({
   afterWrite(doc) {
     if (doc.path === undefined || doc.path === '') doc.path = `/opt/platform/var/ops/backups/${doc._key}/backup.zip`;
   },
-  canDelete(doc) {
-    if (doc.default_scheduled_backup) throw conflict('The default scheduled backup job cannot be deleted');
+  canDelete(doc, _ctx, bulk) {
+    if (doc.default_scheduled_backup && (bulk || !bugs.has('default-backup-deletable'))) throw conflict('The default scheduled backup job cannot be deleted');
   },
 });
 
@@ -86,7 +88,18 @@ registerTeamUsage(
 function crudRoutes(def, ctx, segs) {
   const [_a, b] = segs;
   if (segs.length === 1) return byMethod(ctx, { GET: () => handleList(def, ctx), POST: () => handleCreate(def, ctx), DELETE: () => handleBulkDelete(def, ctx) });
-  if (segs.length === 2 && b === 'count') return byMethod(ctx, { GET: () => handleCount(def, ctx) });
+  if (segs.length === 2 && b === 'count') {
+    if (def === MAINT && bugs.has('maint-count-ignores-access')) {
+      return byMethod(ctx, {
+        GET: () => {
+          const f = parseFilter(ctx.params.get('filter'));
+          const docs = coll(def.name).docs();
+          return { count: f ? docs.filter((d) => f(d)).length : docs.length };
+        },
+      });
+    }
+    return byMethod(ctx, { GET: () => handleCount(def, ctx) });
+  }
   if (segs.length === 2) return byMethod(ctx, { GET: () => handleGet(def, ctx, b), POST: () => handleUpdate(def, ctx, b), DELETE: () => handleDeleteOne(def, ctx, b) });
   throw notFound(`No such endpoint: ${segs.join('/')}`);
 }

@@ -1,5 +1,6 @@
 // Document-store style filtering, sorting, paging and field projection.
 import { bad, isObj, parseNonNegInt } from './util.mjs';
+import { bugs } from './bugs.mjs';
 
 class BadFilter extends Error {}
 
@@ -113,6 +114,7 @@ function compileOps(path, ops) {
 
 function eqMatch(vals, target) {
   if (target === null && vals.length === 0) return true;
+  if (bugs.has('filter-case-insensitive') && typeof target === 'string') return vals.some((v) => typeof v === 'string' && v.toLowerCase() === target.toLowerCase());
   return vals.some((v) => deepEqual(v, target));
 }
 
@@ -271,7 +273,7 @@ export function listParams(params, { limitNames = ['limit', 'count'], offsetName
   const [, fv] = pick(filterNames);
   return {
     sortKey: params.get('sort_key') || null,
-    asc: parseSortDirNumeric(params.get('sort_dir')),
+    asc: bugs.has('sort-dir-ignored') ? parseSortDirNumeric(params.get('sort_dir')) || true : parseSortDirNumeric(params.get('sort_dir')),
     limit: parseNonNegInt(lv, ln),
     offset: parseNonNegInt(ov, on) || 0,
     fields: parseFields(params),
@@ -284,6 +286,6 @@ export function select(rows, p) {
   let r = p.filter ? rows.filter((x) => p.filter(x.doc)) : rows.slice();
   sortRows(r, p.sortKey, p.asc);
   r = r.slice(p.offset);
-  if (p.limit !== undefined) r = r.slice(0, p.limit);
+  if (p.limit !== undefined) r = r.slice(0, bugs.has('limit-off-by-one') ? p.limit + 1 : p.limit);
   return r;
 }
