@@ -83,12 +83,10 @@ export function prepare(def, ctx, payload, { old = null, mode }) {
   let doc;
   if (mode === 'partial') {
     doc = { ...clone(old), ...clean };
-  } else if (!(bugs.has('replace-skips-required') && old)) {
-    for (const f of def.required || ['title']) {
+  } else {
+    for (const f of bugs.has('replace-skips-required') && old ? [] : def.required || ['title']) {
       if (clean[f] === undefined || clean[f] === null || clean[f] === '') throw bad(`Required field '${f}' is missing from the ${def.name} payload (is_partial_data=0 needs the whole object)`);
     }
-  }
-  if (mode !== 'partial') {
     doc = clean;
     if (old) for (const k of owned) if (old[k] !== undefined && k !== 'permissions') doc[k] = clone(old[k]);
   }
