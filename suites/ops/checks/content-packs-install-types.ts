@@ -39,14 +39,25 @@ async function picks(ctx: OpsContext): Promise<Pick[]> {
   return [...found.values()];
 }
 
-/** The object an install left: under its title with the run's prefix, or else under the pack's identifier. */
-async function installed(ctx: OpsContext, x: Pick, swept: Record<string, string[]>): Promise<Doc | undefined> {
+/** Keys of the objects titled as the pack's object itself (no prefix), before an install. */
+async function namesakes(ctx: OpsContext, x: Pick): Promise<Set<string>> {
+  return new Set(docs((await listIn(ctx, core(x.type), { filter: JSON.stringify({ title: x.title }) })).json).map((d) => String(d._key)));
+}
+
+/**
+ * The object an install left: under its title with the run's prefix, under the pack's identifier, or else a new
+ * object under the pack's own title (an install that dropped the prefix, which the prefix checks judge).
+ */
+async function installed(ctx: OpsContext, x: Pick, swept: Record<string, string[]>, before: Set<string>, track: ReturnType<typeof tracker>): Promise<Doc | undefined> {
   const title = `${ctx.options.runTag} ${x.title}`;
   const byTitle = await listIn(ctx, core(x.type), { filter: JSON.stringify({ title }) });
   const row = docs(byTitle.json).find((d) => d.title === title && (swept[x.type] ?? []).includes(String(d._key)));
   if (row) return row;
   const byKey = await getIn(ctx, core(x.type), x.id);
-  return ok(byKey) && isDoc(byKey.json) ? byKey.json : undefined;
+  if (ok(byKey) && isDoc(byKey.json)) return byKey.json;
+  const bare = docs((await listIn(ctx, core(x.type), { filter: JSON.stringify({ title: x.title }) })).json).find((d) => d.title === x.title && !before.has(String(d._key)));
+  if (bare) track(x.type, bare._key);
+  return bare;
 }
 
 export const installEachType: OpsCheck = {
@@ -62,8 +73,9 @@ export const installEachType: OpsCheck = {
     const track = tracker(ctx);
     const prefix = `${ctx.options.runTag} `;
     const installOne = async (x: Pick, extra: Doc): Promise<{ ex: Exchange; there: Doc | undefined }> => {
+      const before = await namesakes(ctx, x);
       const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'skip', ...extra });
-      const there = await installed(ctx, x, await sweep(ctx, track));
+      const there = await installed(ctx, x, await sweep(ctx, track), before, track);
       return { ex, there };
     };
     for (const x of found) {
@@ -140,11 +152,16 @@ export const installEventObjects: OpsCheck = {
     if (!found.size) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'no pack previews a correlation search or an aggregation policy');
     const prefix = `${ctx.options.runTag} `;
     const left: string[] = [];
-    const read = async (x: Pick) =>
-      rows(await emList(ctx, x.type, { filter_data: JSON.stringify({ title: prefix + x.title }) })).find((d) => d.title === prefix + x.title) ??
-      rows(await emList(ctx, x.type)).find((d) => d.title === prefix + x.title);
+    // By the prefixed title, or else a new object under the pack's own title (an install that dropped the prefix).
+    const titled = async (x: Pick, title: string) => [
+      ...rows(await emList(ctx, x.type, { filter_data: JSON.stringify({ title }) })).filter((d) => d.title === title),
+      ...rows(await emList(ctx, x.type)).filter((d) => d.title === title),
+    ];
+    const earlier = new Map<string, Set<string>>();
+    const read = async (x: Pick) => (await titled(x, prefix + x.title))[0] ?? (await titled(x, x.title)).find((d) => !earlier.get(x.id)?.has(String(d._key)));
     for (const x of found.values()) {
       const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]}`;
+      if (x.type === READABLE_EVENT_TYPE) earlier.set(x.id, new Set((await titled(x, x.title)).map((d) => String(d._key))));
       const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite', enabled: 1 });
       ctx.expect.status('OPS-CP-INSTALL-CONTENT', ex, '2xx', label);
       if (!ok(ex)) continue;
