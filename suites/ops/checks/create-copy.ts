@@ -41,9 +41,12 @@ export const createFromCopy: OpsCheck = {
   requirements: ['OPS-CORE-CREATE', 'OPS-COMMON-POST-BODY'],
   async run(ctx) {
     for (const c of TYPES) {
-      const listed = await listIn(ctx, c, { limit: 20 });
-      // An object a run left (its title starts with a check's tag) holds the suite's body, not the server's own.
-      const original = rows(listed).find((d) => typeof d.title === 'string' && !/^\S+c\d{3} /.test(d.title));
+      // Titles only: the rows of checks running beside this one are not this check's to judge. An object a run left
+      // (its title starts with a check's tag) holds the suite's body, not the server's own.
+      const listed = await listIn(ctx, c, { fields: 'title', limit: 20 });
+      const pick = rows(listed).find((d) => typeof d.title === 'string' && !/^\S+c\d{3} /.test(d.title));
+      const read = pick ? await getIn(ctx, c, String(pick._key)) : undefined;
+      const original = read && ok(read) && isDoc(read.json) ? read.json : undefined;
       if (!original) {
         ctx.untested('OPS-CORE-CREATE', `the server lists no ${c.type} to copy`, listed);
         continue;
