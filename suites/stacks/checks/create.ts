@@ -122,6 +122,14 @@ export const unknownVersionIs400: StacksCheck = {
       ctx.expect.that('STK-CREATE-UNKNOWN-VERSION', 'the message of the refusal', messageOf(ex).includes(bogus), { expected: `a message naming ${bogus}`, actual: compact(messageOf(ex)) }, ex);
     }
     ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the refused create', appeared(before, await listedIds(ctx)), []);
+
+    // The start of a listed build ("9.3" of "9.3.2.40512") is not a build the service lists either.
+    const builds = (await listVersions(ctx)).map((v) => v.buildVersion).filter((b): b is string => typeof b === 'string');
+    const near = builds.map((b) => b.split('.').slice(0, 2).join('.')).find((p) => p.includes('.') && !builds.includes(p));
+    if (!near) return;
+    const nearEx = await createStack(ctx, { platformVersion: near });
+    if (nearEx.status === 202) await deleteStack(ctx, nearEx);
+    expectError(ctx, 'STK-CREATE-UNKNOWN-VERSION', nearEx, 400, 'InvalidRequest', `create with platformVersion ${near}, the start of a listed build`);
   },
 };
 
