@@ -1,5 +1,5 @@
 import type { Exchange } from '../../core/types';
-import { BACKUP, BASE_SERVICE_TEMPLATE, MAINTENANCE, SERVICE, TEAM } from '../collections';
+import { BACKUP, BASE_SERVICE_TEMPLATE, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
 import { assertWholeCount, countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type OpsCheck } from '../support';
 
 export const basicAuthRequired: OpsCheck = {
@@ -125,6 +125,18 @@ export const resultsRestrictedToReadable: OpsCheck = {
           keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as: 'readonly' }))),
           open.key,
         );
+    }
+    // Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity it cannot read.
+    const retirable = await createIn(ctx, ENTITY, 'unreadable retirable', { sec_grp: team.key, retirable: 1 });
+    if (retirable.key && !ok(await getIn(ctx, ENTITY, retirable.key, { as: 'readonly' }))) {
+      const listed = await ctx.http.send('entityCountRetirable', { as: 'readonly' });
+      ctx.expect.absent(
+        'OPS-AUTH-RESULTS-READABLE',
+        `keys count_retirable lists to the read-only caller, against the retirable ${retirable.key} it cannot read`,
+        keys(rows(listed)),
+        retirable.key,
+        listed,
+      );
     }
   },
 };
