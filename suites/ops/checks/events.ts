@@ -356,7 +356,6 @@ const commentsAppendOnly: OpsCheck = {
       const ex = await ctx.http.raw(method, emPath(ctx, rest), { body, query });
       answers.push(`${method} ${rest.replace(encodeURIComponent(key), '<key>')}${query ? `?is_partial_data=${query.is_partial_data}` : ''}: ${ex.status}`);
     }
-    ctx.expect.that('OPS-EM-OTHER-METHODS', 'update and delete of a comment', true, { expected: 'any answer', actual: answers.join('; ') });
     ctx.observe('OPS-EM-OTHER-METHODS', `update and delete of a comment answered ${answers.join('; ')}`);
     const after = typeof stored === 'string' ? await find().then(({ ex, own }) => ({ ex, one: own.find((r) => r._key === key) })) : await readOne();
     ctx.expect.that(
