@@ -26,8 +26,10 @@ export const limitIs409: StacksCheck = {
       ctx.observe('STK-LIMIT-VALUE', `no limit reached after ${PROBE_MAX} creates (plus ${existing} existing stacks)`);
       return ctx.untested('STK-LIMIT-409', `no 409 within ${PROBE_MAX} creates; raise STACKS_LIMIT_PROBE_MAX to probe further`);
     }
-    // A caller whose creates never succeeded has not reached any limit: create itself is at fault, and judged elsewhere.
-    if (!created.length && refused.status !== 409) return void createdAsDocumented(ctx, REQUIREMENTS, refused);
+    // A caller whose creates never succeeded has not reached any limit: create itself is at fault, and judged elsewhere;
+    // unless the refusal names the limit, which is then judged here, status and all.
+    const atLimit = refused.status === 409 || codeOf(refused) === 'MaxStacksLimitReached';
+    if (!created.length && !atLimit) return void createdAsDocumented(ctx, REQUIREMENTS, refused);
     ctx.observe('STK-LIMIT-VALUE', `limit reached at ${existing + created.length} listed stacks`);
     if (!expectError(ctx, 'STK-LIMIT-409', refused, 409, 'MaxStacksLimitReached', `create number ${created.length + 1}`)) return;
     // "Create beyond" a maximum: a caller holding no stack at all is beyond no maximum.
