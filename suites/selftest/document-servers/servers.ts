@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ApiDefinition } from '../../core/api';
+import type { ComplianceReport } from '../../core/report/model';
+import { opsApi } from '../../ops/index';
+import { stacksApi } from '../../stacks/index';
+import { runAgainst } from '../harness';
+
+/**
+ * Pairs of servers written from the documents alone (`second/`, `third/`), started as processes on a free port and
+ * reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md beside each server).
+ */
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+export type Pair = 'second' | 'third';
+
+/** The users each server seeds (NOTES.md beside it), as a user of the suite would give them. */
+const TARGETS: Record<Pair, { stacks: Record<string, string>; ops: Record<string, string> }> = {
+  second: {
+    stacks: { STACKS_API_KEY: 'key-alice', STACKS_API_KEY_2: 'key-bob', STACKS_API_KEY_FORBIDDEN: 'key-mallory' },
+    ops: {
+      OPS_USERNAME: 'admin',
+      OPS_PASSWORD: 's3cret-admin',
+      OPS_READONLY_USERNAME: 'viewer',
+      OPS_READONLY_PASSWORD: 's3cret-view',
+      OPS_RESTRICTED_USERNAME: 'teamwriter',
+      OPS_RESTRICTED_PASSWORD: 's3cret-team',
+    },
+  },
+  third: {
+    stacks: { STACKS_API_KEY: 'tok_7f3a9c1e', STACKS_API_KEY_2: 'tok_b24d8e60', STACKS_API_KEY_FORBIDDEN: 'tok_0c5e2f99' },
+    ops: {
+      OPS_TLS_INSECURE: '1',
+      OPS_USERNAME: 'ops-admin',
+      OPS_PASSWORD: 'Adm1n-pass',
+      OPS_READONLY_USERNAME: 'auditor',
+      OPS_READONLY_PASSWORD: 'Aud1t-pass',
+      OPS_RESTRICTED_USERNAME: 'netops',
+      OPS_RESTRICTED_PASSWORD: 'N3tops-pass',
+    },
+  },
+};
+/** The third ops server speaks HTTPS, as the document's transport asks; the second plain HTTP. */
+const SCHEME: Record<Pair, string> = { second: 'http', third: 'https' };
+
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+async function start(script: string, extraEnv: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(HERE, script)], { env: { ...process.env, ...extraEnv, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+    child.stdout!.on('data', (b: Buffer) => {
+      seen += b.toString();
+      if (seen.includes('listening on')) resolve();
+    });
+  });
+  return { port, child };
+}
+
+async function runOn(api: ApiDefinition, script: string, env: (port: number) => Record<string, string>, bug?: string): Promise<ComplianceReport> {
+  const { port, child } = await start(script, bug ? { BUG: bug } : {});
+  try {
+    return await runAgainst(api, api.targetFromEnv(env(port))!, { readyTimeoutS: 10 });
+  } finally {
+    child.kill();
+  }
+}
+
+export const runStacks = (pair: Pair, bug?: string) => runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
+
+export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${SCHEME[pair]}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);
