@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
+import zlib from 'node:zlib';
 import { sleep } from './sleep';
 import type { Exchange } from './types';
 
@@ -144,7 +145,7 @@ export function createTransport(options: TransportOptions): Transport {
         res.on('error', (e) => reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection')));
         res.on('end', () => {
           clearTimeout(deadline);
-          const text = Buffer.concat(chunks).toString('utf8');
+          const text = decoded(Buffer.concat(chunks), res.headers['content-encoding'], options.maxBodyBytes).toString('utf8');
           const resHeaders: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
           let json: unknown;
@@ -180,4 +181,27 @@ export function createTransport(options: TransportOptions): Transport {
       agents['https:'].destroy();
     },
   };
+}
+
+/**
+ * A check may ask for compression (the platform's settings are observed); the body is judged as the client that
+ * asked would read it. A body that does not decode as its header says is kept as sent, and judged as such.
+ */
+function decoded(body: Buffer, encoding: string | undefined, maxOutputLength: number): Buffer {
+  const codings = (encoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity');
+  try {
+    // Codings are listed in the order they were applied: undone last first.
+    return codings.reverse().reduce((b, c) => {
+      if (c === 'gzip' || c === 'x-gzip') return zlib.gunzipSync(b, { maxOutputLength });
+      if (c === 'br') return zlib.brotliDecompressSync(b, { maxOutputLength });
+      if (c === 'deflate') return b[0] === 0x78 ? zlib.inflateSync(b, { maxOutputLength }) : zlib.inflateRawSync(b, { maxOutputLength });
+      throw new Error(`unknown content coding ${c}`);
+    }, body);
+  } catch {
+    return body;
+  }
 }

@@ -1612,16 +1612,17 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description Object keyed by object-type group (for example `entity_types`, `glass_tables`, `service_analyzers`, `services`); each value is an array of entries. The `saved_searches` member is an object of booleans. */
+        /** @description Object keyed by object-type group (for example `entity_types`, `glass_tables`, `service_analyzers`, `services`); each value is an array of entries. The `saved_searches` member has the booleans `has_saved_searches` and `has_consistent_status`; the sentence allows both an object holding them and an array of entries each holding them. */
         ContentPackPreview: {
-            saved_searches?: {
-                has_saved_searches?: boolean;
-                has_consistent_status?: boolean;
-            } & {
-                [key: string]: unknown;
-            };
+            saved_searches?: components["schemas"]["SavedSearchFlags"] | (components["schemas"]["ContentPackPreviewEntry"] & components["schemas"]["SavedSearchFlags"])[];
         } & {
             [key: string]: components["schemas"]["ContentPackPreviewEntry"][];
+        };
+        SavedSearchFlags: {
+            has_saved_searches: boolean;
+            has_consistent_status: boolean;
+        } & {
+            [key: string]: unknown;
         };
         /** @description A preview entry. The older form carries only `id`, `title`, `description`, `installed`. */
         ContentPackPreviewEntry: ({

@@ -5,7 +5,7 @@ import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
 import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
-import { absentFields, docs, member, listPacks, packsOf, packParams, previewOf, schemaFindings, shown, str } from './content-packs-support';
+import { absentFields, docs, member, listPacks, packsOf, packParams, previewOf, savedSearchesOf, schemaFindings, shown, str } from './content-packs-support';
 
 /**
  * The group the document's preview example calls `services`. Installs are limited to services wherever the rule
@@ -59,7 +59,7 @@ async function candidates(ctx: OpsContext): Promise<Candidate[]> {
       const notInstalled = (groups[SERVICES] ?? []).filter((e) => e.installed !== true);
       const present = await Promise.all(notInstalled.map(async (e) => ok(await getIn(ctx, SERVICE, e.id))));
       const free = notInstalled.filter((_, i) => !present[i]).map((e) => ({ id: e.id, title: e.title }));
-      const saved = isDoc(ex.json.saved_searches) && ex.json.saved_searches.has_saved_searches === true;
+      const saved = savedSearchesOf(ex.json)?.has === true;
       return { pack, groups, free, saved };
     }),
   );
@@ -195,7 +195,10 @@ export const installResolution: OpsCheck = {
         if (prior === 'changed') {
           const upd = await updateIn(ctx, SERVICE, String(before._key), { title: changed, cf_marker: tag }, 1);
           if (!ok(upd)) throw new Violation(`could not change the installed service (${shown(upd)})`, 'OPS-CP-INSTALL-RESOLUTION', upd);
-          before = { ...before, title: changed, cf_marker: tag };
+          // As read back: a partial update may leave out cf_marker, a field outside the schema (OPS-PARTIAL-NEW-FIELDS).
+          const reread = await getIn(ctx, SERVICE, String(before._key));
+          before = isDoc(reread.json) ? reread.json : { ...before, title: changed, cf_marker: tag };
+          if (before.title !== changed) throw new Violation(`the installed service, changed to the title ${JSON.stringify(changed)}, reads ${shown(reread)}`, 'OPS-CP-INSTALL-RESOLUTION', reread);
         }
       }
       const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
@@ -211,7 +214,7 @@ export const installResolution: OpsCheck = {
       last = after;
       const kept = !!before && after?.title === before.title && after?.cf_marker === before.cf_marker;
       const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
-      const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps the change' : ''}` : 'the service is not there';
+      const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps cf_marker' : ' without cf_marker'}` : 'the service is not there';
       if (prior === 'absent') {
         if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex, { expected: `service ${x.id} installed`, actual: now });
         if (after.title !== p2 + x.title)
@@ -249,7 +252,7 @@ export const installResolution: OpsCheck = {
           });
         if (!kept)
           throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
-            expected: `the service left titled ${JSON.stringify(before?.title)}`,
+            expected: `the service left titled ${JSON.stringify(before?.title)}${before?.cf_marker ? ' with cf_marker' : ''}`,
             actual: now,
           });
         conflictTypes.add(String(failed[0].type));
@@ -485,12 +488,12 @@ export const installContent: OpsCheck = {
     // A pack whose whole install reports saved searches installed holds saved searches, as its preview should say.
     const saved = member(ex, 'saved_searches');
     const savedNames = isDoc(saved) && Array.isArray(saved.success) ? saved.success : [];
-    const flags = isDoc(fresh.json) ? fresh.json.saved_searches : undefined;
-    if (savedNames.length && isDoc(flags))
+    const flags = savedSearchesOf(fresh.json);
+    if (savedNames.length && flags)
       ctx.expect.equal(
         'OPS-CP-PREVIEW-SAVED-SEARCHES',
         `has_saved_searches in the preview of ${pick.pack.id}, whose whole install reported saved searches ${compact(savedNames)} installed`,
-        flags.has_saved_searches,
+        flags.has,
         true,
         fresh,
       );

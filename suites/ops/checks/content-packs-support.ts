@@ -23,6 +23,20 @@ export const failuresOf = (ex: Exchange) => {
   return Array.isArray(f) ? f.map((e) => JSON.stringify(e)).sort() : undefined;
 };
 export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.version) });
+
+/**
+ * A preview's saved_searches member, read both ways its sentence allows ("A `saved_searches` member has
+ * `has_saved_searches` and `has_consistent_status`", after "each value is an array of entries"): an object holding the
+ * two booleans, or an array of entries each holding them. `flags` is undefined when it is neither; `has` says whether
+ * it reports saved searches in the pack.
+ */
+export function savedSearchesOf(preview: unknown): { flags: Doc[]; has: boolean } | undefined {
+  const member = isDoc(preview) ? preview.saved_searches : undefined;
+  const flagged = (d: unknown): d is Doc => isDoc(d) && typeof d.has_saved_searches === 'boolean' && typeof d.has_consistent_status === 'boolean';
+  if (flagged(member)) return { flags: [member], has: member.has_saved_searches === true };
+  if (Array.isArray(member) && member.every(flagged)) return { flags: member, has: member.some((e) => e.has_saved_searches === true) };
+  return undefined;
+}
 export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
 
 /**

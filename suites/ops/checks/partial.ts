@@ -36,17 +36,24 @@ const NESTED_CASE: [Doc, Doc] = [
 export const partialUpdateMerges: OpsCheck = {
   id: 'ops.partial.merge',
   title: 'POST <object_type>/<_key>?is_partial_data=1 MUST change only the fields sent (a shallow merge into the object as it stood)',
-  requirements: ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES'],
+  requirements: ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES', 'OPS-PARTIAL-NEW-FIELDS'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
+    const dropped = new Set<string>();
     const merges = (initial: Doc, patch: Doc) =>
       withObject(ctx, initial, async (key) => {
         const before = await current(ctx, key, 'OPS-PARTIAL-MERGE');
         const upd = await updateIn(ctx, SERVICE, key, patch, 1);
         if (!ok(upd)) throw new Violation(`partial update with ${JSON.stringify(patch)} answered ${upd.status}`, 'OPS-PARTIAL-VALUES', upd);
-        expectMerged(before, patch, await getIn(ctx, SERVICE, key), owned, 'OPS-PARTIAL-MERGE');
+        for (const k of expectMerged(before, patch, await getIn(ctx, SERVICE, key), owned, 'OPS-PARTIAL-MERGE')) dropped.add(k);
       });
     await checkProperty(ctx, ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES'], 'partial update', fc.asyncProperty(userObject, userObject, merges), { examples: [NESTED_CASE] });
+    ctx.observe(
+      'OPS-PARTIAL-NEW-FIELDS',
+      dropped.size
+        ? `partial updates left out fields outside the schema that the object did not hold: ${[...dropped].sort().join(', ')}`
+        : 'partial updates wrote every field outside the schema they sent',
+    );
   },
 };
 

@@ -56,6 +56,17 @@ const THIRD_STACKS_BUGS: Record<string, Expected> = {
   'malformed-500': { named: ['STK-CREATE-MALFORMED'] },
 };
 
+const THIRD_OPS_BUGS: Record<string, Expected> = {
+  bad_filter_400: { named: ['OPS-FILTER-INVALID-GET', 'OPS-FILTER-INVALID-DELETE'] },
+  sort_dir_inverted: { named: ['OPS-QUERY-SORT-DIR'], collateral: LIST_PARAMETER },
+  partial_overwrites: { named: ['OPS-PARTIAL-MERGE'], collateral: ['OPS-CORE-BULK-UPDATE', 'OPS-MW-UPDATE'] },
+  full_update_no_title_check: { named: ['OPS-PARTIAL-REQUIRED-FIELDS'] },
+  retire_keeps_links: { named: ['OPS-ENTITY-RETIRE'], collateral: ['OPS-ENTITY-RETIRE-RETIRABLE'] },
+  default_backup_deletable: { named: ['OPS-BR-DEFAULT-SURVIVES-BULK'] },
+  maint_count_all: { named: ['OPS-AUTH-COUNTS'] },
+  template_link_replace: { named: ['OPS-TEMPLATE-APPEND-RULES'] },
+};
+
 // The stack servers answer after delays (provisioning, stopping): their runs overlap, each on a server of its own.
 for (const [pair, bugs] of [
   ['second', SECOND_STACKS_BUGS],
@@ -68,4 +79,8 @@ for (const [pair, bugs] of [
 describe('second ops server: each documented bug fails its requirement', () => {
   for (const [bug, want] of Object.entries(SECOND_OPS_BUGS))
     it(bug, async () => expectCaught(await runOps('second', bug), { ...want, collateral: [...(want.collateral ?? []), 'OPS-AUTH-HTTPS'] }, bug), 120_000);
+});
+
+describe('third ops server: each documented bug fails its requirement', () => {
+  for (const [bug, want] of Object.entries(THIRD_OPS_BUGS)) it(bug, async () => expectCaught(await runOps('third', bug), want, bug), 120_000);
 });

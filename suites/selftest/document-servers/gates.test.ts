@@ -19,6 +19,18 @@ describe('servers written from the documents alone, run as processes', () => {
       expect(report.summary.gate).toBe('pass');
     }, 120_000);
 
+  // Its choices: 24-hex keys listed in key order, 200 creates, 400 and 403 refusals, fields without _key unless named,
+  // partial updates that drop fields outside the schema the object does not hold, gzip when asked, a saved_searches
+  // preview member as an array of entries, epoch-second timestamps where no format is shown.
+  it('third ops server (HTTPS, self-signed): the gate passes, and warns only where it departs from the fields seen', async () => {
+    const report = await runOps('third');
+    expect(mustFailed(report)).toEqual([]);
+    expect(report.summary.gate).toBe('pass');
+    // A KPI's urgency as a number, where the fields seen give a string; an authored pack's mod_time as epoch seconds.
+    const warned = report.requirements.filter((q) => q.level === 'SHOULD' && q.status === 'failed').map((q) => q.id);
+    expect(warned.sort()).toEqual(['OPS-CPA-FIELDS', 'OPS-TEMPLATE-KPI-FIELDS']);
+  }, 120_000);
+
   it('second ops server: the only MUST that fails is the transport (the server speaks plain HTTP)', async () => {
     const report = await runOps('second');
     expect(mustFailed(report)).toEqual(['OPS-AUTH-HTTPS']);

@@ -215,7 +215,7 @@ function send(res, status, body, extraHeaders = {}) {
       const cut = Math.max(1, Math.floor(text.length / 2));
       res.write(text.slice(0, cut));
       res.end(text.slice(cut));
-    } catch (e) {
+    } catch (_e) {
       try {
         res.destroy();
       } catch {
@@ -369,7 +369,7 @@ function doCreate(res, user, body) {
   let parsed;
   try {
     parsed = JSON.parse(text);
-  } catch (e) {
+  } catch (_e) {
     if (bug('malformed-500')) {
       return sendError(res, 500, 'InternalServerError', 'Unexpected error');
     }
@@ -378,7 +378,7 @@ function doCreate(res, user, body) {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return sendError(res, 400, 'InvalidRequest', 'Request body must be a JSON object');
   }
-  const pv = Object.prototype.hasOwnProperty.call(parsed, 'platformVersion') ? parsed.platformVersion : undefined;
+  const pv = Object.hasOwn(parsed, 'platformVersion') ? parsed.platformVersion : undefined;
   if (pv !== undefined && pv !== null && typeof pv !== 'string') {
     return sendError(res, 400, 'InvalidRequest', 'Field platformVersion must be a string');
   }
@@ -421,7 +421,7 @@ const server = http.createServer((req, res) => {
     }
   });
 });
-server.on('clientError', (err, socket) => {
+server.on('clientError', (_err, socket) => {
   try {
     if (socket.writable) {
       const body = JSON.stringify({ code: 'BadHttpRequest', message: 'Malformed HTTP request' });
