@@ -1,28 +1,12 @@
 import { describe, it } from 'vitest';
 import { expectCaught, type Expected } from '../independent/expect';
-import { runOps, runStacks } from './servers';
+import { runOps } from './servers';
 
 /**
- * The documented bugs of the servers written from the documents (BUGS.md beside each, with the clause each one breaks): each
- * must fail its named requirement, and no MUST beyond the stated collateral. A bug of a list parameter breaks it on
+ * The documented bugs of the ops servers written from the document (BUGS.md beside each, with the clause each one
+ * breaks): each must fail its named requirement, and no MUST beyond the stated collateral. A bug of a list parameter breaks it on
  * every interface that shares the parameter; the second ops server speaks plain HTTP, so OPS-AUTH-HTTPS fails in every one of its runs.
  */
-const SECOND_STACKS_BUGS: Record<string, Expected> = {
-  'default-unreleased': { named: ['STK-CREATE-DEFAULT-VERSION'] },
-  'version-prefix-match': { named: ['STK-CREATE-UNKNOWN-VERSION'] },
-  'malformed-body-500': { named: ['STK-CREATE-MALFORMED'] },
-  'missing-key-403': { named: ['STK-AUTH-401'] },
-  'allowlist-create-only': { named: ['STK-AUTH-403'] },
-  'list-all-users': { named: ['STK-LIST-OWN'], collateral: ['STK-OWNERSHIP'] },
-  'delete-other-user': { named: ['STK-DELETE-404'], collateral: ['STK-OWNERSHIP'] },
-  // 429 is not among the statuses the document lists for create.
-  'limit-status-429': { named: ['STK-LIMIT-409'], collateral: ['STK-ERR-STATUSES', 'STK-CREATE-202'] },
-  'delete-200-body': { named: ['STK-DELETE-204'], collateral: ['STK-ERR-STATUSES'] },
-  'list-missing-termination': { named: ['STK-SCHEMA-SUMMARY'], collateral: ['STK-LIST-200'] },
-  'access-details-no-password': { named: ['STK-ACCESS-DETAILS'], collateral: ['STK-SCHEMA-ACCESS'] },
-  'state-provisioning': { named: ['STK-CREATE-INITIAL-STATE'], collateral: ['STK-SCHEMA-STATE'] },
-};
-
 const LIST_PARAMETER = ['OPS-EM-LIST-PARAMS', 'OPS-ICON-LIST'];
 const SECOND_OPS_BUGS: Record<string, Expected> = {
   'sort-dir-ignored': { named: ['OPS-QUERY-SORT-DIR'], collateral: LIST_PARAMETER },
@@ -44,18 +28,6 @@ const SECOND_OPS_BUGS: Record<string, Expected> = {
   'get-by-key-leak': { named: ['OPS-AUTH-RESULTS-READABLE'] },
 };
 
-const THIRD_STACKS_BUGS: Record<string, Expected> = {
-  'version-string-sort': { named: ['STK-CREATE-DEFAULT-VERSION'] },
-  'list-all-users': { named: ['STK-LIST-OWN'], collateral: ['STK-OWNERSHIP'] },
-  'cross-user-access': { named: ['STK-GET-404', 'STK-DELETE-404'], collateral: ['STK-OWNERSHIP'] },
-  'no-allowlist': { named: ['STK-AUTH-403'] },
-  // At a limit of 2 the other creating checks meet the 429 too.
-  'limit-429': { named: ['STK-LIMIT-409'], collateral: ['STK-ERR-STATUSES', 'STK-CREATE-202', 'STK-CREATE-UNKNOWN-VERSION'] },
-  'unknown-version-404': { named: ['STK-CREATE-UNKNOWN-VERSION'], collateral: ['STK-ERR-STATUSES'] },
-  'delete-200': { named: ['STK-DELETE-204'], collateral: ['STK-ERR-STATUSES'] },
-  'malformed-500': { named: ['STK-CREATE-MALFORMED'] },
-};
-
 const THIRD_OPS_BUGS: Record<string, Expected> = {
   bad_filter_400: { named: ['OPS-FILTER-INVALID-GET', 'OPS-FILTER-INVALID-DELETE'] },
   sort_dir_inverted: { named: ['OPS-QUERY-SORT-DIR'], collateral: LIST_PARAMETER },
@@ -66,15 +38,6 @@ const THIRD_OPS_BUGS: Record<string, Expected> = {
   maint_count_all: { named: ['OPS-AUTH-COUNTS'] },
   template_link_replace: { named: ['OPS-TEMPLATE-APPEND-RULES'] },
 };
-
-// The stack servers answer after delays (provisioning, stopping): their runs overlap, each on a server of its own.
-for (const [pair, bugs] of [
-  ['second', SECOND_STACKS_BUGS],
-  ['third', THIRD_STACKS_BUGS],
-] as const)
-  describe.concurrent(`${pair} stacks server: each documented bug fails its requirement`, () => {
-    for (const [bug, want] of Object.entries(bugs)) it(bug, async () => expectCaught(await runStacks(pair, bug), want, bug), 120_000);
-  });
 
 describe('second ops server: each documented bug fails its requirement', () => {
   for (const [bug, want] of Object.entries(SECOND_OPS_BUGS))
