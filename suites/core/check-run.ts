@@ -1,3 +1,4 @@
+import { loadCatalogue } from './catalogue';
 import type { ApiDefinition } from './api';
 import type { Check, CheckContext } from './check';
 import { createClient } from './client';
@@ -122,14 +123,24 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, ...facts, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
     return ok;
   };
+  // Where a document leaves behaviour open the suite only records it: an assertion there could raise a false alarm.
+  const unspecified = new Set(
+    loadCatalogue(def.catalogueFile)
+      .requirements.filter((r) => r.level === 'unspecified')
+      .map((r) => r.id),
+  );
+  const asserted = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
+    if (unspecified.has(requirement)) throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);
+    return record(requirement, ok, message, ex, facts, details);
+  };
   const ctx: CheckContext = {
     checkId: check.id,
     target: env.target,
     options: { ...env.options, allowDestructive: env.options.allowDestructive ?? false },
     http: client,
     ledger,
-    expect: createExpect(record),
-    assert: record,
+    expect: createExpect(asserted),
+    assert: asserted,
     untested(requirement, reason, ex) {
       own(requirement);
       records.push({ requirement, check: check.id, outcome: 'untested', message: reason, evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined });

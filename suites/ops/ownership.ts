@@ -2,7 +2,7 @@ import { Violation } from '../core/property';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 import { createIn, getIn, ok, removeIn, same, updateIn, type Doc, type OpsContext } from './support';
-import { asDoc } from '../core/json';
+import { asDoc, isDoc } from '../core/json';
 import { isMadeUp } from './arbitraries/values';
 
 /**
@@ -33,8 +33,19 @@ export async function serverFields(ctx: OpsContext, c: Collection): Promise<Owne
 const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
 
 /**
+ * How deep a partial update merges is not said: a sub-object sent into a sub-object may replace it (a shallow merge)
+ * or be merged into it, member by member (arrays and other values are replaced either way).
+ */
+function deepMerged(stored: unknown, sent: unknown): unknown {
+  if (!isDoc(stored) || !isDoc(sent)) return sent;
+  const out: Doc = { ...stored };
+  for (const [k, v] of Object.entries(sent)) out[k] = deepMerged(stored[k], v);
+  return out;
+}
+
+/**
  * A partial update changes the fields it sends and nothing the client owns: the object as read just before,
- * shallow-merged with the patch. Fields of the server's own may change (bookkeeping) but must not vanish. The
+ * merged with the patch. Fields of the server's own may change (bookkeeping) but must not vanish. The
  * document says only of a full update that fields outside the schema are written: a made-up field (isMadeUp) that
  * the object did not hold may be dropped by a partial one. Returns the fields so dropped.
  */
@@ -43,7 +54,7 @@ export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Ow
   const dropped = Object.keys(patch).filter((k) => isMadeUp(k) && !(k in before) && now[k] === undefined);
   for (const [k, v] of Object.entries(patch)) {
     if (dropped.includes(k)) continue;
-    if (!same(now[k], v))
+    if (!same(now[k], v) && !same(now[k], deepMerged(before[k], v)))
       throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
   }
   for (const [k, v] of Object.entries(before)) {

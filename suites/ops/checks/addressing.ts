@@ -29,7 +29,8 @@ export const interfacesAtTheirPaths: OpsCheck = {
 
 export const platformLimits: OpsCheck = {
   id: 'ops.limits.platform-settings',
-  title: "Fields beyond the listed ones MUST be stored as sent; compression, payload limits and rate limits are the platform's and only observed",
+  title:
+    "Fields beyond the listed ones, compression, payload limits and rate limits are not shown, or the platform's: a large create with a field outside the listed ones, a compressed read and a burst of reads are observed",
   requirements: ['OPS-ADDR-CORE-SETTINGS', 'OPS-LIMITS-PAYLOAD', 'OPS-LIMITS-RATE', 'OPS-COMMON-FULL-SCHEMAS'],
   async run(ctx) {
     const gz = await ctx.http.send('coreGetSupportedObjectTypes', { headers: { 'accept-encoding': 'gzip' } });
@@ -41,10 +42,13 @@ export const platformLimits: OpsCheck = {
     if (made.key) {
       const got = (await getIn(ctx, SERVICE, made.key)).json;
       const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
-      ctx.expect.that('OPS-COMMON-FULL-SCHEMAS', 'description and cf_nested, fields beyond the listed ones, read back', kept, {
-        expected: `a description of ${big.length} characters and cf_nested {"deep":{"list":[1,"two",{"three":3}]}}`,
-        actual: `a description of ${String((got?.description as string | undefined)?.length)} characters and cf_nested ${compact(got?.cf_nested)}`,
-      });
+      // Schemas beyond the listed fields are not shown: what a create keeps of them is recorded, not judged.
+      ctx.observe(
+        'OPS-COMMON-FULL-SCHEMAS',
+        kept
+          ? 'a create with a 0.5 MB description and cf_nested (a field outside the listed ones) reads both back as sent'
+          : `a create with a ${big.length}-character description and cf_nested reads back a description of ${String((got?.description as string | undefined)?.length)} characters and cf_nested ${compact(got?.cf_nested)}`,
+      );
     } else ctx.untested('OPS-COMMON-FULL-SCHEMAS', 'the large object was not created');
     const { ex: huge } = await createIn(ctx, SERVICE, 'huge', { description: 'x'.repeat(4 * 1024 * 1024) });
     ctx.observe('OPS-LIMITS-PAYLOAD', `a 4 MB create answers ${huge.status}`);

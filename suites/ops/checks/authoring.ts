@@ -94,7 +94,6 @@ const crud: OpsCheck = {
     );
     ctx.expect.equal('OPS-CPA-OBJECT-TYPE', 'object_type of the pack', d.object_type, 'content_pack', got);
     ctx.expect.oneOf('OPS-CPA-STATUS', 'status of a new pack', String(d.status), STATUSES, got);
-    ctx.expect.oneOf('OPS-CPA-TRANSITIONS', 'status a new pack starts in', String(d.status), STATUSES, got);
     ctx.observe('OPS-CPA-TRANSITIONS', `a pack created without status starts in ${JSON.stringify(d.status)}`);
     const missing = await read(ctx, `${key}${ctx.options.runTag}`);
     ctx.expect.status('OPS-CPA-GET', missing, 'not 2xx', 'GET of a key no pack has');
@@ -124,8 +123,9 @@ const crud: OpsCheck = {
       { expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }), actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }) },
       again,
     );
-    ctx.expect.oneOf('OPS-CPA-TRANSITIONS', 'status of the pack after an update', String(a.status), STATUSES, again);
-    if (a.status !== d.status) ctx.observe('OPS-CPA-TRANSITIONS', `an update moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`);
+    // A full update that sends no status may leave the pack without one (transitions are not shown); one it holds is one of the six.
+    if (a.status !== undefined) ctx.expect.oneOf('OPS-CPA-STATUS', 'status of the pack after an update', String(a.status), STATUSES, again);
+    if (a.status !== d.status) ctx.observe('OPS-CPA-TRANSITIONS', `an update that sent no status moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`);
 
     const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
     const details = asDoc(del.json);

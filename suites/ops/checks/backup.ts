@@ -115,7 +115,7 @@ const createAndRead: OpsCheck = {
     );
     const statuses = row ? [d.status, row.status] : [d.status];
     ctx.expect.that(
-      'OPS-BR-TRANSITIONS',
+      'OPS-BR-FIELDS',
       'status of a job created Queued, read by key and in the list',
       statuses.every((s) => typeof s === 'string'),
       { expected: 'strings', actual: compact(statuses) },

@@ -27,7 +27,7 @@ const isIntegerLike = (v: unknown) => (typeof v === 'number' && Number.isInteger
 const listSeenTypes: OpsCheck = {
   id: 'ops.events.list',
   title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
-  requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN'],
+  requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN', 'OPS-COMMON-KEY-OBJECT-TYPE'],
   // Content-pack installs add correlation searches and aggregation policies: the lists must hold still meanwhile.
   uses: ['content-packs'],
   async run(ctx) {
@@ -43,10 +43,12 @@ const listSeenTypes: OpsCheck = {
         ex,
       );
       const found = rows(ex);
-      const off = found.filter((r) => typeof r._key !== 'string' || r.object_type !== type);
+      // Every object has a _key and an object_type; which object_type an event-management row names is not shown (a
+      // real episode state reads notable_event_state).
+      const off = found.filter((r) => typeof r._key !== 'string' || typeof r.object_type !== 'string');
       ctx.expect.equal(
-        'OPS-EM-FIELDS-NOT-SHOWN',
-        `${type} rows without a string _key or with another object_type (of ${found.length})`,
+        'OPS-COMMON-KEY-OBJECT-TYPE',
+        `${type} rows without a string _key or a string object_type (of ${found.length})`,
         off.map((r) => ({ _key: r._key, object_type: r.object_type })),
         [],
         ex,
@@ -375,7 +377,6 @@ const otherEndpoints: OpsCheck = {
   async run(ctx) {
     const type = `${ctx.options.runTag}_undocumented_type`;
     const ex = await emList(ctx, type);
-    ctx.expect.that('OPS-EM-OTHER-ENDPOINTS', `GET event_management_interface/${type}`, ex.status > 0, { expected: 'any answer', actual: ex.status }, ex);
     ctx.observe('OPS-EM-OTHER-ENDPOINTS', `an undocumented object type answered ${ex.status} ${ex.text.slice(0, 120)}`);
   },
 };

@@ -27,7 +27,7 @@ async function current(ctx: OpsContext, key: string, requirement: string): Promi
   return got.json;
 }
 
-/** Nested values where a deep merge and a shallow one differ: the case a small random budget rarely builds. */
+/** Nested values where a deep merge and a shallow one differ (either is accepted): the case a small random budget rarely builds. */
 const NESTED_CASE: [Doc, Doc] = [
   { cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] },
   { cf_alpha: { x: 'sent' }, cf_beta: ['d'] },
@@ -35,7 +35,7 @@ const NESTED_CASE: [Doc, Doc] = [
 
 export const partialUpdateMerges: OpsCheck = {
   id: 'ops.partial.merge',
-  title: 'POST <object_type>/<_key>?is_partial_data=1 MUST change only the fields sent (a shallow merge into the object as it stood)',
+  title: 'POST <object_type>/<_key>?is_partial_data=1 MUST change only the fields sent (merged into the object as it stood, sub-objects replaced or merged)',
   requirements: ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES', 'OPS-PARTIAL-NEW-FIELDS'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);

@@ -139,7 +139,8 @@ const associateAndLinkedKpis: OpsCheck = {
       if (match) honoured.push(name);
       ctx.observe('OPS-CTW-LINKED-KPIS-PARAM', `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ", exactly the window's" : ''}`);
     }
-    ctx.expect.that('OPS-CTW-LINKED-KPIS-PARAM', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, {
+    // Which name is not shown (OPS-CTW-LINKED-KPIS-PARAM, recorded above); that one of them works is the endpoint's rule.
+    ctx.expect.that('OPS-CTW-LINKED-KPIS', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, {
       expected: `at least one of ${PARAM_NAMES.join(', ')}`,
       actual: compact(honoured),
     });
@@ -343,7 +344,6 @@ const stopMovesToStopped: OpsCheck = {
 
     // Stopping a stopped window is not shown: any answer is accepted and recorded.
     const again = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
-    ctx.expect.that('OPS-CTW-OTHER-STATES', 'stopping the stopped window again', again.status > 0, { expected: 'any answer', actual: again.status }, again);
     const w2 = again.json;
     ctx.observe(
       'OPS-CTW-OTHER-STATES',
@@ -407,13 +407,6 @@ const windowFields: OpsCheck = {
       ex,
     );
     const other = statuses.filter((s) => !['active', 'stopped'].includes(String(s).toLowerCase()));
-    ctx.expect.equal(
-      'OPS-CTW-OTHER-STATES',
-      'statuses besides active and stopped that are not lower-case strings',
-      other.filter((s) => !isLower(s)),
-      [],
-      ex,
-    );
     if (other.length) ctx.observe('OPS-CTW-OTHER-STATES', `windows also have status ${other.join(', ')}`);
     const wrong: string[] = [];
     for (const w of windows) for (const [f, test] of Object.entries(TYPES)) if (w[f] !== undefined && !test(w[f])) wrong.push(`${String(w._key)}.${f}=${JSON.stringify(w[f])?.slice(0, 60)}`);

@@ -10,15 +10,15 @@ import { stacksApi } from '../../stacks/index';
 import { runAgainst } from '../harness';
 
 /**
- * Pairs of servers written from the documents alone (`second/`, `third/`), started as processes on a free port and
+ * Servers written from the documents alone (`second/`, `third/`, `fourth/`: ops only), started as processes on a free port and
  * reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md beside each server).
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type Pair = 'second' | 'third';
+export type Pair = 'second' | 'third' | 'fourth';
 
 /** The users each server seeds (NOTES.md beside it), as a user of the suite would give them. */
-const TARGETS: Record<Pair, { stacks: Record<string, string>; ops: Record<string, string> }> = {
+const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<string, string> }> = {
   second: {
     stacks: { STACKS_API_KEY: 'key-alice', STACKS_API_KEY_2: 'key-bob', STACKS_API_KEY_FORBIDDEN: 'key-mallory' },
     ops: {
@@ -42,9 +42,19 @@ const TARGETS: Record<Pair, { stacks: Record<string, string>; ops: Record<string
       OPS_RESTRICTED_PASSWORD: 'N3tops-pass',
     },
   },
+  fourth: {
+    ops: {
+      OPS_USERNAME: 'svc_conformance',
+      OPS_PASSWORD: 'pw-Write-1',
+      OPS_READONLY_USERNAME: 'ro_user',
+      OPS_READONLY_PASSWORD: 'pw-Read-2',
+      OPS_RESTRICTED_USERNAME: 'team_ops',
+      OPS_RESTRICTED_PASSWORD: 'pw-Team-3',
+    },
+  },
 };
-/** The third ops server speaks HTTPS, as the document's transport asks; the second plain HTTP. */
-const SCHEME: Record<Pair, string> = { second: 'http', third: 'https' };
+/** The third ops server speaks HTTPS, as the document's transport asks; the second and fourth plain HTTP. */
+const SCHEME: Record<Pair, string> = { second: 'http', third: 'https', fourth: 'http' };
 
 async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -78,6 +88,7 @@ async function runOn(api: ApiDefinition, script: string, env: (port: number) => 
   }
 }
 
-export const runStacks = (pair: Pair, bug?: string) => runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
+export const runStacks = (pair: Exclude<Pair, 'fourth'>, bug?: string) =>
+  runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
 
 export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${SCHEME[pair]}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);
