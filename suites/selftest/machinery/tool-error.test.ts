@@ -24,9 +24,20 @@ const throwing: Check = {
   },
 };
 
+// STK-ID-FORMAT is left open by the document: a check may observe it, never judge it.
+const judgesUnspecified: Check = {
+  id: 'selftest.judges-unspecified',
+  title: 'asserts where the document leaves the behaviour open',
+  requirements: ['STK-ID-FORMAT'],
+  async run(ctx) {
+    ctx.observe('STK-ID-FORMAT', 'observing is what it may do');
+    ctx.expect.that('STK-ID-FORMAT', 'the id format', true, { expected: 'any', actual: 'any' });
+  },
+};
+
 describe('a failure of the tool itself', () => {
   it('is reported with the status error and exit code 2, never as the server failing', async () => {
-    const api = { ...stacksApi, checks: [undeclared, throwing] };
+    const api = { ...stacksApi, checks: [undeclared, throwing, judgesUnspecified] };
     const { report, exitCode } = await runConformance({
       settings: selftestSettings('stacks'),
       apis: [api],
@@ -39,8 +50,10 @@ describe('a failure of the tool itself', () => {
     expect(status('STK-JSON').reason).toMatch(/records against STK-LIST-200, which it does not declare/);
     expect(status('STK-GET-200').status).toBe('error');
     expect(status('STK-GET-200').reason).toMatch(/tool error in selftest.throws: TypeError/);
+    expect(status('STK-ID-FORMAT').status).toBe('error');
+    expect(status('STK-ID-FORMAT').reason).toMatch(/asserts on STK-ID-FORMAT, which the document leaves open/);
     expect(report.requirements.filter((q) => q.status === 'failed')).toEqual([]);
-    expect(report.summary.error).toBe(2);
+    expect(report.summary.error).toBe(3);
     expect(exitCode).toBe(2);
   });
 });
