@@ -180,8 +180,8 @@ export const eventsFaults: OpsFault[] = [
   },
   {
     id: 'em-list-rows-without-object-type',
-    description: 'event-management list rows leave out object_type',
-    breaks: ['OPS-EM-FIELDS-NOT-SHOWN'],
+    description: 'event-management list rows leave out object_type (every object has one)',
+    breaks: ['OPS-COMMON-KEY-OBJECT-TYPE'],
     only: ONLY,
     wrap: mapResponse(
       (req, res) => isList(req) && ok(res),

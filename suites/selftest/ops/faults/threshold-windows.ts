@@ -160,7 +160,7 @@ export const thresholdWindowsFaults: OpsFault[] = [
   {
     id: 'ctw-linked-kpis-every-window',
     description: 'linked_kpis ignores the window parameter and lists the KPIs of every window',
-    breaks: ['OPS-CTW-LINKED-KPIS', 'OPS-CTW-LINKED-KPIS-PARAM'],
+    breaks: ['OPS-CTW-LINKED-KPIS'],
     collateral: ['OPS-LIMITS-LINKED-KPIS-ZERO'],
     only: ONLY,
     wrap: (inner) => async (req) => {
