@@ -105,9 +105,9 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr, o: 
     s.running.delete(e.check);
     s.done = e.index;
     s.failed += e.failed;
-    const verdict = e.outcome === 'ran' ? (e.failed ? `FAILED (${e.failed})` : 'ok') : e.outcome;
+    const verdict = e.outcome === 'ran' ? (e.failed ? `FAILED (${e.failed})` : e.warned ? `warned (${e.warned})` : 'ok') : e.outcome;
     if (!tty) write(`[${elapsed()}] ${e.api} ${e.index}/${e.total} ${e.check} ${verdict} (${Math.round(e.ms)} ms)\n`);
-    else if (e.index === e.total) line(`${e.api}: ${e.total} checks done in ${elapsed()} · ${s.requests()} requests · ${s.failed} failed assertions`);
+    else if (e.index === e.total) line(`${e.api}: ${e.total} checks done in ${elapsed()} · ${s.requests()} requests · ${s.failed} failed MUST assertions`);
     else if (e.failed) line(`${e.api} ${e.check} FAILED (${e.failed})`);
     else draw(true);
   }) as ProgressPrinter;

@@ -56,6 +56,8 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
   if (check.destructive && !env.options.allowDestructive) {
     return notRun(check, 'skipped', 'destructive check: can change data the run did not create; allow with CONFORMANCE_ALLOW_DESTRUCTIVE=1 or --allow-destructive');
   }
+  // Only a failed MUST is worth a re-run: a SHOULD only warns, and re-running the check would multiply its requests.
+  const levels = new Map(loadCatalogue(def.catalogueFile).requirements.map((r) => [r.id, r.level]));
   let first: CheckRun | undefined;
   for (let attempt = 1; attempt <= 1 + env.options.retries; attempt++) {
     const run = await attemptCheck(def, check, env);
@@ -67,7 +69,7 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
       first.cleanup.failed.push(...run.cleanup.failed);
       first.requests += run.requests;
     }
-    const failed = run.records.some((r) => r.outcome === 'fail');
+    const failed = run.records.some((r) => r.outcome === 'fail' && levels.get(r.requirement) === 'MUST');
     if (!failed) {
       if (run !== first) for (const r of first.records) if (r.outcome === 'fail') r.intermittent = true;
       break;

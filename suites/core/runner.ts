@@ -41,7 +41,7 @@ const inShard = (i: number, shard: RunnerOptions['shard']) => !shard || i % shar
 export type ProgressEvent =
   | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number /** Requests sent so far (live, for progress displays). */; requests: () => number }
   | { type: 'check-start'; api: string; check: string }
-  | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; outcome: CheckOutcome; ms: number };
+  | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; warned?: number; outcome: CheckOutcome; ms: number };
 
 type CheckOutcome = 'ran' | 'skipped' | 'untested' | 'aborted' | 'filtered';
 
@@ -81,6 +81,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const started = performance.now();
   const spec = specOf(def.specFile);
   const catalogue = loadCatalogue(def.catalogueFile);
+  const levelOf = new Map(catalogue.requirements.map((r) => [r.id, r.level]));
   const upstream = options.target ?? def.targetFromEnv(options.env ?? process.env) ?? (await def.startEmbedded());
   const prism = options.viaPrismProxy ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure }) : undefined;
   // Prism refuses malformed request bodies itself, so those go straight to the target.
@@ -133,7 +134,8 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         check: check.id,
         index: ++index,
         total: selected.length,
-        failed: run.records.filter((r) => r.outcome === 'fail').length,
+        failed: run.records.filter((r) => r.outcome === 'fail' && levelOf.get(r.requirement) === 'MUST').length,
+        warned: run.records.filter((r) => r.outcome === 'fail' && levelOf.get(r.requirement) === 'SHOULD').length,
         outcome: run.outcome,
         ms,
       });

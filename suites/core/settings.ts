@@ -266,7 +266,7 @@ export const RUN_OPTIONS = {
     parse: (raw, from) => parseInteger(raw, from, 1) * 1000,
     default: 10_000,
   }),
-  retries: integer({ flag: 'retries', env: 'CONFORMANCE_RETRIES', key: 'retries', help: 're-runs of a failing check, to tell intermittent failures', default: 2 }),
+  retries: integer({ flag: 'retries', env: 'CONFORMANCE_RETRIES', key: 'retries', help: 're-runs of a check that fails a MUST, to tell intermittent failures', default: 2 }),
   concurrency: integer({
     flag: 'concurrency',
     env: 'CONFORMANCE_CONCURRENCY',
