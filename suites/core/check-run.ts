@@ -1,4 +1,4 @@
-import { loadCatalogue } from './catalogue';
+import { levelsOf } from './catalogue';
 import type { ApiDefinition } from './api';
 import type { Check, CheckContext } from './check';
 import { createClient } from './client';
@@ -57,7 +57,7 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
     return notRun(check, 'skipped', 'destructive check: can change data the run did not create; allow with CONFORMANCE_ALLOW_DESTRUCTIVE=1 or --allow-destructive');
   }
   // Only a failed MUST is worth a re-run: a SHOULD only warns, and re-running the check would multiply its requests.
-  const levels = new Map(loadCatalogue(def.catalogueFile).requirements.map((r) => [r.id, r.level]));
+  const levels = levelsOf(def.catalogueFile);
   let first: CheckRun | undefined;
   for (let attempt = 1; attempt <= 1 + env.options.retries; attempt++) {
     const run = await attemptCheck(def, check, env);
@@ -126,13 +126,9 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     return ok;
   };
   // Where a document leaves behaviour open the suite only records it: an assertion there could raise a false alarm.
-  const unspecified = new Set(
-    loadCatalogue(def.catalogueFile)
-      .requirements.filter((r) => r.level === 'unspecified')
-      .map((r) => r.id),
-  );
+  const levels = levelsOf(def.catalogueFile);
   const asserted = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
-    if (unspecified.has(requirement)) throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);
+    if (levels.get(requirement) === 'unspecified') throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);
     return record(requirement, ok, message, ex, facts, details);
   };
   const ctx: CheckContext = {

@@ -1,7 +1,7 @@
 import type { ApiDefinition } from './api';
 import { UsageError } from './api';
 import type { Check, RunOptions } from './check';
-import { loadCatalogue } from './catalogue';
+import { levelsOf, loadCatalogue } from './catalogue';
 import { startPrism } from './prism';
 import { matchesOnly } from './registry';
 import { createResults } from './results';
@@ -81,7 +81,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const started = performance.now();
   const spec = specOf(def.specFile);
   const catalogue = loadCatalogue(def.catalogueFile);
-  const levelOf = new Map(catalogue.requirements.map((r) => [r.id, r.level]));
+  const levelOf = levelsOf(def.catalogueFile);
   const upstream = options.target ?? def.targetFromEnv(options.env ?? process.env) ?? (await def.startEmbedded());
   const prism = options.viaPrismProxy ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure }) : undefined;
   // Prism refuses malformed request bodies itself, so those go straight to the target.
@@ -180,7 +180,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       observations.filter((o) => o.requirement === req.id),
     ),
   );
-  const unknown = records.filter((r) => !catalogue.requirements.some((q) => q.id === r.requirement));
+  const unknown = records.filter((r) => !levelOf.has(r.requirement));
   if (unknown.length) throw new Error(`records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`);
   return {
     api: def.id,

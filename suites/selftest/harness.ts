@@ -26,3 +26,4 @@ export async function runAgainst(def: ApiDefinition, target: Target, overrides: 
 
 export const failedIds = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'failed').map((q) => q.id);
 export const mustFailed = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'failed' && q.level === 'MUST').map((q) => q.id);
+export const shouldFailed = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'failed' && q.level === 'SHOULD').map((q) => q.id);

@@ -27,14 +27,14 @@ export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.v
 /**
  * A preview's saved_searches member, read both ways its sentence allows ("A `saved_searches` member has
  * `has_saved_searches` and `has_consistent_status`", after "each value is an array of entries"): an object holding the
- * two booleans, or an array of entries each holding them. `flags` is undefined when it is neither; `has` says whether
- * it reports saved searches in the pack.
+ * two booleans, or an array of entries each holding them. Undefined when it is neither; else `has` says whether it
+ * reports saved searches in the pack.
  */
-export function savedSearchesOf(preview: unknown): { flags: Doc[]; has: boolean } | undefined {
+export function savedSearchesOf(preview: unknown): { has: boolean } | undefined {
   const member = isDoc(preview) ? preview.saved_searches : undefined;
   const flagged = (d: unknown): d is Doc => isDoc(d) && typeof d.has_saved_searches === 'boolean' && typeof d.has_consistent_status === 'boolean';
-  if (flagged(member)) return { flags: [member], has: member.has_saved_searches === true };
-  if (Array.isArray(member) && member.every(flagged)) return { flags: member, has: member.some((e) => e.has_saved_searches === true) };
+  if (flagged(member)) return { has: member.has_saved_searches === true };
+  if (Array.isArray(member) && member.every(flagged)) return { has: member.some((e) => e.has_saved_searches === true) };
   return undefined;
 }
 export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });

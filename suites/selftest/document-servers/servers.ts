@@ -17,8 +17,11 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 export type Pair = 'second' | 'third' | 'fourth';
 
-/** The users each server seeds (NOTES.md beside it), as a user of the suite would give them. */
-const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<string, string> }> = {
+/**
+ * The users each server seeds (NOTES.md beside it), as a user of the suite would give them, and the ops server's
+ * scheme: the third speaks HTTPS, as the document's transport asks; the second and fourth plain HTTP.
+ */
+const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<string, string>; opsScheme: 'http' | 'https' }> = {
   second: {
     stacks: { STACKS_API_KEY: 'key-alice', STACKS_API_KEY_2: 'key-bob', STACKS_API_KEY_FORBIDDEN: 'key-mallory' },
     ops: {
@@ -29,6 +32,7 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'teamwriter',
       OPS_RESTRICTED_PASSWORD: 's3cret-team',
     },
+    opsScheme: 'http',
   },
   third: {
     stacks: { STACKS_API_KEY: 'tok_7f3a9c1e', STACKS_API_KEY_2: 'tok_b24d8e60', STACKS_API_KEY_FORBIDDEN: 'tok_0c5e2f99' },
@@ -41,6 +45,7 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'netops',
       OPS_RESTRICTED_PASSWORD: 'N3tops-pass',
     },
+    opsScheme: 'https',
   },
   fourth: {
     ops: {
@@ -51,10 +56,9 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'team_ops',
       OPS_RESTRICTED_PASSWORD: 'pw-Team-3',
     },
+    opsScheme: 'http',
   },
 };
-/** The third ops server speaks HTTPS, as the document's transport asks; the second and fourth plain HTTP. */
-const SCHEME: Record<Pair, string> = { second: 'http', third: 'https', fourth: 'http' };
 
 async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -91,4 +95,4 @@ async function runOn(api: ApiDefinition, script: string, env: (port: number) => 
 export const runStacks = (pair: Exclude<Pair, 'fourth'>, bug?: string) =>
   runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
 
-export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${SCHEME[pair]}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);
+export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${TARGETS[pair].opsScheme}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);
