@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { loadFixture } from '../http/fixture';
 
 /** A stored object: free-form JSON, as the document leaves the full schemas out. */
 export type Doc = Record<string, unknown>;
@@ -73,52 +73,7 @@ export interface OpsConfig {
   seed: OpsSeed;
 }
 
-const FIXTURE = new URL('../../fixtures/ops.json', import.meta.url);
-
-function fail(message: string): never {
-  throw new Error(`ops config: ${message}`);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function checkConfig(config: OpsConfig): OpsConfig {
-  if (!Array.isArray(config.users)) fail('users must be an array');
-  for (const u of config.users) {
-    if (typeof u?.name !== 'string' || typeof u.password !== 'string' || typeof u.readOnly !== 'boolean') {
-      fail(`bad user entry ${JSON.stringify(u)}`);
-    }
-    if (u.readGroups !== undefined && !(Array.isArray(u.readGroups) && u.readGroups.every((g) => typeof g === 'string'))) {
-      fail(`readGroups of ${u.name} must be an array of strings`);
-    }
-  }
-  if (new Set(config.users.map((u) => u.name)).size !== config.users.length) fail('user names must be unique');
-  for (const key of ['schemaVersion', 'defaultSecurityGroup', 'defaultBackupKey'] as const) {
-    if (typeof config[key] !== 'string' || config[key] === '') fail(`${key} must be a non-empty string`);
-  }
-  if (!Number.isInteger(config.regexMaxPatternLength) || config.regexMaxPatternLength < 1) {
-    fail('regexMaxPatternLength must be a positive integer');
-  }
-  const seed = config.seed;
-  if (!isRecord(seed) || !isRecord(seed.objects)) fail('seed.objects must be an object');
-  for (const [type, docs] of Object.entries(seed.objects)) {
-    if (!Array.isArray(docs) || !docs.every((d) => isRecord(d) && typeof d._key === 'string')) {
-      fail(`seed.objects.${type} must be an array of objects with a string _key`);
-    }
-  }
-  if (!isRecord(seed.contentPacks) || !Array.isArray(seed.contentPacks.packs) || !Array.isArray(seed.contentPacks.failures)) {
-    fail('seed.contentPacks must hold packs and failures arrays');
-  }
-  if (!Array.isArray(seed.episodeActions) || !seed.episodeActions.every((a) => typeof a?.entry?.action_name === 'string')) {
-    fail('seed.episodeActions entries need entry.action_name');
-  }
-  if (!Array.isArray(seed.iconCategories) || !Array.isArray(seed.icons)) fail('seed icons and iconCategories must be arrays');
-  return config;
-}
-
-/** Reads fixtures/ops.json; `overrides` replace top-level fields (e.g. users in tests). */
+/** Reads fixtures/ops.json (checked against fixtures/ops.schema.json); `overrides` replace top-level fields (e.g. users in tests). */
 export function loadOpsConfig(overrides: Partial<OpsConfig> = {}): OpsConfig {
-  const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as OpsConfig;
-  return checkConfig(structuredClone({ ...base, ...overrides }));
+  return loadFixture('ops', overrides, 'name');
 }

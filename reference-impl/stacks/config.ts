@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { loadFixture } from '../http/fixture';
 
 export interface PlatformVersion {
   buildVersion: string;
@@ -25,38 +25,9 @@ export interface StacksConfig {
   versions: PlatformVersion[];
 }
 
-const FIXTURE = new URL('../../fixtures/stacks.json', import.meta.url);
-
-function fail(message: string): never {
-  throw new Error(`stacks config: ${message}`);
-}
-
-function checkConfig(config: StacksConfig): StacksConfig {
-  if (!Array.isArray(config.users)) fail('users must be an array');
-  for (const u of config.users) {
-    if (typeof u?.name !== 'string' || typeof u.apiKey !== 'string' || typeof u.allowed !== 'boolean') {
-      fail(`bad user entry ${JSON.stringify(u)}`);
-    }
-  }
-  if (new Set(config.users.map((u) => u.apiKey)).size !== config.users.length) fail('API keys must be unique');
-  for (const key of ['maxStacksPerUser', 'provisioningDelayMs', 'lifetimeMinutes'] as const) {
-    const n = config[key];
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) fail(`${key} must be a non-negative number`);
-  }
-  if (!Array.isArray(config.versions)) fail('versions must be an array');
-  for (const v of config.versions) {
-    if (typeof v?.buildVersion !== 'string' || typeof v.releaseName !== 'string' || (v.status !== 'released' && v.status !== 'unreleased')) {
-      fail(`bad version entry ${JSON.stringify(v)}`);
-    }
-  }
-  if (latestReleased(config.versions) === undefined) fail('at least one released version is needed as the default');
-  return config;
-}
-
-/** Reads fixtures/stacks.json; `overrides` replace top-level fields (e.g. provisioningDelayMs: 0 in tests). */
+/** Reads fixtures/stacks.json (checked against fixtures/stacks.schema.json); `overrides` replace top-level fields (e.g. provisioningDelayMs: 0 in tests). */
 export function loadStacksConfig(overrides: Partial<StacksConfig> = {}): StacksConfig {
-  const base = JSON.parse(readFileSync(FIXTURE, 'utf8')) as StacksConfig;
-  return checkConfig(structuredClone({ ...base, ...overrides }));
+  return loadFixture('stacks', overrides, 'apiKey');
 }
 
 /** Orders build versions by their dot-separated parts, numerically where both parts are numbers. */
