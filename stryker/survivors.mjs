@@ -51,6 +51,7 @@ function describeMutant(m, source) {
 }
 
 /** A verdict is about the mutant, not about whether a check reached it: the key leaves the coverage mark out. */
+const unplaced = (text) => text.replace(/^L\d+:\d+ /, '');
 const keyOf = (file, text) => `${file}|${text.replace(' (no coverage)', '')}`;
 export const mutantKey = (file, m, source) => keyOf(file, describeMutant(m, source));
 
@@ -141,7 +142,16 @@ function main(argv) {
   const previous = readSurvivors() ?? new Map();
   const trailer = readTrailer();
   const known = new Map();
-  for (const [file, entries] of previous) for (const e of entries) known.set(keyOf(file, e.text), e);
+  // A mutant whose line moved (code added or removed above it) keeps its verdict: the same mutation of the same code
+  // in the same file, taken in order when the file holds several.
+  const moved = new Map();
+  for (const [file, entries] of previous) {
+    for (const e of entries) {
+      known.set(keyOf(file, e.text), e);
+      const k = keyOf(file, unplaced(e.text));
+      moved.set(k, [...(moved.get(k) ?? []), e]);
+    }
+  }
   const sections = new Map(previous);
   const report = mergeReports(inputs.map((input) => JSON.parse(readFileSync(input, 'utf8'))));
   for (const [file, f] of Object.entries(report.files)) {
@@ -152,7 +162,7 @@ function main(argv) {
       file,
       live.map((m) => {
         const text = describeMutant(m, f.source);
-        const was = known.get(keyOf(file, text));
+        const was = known.get(keyOf(file, text)) ?? moved.get(keyOf(file, unplaced(text)))?.shift();
         return was ? { ...was, text } : { text, verdict: 'not reviewed', reason: '' };
       }),
     );
