@@ -10,12 +10,12 @@ import { stacksApi } from '../../stacks/index';
 import { runAgainst } from '../harness';
 
 /**
- * Servers written from the documents alone (`second/`, `third/`, `fourth/`: ops only), started as processes on a free port and
+ * Servers written from the documents alone (`second/`, `third/`, `fifth/`: both APIs; `fourth/`: ops only), started as processes on a free port and
  * reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md beside each server).
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type Pair = 'second' | 'third' | 'fourth';
+export type Pair = 'second' | 'third' | 'fourth' | 'fifth';
 
 /**
  * The users each server seeds (NOTES.md beside it), as a user of the suite would give them, and the ops server's
@@ -57,6 +57,19 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_PASSWORD: 'pw-Team-3',
     },
     opsScheme: 'http',
+  },
+  fifth: {
+    stacks: { STACKS_API_KEY: 'sk_live_alpha01', STACKS_API_KEY_2: 'sk_live_beta02', STACKS_API_KEY_FORBIDDEN: 'sk_live_gamma03' },
+    ops: {
+      OPS_TLS_INSECURE: '1',
+      OPS_USERNAME: 'admin_east',
+      OPS_PASSWORD: 'Eas7-admin!',
+      OPS_READONLY_USERNAME: 'reader_west',
+      OPS_READONLY_PASSWORD: 'We5t-reader!',
+      OPS_RESTRICTED_USERNAME: 'team_core',
+      OPS_RESTRICTED_PASSWORD: 'C0re-team!',
+    },
+    opsScheme: 'https',
   },
 };
 

@@ -34,10 +34,22 @@ const THIRD_STACKS_BUGS: Record<string, Expected> = {
   'malformed-500': { named: ['STK-CREATE-MALFORMED'] },
 };
 
+const FIFTH_STACKS_BUGS: Record<string, Expected> = {
+  'missing-key-403': { named: ['STK-AUTH-401'] },
+  'no-allowlist': { named: ['STK-AUTH-403'] },
+  'cross-user-access': { named: ['STK-GET-404', 'STK-DELETE-404'], collateral: ['STK-OWNERSHIP'] },
+  'default-last-entry': { named: ['STK-CREATE-DEFAULT-VERSION'] },
+  'malformed-json-500': { named: ['STK-CREATE-MALFORMED'] },
+  'delete-200-body': { named: ['STK-DELETE-204'], collateral: ['STK-ERR-STATUSES'] },
+  'limit-wrong-code': { named: ['STK-LIMIT-409'] },
+  'creating-no-termination': { named: ['STK-SCHEMA-SUMMARY'], collateral: ['STK-SCHEMA-DETAIL'] },
+};
+
 // The stack servers answer after delays (provisioning, stopping): their runs overlap, each on a server of its own.
 for (const [pair, bugs] of [
   ['second', SECOND_STACKS_BUGS],
   ['third', THIRD_STACKS_BUGS],
+  ['fifth', FIFTH_STACKS_BUGS],
 ] as const)
   describe.concurrent(`${pair} stacks server: each documented bug fails its requirement`, () => {
     for (const [bug, want] of Object.entries(bugs)) it(bug, async () => expectCaught(await runStacks(pair, bug), want, bug), 120_000);
