@@ -428,8 +428,8 @@ const deleteByKey: OpsCheck = {
 const immutableCategories: OpsCheck = {
   id: 'ops.icons.immutable-categories',
   title:
-    'A category listed as immutable MUST not change (whatever the server answers): its icons survive a DELETE of the category and a DELETE by key, an icon of it saved over by key stays as it was, and no new icon is saved into it',
-  requirements: ['OPS-ICON-CATEGORY'],
+    'A category listed as immutable SHOULD not change (whatever the server answers): its icons survive a DELETE of the category and a DELETE by key, an icon of it saved over by key stays as it was, and no new icon is saved into it',
+  requirements: ['OPS-ICON-CATEGORY-IMMUTABLE'],
   shares: ['icons'],
   destructive: true,
   async run(ctx) {
@@ -439,14 +439,14 @@ const immutableCategories: OpsCheck = {
       .filter(isImmutable)
       .map((c) => String(c.name))
       .find((name) => all.some((i) => i.category === name));
-    if (!cat) return ctx.untested('OPS-ICON-CATEGORY', 'no category listed as immutable holds an icon');
+    if (!cat) return ctx.untested('OPS-ICON-CATEGORY-IMMUTABLE', 'no category listed as immutable holds an icon');
     const held = keysOf(all.filter((i) => i.category === cat));
     // What the refusal answers is not shown: only the effect is judged.
     const byCategory = await ctx.http.send('iconDeleteByCategory', { query: { category: cat } });
     const after = new Set(keysOf(await allIcons(ctx)));
     const lost = held.filter((k) => !after.has(k));
-    ctx.expect.equal('OPS-ICON-CATEGORY', `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`, lost, [], byCategory);
-    ctx.observe('OPS-ICON-CATEGORY', `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`);
+    ctx.expect.equal('OPS-ICON-CATEGORY-IMMUTABLE', `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`, lost, [], byCategory);
+    ctx.observe('OPS-ICON-CATEGORY-IMMUTABLE', `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`);
 
     // Changes of single icons are modifications of the category too: a new icon in it, an icon of it saved over by
     // key (into a category of the run's), one of its icons deleted by key. Only the effect is judged; an icon such
@@ -464,7 +464,7 @@ const immutableCategories: OpsCheck = {
     if (!still || still.category !== cat || still.title !== first.title) await saveIcons(ctx, [first]);
     const newOnes = now.filter((i) => i.category === cat && !held.includes(String(i._key)));
     ctx.expect.equal(
-      'OPS-ICON-CATEGORY',
+      'OPS-ICON-CATEGORY-IMMUTABLE',
       `the immutable ${cat} after a new icon was saved into it (${added.ex.status}), icon ${key} was saved over into ${elsewhere.name} (${over.ex.status}) and deleted by key (${byKey.status})`,
       { newIcons: keysOf(newOnes), [key]: still ? { category: still.category, title: still.title } : 'gone' },
       { newIcons: [], [key]: { category: cat, title: first.title } },

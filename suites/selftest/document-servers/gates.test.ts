@@ -32,6 +32,18 @@ describe.concurrent('servers written from the documents alone, run as processes'
     expect(shouldFailed(report).sort()).toEqual(['OPS-CPA-FIELDS', 'OPS-TEMPLATE-KPI-FIELDS']);
   }, 120_000);
 
+  // The fifth: 32-hex upper-case keys, lists newest first, limit=0 answering [], XML 401 and plain-text 400 bodies,
+  // 200 deletes with an empty body, 96 spaces before every JSON body, deflate, a 1 s keep-alive, 403 on another
+  // team's object, icons deletable from categories marked immutable.
+  it('fifth ops server (HTTPS, self-signed): the gate passes, and warns only where it departs from a SHOULD', async () => {
+    const report = await runOps('fifth');
+    expect(mustFailed(report)).toEqual([]);
+    expect(report.summary.gate).toBe('pass');
+    // A KPI's urgency as a number, where the fields seen give a string; immutability taken to protect only the
+    // category entry, not its icons.
+    expect(shouldFailed(report).sort()).toEqual(['OPS-ICON-CATEGORY-IMMUTABLE', 'OPS-TEMPLATE-KPI-FIELDS']);
+  }, 120_000);
+
   // The fourth: keys such as svc.000042:7k, lists by title, 201 creates and 204 deletes, 500 for a body that is not
   // JSON, deep-merging partial updates that drop fields the type does not know, requests served one at a time.
   for (const pair of ['second', 'fourth'] as const)

@@ -145,7 +145,7 @@ export const iconsFaults: OpsFault[] = [
   {
     id: 'icon-immutable-category-deletable',
     description: 'DELETE icon_collection?category=<immutable category> deletes its icons regardless',
-    breaks: ['OPS-ICON-CATEGORY'],
+    breaks: ['OPS-ICON-CATEGORY-IMMUTABLE'],
     only: only('immutable-categories'),
     wrap: (inner) => {
       const gone = new Set<string>();
