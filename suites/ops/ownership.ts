@@ -46,12 +46,13 @@ function deepMerged(stored: unknown, sent: unknown): unknown {
 /**
  * A partial update changes the fields it sends and nothing the client owns: the object as read just before,
  * merged with the patch. Fields of the server's own may change (bookkeeping) but must not vanish. The
- * document says only of a full update that fields outside the schema are written: a made-up field (isMadeUp) that
- * the object did not hold may be dropped by a partial one. Returns the fields so dropped.
+ * document says only of a full update that fields outside the schema are written ("With 0, fields that are not in
+ * the original schema are written too"): a partial one may leave a made-up field (isMadeUp) as it was, held or not.
+ * Returns the fields so left out; a patch should carry a documented field too (the title), so that it is judged.
  */
 export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Owned, requirement: string): string[] {
   const now = asDoc(after.json);
-  const dropped = Object.keys(patch).filter((k) => isMadeUp(k) && !(k in before) && now[k] === undefined);
+  const dropped = Object.keys(patch).filter((k) => isMadeUp(k) && !same(now[k], patch[k]) && same(now[k], before[k]));
   for (const [k, v] of Object.entries(patch)) {
     if (dropped.includes(k)) continue;
     if (!same(now[k], v) && !same(now[k], deepMerged(before[k], v)))

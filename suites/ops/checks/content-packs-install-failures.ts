@@ -1,13 +1,8 @@
 import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
-import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
 import { getIn, listIn, ok, type Doc, type OpsCheck, type OpsContext } from '../support';
-import { docs, listPacks, member, packParams, packsOf, previewOf, shown, str } from './content-packs-support';
-
-/** Identifiers `success` reports installed, whatever group it files them under. */
-const successIds = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.values(g).flatMap((items) => docs(items).map((e) => String(e.id))));
-const failuresFor = (ex: Exchange, id: string) => docs(member(ex, 'failure')).filter((f) => f.id === id);
+import { docs, failuresFor, listPacks, member, packParams, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
 
 /** A pack with a service (the preview's `services` group) that is neither installed nor present under its identifier. */
 async function freeService(ctx: OpsContext): Promise<{ pack: Doc; id: string; title: string } | undefined> {

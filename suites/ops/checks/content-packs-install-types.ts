@@ -3,9 +3,9 @@ import { isDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
 import { deleteIn, getIn, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { core } from '../collections';
-import { docs, listPacks, packsOf, previewOf, shown, str } from './content-packs-support';
+import { docs, failuresFor, listPacks, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
 import { emList, emPath } from './events';
-import { failuresFor, GROUP_TYPES, install, resultProblems, successIds, sweep, tracker } from './content-packs-install';
+import { GROUP_TYPES, install, resultProblems, sweep, tracker } from './content-packs-install';
 
 interface Pick {
   pack: Doc;

@@ -61,9 +61,16 @@ const listSeenTypes: OpsCheck = {
   },
 };
 
+/**
+ * A field name that means the same to every server: a name with a dot (real correlation searches hold keys such as
+ * `action.email.to`) is a path into nested objects to a server that reads names as paths, and the document does not
+ * say which reading sort_key, fields and filter_data take.
+ */
+const plainName = (f: string) => !f.includes('.') && !f.startsWith('$');
+
 /** Fields every row holds with one scalar type: what sorting and filtering can be judged on. */
 function uniformFields(all: Doc[]): { field: string; unique: boolean }[] {
-  const names = [...new Set(all.flatMap((r) => Object.keys(r)))];
+  const names = [...new Set(all.flatMap((r) => Object.keys(r)))].filter(plainName);
   return names.filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f])).map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
 }
 
@@ -86,7 +93,7 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const fields = uniformFields(all);
   const sortable = fields.filter((f) => f.unique).map((f) => f.field);
   const filterable = fields.map((f) => f.field);
-  const projectable = [...new Set(all.flatMap((r) => Object.keys(r)))].filter((f) => f !== '_key' && f !== 'object_type');
+  const projectable = [...new Set(all.flatMap((r) => Object.keys(r)))].filter((f) => f !== '_key' && f !== 'object_type' && plainName(f));
   if (!sortable.length) return ctx.untested('OPS-EM-LIST-PARAMS', `${type}: no field has distinct scalar values in every row, so no order can be judged`);
   const n = all.length;
   // Fields a server returns with every projection are its own (bookkeeping it adds); the others must follow `fields`.

@@ -98,8 +98,9 @@ export const listsAfterWrites: OpsCheck = {
     live.set(r5!.made.key!, r5!);
     withPair.add(r5!.made.key!);
     const renamed = `${r1.title} renamed`;
-    // Every update sends all the fields the check set, so a merge and a replacement leave the same object.
-    const upd = await updateIn(ctx, C, r1.made.key!, { title: renamed, cf_rank: 45 }, 1);
+    // Every update sends all the fields the check set, as a full update: the document says a full update writes fields
+    // outside the schema, while a partial one may leave them out (OPS-PARTIAL-NEW-FIELDS).
+    const upd = await updateIn(ctx, C, r1.made.key!, { title: renamed, cf_rank: 45 }, 0);
     if (!ctx.expect.status('OPS-CORE-UPDATE', upd, '2xx', 'rename and re-rank of a ranked service')) return;
     const oldTitle = r1.title;
     live.set(r1.made.key!, { ...r1, title: renamed, rank: 45 });
@@ -121,7 +122,7 @@ export const listsAfterWrites: OpsCheck = {
     const odd = await create('lw odd', { cf_rank: [1, 2] });
     if (odd) {
       await inOrder('with an array at cf_rank in a row the filter leaves out', 1);
-      const rerank = await updateIn(ctx, C, r2.made.key!, { title: r2.title, cf_rank: 5, cf_note: pair }, 1);
+      const rerank = await updateIn(ctx, C, r2.made.key!, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
       if (ctx.expect.status('OPS-CORE-UPDATE', rerank, '2xx', 'update after a sorted list of a collection with an array at the sort key')) live.set(r2.made.key!, { ...r2, rank: 5 });
       const del = await removeIn(ctx, C, r3.made);
       if (ctx.expect.status('OPS-CORE-DELETE', del!, '2xx', 'delete after a sorted list of a collection with an array at the sort key')) live.delete(r3.made.key!);

@@ -15,7 +15,7 @@ import { runAgainst } from '../harness';
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type Pair = 'second' | 'third' | 'fourth' | 'fifth';
+export type Pair = 'second' | 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh';
 
 /**
  * The users each server seeds (NOTES.md beside it), as a user of the suite would give them, and the ops server's
@@ -71,6 +71,28 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
     },
     opsScheme: 'https',
   },
+  sixth: {
+    ops: {
+      OPS_USERNAME: 'cfg_admin',
+      OPS_PASSWORD: 'Cfg-Adm1n',
+      OPS_READONLY_USERNAME: 'cfg_view',
+      OPS_READONLY_PASSWORD: 'Cfg-V1ew',
+      OPS_RESTRICTED_USERNAME: 'team_noc',
+      OPS_RESTRICTED_PASSWORD: 'N0c-team',
+    },
+    opsScheme: 'http',
+  },
+  seventh: {
+    ops: {
+      OPS_USERNAME: 'ops_writer',
+      OPS_PASSWORD: 'Wr1ter-pass',
+      OPS_READONLY_USERNAME: 'ops_reader',
+      OPS_READONLY_PASSWORD: 'Re4der-pass',
+      OPS_RESTRICTED_USERNAME: 'team_edge',
+      OPS_RESTRICTED_PASSWORD: 'Ed9e-pass',
+    },
+    opsScheme: 'http',
+  },
 };
 
 async function freePort(): Promise<number> {
@@ -105,7 +127,7 @@ async function runOn(api: ApiDefinition, script: string, env: (port: number) => 
   }
 }
 
-export const runStacks = (pair: Exclude<Pair, 'fourth'>, bug?: string) =>
+export const runStacks = (pair: 'second' | 'third' | 'fifth', bug?: string) =>
   runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
 
 export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${TARGETS[pair].opsScheme}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);

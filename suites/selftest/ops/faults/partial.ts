@@ -36,8 +36,8 @@ function deepMerge(a: unknown, b: unknown): unknown {
 export const partialFaults: OpsFault[] = [
   {
     id: 'partial-flag-swapped',
-    description: 'is_partial_data=1 is handled as a full replace (refused without title) and is_partial_data=0 merges',
-    breaks: ['OPS-PARTIAL-VALUES', 'OPS-PARTIAL-REPLACE'],
+    description: 'is_partial_data=1 is handled as a full replace and is_partial_data=0 merges',
+    breaks: ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-REPLACE'],
     only: ['ops.partial.merge', 'ops.partial.replace'],
     wrap: mapRequest(
       (r) => isUpdateByKey(r) && (flag(r) === '0' || flag(r) === '1'),
