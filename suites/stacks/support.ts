@@ -105,6 +105,25 @@ export function latestReleased(versions: Version[]): Version | undefined {
   return versions.filter((v) => v.status === 'released').sort((a, b) => compareVersions(b.buildVersion, a.buildVersion))[0];
 }
 
+/** The build number of a four-part build version (`9.10.0.41207`): a sequence that grows with every build. */
+const buildNumber = (v: Version) => {
+  const parts = String(v.buildVersion).split('.');
+  return parts.length >= 4 && /^\d+$/.test(parts[parts.length - 1]) ? Number(parts[parts.length - 1]) : undefined;
+};
+
+/**
+ * The released versions "the latest released version" may name. The document gives no release dates nor an order
+ * of versions: the highest version, or, where every released build carries a build number, the latest build (a
+ * hotfix of an older line built after a newer release) are both the latest by some clock.
+ */
+export function latestReleasedReadings(versions: Version[]): Version[] {
+  const released = versions.filter((v) => v.status === 'released');
+  const highest = latestReleased(versions);
+  const numbers = released.map(buildNumber);
+  const built = numbers.every((n) => n !== undefined) ? released[numbers.indexOf(Math.max(...(numbers as number[])))] : undefined;
+  return [...new Set([highest, built].filter((v): v is Version => v !== undefined))];
+}
+
 /** Expect a ServiceError with this status and code; one assertion. */
 export function expectError(ctx: StacksContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
   const seen = codeOf(ex);

@@ -178,7 +178,25 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   // A large live store makes every case expensive: fewer cases there.
   const runs = n > 500 ? Math.min(3, ctx.options.runs) : Math.ceil(ctx.options.runs / 2);
   // One row at a time from the start and from the second row: a limit that is ignored shows on any list of two rows.
-  const first = (skip: number) => ({ sortKey: sortable[0], dir: 1 as const, skip, limit: 1, asked: projectable.slice(0, 1), filterField: filterable[0], filterRow: 0, ne: false });
+  // Sorted by a field the unsorted list is not already in ascending order of: a list that ignores sort_key fails.
+  const unlike =
+    sortable.find(
+      (f) =>
+        !inOrder(
+          all.map((r) => r[f]),
+          1,
+        ),
+    ) ?? sortable[0];
+  const first = (skip: number) => ({
+    sortKey: unlike,
+    dir: 1 as const,
+    skip,
+    limit: 1,
+    asked: projectable.slice(0, 1),
+    filterField: filterable[0],
+    filterRow: 0,
+    ne: false,
+  });
   const examples: [ReturnType<typeof first>][] = n > 1 ? [[first(0)], [first(1)]] : [];
   await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs, concurrent: true, examples });
 }

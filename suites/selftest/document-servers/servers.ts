@@ -15,7 +15,7 @@ import { runAgainst } from '../harness';
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type Pair = 'second' | 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh';
+export type Pair = 'second' | 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth';
 
 /**
  * The users each server seeds (NOTES.md beside it), as a user of the suite would give them, and the ops server's
@@ -82,6 +82,19 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
     },
     opsScheme: 'http',
   },
+  eighth: {
+    stacks: { STACKS_API_KEY: 'pk_9d1e77aa', STACKS_API_KEY_2: 'pk_3b08c2ff', STACKS_API_KEY_FORBIDDEN: 'pk_55f0e1d4' },
+    ops: {
+      OPS_TLS_INSECURE: '1',
+      OPS_USERNAME: 'root_ops',
+      OPS_PASSWORD: 'R00t-ops!',
+      OPS_READONLY_USERNAME: 'viewer_ops',
+      OPS_READONLY_PASSWORD: 'V1ewer-ops!',
+      OPS_RESTRICTED_USERNAME: 'team_db',
+      OPS_RESTRICTED_PASSWORD: 'Db-team-9',
+    },
+    opsScheme: 'https',
+  },
   seventh: {
     ops: {
       OPS_USERNAME: 'ops_writer',
@@ -127,7 +140,7 @@ async function runOn(api: ApiDefinition, script: string, env: (port: number) => 
   }
 }
 
-export const runStacks = (pair: 'second' | 'third' | 'fifth', bug?: string) =>
+export const runStacks = (pair: 'second' | 'third' | 'fifth' | 'eighth', bug?: string) =>
   runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
 
 export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${TARGETS[pair].opsScheme}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);
