@@ -101,7 +101,7 @@ export async function listVersions(ctx: StacksContext): Promise<Version[]> {
   return Array.isArray(versions) ? versions : [];
 }
 
-export function latestReleased(versions: Version[]): Version | undefined {
+function latestReleased(versions: Version[]): Version | undefined {
   return versions.filter((v) => v.status === 'released').sort((a, b) => compareVersions(b.buildVersion, a.buildVersion))[0];
 }
 

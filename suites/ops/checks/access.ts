@@ -1,4 +1,5 @@
 import type { Exchange } from '../../core/types';
+import { compact } from '../../core/expect';
 import { BACKUP, BASE_SERVICE_TEMPLATE, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
 import { assertWholeCount, countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type OpsCheck } from '../support';
 
@@ -113,7 +114,19 @@ export const resultsRestrictedToReadable: OpsCheck = {
         );
       }
       const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
-      ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
+      if (c === SERVICE) {
+        // "Results are restricted to objects the caller can read. Counts of maintenance windows and jobs reflect the
+        // caller's access": whether the other counts are results is not said, so a core count may count every object.
+        const n = countOf(count);
+        ctx.expect.that(
+          req,
+          `${c.type}: the read-only count of the run's objects, against the rows of its list or the administrator's`,
+          n === mine.length || n === admin.size,
+          { expected: `${mine.length} (its list) or ${admin.size} (the administrator's)`, actual: compact(n) },
+          count,
+        );
+        if (n !== mine.length) ctx.observe(req, `the read-only count of services counts objects the caller cannot read (${n}, its list ${mine.length})`);
+      } else ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
       // Without a filter too, while an object it cannot read is there: the caller's count is the length of its list.
       if (c !== SERVICE && !ok(probe)) await assertWholeCount(ctx, c, req, 'rows of the read-only list', { as: 'readonly' });
       // And the other way: an object of the run's in the default group that the caller reads by key is in its list.

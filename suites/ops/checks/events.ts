@@ -76,8 +76,10 @@ function uniformFields(all: Doc[]): { field: string; unique: boolean }[] {
 
 const byCodepoint = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 const byFolded = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : byCodepoint(String(a).toLowerCase(), String(b).toLowerCase()));
-/** Ordered under binary or case-folded collation: the document names no collation. */
-const inOrder = (values: unknown[], dir: 1 | -1) => [byCodepoint, byFolded].some((cmp) => values.every((v, i) => i === 0 || dir * cmp(values[i - 1], v) <= 0));
+const natural = new Intl.Collator('en', { numeric: true });
+const byNatural = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : natural.compare(String(a), String(b)));
+/** Ordered under binary, case-folded or natural (digits as numbers) collation: the document names no collation. */
+const inOrder = (values: unknown[], dir: 1 | -1) => [byCodepoint, byFolded, byNatural].some((cmp) => values.every((v, i) => i === 0 || dir * cmp(values[i - 1], v) <= 0));
 
 /** Live episodes change under a run: a case that fails is tried once more before it counts. */
 async function twice(body: () => Promise<void>): Promise<void> {

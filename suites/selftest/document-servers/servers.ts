@@ -15,7 +15,7 @@ import { runAgainst } from '../harness';
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type Pair = 'second' | 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth';
+export type Pair = 'second' | 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth' | 'ninth';
 
 /**
  * The users each server seeds (NOTES.md beside it), as a user of the suite would give them, and the ops server's
@@ -84,6 +84,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
   },
   eighth: {
     stacks: { STACKS_API_KEY: 'pk_9d1e77aa', STACKS_API_KEY_2: 'pk_3b08c2ff', STACKS_API_KEY_FORBIDDEN: 'pk_55f0e1d4' },
+    ops: {},
+    opsScheme: 'http',
+  },
+  ninth: {
     ops: {
       OPS_TLS_INSECURE: '1',
       OPS_USERNAME: 'root_ops',

@@ -12,6 +12,8 @@ export interface Expected {
   untested?: string[];
   /** Bugs against a SHOULD: a warning (that requirement failed), never a failed gate. */
   should?: string[];
+  /** Not a bug after all: a reading the document allows (why, in words). The run must fail no MUST. */
+  reading?: string;
 }
 
 export const mustFailures = (r: ComplianceReport) => r.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => `${q.id}: ${q.evidence[0]?.message ?? q.reason}`);
@@ -21,6 +23,7 @@ export function expectCaught(report: ComplianceReport, want: Expected, clause: s
   for (const id of want.untested ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('untested');
   for (const id of want.should ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('failed');
   if (want.should) expect(failed, 'a SHOULD deviation fails no MUST').toEqual([]);
+  if (want.reading) expect(failed, `a reading the document allows: ${want.reading}`).toEqual([]);
   if (!want.named) return;
   expect(report.summary.gate, clause).toBe('fail');
   for (const id of want.named) expect(failed, `${id} must fail: ${clause}`).toContain(id);

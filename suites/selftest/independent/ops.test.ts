@@ -55,7 +55,9 @@ const EXPECTED: Record<string, Expected> = {
     named: ['OPS-CORE-COUNT'],
     collateral: ['OPS-CORE-DELETE', 'OPS-CPA-COUNT', 'OPS-MW-COUNT', 'OPS-BR-DELETE', 'OPS-BR-COUNT', 'OPS-AUTH-ACCESS-CHECKS', 'OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS', 'OPS-VERSION-PATH'],
   },
-  'count-ignores-access': { named: ['OPS-AUTH-RESULTS-READABLE'] },
+  'count-ignores-access': {
+    reading: 'only counts of maintenance windows and jobs are said to reflect the caller\'s access; whether a core count is a "result" is not said',
+  },
   'list-ignores-access': { named: ['OPS-AUTH-RESULTS-READABLE'], collateral: ['OPS-AUTH-COUNTS'] },
   'get-ignores-access': { named: ['OPS-AUTH-RESULTS-READABLE'] },
   'partial-update-replaces': { named: ['OPS-PARTIAL-MERGE'], collateral: ['OPS-CORE-BULK-UPDATE', 'OPS-MW-UPDATE'] },

@@ -93,9 +93,7 @@ export const chosenVersionIsUsed: StacksCheck = {
     const versions = await listVersions(ctx);
     const latest = latestReleasedReadings(versions);
     // Prefer versions that differ from the default, so "ignores the field" cannot pass by chance.
-    const picks = [versions.find((v) => v.status === 'released' && !latest.includes(v)), versions.find((v) => v.status === 'unreleased')].filter((v): v is NonNullable<typeof v> =>
-      Boolean(v),
-    );
+    const picks = [versions.find((v) => v.status === 'released' && !latest.includes(v)), versions.find((v) => v.status === 'unreleased')].filter((v): v is NonNullable<typeof v> => Boolean(v));
     if (!picks.length) return ctx.untested('STK-CREATE-CHOSEN-VERSION', 'the versions list offers no version other than the default');
     for (const v of picks) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });

@@ -199,13 +199,17 @@ export const thresholdWindowsFaults: OpsFault[] = [
     },
   },
   {
-    id: 'ctw-associate-answers-nothing',
-    description: 'associate_service_kpi links the KPIs but answers an empty services list',
+    // An empty answer is one reading of "(those linked)" when the window named its KPIs since its create.
+    id: 'ctw-associate-answers-unlinked',
+    description: 'associate_service_kpi answers, besides the KPIs it linked, one the window does not name',
     breaks: ['OPS-CTW-ASSOCIATE'],
     only: ONLY,
     wrap: mapResponse(
       (req, res) => isAction('associate_service_kpi')(req) && ok(res),
-      (res) => ({ ...res, body: { services: [] } }),
+      (res) => {
+        const services = (res.body as { services?: unknown[] }).services ?? [];
+        return { ...res, body: { services: [...services, { _key: 'no-such-service', kpi_ids: ['no-such-kpi'] }] } };
+      },
     ),
   },
   {
