@@ -108,6 +108,7 @@ export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: 
  */
 export async function assertWholeCount(ctx: OpsContext, c: Collection, requirement: string, noun: string, opts: SendOptions = {}): Promise<void> {
   let mismatch: { count: Exchange; listed: number } | undefined;
+  let mismatches = 0;
   for (let i = 0; i < 6; i++) {
     const first = keys(rows(await listIn(ctx, c, {}, opts))).sort();
     const count = await countIn(ctx, c, {}, opts);
@@ -115,11 +116,19 @@ export async function assertWholeCount(ctx: OpsContext, c: Collection, requireme
     if (same(first, second)) {
       if (countOf(count) === second.length) return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
       mismatch = { count, listed: second.length };
+      mismatches++;
     }
     await sleep(50 * 2 ** i);
   }
-  if (mismatch)
+  // One mismatch may be an object another check created and deleted between the two lists; two are the count's own.
+  if (mismatch && mismatches >= 2)
     ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(mismatch.count), mismatch.listed, mismatch.count);
+  else if (mismatch)
+    ctx.untested(
+      requirement,
+      `the ${c.type} collection held still around the count once only, and the count differed then: too little to tell a wrong count from another check's write`,
+      mismatch.count,
+    );
   else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
 }
 
