@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+
+// Tests load a configuration for every app they start: each schema is compiled once.
+const ajv = new Ajv2020({ allErrors: true });
+const validators = new Map<string, ValidateFunction>();
 
 /**
  * Reads a reference implementation's fixture (configuration and seed data), applies `overrides` to its top-level
@@ -10,8 +14,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 export function loadFixture<T extends { users: object[] }>(name: 'ops' | 'stacks', overrides: Partial<T>, unique: string): T {
   const read = (file: string): unknown => JSON.parse(readFileSync(new URL(`../../fixtures/${file}`, import.meta.url), 'utf8'));
   const config = structuredClone({ ...(read(`${name}.json`) as T), ...overrides });
-  const ajv = new Ajv2020({ allErrors: true });
-  const validate = ajv.compile(read(`${name}.schema.json`) as object);
+  let validate = validators.get(name);
+  if (!validate) {
+    validate = ajv.compile(read(`${name}.schema.json`) as object);
+    validators.set(name, validate);
+  }
   const fail = (why: string): never => {
     throw new Error(`${name} config: ${why}`);
   };

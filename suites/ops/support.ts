@@ -107,28 +107,24 @@ export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: 
  * between two lists: a try counts only when both lists agree, and a mismatch fails only if every such try shows it.
  */
 export async function assertWholeCount(ctx: OpsContext, c: Collection, requirement: string, noun: string, opts: SendOptions = {}): Promise<void> {
-  let mismatch: { count: Exchange; listed: number } | undefined;
-  let mismatches = 0;
+  // Each moment the list held still around the count and the count differed from it.
+  const mismatches: { count: Exchange; listed: number }[] = [];
   for (let i = 0; i < 6; i++) {
     const first = keys(rows(await listIn(ctx, c, {}, opts))).sort();
     const count = await countIn(ctx, c, {}, opts);
     const second = keys(rows(await listIn(ctx, c, {}, opts))).sort();
     if (same(first, second)) {
       if (countOf(count) === second.length) return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
-      mismatch = { count, listed: second.length };
-      mismatches++;
+      mismatches.push({ count, listed: second.length });
     }
     await sleep(50 * 2 ** i);
   }
+  const last = mismatches.at(-1);
   // One mismatch may be an object another check created and deleted between the two lists; two are the count's own.
-  if (mismatch && mismatches >= 2)
-    ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(mismatch.count), mismatch.listed, mismatch.count);
-  else if (mismatch)
-    ctx.untested(
-      requirement,
-      `the ${c.type} collection held still around the count once only, and the count differed then: too little to tell a wrong count from another check's write`,
-      mismatch.count,
-    );
+  if (last && mismatches.length >= 2)
+    ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(last.count), last.listed, last.count);
+  else if (last)
+    ctx.untested(requirement, `the ${c.type} collection held still around the count once only, and the count differed then: too little to tell a wrong count from another check's write`, last.count);
   else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
 }
 

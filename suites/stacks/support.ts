@@ -101,10 +101,6 @@ export async function listVersions(ctx: StacksContext): Promise<Version[]> {
   return Array.isArray(versions) ? versions : [];
 }
 
-function latestReleased(versions: Version[]): Version | undefined {
-  return versions.filter((v) => v.status === 'released').sort((a, b) => compareVersions(b.buildVersion, a.buildVersion))[0];
-}
-
 /** The build number of a four-part build version (`9.10.0.41207`): a sequence that grows with every build. */
 const buildNumber = (v: Version) => {
   const parts = String(v.buildVersion).split('.');
@@ -118,7 +114,7 @@ const buildNumber = (v: Version) => {
  */
 export function latestReleasedReadings(versions: Version[]): Version[] {
   const released = versions.filter((v) => v.status === 'released');
-  const highest = latestReleased(versions);
+  const highest = [...released].sort((a, b) => compareVersions(b.buildVersion, a.buildVersion))[0];
   const numbers = released.map(buildNumber);
   const built = numbers.every((n) => n !== undefined) ? released[numbers.indexOf(Math.max(...(numbers as number[])))] : undefined;
   return [...new Set([highest, built].filter((v): v is Version => v !== undefined))];

@@ -11,10 +11,10 @@ export const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
 export const member = (ex: Exchange, name: string): unknown => (isDoc(ex.json) ? ex.json[name] : undefined);
 
 /**
- * An identifier an install result reports, as the pack names it. The document: "prefix added to each installed
+ * Reads identifiers an install result reports as the pack names them. The document: "prefix added to each installed
  * object": a server may add the install's prefix to the identifiers it reports as well as to the titles.
  */
-function asPackId(ex: Exchange, id: unknown): string {
+function packIdReader(ex: Exchange): (id: unknown) => string {
   let prefix = '';
   try {
     const sent: unknown = JSON.parse(ex.request.body ?? '{}');
@@ -22,16 +22,24 @@ function asPackId(ex: Exchange, id: unknown): string {
   } catch {
     // Not a JSON body: no prefix was sent.
   }
-  const s = String(id);
-  return prefix !== '' && s.startsWith(prefix) ? s.slice(prefix.length) : s;
+  return (id) => {
+    const s = String(id);
+    return prefix !== '' && s.startsWith(prefix) ? s.slice(prefix.length) : s;
+  };
 }
 
 /** `success` as `group/identifier` entries, identifiers as the pack names them. */
-export const successEntries = (ex: Exchange) => docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((e) => ({ group, id: asPackId(ex, e.id) }))));
+export function successEntries(ex: Exchange): { group: string; id: string }[] {
+  const asPackId = packIdReader(ex);
+  return docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((e) => ({ group, id: asPackId(e.id) }))));
+}
 /** Identifiers `success` reports installed, whatever group it files them under. */
 export const successIds = (ex: Exchange) => successEntries(ex).map((e) => e.id);
 /** `failure` entries, each with the identifier as the pack names it under `packId`. */
-export const failures = (ex: Exchange): (Doc & { packId: string })[] => docs(member(ex, 'failure')).map((f) => Object.assign({}, f, { packId: asPackId(ex, f.id) }));
+export function failures(ex: Exchange): (Doc & { packId: string })[] {
+  const asPackId = packIdReader(ex);
+  return docs(member(ex, 'failure')).map((f) => Object.assign({}, f, { packId: asPackId(f.id) }));
+}
 export const failuresFor = (ex: Exchange, id: string) => failures(ex).filter((f) => f.packId === id);
 
 export const listPacks = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });

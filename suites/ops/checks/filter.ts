@@ -70,15 +70,20 @@ function shapeExamples(ours: Doc[]): GeneratedFilter[] {
   return out;
 }
 
+/** The one top-level field a filter names and its rule, when it names one plain field (no operator, no path). */
+function singleField(filter: Doc): [string, unknown] | undefined {
+  const entries = Object.entries(filter);
+  return entries.length === 1 && !/^\$|\./.test(entries[0][0]) ? entries[0] : undefined;
+}
+
 /**
  * A document store matches `{field: null}` on a missing field too; the document names equality without saying what
  * null matches, so a store that matches only a stored null is read the other way, not wrong.
  */
 function strictNull(filter: Doc, rows: Doc[]): Doc[][] {
-  const entries = Object.entries(filter);
-  if (entries.length !== 1 || entries[0][1] !== null || /^\$|\./.test(entries[0][0])) return [];
-  const [field] = entries[0];
-  return [rows.filter((r) => r[field] === null)];
+  const one = singleField(filter);
+  if (!one || one[1] !== null) return [];
+  return [rows.filter((r) => r[one[0]] === null)];
 }
 
 /**
@@ -87,9 +92,9 @@ function strictNull(filter: Doc, rows: Doc[]): Doc[][] {
  * tests only string values (never an array's elements) is read the other way, not wrong.
  */
 function scalarRegex(filter: Doc, rows: Doc[]): Doc[][] {
-  const entries = Object.entries(filter);
-  if (entries.length !== 1 || /^\$|\./.test(entries[0][0])) return [];
-  const [field, node] = entries[0];
+  const one = singleField(filter);
+  if (!one) return [];
+  const [field, node] = one;
   if (!isDoc(node) || !('$regex' in node) || Object.keys(node).some((k) => k !== '$regex' && k !== '$options')) return [];
   if (!rows.some((r) => Array.isArray(r[field]))) return [];
   return [selectWith(filter, rows).filter((r) => !Array.isArray(r[field]))];

@@ -10,21 +10,27 @@ import { stacksApi } from '../../stacks/index';
 import { runAgainst } from '../harness';
 
 /**
- * Servers written from the documents alone (`second/`, `third/`, `fifth/`: both APIs; `fourth/`: ops only), started as processes on a free port and
- * reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md beside each server).
+ * Servers written from the documents alone (`second/` to `ninth/`, NOTES.md beside each), started as processes on a
+ * free port and reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md).
  */
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-export type Pair = 'second' | 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth' | 'ninth';
+/** The keys each stack server seeds, as a user of the suite would give them. */
+const STACKS_SERVERS = {
+  second: { STACKS_API_KEY: 'key-alice', STACKS_API_KEY_2: 'key-bob', STACKS_API_KEY_FORBIDDEN: 'key-mallory' },
+  third: { STACKS_API_KEY: 'tok_7f3a9c1e', STACKS_API_KEY_2: 'tok_b24d8e60', STACKS_API_KEY_FORBIDDEN: 'tok_0c5e2f99' },
+  fifth: { STACKS_API_KEY: 'sk_live_alpha01', STACKS_API_KEY_2: 'sk_live_beta02', STACKS_API_KEY_FORBIDDEN: 'sk_live_gamma03' },
+  eighth: { STACKS_API_KEY: 'pk_9d1e77aa', STACKS_API_KEY_2: 'pk_3b08c2ff', STACKS_API_KEY_FORBIDDEN: 'pk_55f0e1d4' },
+} satisfies Record<string, Record<string, string>>;
 
 /**
- * The users each server seeds (NOTES.md beside it), as a user of the suite would give them, and the ops server's
- * scheme: the third speaks HTTPS, as the document's transport asks; the second and fourth plain HTTP.
+ * The users each ops server seeds, and its scheme: HTTPS, as the document's transport asks, or plain HTTP, which
+ * fails OPS-AUTH-HTTPS in every run of it.
  */
-const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<string, string>; opsScheme: 'http' | 'https' }> = {
+const OPS_SERVERS = {
   second: {
-    stacks: { STACKS_API_KEY: 'key-alice', STACKS_API_KEY_2: 'key-bob', STACKS_API_KEY_FORBIDDEN: 'key-mallory' },
-    ops: {
+    scheme: 'http',
+    env: {
       OPS_USERNAME: 'admin',
       OPS_PASSWORD: 's3cret-admin',
       OPS_READONLY_USERNAME: 'viewer',
@@ -32,11 +38,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'teamwriter',
       OPS_RESTRICTED_PASSWORD: 's3cret-team',
     },
-    opsScheme: 'http',
   },
   third: {
-    stacks: { STACKS_API_KEY: 'tok_7f3a9c1e', STACKS_API_KEY_2: 'tok_b24d8e60', STACKS_API_KEY_FORBIDDEN: 'tok_0c5e2f99' },
-    ops: {
+    scheme: 'https',
+    env: {
       OPS_TLS_INSECURE: '1',
       OPS_USERNAME: 'ops-admin',
       OPS_PASSWORD: 'Adm1n-pass',
@@ -45,10 +50,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'netops',
       OPS_RESTRICTED_PASSWORD: 'N3tops-pass',
     },
-    opsScheme: 'https',
   },
   fourth: {
-    ops: {
+    scheme: 'http',
+    env: {
       OPS_USERNAME: 'svc_conformance',
       OPS_PASSWORD: 'pw-Write-1',
       OPS_READONLY_USERNAME: 'ro_user',
@@ -56,11 +61,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'team_ops',
       OPS_RESTRICTED_PASSWORD: 'pw-Team-3',
     },
-    opsScheme: 'http',
   },
   fifth: {
-    stacks: { STACKS_API_KEY: 'sk_live_alpha01', STACKS_API_KEY_2: 'sk_live_beta02', STACKS_API_KEY_FORBIDDEN: 'sk_live_gamma03' },
-    ops: {
+    scheme: 'https',
+    env: {
       OPS_TLS_INSECURE: '1',
       OPS_USERNAME: 'admin_east',
       OPS_PASSWORD: 'Eas7-admin!',
@@ -69,10 +73,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'team_core',
       OPS_RESTRICTED_PASSWORD: 'C0re-team!',
     },
-    opsScheme: 'https',
   },
   sixth: {
-    ops: {
+    scheme: 'http',
+    env: {
       OPS_USERNAME: 'cfg_admin',
       OPS_PASSWORD: 'Cfg-Adm1n',
       OPS_READONLY_USERNAME: 'cfg_view',
@@ -80,15 +84,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'team_noc',
       OPS_RESTRICTED_PASSWORD: 'N0c-team',
     },
-    opsScheme: 'http',
-  },
-  eighth: {
-    stacks: { STACKS_API_KEY: 'pk_9d1e77aa', STACKS_API_KEY_2: 'pk_3b08c2ff', STACKS_API_KEY_FORBIDDEN: 'pk_55f0e1d4' },
-    ops: {},
-    opsScheme: 'http',
   },
   ninth: {
-    ops: {
+    scheme: 'https',
+    env: {
       OPS_TLS_INSECURE: '1',
       OPS_USERNAME: 'root_ops',
       OPS_PASSWORD: 'R00t-ops!',
@@ -97,10 +96,10 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'team_db',
       OPS_RESTRICTED_PASSWORD: 'Db-team-9',
     },
-    opsScheme: 'https',
   },
   seventh: {
-    ops: {
+    scheme: 'http',
+    env: {
       OPS_USERNAME: 'ops_writer',
       OPS_PASSWORD: 'Wr1ter-pass',
       OPS_READONLY_USERNAME: 'ops_reader',
@@ -108,9 +107,14 @@ const TARGETS: Record<Pair, { stacks?: Record<string, string>; ops: Record<strin
       OPS_RESTRICTED_USERNAME: 'team_edge',
       OPS_RESTRICTED_PASSWORD: 'Ed9e-pass',
     },
-    opsScheme: 'http',
   },
-};
+} satisfies Record<string, { scheme: 'http' | 'https'; env: Record<string, string> }>;
+
+export type StacksServer = keyof typeof STACKS_SERVERS;
+export type OpsServer = keyof typeof OPS_SERVERS;
+
+/** What every run of an ops server fails whatever its bugs: the transport, where it speaks plain HTTP. */
+export const transportFailures = (server: OpsServer): string[] => (OPS_SERVERS[server].scheme === 'http' ? ['OPS-AUTH-HTTPS'] : []);
 
 async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -144,7 +148,8 @@ async function runOn(api: ApiDefinition, script: string, env: (port: number) => 
   }
 }
 
-export const runStacks = (pair: 'second' | 'third' | 'fifth' | 'eighth', bug?: string) =>
-  runOn(stacksApi, `${pair}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...TARGETS[pair].stacks }), bug);
+export const runStacks = (server: StacksServer, bug?: string) =>
+  runOn(stacksApi, `${server}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...STACKS_SERVERS[server] }), bug);
 
-export const runOps = (pair: Pair, bug?: string) => runOn(opsApi, `${pair}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${TARGETS[pair].opsScheme}://127.0.0.1:${port}`, ...TARGETS[pair].ops }), bug);
+export const runOps = (server: OpsServer, bug?: string) =>
+  runOn(opsApi, `${server}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${OPS_SERVERS[server].scheme}://127.0.0.1:${port}`, ...OPS_SERVERS[server].env }), bug);

@@ -62,12 +62,12 @@ const EIGHTH_STACKS_BUGS: Record<string, Expected> = {
 };
 
 // The stack servers answer after delays (provisioning, stopping): their runs overlap, each on a server of its own.
-for (const [pair, bugs] of [
+for (const [server, bugs] of [
   ['second', SECOND_STACKS_BUGS],
   ['third', THIRD_STACKS_BUGS],
   ['fifth', FIFTH_STACKS_BUGS],
   ['eighth', EIGHTH_STACKS_BUGS],
 ] as const)
-  describe.concurrent(`${pair} stacks server: each documented bug fails its requirement`, () => {
-    for (const [bug, want] of Object.entries(bugs)) it(bug, async () => expectCaught(await runStacks(pair, bug), want, bug), 120_000);
+  describe.concurrent(`${server} stacks server: each documented bug fails its requirement`, () => {
+    for (const [bug, want] of Object.entries(bugs)) it(bug, async () => expectCaught(await runStacks(server, bug), want, bug), 120_000);
   });
