@@ -4,8 +4,8 @@ import type { Target } from '../core/types';
 import { opsApi } from '../ops/index';
 import { stacksApi } from '../stacks/index';
 import { runAgainst } from './harness';
-import { startOpsServer } from './independent/ops-server';
-import { startStacksServer } from './independent/stacks-server';
+import { startOpsServer } from '../../corpus/servers/ops-product-like/ops-server';
+import { startStacksServer } from '../../corpus/servers/stacks-in-process/server';
 import { startLatencyProxy } from './latency-proxy';
 
 /** Every requirement's status at 1 and at 8 checks in flight, same seed: a verdict never depends on concurrency. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { onThisMachine } from '../../core/runner';
 import { stacksApi } from '../../stacks/index';
 import { runAgainst } from '../harness';
-import { startStacksServer } from '../independent/stacks-server';
+import { startStacksServer } from '../../../corpus/servers/stacks-in-process/server';
 
 describe('whether destructive checks run when nobody said', () => {
   it('counts only loopback addresses as this machine', () => {

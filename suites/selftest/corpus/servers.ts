@@ -13,7 +13,19 @@ import { runAgainst } from '../harness';
  * Servers written from the documents alone (`second/` to `ninth/`, NOTES.md beside each), started as processes on a
  * free port and reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md).
  */
-const HERE = dirname(fileURLToPath(import.meta.url));
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../corpus/servers');
+
+/** The corpus folder of each server, by the ordinal the tests name it with. */
+const STACKS_FOLDERS: Record<StacksServer, string> = { second: 'stacks-ulid-ids', third: 'stacks-uuid-slow-provisioning', fifth: 'stacks-rate-limited', eighth: 'stacks-other-readings' };
+const OPS_FOLDERS: Record<OpsServer, string> = {
+  second: 'ops-uuid-keys-http',
+  third: 'ops-https-gzip',
+  fourth: 'ops-dotted-keys-http',
+  fifth: 'ops-https-xml-errors',
+  sixth: 'ops-install-prefix-http',
+  seventh: 'ops-string-regex-http',
+  ninth: 'ops-other-readings-https',
+};
 
 /** The keys each stack server seeds, as a user of the suite would give them. */
 const STACKS_SERVERS = {
@@ -127,7 +139,7 @@ async function freePort(): Promise<number> {
 
 async function start(script: string, extraEnv: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(HERE, script)], { env: { ...process.env, ...extraEnv, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(CORPUS, script)], { env: { ...process.env, ...extraEnv, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   let seen = '';
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
@@ -149,7 +161,7 @@ async function runOn(api: ApiDefinition, script: string, env: (port: number) => 
 }
 
 export const runStacks = (server: StacksServer, bug?: string) =>
-  runOn(stacksApi, `${server}/stacks/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...STACKS_SERVERS[server] }), bug);
+  runOn(stacksApi, `${STACKS_FOLDERS[server]}/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...STACKS_SERVERS[server] }), bug);
 
 export const runOps = (server: OpsServer, bug?: string) =>
-  runOn(opsApi, `${server}/ops/server.mjs`, (port) => ({ OPS_BASE_URL: `${OPS_SERVERS[server].scheme}://127.0.0.1:${port}`, ...OPS_SERVERS[server].env }), bug);
+  runOn(opsApi, `${OPS_FOLDERS[server]}/server.mjs`, (port) => ({ OPS_BASE_URL: `${OPS_SERVERS[server].scheme}://127.0.0.1:${port}`, ...OPS_SERVERS[server].env }), bug);

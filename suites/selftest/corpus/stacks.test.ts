@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stacksApi } from '../../stacks/index';
 import { expectCaught, mustFailures, runOnServer, type Expected } from './expect';
-import { STACK_BUGS, STACK_VARIANTS, startStacksServer } from './stacks-server';
+import { STACK_BUGS, STACK_VARIANTS, startStacksServer } from '../../../corpus/servers/stacks-in-process/server';
 
 /**
  * A server written from the stack document alone, without the suite's or the reference implementation's code: it

@@ -1,6 +1,6 @@
 // Independent HTTPS implementation of the Operations Intelligence Management REST API.
 //
-//   npx tsx suites/selftest/independent/ops-server.ts [--variant X] [--bug Y ...] [--port N]
+//   npx tsx corpus/servers/ops-product-like/ops-server.ts [--variant X] [--bug Y ...] [--port N]
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';

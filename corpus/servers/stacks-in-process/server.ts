@@ -10,7 +10,7 @@
  * Only node built-ins are used; nothing is imported from the repository.
  *
  * Run directly:
- *   npx tsx suites/selftest/independent/stacks-server.ts [--variant X] [--bug Y ...] [--port N]
+ *   npx tsx corpus/servers/stacks-in-process/server.ts [--variant X] [--bug Y ...] [--port N]
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { expectCaught, type Expected } from '../independent/expect';
+import { expectCaught, type Expected } from './expect';
 import { runOps, transportFailures } from './servers';
 
 /**

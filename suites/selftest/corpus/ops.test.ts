@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { opsApi } from '../../ops/index';
 import { expectCaught, mustFailures, runOnServer, type Expected } from './expect';
-import { OPS_BUGS, OPS_VARIANTS, startOpsServer } from './ops-server';
+import { OPS_BUGS, OPS_VARIANTS, startOpsServer } from '../../../corpus/servers/ops-product-like/ops-server';
 
 /**
  * A server written from the ops document and the real-world samples alone, without the suite's code (HTTPS with
