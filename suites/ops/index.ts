@@ -24,7 +24,6 @@ import { thresholdWindowsChecks } from './checks/threshold-windows';
 import { eventsChecks } from './checks/events';
 import { ticketingChecks } from './checks/ticketing';
 import { maintenanceChecks } from './checks/maintenance';
-import { windowObjectKinds } from './checks/maintenance-objects';
 import { backupChecks } from './checks/backup';
 import { iconsChecks } from './checks/icons';
 import { OPS_CATALOGUE, OPS_SPEC } from './paths';
@@ -75,7 +74,6 @@ const checks = registry([
   ...eventsChecks,
   ...ticketingChecks,
   ...maintenanceChecks,
-  windowObjectKinds,
   ...backupChecks,
   ...iconsChecks,
   bulkDelete.bulkDeleteByFilter,

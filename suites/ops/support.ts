@@ -50,7 +50,25 @@ export async function createIn(ctx: OpsContext, c: Collection, title: string, ex
   const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
   const key = ok(ex) ? keyOf(ex) : undefined;
   if (key) ctx.ledger.add(entryOf(c, key), () => ctx.http.send(c.ops.delete, { params: params(c, key) }));
+  if (key) await writeMadeUpFields(ctx, c, key, body, opts);
   return { ex, key, body };
+}
+
+/** Fields a check makes up (`cf_…`): outside every schema, so a create may leave them out. */
+const madeUp = (body: Doc) => Object.keys(body).filter((k) => k.startsWith('cf_'));
+
+/**
+ * Only a full update is said to write fields outside the schema ("With 0, fields that are not in the original schema
+ * are written too"): a create may drop them. Where the object as read lacks a made-up field the check sent, the same
+ * body goes again as a full update, so the checks that need such fields hold them whichever reading the server took.
+ */
+async function writeMadeUpFields(ctx: OpsContext, c: Collection, key: string, body: Doc, opts: SendOptions): Promise<void> {
+  const fields = madeUp(body);
+  if (!fields.length) return;
+  const got = await ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
+  const read = asDoc(got.json);
+  if (ok(got) && fields.every((f) => same(read[f], body[f]))) return;
+  await ctx.http.send(c.ops.update, { ...opts, params: params(c, key), body: { ...body, _key: key }, query: { is_partial_data: 0 } });
 }
 
 /** Deletes an object the check created and takes it off the ledger. */

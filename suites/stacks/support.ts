@@ -19,23 +19,55 @@ export const LIVE_STATES = ['CREATING', 'RUNNING'];
 export const GONE_STATES = ['STOPPING', 'ERROR'];
 
 /**
+ * Stacks the run deleted, per target and caller, with when: how long teardown takes is not shown, nor whether a
+ * deleted stack counts against the limit until it is gone, listed or not. A 409 within the ready timeout of one of
+ * these deletes may be that stack still counting.
+ */
+const deletes = new WeakMap<object, Map<string, number[]>>();
+const deletesOf = (ctx: StacksContext) => {
+  let byRole = deletes.get(ctx.target);
+  if (!byRole) deletes.set(ctx.target, (byRole = new Map()));
+  return byRole;
+};
+
+/** Deletes a stack by id and notes the delete for the limit's reasoning; every delete of the checks goes through here. */
+export async function sendDelete(ctx: StacksContext, id: string, as = 'primary'): Promise<Exchange> {
+  const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
+  if (ex.status >= 200 && ex.status < 300) deletesOf(ctx).set(as, [...(deletesOf(ctx).get(as) ?? []), Date.now()]);
+  return ex;
+}
+
+/** How many stacks the run deleted for this caller within the ready timeout: each may still count against its limit. */
+export function recentlyDeleted(ctx: StacksContext, as = 'primary'): number {
+  const since = Date.now() - ctx.options.readyTimeoutS * 1000;
+  return (deletesOf(ctx).get(as) ?? []).filter((t) => t >= since).length;
+}
+
+/**
  * Creates a stack and puts it in the ledger at once, so it is deleted whatever the check does next.
- * Whether a deleted stack still STOPPING counts against the per-user limit is left open by the document: a create
- * refused at the limit while the caller's list still shows STOPPING stacks is sent again once they are gone (up to
- * the ready timeout). Checks that study the limit itself pass `settle: false`.
+ * Whether a deleted stack counts against the per-user limit until it is gone is left open by the document: a create
+ * refused at the limit while the caller's list still shows STOPPING stacks, or within the ready timeout of a delete
+ * the run made, is sent again (up to the ready timeout). Checks that study the limit itself pass `settle: false`.
  */
 export async function createStack(ctx: StacksContext, body: unknown = {}, as = 'primary', { settle = true } = {}): Promise<Created> {
-  let ex = await ctx.http.send('createStack', { as, body });
-  const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
-  for (let wait = 100; settle && ex.status === 409 && Date.now() < deadline; wait = Math.min(wait * 2, 2000)) {
-    const list = await ctx.http.send('listStacks', { as });
-    if (!stacksOf(list).some((s) => s.state === 'STOPPING')) break;
-    await sleep(wait);
-    ex = await ctx.http.send('createStack', { as, body });
-  }
+  const send = () => ctx.http.send('createStack', { as, body });
+  const ex = settle ? await settled(ctx, as, send) : await send();
   const id = ex.json?.id;
-  if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
-    ctx.ledger.add(stackEntry(id, as), () => ctx.http.send('deleteStack', { as, params: { stackId: id } }));
+  if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') ctx.ledger.add(stackEntry(id, as), () => sendDelete(ctx, id, as));
+  return ex;
+}
+
+/** Sends a create again while it is refused at the limit and stacks deleted lately may still be what counts. */
+export async function settled(ctx: StacksContext, as: string, send: () => Promise<Created>): Promise<Created> {
+  let ex = await send();
+  const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
+  for (let wait = 100; ex.status === 409 && Date.now() < deadline; wait = Math.min(wait * 2, 2000)) {
+    if (!recentlyDeleted(ctx, as)) {
+      const list = await ctx.http.send('listStacks', { as });
+      if (!stacksOf(list).some((s) => s.state === 'STOPPING')) break;
+    }
+    await sleep(wait);
+    ex = await send();
   }
   return ex;
 }
@@ -62,7 +94,7 @@ const stackEntry = (id: string, as: string) => `stack ${id} (${as})`;
 /** Deletes a stack the check created and takes it off the ledger when the target confirms it. */
 export async function deleteStack(ctx: StacksContext, created: Created, as = 'primary'): Promise<Exchange> {
   const id = created.json!.id;
-  const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
+  const ex = await sendDelete(ctx, id, as);
   if (ex.status === 204 || ex.status === 404) ctx.ledger.forget(stackEntry(id, as));
   return ex;
 }
@@ -151,12 +183,24 @@ export async function waitGone(ctx: StacksContext, ids: string[], as = 'primary'
  */
 export const appeared = (before: Set<string>, after: Set<string>, expected: string[] = []) => [...after].filter((id) => !before.has(id) && !expected.includes(id));
 
-/** Two renderings of a summary field agree: timestamps as instants (precision and offset notation may differ between answers). */
+/** The resolution of an ISO-8601 time in ms: a whole second without a fraction, 10^-n s with n fraction digits. */
+const resolutionMs = (t: string) => {
+  const digits = /T\d{2}:\d{2}(?::\d{2}(?:[.,](\d+))?)?/.exec(t);
+  if (!digits) return 1;
+  if (digits[0].length <= 'T00:00'.length) return 60_000;
+  return 1000 / 10 ** Math.min(3, digits[1]?.length ?? 0);
+};
+
+/**
+ * Two renderings of a summary field agree: timestamps as the same instant at the coarser of the two precisions
+ * (one answer may give milliseconds where another gives whole seconds, truncated or rounded; the offset notation may
+ * differ too).
+ */
 export function sameField(key: keyof Summary, a: unknown, b: unknown): boolean {
   if ((key === 'createdAt' || key === 'terminationDate') && typeof a === 'string' && typeof b === 'string') {
     const x = Date.parse(a);
     const y = Date.parse(b);
-    return Number.isFinite(x) && x === y;
+    return Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) < Math.max(resolutionMs(a), resolutionMs(b));
   }
   return a === b;
 }

@@ -49,7 +49,11 @@ export const libraryOf = (ex: Exchange): Doc => {
   return isDoc(items) && member(ex, 'success') === undefined ? items : isDoc(ex.json) ? ex.json : {};
 };
 export const packsOf = (ex: Exchange) => docs(libraryOf(ex).success);
-export const idsOf = (packs: Doc[]) => packs.map((p) => String(p.id));
+/**
+ * How a listed pack is told apart: by id and version, since each entry is "a content pack" and a pack has a
+ * version; a library may list two versions of one pack as two entries with the same id.
+ */
+export const idsOf = (packs: Doc[]) => packs.map((p) => (p.version === undefined ? String(p.id) : `${String(p.id)}@${String(p.version)}`));
 export const failuresOf = (ex: Exchange) => {
   const f = libraryOf(ex).failure;
   return Array.isArray(f) ? f.map((e) => JSON.stringify(e)).sort() : undefined;

@@ -282,7 +282,7 @@ const OMISSIONS: (typeof FIELDS)[number][][] = Array.from({ length: 15 }, (_, i)
 
 const createNeedsEveryField: OpsCheck = {
   id: 'ops.ticketing.create-required',
-  title: 'POST ticketing without any one of id, ticket_system, ticket_id and ticket_url MUST be refused (any non-2xx) and MUST create nothing',
+  title: 'POST ticketing without any one of id, ticket_system, ticket_id and ticket_url SHOULD be refused (any non-2xx) and create nothing',
   requirements: ['OPS-TICKET-CREATE-REQUIRED'],
   async run(ctx) {
     const track = tracker(ctx);

@@ -1,8 +1,41 @@
 import { Query } from 'mingo';
-import type { Doc } from '../../core/json';
+import { isDoc, type Doc } from '../../core/json';
 
 /** The document store's query semantics, as the model every filter answer is compared with. */
 export function selectWith(filter: Doc, docs: Doc[]): Doc[] {
   const q = new Query(filter);
   return docs.filter((d) => q.test(d));
+}
+
+/** An array as one opaque value: equal only to the same array, never matched element by element nor by a pattern. */
+const opaque = (v: unknown): unknown => (Array.isArray(v) ? { __array: JSON.stringify(v) } : isDoc(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opaque(x)])) : v);
+
+/** The filter under the strict reading: `$ne` and `null` match only a field that is there; arrays are whole values. */
+function strictFilter(filter: unknown): unknown {
+  if (Array.isArray(filter)) return filter.map(strictFilter);
+  if (!isDoc(filter)) return filter;
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(filter)) {
+    if (k.startsWith('$')) out[k] = ['$and', '$or', '$nor'].includes(k) ? strictFilter(v) : opaque(v);
+    else if (v === null) out[k] = { $eq: null, $exists: true };
+    else if (isDoc(v) && Object.keys(v).some((op) => op.startsWith('$'))) out[k] = { ...(opaque(v) as Doc), ...('$ne' in v ? { $exists: true } : {}) };
+    else out[k] = opaque(v);
+  }
+  return out;
+}
+
+/**
+ * What a filter must and must not select, whatever reading of the parts the document leaves to one store's semantics:
+ * the document shows three shapes ("equality `{field: value}`, pattern `{field: {$regex: pattern}}`, and
+ * `{field: {$ne: value}}`") in "document-store query syntax", without saying whether equality and patterns look
+ * inside arrays, or whether `$ne` and `null` match a row without the field. A row the store semantics and the strict
+ * reading both select is required; one neither selects is forbidden; the others are free.
+ */
+export function filterReadings(filter: Doc, docs: Doc[]): { store: Set<string>; required: Set<string>; forbidden: Set<string> } {
+  const keyOf = (d: Doc) => String(d._key);
+  const store = new Set(selectWith(filter, docs).map(keyOf));
+  const strictQuery = new Query(strictFilter(filter) as Doc);
+  const strict = new Set(docs.filter((d) => strictQuery.test(opaque(d) as Doc)).map(keyOf));
+  const all = docs.map(keyOf);
+  return { store, required: new Set(all.filter((k) => store.has(k) && strict.has(k))), forbidden: new Set(all.filter((k) => !store.has(k) && !strict.has(k))) };
 }

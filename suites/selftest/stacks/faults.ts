@@ -242,32 +242,36 @@ export const stacksFaults: StacksFault[] = [
     ),
   },
   {
-    id: 'missing-body-accepted',
-    description: 'a create without a body is treated as {}',
-    breaks: ['STK-CREATE-BODY-REQUIRED'],
-    wrap: mapRequest(
-      (r) => isOp('POST', LIST)(r) && r.rawBody === '',
-      (r) => withBody(r, {}),
-    ),
-  },
-  {
     id: 'missing-stack-403',
     description: 'a missing stack is answered 403 instead of 404',
     breaks: ['STK-GET-404', 'STK-DELETE-404'],
-    collateral: ['STK-AUTH-BEARER', 'STK-AUTH-KEY', 'STK-DELETE-EFFECT', 'STK-OWNERSHIP'],
+    collateral: ['STK-AUTH-BEARER', 'STK-AUTH-KEY', 'STK-LIST-GET-AGREE', 'STK-OWNERSHIP'],
     wrap: mapResponse(
       (_, res) => res.status === 404,
       () => ({ status: 403, body: { code: 'Forbidden', message: 'not yours' } }),
     ),
   },
   {
-    id: 'delete-is-a-no-op',
-    description: 'delete answers 204 but the stack keeps running',
-    breaks: ['STK-DELETE-EFFECT'],
-    wrap: (inner) => async (req) => {
-      if (!isOp('DELETE', STACK)(req)) return inner(req);
-      const found = await inner({ ...req, method: 'GET' });
-      return found.status === 200 ? { status: 204 } : found;
+    id: 'deleted-stack-stays-listed',
+    description: "a deleted stack is answered 404 by get but stays in its owner's list as RUNNING for ever",
+    breaks: ['STK-LIST-GET-AGREE'],
+    wrap: (inner) => {
+      const ghosts = new Map<string, Record<string, unknown>[]>();
+      return async (req) => {
+        const auth = String(req.headers.authorization ?? '');
+        if (isOp('DELETE', STACK)(req)) {
+          const before = await inner({ ...req, method: 'GET' });
+          const res = await inner(req);
+          if (res.status === 204 && before.status === 200) {
+            const { stackAccessDetails: _, ...summary } = before.body as Record<string, unknown>;
+            ghosts.set(auth, [...(ghosts.get(auth) ?? []), { ...summary, state: 'RUNNING' }]);
+          }
+          return res;
+        }
+        const res = await inner(req);
+        if (!isOp('GET', LIST)(req) || res.status !== 200) return res;
+        return { ...res, body: { stacks: [...summaries(res), ...(ghosts.get(auth) ?? [])] } };
+      };
     },
   },
   {

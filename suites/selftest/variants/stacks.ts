@@ -1,6 +1,6 @@
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import type { StacksConfig } from '../../../reference-impl/stacks/config';
-import { isOp, mapResponse } from '../fault';
+import { isOp, mapRequest, mapResponse, withBody } from '../fault';
 
 /**
  * Implementations that make choices the document leaves open, differently from the reference. The suite must pass
@@ -13,6 +13,8 @@ export interface Variant<C> {
   wrap?: (inner: ApiHandler, config: C) => ApiHandler;
   /** Requirements the variant leaves unestablished: they must be reported untested, never passed. */
   untested?: string[];
+  /** SHOULD requirements the variant departs from: a warning, never a failed gate. */
+  warns?: string[];
 }
 
 const STACK = /^\/v1\/stacks\/(?!versions$)([^/]+)$/;
@@ -47,6 +49,63 @@ function asynchronousDelete(inner: ApiHandler): ApiHandler {
     return res;
   };
 }
+
+/** Delete answers 204 at once, but the stack reads RUNNING, in get and list, for `ms` more before it is gone. */
+function slowTeardown(inner: ApiHandler, ms: number): ApiHandler {
+  const lingering = new Map<string, { until: number; detail: Record<string, unknown>; auth: string }>();
+  return async (req) => {
+    const auth = String(req.headers.authorization ?? '');
+    for (const [id, s] of lingering) if (s.until < Date.now()) lingering.delete(id);
+    const id = req.path.match(STACK)?.[1];
+    const s = id ? lingering.get(id) : undefined;
+    if (s && s.auth === auth && req.method === 'GET') return { status: 200, body: { ...s.detail, state: 'RUNNING' } };
+    if (s && s.auth === auth && req.method === 'DELETE') return { status: 204 };
+    if (req.method === 'DELETE' && id) {
+      const before = await inner({ ...req, method: 'GET' });
+      const res = await inner(req);
+      if (res.status === 204 && before.status === 200) lingering.set(id, { until: Date.now() + ms, detail: before.body as Record<string, unknown>, auth });
+      return res;
+    }
+    const res = await inner(req);
+    if (!isOp('GET', LIST)(req) || res.status !== 200) return res;
+    const extra = [...lingering.values()].filter((x) => x.auth === auth).map(({ detail: { stackAccessDetails: _, ...summary } }) => ({ ...summary, state: 'RUNNING' }));
+    return { ...res, body: { stacks: [...((res.body as { stacks: unknown[] }).stacks ?? []), ...extra] } };
+  };
+}
+
+/** Deleted stacks vanish from list and get at once, but count against the caller's limit for `ms` more. */
+function hiddenButCounted(inner: ApiHandler, ms: number, limit: number): ApiHandler {
+  const counted = new Map<string, number[]>();
+  return async (req) => {
+    const auth = String(req.headers.authorization ?? '');
+    const recent = (counted.get(auth) ?? []).filter((t) => t > Date.now());
+    counted.set(auth, recent);
+    if (isOp('POST', LIST)(req) && recent.length) {
+      const list = await inner({ ...req, method: 'GET', body: undefined, rawBody: '' });
+      const held = ((list.body as { stacks?: unknown[] })?.stacks ?? []).length;
+      if (list.status === 200 && held + recent.length >= limit) return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'stack limit reached' } };
+    }
+    const res = await inner(req);
+    if (req.method === 'DELETE' && res.status === 204) counted.set(auth, [...recent, Date.now() + ms]);
+    return res;
+  };
+}
+
+/** Renders every timestamp of the reads in whole seconds, truncated: create answers with milliseconds. */
+const wholeSeconds = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+Z"/g, '"$1Z"'));
+
+/** A version that is the start of listed builds ("9.3") names the highest of them. */
+const prefixAlias =
+  (inner: ApiHandler, c: StacksConfig): ApiHandler =>
+  async (req) => {
+    const wanted = (req.body as { platformVersion?: unknown } | undefined)?.platformVersion;
+    if (!isOp('POST', LIST)(req) || typeof wanted !== 'string' || c.versions.some((v) => v.buildVersion === wanted)) return inner(req);
+    const match = c.versions
+      .map((v) => v.buildVersion)
+      .filter((b) => b.startsWith(`${wanted}.`))
+      .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))[0];
+    return inner(match ? withBody(req, { platformVersion: match }) : req);
+  };
 
 const decorate = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(decorate);
@@ -94,6 +153,31 @@ export const stacksVariants: Variant<StacksConfig>[] = [
         ...res,
         body: JSON.parse(JSON.stringify(res.body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g, (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`)),
       }),
+    ),
+  },
+  { id: 'slow-teardown', description: 'a deleted stack reads RUNNING in get and list for 1.5 s before it is gone', wrap: (inner) => slowTeardown(inner, 1500) },
+  {
+    id: 'hidden-but-counted',
+    description: 'deleted stacks vanish at once but count against a limit of two for 1 s more',
+    config: { maxStacksPerUser: 2 },
+    wrap: (inner) => hiddenButCounted(inner, 1000, 2),
+  },
+  {
+    id: 'reads-in-whole-seconds',
+    description: 'create answers timestamps with milliseconds, list and get in whole seconds',
+    wrap: mapResponse(
+      (req, res) => req.method === 'GET' && res.status === 200,
+      (res) => ({ ...res, body: wholeSeconds(res.body) }),
+    ),
+  },
+  { id: 'version-prefix-alias', description: 'a version naming the start of listed builds ("9.3") provisions the highest of them', wrap: prefixAlias },
+  {
+    id: 'missing-body-is-empty-object',
+    description: 'a create without a body is treated as {}',
+    warns: ['STK-CREATE-BODY-REQUIRED'],
+    wrap: mapRequest(
+      (r) => isOp('POST', LIST)(r) && r.rawBody === '',
+      (r) => withBody(r, {}),
     ),
   },
   {

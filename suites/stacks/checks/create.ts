@@ -11,6 +11,8 @@ import {
   listVersions,
   LIVE_STATES,
   messageOf,
+  sendDelete,
+  settled,
   type StacksCheck,
   type StacksContext,
 } from '../support';
@@ -127,13 +129,17 @@ export const unknownVersionIs400: StacksCheck = {
     }
     ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the refused create', appeared(before, await listedIds(ctx)), []);
 
-    // The start of a listed build ("9.3" of "9.3.2.40512") is not a build the service lists either.
+    // The start of a listed build ("9.3" of "9.3.2.40512") is not listed, but a service may know it as an alias of a
+    // build it lists: which values it "knows" is not said beyond the list, so the answer is only observed.
     const builds = (await listVersions(ctx)).map((v) => v.buildVersion).filter((b): b is string => typeof b === 'string');
     const near = builds.map((b) => b.split('.').slice(0, 2).join('.')).find((p) => p.includes('.') && !builds.includes(p));
     if (!near) return;
     const nearEx = await createStack(ctx, { platformVersion: near });
     if (nearEx.status === 202) await deleteStack(ctx, nearEx);
-    expectError(ctx, 'STK-CREATE-UNKNOWN-VERSION', nearEx, 400, 'InvalidRequest', `create with platformVersion ${near}, the start of a listed build`);
+    ctx.observe(
+      'STK-CREATE-UNKNOWN-VERSION',
+      `create with platformVersion ${near}, the start of a listed build, answered ${nearEx.status}${nearEx.status === 202 ? ` (provisioned ${String(nearEx.json?.platformVersion)})` : ''}`,
+    );
   },
 };
 
@@ -148,20 +154,22 @@ const MALFORMED: [string, string | undefined][] = [
 
 export const malformedBodyIs400: StacksCheck = {
   id: 'stacks.create.malformed-body-400',
-  title: 'A create with a malformed or missing body MUST answer 400 InvalidRequest and create nothing',
+  title: 'A create with a malformed body MUST answer 400 InvalidRequest and create nothing; one without a body SHOULD too',
   requirements: ['STK-CREATE-MALFORMED', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-REFUSED-NO-STACK'],
   // Every stack it creates counts against the caller's limit, which other creating checks need free.
   shares: ['stack-quota'],
   async run(ctx) {
     const before = await listedIds(ctx);
     for (const [what, raw] of MALFORMED) {
-      const ex = await ctx.http.send('createStack', { rawBody: raw });
+      const ex = await settled(ctx, 'primary', () => ctx.http.send('createStack', { rawBody: raw }));
       expectError(ctx, 'STK-CREATE-MALFORMED', ex, 400, 'InvalidRequest', `create with ${what}`);
-      if (ex.status === 202) await ctx.http.send('deleteStack', { params: { stackId: String(ex.json?.id) } });
+      if (ex.status === 202) await sendDelete(ctx, String(ex.json?.id));
     }
-    const none = await ctx.http.send('createStack', {});
+    const none = await settled(ctx, 'primary', () => ctx.http.send('createStack', {}));
     expectError(ctx, 'STK-CREATE-BODY-REQUIRED', none, 400, 'InvalidRequest', 'create without a body');
-    if (none.status === 202) await ctx.http.send('deleteStack', { params: { stackId: String(none.json?.id) } });
-    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the malformed creates', appeared(before, await listedIds(ctx)), []);
+    // A server may read a missing body as {} (a SHOULD above): the stack it made is its answer, not a refused create's.
+    const accepted = none.status === 202 ? [String(none.json?.id)] : [];
+    for (const id of accepted) await sendDelete(ctx, id);
+    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the malformed creates', appeared(before, await listedIds(ctx), accepted), []);
   },
 };

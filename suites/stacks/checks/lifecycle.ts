@@ -4,7 +4,7 @@ import { createCommand, deleteCommand, getCommand, listCommand } from '../model/
 import type { StackModel, StackReal } from '../model/model';
 import { deleteStack, LIVE_STATES, stacksOf, type StacksCheck } from '../support';
 
-const REQUIREMENTS = ['STK-OWNERSHIP', 'STK-CREATE-VISIBLE', 'STK-GET-200', 'STK-GET-404', 'STK-DELETE-204', 'STK-DELETE-404', 'STK-DELETE-EFFECT', 'STK-LIMIT-409', 'STK-CREATE-202', 'STK-ID-UNIQUE'];
+const REQUIREMENTS = ['STK-OWNERSHIP', 'STK-CREATE-VISIBLE', 'STK-GET-200', 'STK-GET-404', 'STK-DELETE-204', 'STK-DELETE-404', 'STK-LIMIT-409', 'STK-CREATE-202', 'STK-ID-UNIQUE'];
 
 export const lifecycleMatchesModel: StacksCheck = {
   id: 'stacks.lifecycle.model',
@@ -31,8 +31,6 @@ export const lifecycleMatchesModel: StacksCheck = {
         owner: new Map(),
         live: new Set(),
         deleted: new Set(),
-        deletedAt: new Map(),
-        settleMs: ctx.options.readyTimeoutS * 1000,
         preexisting,
         limit: new Map(),
         ids: [],

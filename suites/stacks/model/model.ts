@@ -4,17 +4,14 @@ import type { Created, StacksContext } from '../support';
 
 /**
  * What the document lets a client predict about its stacks, learned as the sequence runs. The model flags only
- * contradictions that hold whatever the document leaves open: whether a STOPPING stack still counts against the
- * limit, and how long teardown takes.
+ * contradictions that hold whatever the document leaves open: whether a deleted stack still counts against the
+ * limit, and what it reads as while (and how long) it is torn down.
  */
 export interface StackModel {
   users: string[];
   owner: Map<string, string>;
   live: Set<string>;
   deleted: Set<string>;
-  /** When each deleted stack was deleted: it may read as live until the settle time has passed. */
-  deletedAt: Map<string, number>;
-  settleMs: number;
   /** Stacks that existed before the sequence (not ours, never touched): those surely active, and all listed. */
   preexisting: Map<string, { active: number; listed: number }>;
   /**
@@ -48,5 +45,3 @@ export const pick = (m: StackModel, n: number) => (m.ids.length ? m.ids[n % m.id
 export function violated(requirement: string, message: string, ex?: Exchange, facts?: { expected: string; actual: unknown }): never {
   throw new Violation(message, requirement, ex, facts);
 }
-
-export const settling = (m: StackModel, id: string) => Date.now() - (m.deletedAt.get(id) ?? 0) < m.settleMs;

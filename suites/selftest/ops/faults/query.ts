@@ -87,8 +87,9 @@ export const queryFaults: OpsFault[] = [
   },
   {
     id: 'filter-array-elements-not-matched',
+    // A reading the document allows (it shows the shapes, not what they do to arrays): a warning, never a failure.
     description: 'equality compares an array field as a whole, so {field: v} never matches an array holding v',
-    breaks: ['OPS-FILTER-EQUALITY'],
+    breaks: ['OPS-FILTER-STORE-SEMANTICS'],
     only: ONLY_FILTER,
     wrap: filterFault((n) => Object.fromEntries(Object.entries(n).map(([k, v]) => [k, !k.startsWith('$') && isScalar(v) ? { $eq: v, $not: { $type: 'array' } } : v]))),
   },
