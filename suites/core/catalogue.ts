@@ -24,3 +24,19 @@ export function levelsOf(file: string): Map<string, Level> {
   }
   return l;
 }
+
+const outsideShape = new Map<string, Set<string>>();
+
+/** Requirements whose clause states the reaction to input outside the documented shape (`judgesInputOutsideShape`). */
+export function judgingOutsideShape(file: string): Set<string> {
+  let s = outsideShape.get(file);
+  if (!s) {
+    s = new Set(
+      loadCatalogue(file)
+        .requirements.filter((r) => r.judgesInputOutsideShape)
+        .map((r) => r.id),
+    );
+    outsideShape.set(file, s);
+  }
+  return s;
+}

@@ -1,4 +1,4 @@
-import { levelsOf } from './catalogue';
+import { judgingOutsideShape, levelsOf } from './catalogue';
 import type { ApiDefinition } from './api';
 import type { Check, CheckContext } from './check';
 import { createClient } from './client';
@@ -127,8 +127,14 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   };
   // Where a document leaves behaviour open the suite only records it: an assertion there could raise a false alarm.
   const levels = levelsOf(def.catalogueFile);
+  const outsideOk = judgingOutsideShape(def.catalogueFile);
   const asserted = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
     if (levels.get(requirement) === 'unspecified') throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);
+    // What a server does with input outside the documented shape is not stated unless the clause says so.
+    if (levels.get(requirement) === 'MUST' && ex?.outsideShape && !outsideOk.has(requirement))
+      throw new ToolError(
+        `check ${check.id} asserts MUST ${requirement} on the answer to a request outside the documented shape (${ex.outsideShape.join('; ')}): only a requirement marked judgesInputOutsideShape may`,
+      );
     return record(requirement, ok, message, ex, facts, details);
   };
   const ctx: CheckContext = {

@@ -73,6 +73,8 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
         return encodeURIComponent(value);
       });
       const ex = await dispatch(op.method, path, opts, operationId);
+      const outside = spec.requestDepartures(operationId, ex.request.body);
+      if (outside.length) ex.outsideShape = outside;
       inspect(ex);
       return ex;
     },

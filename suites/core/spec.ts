@@ -36,6 +36,11 @@ export interface Spec {
   requirementIds(): string[];
   /** Whether the spec says this response has a body at all. */
   responseHasBody(operationId: string, status: number): boolean | undefined;
+  /**
+   * Where a request to `operationId` with this body departs from the documented request shape (a required body
+   * missing, a body that is not JSON, one the request schema refuses); empty when it is inside it.
+   */
+  requestDepartures(operationId: string, body: string | undefined): string[];
 }
 
 interface ValidationTarget {
@@ -115,9 +120,36 @@ function loadSpec(file: string): Spec {
     return { op, item, key, raw: key ? item.responses[key] : undefined, response: key ? resolve(doc, item.responses[key]) : undefined };
   };
 
+  const requestTargets = new Map<string, { required: boolean; validate?: ValidateFunction }>();
+  const requestTarget = (operationId: string) => {
+    let t = requestTargets.get(operationId);
+    if (!t) {
+      const op = operations.get(operationId);
+      const item = op ? doc.paths[op.path][op.method.toLowerCase()] : undefined;
+      const rb = item?.requestBody ? resolve(doc, item.requestBody) : undefined;
+      const hasSchema = Boolean(rb?.content?.['application/json']?.schema);
+      const ref = op ? pointer('', 'paths', op.path, op.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema') : '';
+      t = { required: Boolean(rb?.required), validate: hasSchema ? (ajv.getSchema(`${id}#${ref}`) as ValidateFunction) : undefined };
+      requestTargets.set(operationId, t);
+    }
+    return t;
+  };
+
   return {
     doc,
     operations,
+    requestDepartures(operationId, body) {
+      const t = requestTarget(operationId);
+      if (body === undefined || body === '') return t.required ? ['no body, where the operation requires one'] : [];
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        return t.validate ? ['a body that is not JSON'] : [];
+      }
+      if (!t.validate || t.validate(parsed)) return [];
+      return (t.validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message ?? 'is outside the schema'}`);
+    },
     requirementIds() {
       const found = new Set<string>();
       const walk = (n: unknown) => {

@@ -13,6 +13,11 @@ export interface Requirement {
   summary: string;
   tolerance?: string;
   destructive?: boolean;
+  /**
+   * The clause states the reaction to input outside the documented shape (stacks rules 1 and 2: a malformed body is
+   * answered 400): only such a requirement may judge, at MUST, the answer to a request outside the shape.
+   */
+  judgesInputOutsideShape?: boolean;
   checks: string[];
 }
 
@@ -41,6 +46,8 @@ export interface Exchange {
   ms: number;
   /** Sent at another path form than the spec's (e.g. vLatest), so tools matching paths to the spec may disagree. */
   pathRewritten?: boolean;
+  /** Where the request departs from the documented request shape: an answer to it can back a MUST only where the clause says so. */
+  outsideShape?: string[];
 }
 
 export interface Evidence {

@@ -35,7 +35,33 @@ const judgesUnspecified: Check = {
   },
 };
 
+// A create body outside CreateStackRequest: what a server does with it is stated only by the malformed-body rule.
+const judgesOutsideShape: Check = {
+  id: 'selftest.judges-outside-shape',
+  title: 'asserts a MUST on the answer to a request outside the documented shape',
+  requirements: ['STK-CREATE-202', 'STK-CREATE-MALFORMED'],
+  async run(ctx) {
+    const ex = await ctx.http.send('createStack', { body: { platformVersion: 7 } });
+    ctx.expect.status('STK-CREATE-MALFORMED', ex, 400, 'a create with a numeric platformVersion (its clause states the reaction)');
+    ctx.expect.status('STK-CREATE-202', ex, 202, 'a create with a numeric platformVersion');
+  },
+};
+
 describe('a failure of the tool itself', () => {
+  it('a MUST judged on the answer to input outside the documented shape is an error unless its clause states the reaction', async () => {
+    const { report, exitCode } = await runConformance({
+      settings: selftestSettings('stacks'),
+      apis: [{ ...stacksApi, checks: [judgesOutsideShape] }],
+      targets: { stacks: await embeddedStacksTarget() },
+      tool: { name: 'selftest', version: '0' },
+      write: false,
+    });
+    const status = (id: string) => report.requirements.find((q) => q.id === id)!;
+    expect(status('STK-CREATE-202').status).toBe('error');
+    expect(status('STK-CREATE-202').reason).toMatch(/outside the documented shape \(body\/platformVersion must be string\)/);
+    expect(exitCode).toBe(2);
+  });
+
   it('is reported with the status error and exit code 2, never as the server failing', async () => {
     const api = { ...stacksApi, checks: [undeclared, throwing, judgesUnspecified] };
     const { report, exitCode } = await runConformance({
