@@ -15,6 +15,8 @@ export interface Variant<C> {
   untested?: string[];
   /** SHOULD requirements the variant departs from: a warning, never a failed gate. */
   warns?: string[];
+  /** Requirements the run must still establish despite the variant (it tries again where the variant makes it wait). */
+  passes?: string[];
 }
 
 const STACK = /^\/v1\/stacks\/(?!versions$)([^/]+)$/;
@@ -91,6 +93,23 @@ function hiddenButCounted(inner: ApiHandler, ms: number, limit: number): ApiHand
   };
 }
 
+/** Every other stack fails while provisioning: it reads ERROR (a documented state) from `ms` after its create on. */
+function everyOtherErrs(inner: ApiHandler, ms: number): ApiHandler {
+  const failing = new Map<string, number>();
+  let n = 0;
+  const state = (id: unknown, current: unknown) => (typeof id === 'string' && (failing.get(id) ?? Number.POSITIVE_INFINITY) <= Date.now() ? 'ERROR' : current);
+  return async (req) => {
+    const res = await inner(req);
+    if (isOp('POST', LIST)(req) && res.status === 202 && n++ % 2 === 0) failing.set(String((res.body as { id?: unknown }).id), Date.now() + ms);
+    if (req.method !== 'GET' || res.status !== 200) return res;
+    const b = res.body as { id?: unknown; state?: unknown; stacks?: { id?: unknown; state?: unknown }[] };
+    if (Array.isArray(b.stacks)) return { ...res, body: { stacks: b.stacks.map((x) => ({ ...x, state: state(x.id, x.state) })) } };
+    if (typeof b.id !== 'string' || state(b.id, b.state) !== 'ERROR') return res;
+    const { stackAccessDetails: _, ...rest } = b as Record<string, unknown>;
+    return { ...res, body: { ...rest, state: 'ERROR' } };
+  };
+}
+
 /** Renders every timestamp of the reads in whole seconds, truncated: create answers with milliseconds. */
 const wholeSeconds = (body: unknown) => JSON.parse(JSON.stringify(body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+Z"/g, '"$1Z"'));
 
@@ -154,6 +173,13 @@ export const stacksVariants: Variant<StacksConfig>[] = [
         body: JSON.parse(JSON.stringify(res.body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g, (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`)),
       }),
     ),
+  },
+  {
+    id: 'every-other-stack-errs',
+    description: 'every other stack lands in ERROR 100 ms after its create',
+    config: { provisioningDelayMs: 300 },
+    wrap: (inner) => everyOtherErrs(inner, 100),
+    passes: ['STK-ACCESS-DETAILS'],
   },
   { id: 'slow-teardown', description: 'a deleted stack reads RUNNING in get and list for 1.5 s before it is gone', wrap: (inner) => slowTeardown(inner, 1500) },
   {

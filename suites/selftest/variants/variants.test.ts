@@ -27,6 +27,7 @@ describe('correct implementations that choose differently where the document is 
     const report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => (v.wrap ? v.wrap(h, config) : h), v.config));
     expect(failures(report, v.warns), v.description).toEqual([]);
     expectWarnings(report, v.warns);
+    for (const id of v.passes ?? []) expect(report.requirements.find((q) => q.id === id)?.status, id).toBe('passed');
     for (const id of v.untested ?? []) {
       const q = report.requirements.find((r) => r.id === id)!;
       expect(q.status, id).toBe('untested');

@@ -1,5 +1,5 @@
 import { compact } from '../../core/expect';
-import { createdAsDocumented, createStack, expectError, messageOf, missingId, pollStack, sameField, stateOf, type StacksCheck } from '../support';
+import { createdAsDocumented, createStack, expectError, messageOf, missingId, runningStack, sameField, type StacksCheck } from '../support';
 
 export const listAnswers200: StacksCheck = {
   id: 'stacks.list.own-stacks-200',
@@ -67,11 +67,9 @@ export const accessDetailsWhenRunning: StacksCheck = {
   // Every stack it creates counts against the caller's limit, which other creating checks need free.
   shares: ['stack-quota'],
   async run(ctx) {
-    const created = await createStack(ctx, {});
-    if (!createdAsDocumented(ctx, ['STK-ACCESS-DETAILS'], created)) return;
-    const id = created.json!.id;
-    const { ex, reached } = await pollStack(ctx, id, (e) => stateOf(e) === 'RUNNING' || (e.status === 200 && e.json!.stackAccessDetails !== undefined));
-    if (!reached) return ctx.untested('STK-ACCESS-DETAILS', `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`, ex);
+    const up = await runningStack(ctx, 'STK-ACCESS-DETAILS');
+    if ('why' in up) return ctx.untested('STK-ACCESS-DETAILS', up.why, up.ex);
+    const { ex } = up;
     const details = ex.json!.stackAccessDetails;
     if (details === undefined) {
       ctx.observe('STK-ACCESS-DETAILS', 'a RUNNING stack was returned without stackAccessDetails');
