@@ -14,7 +14,7 @@ interface Line {
  * What a run would send, from a rehearsal against the embedded implementation: requests grouped by whether the check
  * sending them is destructive, with the target's address in place of the rehearsal's.
  */
-export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Record<string, Target | undefined>) {
+export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Record<string, Target | undefined>, allowDestructive: boolean) {
   const text: string[] = ['dry run: rehearsed against the embedded reference implementation; nothing was sent to any target', ''];
   const json: Record<string, unknown> = {};
   for (const run of runs) {
@@ -35,16 +35,35 @@ export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Re
       group.set(key, line);
     }
     const total = (g: Map<string, Line>) => [...g.values()].reduce((n, l) => n + l.count, 0);
+    const destructiveSent = !target || allowDestructive;
+    const [safe, destructive] = [total(groups.safe), total(groups.destructive)];
     text.push(
-      `${run.api}: ${total(groups.safe) + total(groups.destructive)} requests to ${target ? target.baseUrl : 'the embedded implementation'} (${total(groups.safe)} from non-destructive checks, ${total(groups.destructive)} from destructive checks)`,
+      destructiveSent
+        ? `${run.api}: ${safe + destructive} requests to ${target ? target.baseUrl : 'the embedded implementation'} (${safe} from non-destructive checks, ${destructive} from destructive checks)`
+        : `${run.api}: ${safe} requests to ${target!.baseUrl} from non-destructive checks (${destructive} more from destructive checks are not sent)`,
     );
     for (const [name, g] of Object.entries(groups)) {
       if (!g.size) continue;
-      text.push(`  ${name === 'safe' ? 'non-destructive' : 'destructive (sent only with --allow-destructive against a deployment)'}:`);
+      text.push(`  ${name === 'safe' ? 'non-destructive:' : destructiveHeading(run, target, allowDestructive)}`);
       for (const l of [...g.values()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) text.push(`    ${l.method.padEnd(6)} ${l.path}  ×${l.count}`);
     }
     text.push('');
-    json[run.api] = { target: target?.baseUrl ?? null, safe: [...groups.safe.values()], destructive: [...groups.destructive.values()] };
+    json[run.api] = { target: target?.baseUrl ?? null, safe: [...groups.safe.values()], destructive: [...groups.destructive.values()], destructiveSent };
   }
   return { text: `${text.join('\n')}\n`, json };
+}
+
+/** Requirements that only destructive checks of the rehearsed selection judge: skipped when those checks do not run. */
+function onlyDestructive(run: ApiRun): number {
+  const ran = run.checks.filter((c) => c.outcome !== 'filtered');
+  const safe = new Set(ran.filter((c) => !c.destructive).flatMap((c) => c.requirements));
+  return new Set(ran.filter((c) => c.destructive).flatMap((c) => c.requirements.filter((q) => !safe.has(q)))).size;
+}
+
+/** Whether the destructive requests would be sent to the target, and what leaving them out costs. */
+function destructiveHeading(run: ApiRun, target: Target | undefined, allowed: boolean): string {
+  if (!target) return "destructive (sent: the embedded implementation holds only the run's own data):";
+  if (allowed) return `destructive (sent to ${target.baseUrl}: --allow-destructive was given):`;
+  const n = onlyDestructive(run);
+  return `destructive: NOT sent to ${target.baseUrl}: ${n} requirement${n === 1 ? '' : 's'} will be skipped; --allow-destructive sends them:`;
 }

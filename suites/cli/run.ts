@@ -84,9 +84,11 @@ export async function run(argv: string[]): Promise<number> {
     const targets: Record<string, Target> = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, await a.startEmbedded()] as const)));
     const progress = progressPrinter();
     // The rate limit protects a deployment; the rehearsal does not reach one, so it runs at full speed.
-    const rehearsal = { ...settings, allowDestructive: settings.allowDestructive || apis.every((a) => !configured[a.id]), retries: 0, rateLimit: undefined };
+    // Every check is rehearsed, destructive ones included (the rehearsal's targets are embedded); the plan says which
+    // of them would reach the target.
+    const rehearsal = { ...settings, retries: 0, rateLimit: undefined };
     const result = await runConformance({ settings: rehearsal, apis, env: {}, targets, progress, tool: TOOL, write: false, captureTraffic: true }).finally(() => progress.close());
-    const plan = dryRunPlan(result.runs, apis, configured);
+    const plan = dryRunPlan(result.runs, apis, configured, settings.allowDestructive);
     mkdirSync(settings.reportDir, { recursive: true });
     writeFileSync(join(settings.reportDir, 'dry-run.json'), JSON.stringify(plan.json, null, 2));
     process.stdout.write(`${plan.text}plan: ${join(settings.reportDir, 'dry-run.json')}\n`);

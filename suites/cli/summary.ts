@@ -1,10 +1,12 @@
 import { unsaidFacts } from '../core/expect';
 import type { ComplianceReport } from '../core/report/model';
+import { destructiveLines, targetName } from './summary-targets';
 
 /** The few lines a person reads at the end of a run. */
 export function summaryText(r: ComplianceReport, files: string[]): string {
-  const rows = [['API', 'requirements', 'passed', 'failed', 'skipped', 'untested', 'requests', 'seconds']];
-  for (const a of r.apis) rows.push([a.api, a.summary.total, a.summary.passed, a.summary.failed, a.summary.skipped, a.summary.untested, a.stats.requests, (a.stats.ms / 1000).toFixed(1)].map(String));
+  const rows = [['API', 'target', 'requirements', 'passed', 'failed', 'skipped', 'untested', 'requests', 'seconds']];
+  for (const a of r.apis)
+    rows.push([a.api, targetName(a), a.summary.total, a.summary.passed, a.summary.failed, a.summary.skipped, a.summary.untested, a.stats.requests, (a.stats.ms / 1000).toFixed(1)].map(String));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const lines = rows.map((row) => row.map((c, i) => c.padEnd(widths[i])).join('  '));
   const m = r.summary.byLevel;
@@ -22,8 +24,7 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
     lines.push(
       `${a.api}: created ${a.cleanup.created} objects, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, could not remove ${a.cleanup.failed.length}: ${a.cleanup.failed.join('; ')}` : ''}`,
     );
-  const guarded = r.requirements.filter((q) => q.status === 'skipped' && /destructive/.test(q.reason ?? '')).length;
-  if (guarded) lines.push(`${guarded} requirements were skipped to protect data the run did not create; against a disposable test deployment (a CI gate) add --allow-destructive to check them too`);
+  lines.push(...destructiveLines(r));
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
   lines.push(
     `seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${r.summary.error ? 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`,

@@ -54,7 +54,7 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
     return notRun(check, 'untested', `needs credentials that were not given (${hint})`);
   }
   if (check.destructive && !env.options.allowDestructive) {
-    return notRun(check, 'skipped', 'destructive check: can change data the run did not create; allow with CONFORMANCE_ALLOW_DESTRUCTIVE=1 or --allow-destructive');
+    return notRun(check, 'skipped', 'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name');
   }
   // Only a failed MUST is worth a re-run: a SHOULD only warns, and re-running the check would multiply its requests.
   const levels = levelsOf(def.catalogueFile);

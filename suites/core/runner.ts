@@ -14,7 +14,7 @@ import { createTransport, type Transport } from './transport';
 import type { Exchange, Observation, Target } from './types';
 
 export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
-  /** Whether destructive checks may run; unset: only against a target on this machine. */
+  /** Whether destructive checks may run against a target the run did not start; unset or false: they are skipped. */
   allowDestructive?: boolean;
   target?: Target;
   only?: string[];
@@ -65,12 +65,6 @@ export interface ApiRun {
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
 const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
 
-/** A target on the loopback interface: a server on this machine. */
-export function onThisMachine(baseUrl: string): boolean {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
 export const DEPLOYMENT_CONCURRENCY = 8;
 
@@ -87,11 +81,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   // Prism refuses malformed request bodies itself, so those go straight to the target.
   const target: Target = prism ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close } : upstream;
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
-  // The embedded implementation holds only the run's own data, so nothing there is off limits.
-  // Unless told, destructive checks run where the target is on this machine: an implementation started for the
-  // run, the usual CI gate. Anywhere else they need --allow-destructive; CONFORMANCE_ALLOW_DESTRUCTIVE=0 protects a
-  // local one (a port-forwarded production, say). The embedded implementation holds only the run's own data.
-  options = { ...options, allowDestructive: target.embedded || (options.allowDestructive ?? onThisMachine(upstream.baseUrl)) };
+  // The embedded implementation the run starts holds only the run's own data, so nothing there is off limits. Any
+  // target a user names may hold data that is not the run's, wherever it listens: a loopback address can be a
+  // port-forwarded production as well as a disposable server, so destructive checks there need --allow-destructive.
+  options = { ...options, allowDestructive: target.embedded || options.allowDestructive === true };
   // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
   // Requests in flight are capped at the same width: a check that sends several at once fills the places other
   // checks leave, never more than --concurrency asks for.

@@ -108,9 +108,7 @@ function parseInteger(raw: string, from: string, min: number, max?: number): num
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off', ''];
 
-function boolean(o: Common & { default?: boolean }): OptionDef<boolean>;
-function boolean(o: Common & { default: 'auto' }): OptionDef<boolean | undefined>;
-function boolean(o: Common & { default?: boolean | 'auto' }): OptionDef<boolean | undefined> {
+function boolean(o: Common & { default?: boolean }): OptionDef<boolean> {
   return {
     kind: 'setting',
     type: 'boolean',
@@ -122,8 +120,7 @@ function boolean(o: Common & { default?: boolean | 'auto' }): OptionDef<boolean 
       if (FALSE.includes(v)) return false;
       throw new UsageError(`${from} must be 1 or 0 (true or false), got '${raw}'`);
     },
-    // 'auto': unset unless given, and the run decides (see allowDestructive).
-    default: () => (o.default === 'auto' ? undefined : (o.default ?? false)),
+    default: () => o.default ?? false,
   };
 }
 
@@ -250,8 +247,7 @@ export const RUN_OPTIONS = {
     flag: 'allow-destructive',
     env: 'CONFORMANCE_ALLOW_DESTRUCTIVE',
     key: 'allowDestructive',
-    default: 'auto',
-    help: 'allow checks that can change data the run did not create (default: yes for a target on this machine, no elsewhere; 0 protects a local target)',
+    help: 'allow checks that can change data the run did not create against a target you name, loopback included (the embedded implementation always runs them)',
   }),
   dryRun: opt.flag({ flag: 'dry-run', type: 'boolean', help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target' }),
   timeoutMs: custom({

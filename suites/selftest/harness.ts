@@ -6,10 +6,15 @@ import type { Target } from '../core/types';
 
 const TOOL = { name: 'api-conformance', version: 'selftest' };
 
-/** Settings for in-process runs: a fixed seed, a small property budget, no retries (the reference is deterministic). */
+/**
+ * Settings for in-process runs: a fixed seed, a small property budget, no retries (the reference is deterministic).
+ * The servers self-tests start hold only test data, so destructive checks are allowed explicitly, as a CI gate
+ * against a disposable server allows them.
+ */
 export function selftestSettings(api: string, overrides: Partial<Settings> = {}): Settings {
   return {
     ...settingsFrom({}, [api]),
+    allowDestructive: true,
     seed: Number(process.env.CONFORMANCE_SEED ?? 20261122),
     runs: Number(process.env.SELFTEST_RUNS ?? 8),
     retries: 0,

@@ -22,7 +22,7 @@ export interface ComplianceReport {
     seed: number;
     runs: number;
     retries: number;
-    /** As given; unset means each API decided by where its target is (see apis[].allowDestructive). */
+    /** As given (unset in reports of earlier versions); the embedded implementation always runs them (apis[].allowDestructive). */
     allowDestructive?: boolean;
     only?: string[];
     runTag: string;
