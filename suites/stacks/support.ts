@@ -30,10 +30,24 @@ const deletesOf = (ctx: StacksContext) => {
   return byRole;
 };
 
+/**
+ * Stacks the run holds now, per target and caller: checks that only need a stack of their own run side by side
+ * (`uses: stack-quota`), so a create may meet the limit while other checks of the run hold stacks; it waits for them.
+ */
+const held = new WeakMap<object, Map<string, Set<string>>>();
+const heldBy = (ctx: StacksContext, as: string) => {
+  let byRole = held.get(ctx.target);
+  if (!byRole) held.set(ctx.target, (byRole = new Map()));
+  let ids = byRole.get(as);
+  if (!ids) byRole.set(as, (ids = new Set()));
+  return ids;
+};
+
 /** Deletes a stack by id and notes the delete for the limit's reasoning; every delete of the checks goes through here. */
 export async function sendDelete(ctx: StacksContext, id: string, as = 'primary'): Promise<Exchange> {
   const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
   if (ex.status >= 200 && ex.status < 300) deletesOf(ctx).set(as, [...(deletesOf(ctx).get(as) ?? []), Date.now()]);
+  if ((ex.status >= 200 && ex.status < 300) || ex.status === 404) heldBy(ctx, as).delete(id);
   return ex;
 }
 
@@ -53,16 +67,22 @@ export async function createStack(ctx: StacksContext, body: unknown = {}, as = '
   const send = () => ctx.http.send('createStack', { as, body });
   const ex = settle ? await settled(ctx, as, send) : await send();
   const id = ex.json?.id;
-  if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') ctx.ledger.add(stackEntry(id, as), () => sendDelete(ctx, id, as));
+  if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
+    heldBy(ctx, as).add(id);
+    ctx.ledger.add(stackEntry(id, as), () => sendDelete(ctx, id, as));
+  }
   return ex;
 }
 
-/** Sends a create again while it is refused at the limit and stacks deleted lately may still be what counts. */
+/**
+ * Sends a create again while it is refused at the limit and what counts may be the run's own: stacks other checks
+ * hold now, stacks deleted lately, or stacks still STOPPING.
+ */
 export async function settled(ctx: StacksContext, as: string, send: () => Promise<Created>): Promise<Created> {
   let ex = await send();
   const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
   for (let wait = 100; ex.status === 409 && Date.now() < deadline; wait = Math.min(wait * 2, 2000)) {
-    if (!recentlyDeleted(ctx, as)) {
+    if (!recentlyDeleted(ctx, as) && heldBy(ctx, as).size === 0) {
       const list = await ctx.http.send('listStacks', { as });
       if (!stacksOf(list).some((s) => s.state === 'STOPPING')) break;
     }

@@ -21,8 +21,8 @@ export const createAnswers202: StacksCheck = {
   id: 'stacks.create.accepted-202',
   title: 'A valid create MUST answer 202 with a StackSummary in state CREATING or RUNNING, with a termination date, visible in list and get',
   requirements: ['STK-CREATE-202', 'STK-CREATE-INITIAL-STATE', 'STK-CREATE-TERMINATION', 'STK-CREATE-VISIBLE', 'STK-NAMING', 'STK-LIFETIME', 'STK-ID-FORMAT'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const ex = await createStack(ctx, {});
     // A refusal at the limit is not an accepted create: the limit checks judge it.
@@ -66,8 +66,8 @@ export const defaultVersionIsLatestReleased: StacksCheck = {
   id: 'stacks.create.default-version',
   title: 'A create with {} MUST provision the latest released platform version',
   requirements: ['STK-CREATE-DEFAULT-VERSION'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const latest = latestReleasedReadings(await listVersions(ctx)).map((v) => v.buildVersion);
     if (!latest.length) return ctx.untested('STK-CREATE-DEFAULT-VERSION', 'the versions list holds no released version to compare with');
@@ -89,8 +89,8 @@ export const chosenVersionIsUsed: StacksCheck = {
   id: 'stacks.create.chosen-version',
   title: 'A create naming a listed platformVersion MUST provision exactly that version, released or unreleased',
   requirements: ['STK-CREATE-CHOSEN-VERSION', 'STK-VERSIONS-SELECTABLE', 'STK-SCHEMA-CREATE-REQUEST'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const versions = await listVersions(ctx);
     const latest = latestReleasedReadings(versions);

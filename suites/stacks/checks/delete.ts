@@ -33,8 +33,8 @@ export const deleteRemovesStack: StacksCheck = {
   id: 'stacks.delete.removes-stack',
   title: 'Delete MUST answer 204 with an empty body; once get reports the stack missing the list MUST NOT show it as live',
   requirements: ['STK-DELETE-204', 'STK-DELETE-EFFECT', 'STK-LIST-GET-AGREE', 'STK-TRANSITIONS', 'STK-DELETE-404'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const fresh = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-DELETE-204'], fresh)) return;

@@ -20,12 +20,14 @@ export const lifecycleMatchesModel: StacksCheck = {
       { maxCommands: 14 },
     );
     const exercised = new Set<string>();
+    // Read once: the check shares the quota, so no other check adds stacks meanwhile, and what a sequence deleted may
+    // still count is the run's recent deletes (model/commands.ts), not a new list before every sequence.
+    const preexisting = new Map<string, { active: number; listed: number }>();
+    for (const u of users) {
+      const stacks = stacksOf(await ctx.http.send('listStacks', { as: u }));
+      preexisting.set(u, { active: stacks.filter((s) => LIVE_STATES.includes(s.state)).length, listed: stacks.length });
+    }
     const property = fc.asyncProperty(commands, async (cmds) => {
-      const preexisting = new Map<string, { active: number; listed: number }>();
-      for (const u of users) {
-        const stacks = stacksOf(await ctx.http.send('listStacks', { as: u }));
-        preexisting.set(u, { active: stacks.filter((s) => LIVE_STATES.includes(s.state)).length, listed: stacks.length });
-      }
       const model: StackModel = {
         users,
         owner: new Map(),

@@ -4,8 +4,8 @@ export const othersStacksAreInvisible: StacksCheck = {
   id: 'stacks.ownership.isolation',
   title: "List, get and delete MUST act only on the caller's own stacks: another user's stack is never listed, read or deleted",
   requirements: ['STK-OWNERSHIP', 'STK-LIST-OWN', 'STK-GET-404', 'STK-DELETE-404'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   needs: ['second'],
   async run(ctx) {
     const theirs = await createStack(ctx, {}, 'second');

@@ -5,8 +5,8 @@ export const listAnswers200: StacksCheck = {
   id: 'stacks.list.own-stacks-200',
   title: "List MUST answer 200 with the caller's active stacks, each as created",
   requirements: ['STK-LIST-200', 'STK-VERSION-PREFIX'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-LIST-200'], created)) return;
@@ -38,8 +38,8 @@ export const getAnswersDetail: StacksCheck = {
   id: 'stacks.get.detail-200',
   title: 'Get MUST answer 200 with a StackDetail whose summary fields match what create returned',
   requirements: ['STK-GET-200', 'STK-STACKID-PARAM'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const created = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-GET-200'], created)) return;
@@ -64,8 +64,8 @@ export const accessDetailsWhenRunning: StacksCheck = {
   id: 'stacks.get.access-details',
   title: 'When get includes stackAccessDetails it MUST be complete (url, username, password)',
   requirements: ['STK-ACCESS-DETAILS'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
+  uses: ['stack-quota'],
   async run(ctx) {
     const up = await runningStack(ctx, 'STK-ACCESS-DETAILS');
     if ('why' in up) return ctx.untested('STK-ACCESS-DETAILS', up.why, up.ex);
