@@ -209,28 +209,32 @@ export function parseFields(values) {
   return out.length ? out : undefined;
 }
 
-/** Only the named fields, nothing else (not even _key unless named). */
+function pick(v, segs) {
+  if (segs.length === 0) return v;
+  if (Array.isArray(v)) {
+    return v.filter((el) => isPlainObject(el) || Array.isArray(el)).map((el) => pick(el, segs) ?? {});
+  }
+  if (!isPlainObject(v) || !Object.hasOwn(v, segs[0])) return undefined;
+  const inner = pick(v[segs[0]], segs.slice(1));
+  return inner === undefined ? undefined : { [segs[0]]: inner };
+}
+
+function mergePicked(a, b) {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (Array.isArray(a) && Array.isArray(b)) return a.map((x, i) => mergePicked(x, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = mergePicked(a[k], v);
+    return out;
+  }
+  return b;
+}
+
+/** Only the named fields, nothing else (not even _key unless named); dotted names reach into objects and arrays. */
 export function project(row, fields) {
   if (!fields || bug('fields-ignored')) return row;
-  const out = {};
-  for (const f of fields) {
-    const segs = f.split('.');
-    let src = row;
-    let ok = true;
-    for (const s of segs) {
-      if (isPlainObject(src) && Object.hasOwn(src, s)) src = src[s];
-      else {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) continue;
-    let dst = out;
-    for (let i = 0; i < segs.length - 1; i++) {
-      if (!isPlainObject(dst[segs[i]])) dst[segs[i]] = {};
-      dst = dst[segs[i]];
-    }
-    dst[segs[segs.length - 1]] = src;
-  }
+  let out = {};
+  for (const f of fields) out = mergePicked(out, pick(row, f.split('.')));
   return out;
 }

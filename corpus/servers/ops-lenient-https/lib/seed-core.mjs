@@ -138,6 +138,8 @@ export function seedCore() {
   entity('ent-app-01', 'app-01', OWN_TEAM, [{ _key: 'svc-team-web', title: 'Team Web Front End' }], 'app-01', 'web');
   entity('ent-app-stale', 'app-stale', OWN_TEAM, [], 'app-stale', 'web');
   entity('ent-router-01', 'router-01', NET_TEAM, [{ _key: 'svc-network-core', title: 'Network Core' }], 'router-01', 'router');
+  for (const n of ['03', '04', '05', '06']) entity(`ent-web-${n}`, `web-${n}`, GLOBAL_TEAM, checkout, `web-${n}`, 'web');
+  for (const n of ['01', '02']) entity(`ent-cache-${n}`, `cache-${n}`, GLOBAL_TEAM, [{ _key: 'svc-database', title: 'Database' }], `cache-${n}`, 'cache');
 
   put('itoa', 'kpi_base_search', {
     _key: 'bs_web_performance',
