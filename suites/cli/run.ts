@@ -4,6 +4,7 @@ import { APIS } from '../apis';
 import { UsageError, type ApiDefinition } from '../core/api';
 import { probeCredentials, runConformance } from '../core/conformance';
 import { createMasker } from '../core/mask';
+import { setupMistake } from '../core/setup-check';
 import { matchesOnly } from '../core/registry';
 import { closest, exportedEnv, flagHelp, loadConfigFile, parseArgsOptions, resolveSettings, RUN_OPTIONS, variableHelp } from '../core/settings';
 import type { Target } from '../core/types';
@@ -72,6 +73,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const file = typeof values.config === 'string' ? loadConfigFile(values.config, declarations()) : undefined;
   const { settings, origins } = resolveSettings({ flags: values as Record<string, string | boolean | undefined>, file, env: process.env }, declarations());
+  const mistake = setupMistake(process.env, { settings, origins }, declarations());
+  if (mistake) throw new UsageError(mistake);
   const apis = APIS.filter((a) => settings.apis.includes(a.id));
   // Validates each deployment's configuration (missing keys, bad URLs) before anything starts.
   const configured: Record<string, Target | undefined> = Object.fromEntries(apis.map((a) => [a.id, a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins)]));
@@ -96,7 +99,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   // Each deployment's credentials are tried once before any check: a refused key is a usage error, not 100 failures.
-  await Promise.all(apis.map((a) => (configured[a.id] ? probeCredentials(a, configured[a.id]!, settings.timeoutMs) : undefined)));
+  const credentialHints = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, configured[a.id] ? await probeCredentials(a, configured[a.id]!, settings.timeoutMs) : {}] as const)));
 
   const controller = new AbortController();
   process.once('SIGINT', () => {
@@ -106,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
   });
   const targets = Object.fromEntries(Object.entries(configured).filter((e): e is [string, Target] => e[1] !== undefined));
   const progress = progressPrinter();
-  const result = await runConformance({ settings, apis, env: {}, targets, progress, signal: controller.signal, tool: TOOL }).finally(() => progress.close());
+  const result = await runConformance({ settings, apis, env: {}, targets, progress, signal: controller.signal, tool: TOOL, credentialHints }).finally(() => progress.close());
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
   process.stdout.write(mask(summaryText(result.report, result.files)));
   return controller.signal.aborted ? 130 : result.exitCode;

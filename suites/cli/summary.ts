@@ -19,6 +19,7 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
     lines.push(`  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`);
     const facts = q.evidence[0] && unsaidFacts(q.evidence[0]);
     if (facts) lines.push(`       ${facts}`);
+    if (q.hint) lines.push(`       hint: ${q.hint}`);
   }
   for (const a of r.apis)
     lines.push(

@@ -9,8 +9,15 @@ import type { Target } from './types';
 export interface CredentialProbe {
   /** Path (with query) of the GET, e.g. `/v1/stacks`. */
   path(target: Target): string;
-  /** Statuses that mean the credential of this role was refused (e.g. 401; 403 for a user who must be allow-listed). */
+  /** Statuses that mean the credential of this role was refused (e.g. 401; 403 for a user who must be allow-listed): exit 2. */
   refusedWith(role: string): number[];
+  /**
+   * The status a role's credential should get where the run goes on whatever it gets (a key meant to be refused):
+   * another answer does not stop the run, but the failures of the checks that use the role carry a hint.
+   */
+  expectedFor?(role: string): number | undefined;
+  /** What a 404 for the probe's path most likely means (no API there): e.g. the API's prefix given twice. */
+  notFound?(target: Target): string;
 }
 
 /** Everything API-specific the shared runner needs; the rest of an API lives in its checks. */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
 import { join } from 'node:path';
 import { UsageError, type ApiDefinition } from './api';
+import { judgeProbe } from './credential-probe';
 import { createMasker } from './mask';
 import { buildReport, type ComplianceReport } from './report/model';
 import { renderHtml } from './report/html';
@@ -26,6 +26,8 @@ export interface ConformanceOptions {
   write?: boolean;
   /** Keep every exchange in memory (dry runs) without writing a HAR file. */
   captureTraffic?: boolean;
+  /** By API, then by role: what the credential probe found suspect (see probeCredentials). */
+  credentialHints?: Record<string, Record<string, string>>;
 }
 
 export interface ConformanceResult {
@@ -65,6 +67,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
         progress: o.progress,
         signal: o.signal,
         env: o.env,
+        credentialHints: o.credentialHints?.[def.id],
       }).then((run) => ({ ...run, specFile: def.specFile })),
     ),
   );
@@ -107,14 +110,16 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
 
 /**
  * Sends each configured credential of a deployment once, with the API's harmless GET, before any check runs: a
- * credential the target refuses is a usage error naming the variable that supplied it. Embedded targets are not
- * probed (their demo credentials are the implementation's own).
+ * credential the target refuses, or an address that holds no API, is a usage error naming the variable that supplied
+ * it. A credential meant to be refused that gets another answer lets the run go on: its hint, by role, is returned
+ * for the failures it will cause. Embedded targets are not probed (their demo credentials are the implementation's own).
  */
-export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<void> {
+export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<Record<string, string>> {
   const probe = def.credentialProbe;
-  if (!probe || target.embedded) return;
+  if (!probe || target.embedded) return {};
   const transport = createTransport({ timeoutMs, maxBodyBytes: 1024 * 1024, tlsInsecure: target.tlsInsecure });
   const refused: string[] = [];
+  const hints: Record<string, string> = {};
   try {
     const url = `${target.baseUrl}${probe.path(target)}`;
     for (const [role, principal] of Object.entries(target.principals)) {
@@ -125,10 +130,14 @@ export async function probeCredentials(def: ApiDefinition, target: Target, timeo
       } catch (e) {
         throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
       }
-      if (probe.refusedWith(role).includes(status)) refused.push(`${def.roleHints[role] ?? role} was refused: ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
+      const verdict = judgeProbe(def, target, role, status);
+      if (verdict.kind === 'no-api') throw new UsageError(verdict.line);
+      if (verdict.kind === 'refused') refused.push(verdict.line);
+      if (verdict.kind === 'suspect') hints[role] = verdict.hint;
     }
   } finally {
     transport.close();
   }
   if (refused.length) throw new UsageError(refused.join('; '));
+  return hints;
 }

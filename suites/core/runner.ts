@@ -8,6 +8,7 @@ import { createResults } from './results';
 import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
+import { attachCredentialHints } from './credential-hints';
 import type { CrossCheck } from './prism-cross-check';
 import { schedule } from './schedule';
 import { createTransport, type Transport } from './transport';
@@ -34,6 +35,8 @@ export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
   viaPrismProxy?: boolean;
   /** Run only every n-th check (1-based index of n), for spreading a run over CI machines. */
   shard?: { index: number; count: number };
+  /** Hints by role from the credential probe: the failures of checks that use the role carry them. */
+  credentialHints?: Record<string, string>;
 }
 
 const inShard = (i: number, shard: RunnerOptions['shard']) => !shard || i % shard.count === shard.index - 1;
@@ -165,13 +168,17 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     if (target.embedded) await target.close?.();
   }
   const records = results.records();
-  const requirements = catalogue.requirements.map((req) =>
-    requirementResult(
-      req,
-      records.filter((r) => r.requirement === req.id),
-      results.passCount(req.id),
-      observations.filter((o) => o.requirement === req.id),
+  const requirements = attachCredentialHints(
+    catalogue.requirements.map((req) =>
+      requirementResult(
+        req,
+        records.filter((r) => r.requirement === req.id),
+        results.passCount(req.id),
+        observations.filter((o) => o.requirement === req.id),
+      ),
     ),
+    def.checks,
+    options.credentialHints,
   );
   const unknown = records.filter((r) => !levelOf.has(r.requirement));
   if (unknown.length) throw new Error(`records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`);

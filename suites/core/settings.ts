@@ -77,6 +77,13 @@ interface Common {
   secret?: boolean;
   /** Also read from `process.env` by code outside the settings: the command line puts the resolved value back there. */
   exported?: boolean;
+  /**
+   * An empty value is a mistake, not "unset": what an unset CI secret becomes. The text says what to do instead; the
+   * value is refused with it wherever it comes from.
+   */
+  refuseEmpty?: string;
+  /** An API variable that means something only with the API's base URL (credentials, TLS, path segments). */
+  deployment?: boolean;
 }
 
 const fixed = <T>(v: T | ((c: DefaultContext) => T)) => (typeof v === 'function' ? (v as (c: DefaultContext) => T) : () => v);
@@ -184,10 +191,11 @@ const flagOnly = (o: Omit<FlagDef, 'kind'>): FlagDef => ({ kind: 'flag', ...o })
 /** Builders for option tables (run options here, an API's variables in its own module). */
 export const opt = { integer, boolean, string, list, custom, flag: flagOnly };
 
-/** A URL option: checked when given. */
+/** A URL option: checked when given; empty is refused (an unset CI secret must not mean "use the embedded server"). */
 export const url = (o: Common) =>
   string({
     arg: 'URL',
+    refuseEmpty: 'give the base URL of the deployment, or leave it out to run against the embedded implementation',
     ...o,
     check(v, from) {
       try {
@@ -344,11 +352,19 @@ function pick(def: OptionDef, sources: Sources, filePath: string[] | undefined):
   if (filePath && sources.file) {
     let v: unknown = sources.file.doc;
     for (const k of filePath) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
-    if (v !== undefined && v !== null) return { raw: fileText(v), from: `config key '${filePath.join('.')}' (${sources.file.file})` };
+    const from = `config key '${filePath.join('.')}' (${sources.file.file})`;
+    if (v !== undefined && v !== null) return { raw: fileText(v), from };
+    if (v === null && def.refuseEmpty) return { raw: '', from };
   }
   const e = def.env ? sources.env[def.env] : undefined;
-  if (e !== undefined && e !== '') return { raw: e, from: def.env! };
+  if (e !== undefined && (e !== '' || def.refuseEmpty)) return { raw: e, from: def.env! };
   return undefined;
+}
+
+/** The text of an option, refused when it is empty and emptiness means a mistake (an unset secret). */
+function parseGiven(def: OptionDef, got: { raw: string; from: string }): unknown {
+  if (def.refuseEmpty && got.raw.trim() === '') throw new UsageError(`${got.from} is empty (an unset CI secret?): ${def.refuseEmpty}`);
+  return def.parse(got.raw, got.from);
 }
 
 function resolveTable(
@@ -368,7 +384,7 @@ function resolveTable(
   }
   // Values first, then defaults, which may depend on the values (a deployment waits longer than the embedded server).
   for (const [name, got] of Object.entries(given)) {
-    values[name] = (table[name] as OptionDef).parse(got.raw, got.from);
+    values[name] = parseGiven(table[name] as OptionDef, got);
     origins[name] = got.from;
   }
   const c = context(values);

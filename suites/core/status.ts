@@ -6,6 +6,8 @@ export interface RequirementResult extends Requirement {
   reason?: string;
   passed: number;
   failed: number;
+  /** Why the failure may be the run's input rather than the server (a credential the probe found suspect). */
+  hint?: string;
   /** Every failure disappeared on a re-run. */
   intermittent?: boolean;
   evidence: AssertionRecord[];

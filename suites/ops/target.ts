@@ -24,22 +24,24 @@ export const OPS_ROLES = {
 const PATH_DEFAULTS = { user: 'nobody', app: 'SA-ITOA' };
 
 /** The variables of an ops deployment (environment variable, key under `targets.ops` in the config file). */
+const CREDENTIAL = { secret: true, refuseEmpty: 'give the value, or leave the variable out' } as const;
+
 export const OPS_OPTIONS = {
   baseUrl: url({ env: 'OPS_BASE_URL', key: 'baseUrl', help: 'scheme, host and port of the ops API, e.g. https://ops.example.test:8089' }),
-  username: opt.string({ env: 'OPS_USERNAME', key: 'username', secret: true, help: 'basic-auth user with write access (required with the base URL)' }),
-  password: opt.string({ env: 'OPS_PASSWORD', key: 'password', secret: true, help: 'its password' }),
-  readonlyUsername: opt.string({ env: 'OPS_READONLY_USERNAME', key: 'readonlyUsername', secret: true, help: 'read-only user: enables the access checks' }),
-  readonlyPassword: opt.string({ env: 'OPS_READONLY_PASSWORD', key: 'readonlyPassword', secret: true, help: 'its password' }),
+  username: opt.string({ env: 'OPS_USERNAME', key: 'username', ...CREDENTIAL, help: 'basic-auth user with write access (required with the base URL)' }),
+  password: opt.string({ env: 'OPS_PASSWORD', key: 'password', ...CREDENTIAL, help: 'its password' }),
+  readonlyUsername: opt.string({ env: 'OPS_READONLY_USERNAME', key: 'readonlyUsername', ...CREDENTIAL, help: 'read-only user: enables the access checks' }),
+  readonlyPassword: opt.string({ env: 'OPS_READONLY_PASSWORD', key: 'readonlyPassword', ...CREDENTIAL, help: 'its password' }),
   restrictedUsername: opt.string({
     env: 'OPS_RESTRICTED_USERNAME',
     key: 'restrictedUsername',
-    secret: true,
+    ...CREDENTIAL,
     help: 'user with write access who cannot read the Global team: enables the team-restricted access checks',
   }),
-  restrictedPassword: opt.string({ env: 'OPS_RESTRICTED_PASSWORD', key: 'restrictedPassword', secret: true, help: 'its password' }),
-  tlsInsecure: opt.boolean({ env: 'OPS_TLS_INSECURE', key: 'tlsInsecure', help: '1 accepts a self-signed certificate' }),
-  nsUser: opt.string({ env: 'OPS_NS_USER', key: 'nsUser', help: 'the <user> path segment', default: PATH_DEFAULTS.user }),
-  nsApp: opt.string({ env: 'OPS_NS_APP', key: 'nsApp', help: 'the <app> path segment', default: PATH_DEFAULTS.app }),
+  restrictedPassword: opt.string({ env: 'OPS_RESTRICTED_PASSWORD', key: 'restrictedPassword', ...CREDENTIAL, help: 'its password' }),
+  tlsInsecure: opt.boolean({ env: 'OPS_TLS_INSECURE', key: 'tlsInsecure', deployment: true, help: '1 accepts a self-signed certificate' }),
+  nsUser: opt.string({ env: 'OPS_NS_USER', key: 'nsUser', deployment: true, help: 'the <user> path segment', default: PATH_DEFAULTS.user }),
+  nsApp: opt.string({ env: 'OPS_NS_APP', key: 'nsApp', deployment: true, help: 'the <app> path segment', default: PATH_DEFAULTS.app }),
 } satisfies OptionTable;
 
 type OpsValues = OptionValues<typeof OPS_OPTIONS>;
@@ -48,10 +50,19 @@ export function opsTarget(values: Record<string, unknown>, origins: Origins = {}
   const v = values as OpsValues;
   if (!v.baseUrl) return undefined;
   const base = origins['ops.baseUrl'] ?? 'OPS_BASE_URL';
+  const address = new URL(v.baseUrl);
+  // Every path of the API starts at /servicesNS/<user>/<app>: a path in the base URL would be dropped or doubled.
+  if (address.pathname !== '/' || address.search || address.hash) {
+    throw new UsageError(
+      `${base} holds the path ${address.pathname}${address.search}${address.hash}, which the ops API does not use: give only scheme, host and port (${address.origin}); the <user> and <app> segments are ${howToSet(OPS_OPTIONS.nsUser, 'ops')} and ${howToSet(OPS_OPTIONS.nsApp, 'ops')}`,
+    );
+  }
   if (!v.username || !v.password) {
     const missing = [!v.username && howToSet(OPS_OPTIONS.username, 'ops'), !v.password && howToSet(OPS_OPTIONS.password, 'ops')].filter(Boolean);
     throw new UsageError(`${base} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: give a user with write access`);
   }
+  const shared = sharedUser(v, origins);
+  if (shared) throw new UsageError(shared);
   const principals: Record<string, Principal> = { primary: basic('primary', v.username, v.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
   for (const [role, user, password, env] of [
     ['readonly', 'readonlyUsername', 'readonlyPassword', 'OPS_READONLY'],
@@ -65,12 +76,30 @@ export function opsTarget(values: Record<string, unknown>, origins: Origins = {}
   }
   return {
     api: 'ops',
-    baseUrl: new URL(v.baseUrl).origin,
+    baseUrl: address.origin,
     embedded: false,
     principals,
     tlsInsecure: v.tlsInsecure,
     pathDefaults: { user: v.nsUser, app: v.nsApp },
   };
+}
+
+/** What each optional user is for: one user given for two roles leaves the checks of the second without their user. */
+const PURPOSE = {
+  readonlyUsername: 'the access checks need a read-only user other than the user with write access',
+  restrictedUsername: 'the team-restricted access checks need a user of their own, who cannot read the Global team',
+};
+
+/** Two roles given the same user name, as the line to print. */
+function sharedUser(v: OpsValues, origins: Origins): string | undefined {
+  const name = (o: 'username' | 'readonlyUsername' | 'restrictedUsername') => origins[`ops.${o}`] ?? OPS_OPTIONS[o].env;
+  const pairs = [
+    ['readonlyUsername', 'username'],
+    ['restrictedUsername', 'username'],
+    ['restrictedUsername', 'readonlyUsername'],
+  ] as const;
+  const same = pairs.find(([a, b]) => v[a] !== undefined && v[a] === v[b]);
+  return same && `${name(same[0])} is the same user as ${name(same[1])}: ${PURPOSE[same[0]]}`;
 }
 
 export const opsTargetFromEnv = (env: NodeJS.ProcessEnv): Target | undefined => {
@@ -83,6 +112,7 @@ export const OPS_CREDENTIAL_PROBE: CredentialProbe = {
   path: (t) =>
     `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface/get_supported_object_types`,
   refusedWith: () => [401, 403],
+  notFound: (t) => `check the address, and the <user> and <app> segments ${t.pathDefaults?.user ?? PATH_DEFAULTS.user}/${t.pathDefaults?.app ?? PATH_DEFAULTS.app} (OPS_NS_USER, OPS_NS_APP)`,
 };
 
 export async function embeddedOpsTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<OpsConfig> = {}): Promise<Target> {

@@ -13,16 +13,13 @@ import { createMasker } from '../core/mask';
 import { matchesOnly } from '../core/registry';
 import type { ApiRun } from '../core/runner';
 import { closest, exportedEnv, loadConfigFile, resolveSettings, type Origins, type Settings } from '../core/settings';
+// The config file of a vitest run: vitest owns the command line (its `--config` is the vitest config), so the
+// conformance config file (`api-conformance run --config FILE`) is named by a variable instead.
+import { CONFIG_FILE_VARIABLE, setupMistake } from '../core/setup-check';
 import type { RequirementResult } from '../core/status';
 import type { AssertionRecord, Level, Status, Target } from '../core/types';
 import { summaryText } from '../cli/summary';
 import { TOOL } from '../cli/tool';
-
-/**
- * The config file of a vitest run: vitest owns the command line (its `--config` is the vitest config), so the
- * conformance config file (`api-conformance run --config FILE`) is named by this variable instead.
- */
-const CONFIG_FILE_VARIABLE = 'CONFORMANCE_CONFIG';
 
 /** What every conformance test carries in `task.meta` (reporters read it with `testCase.meta()`). */
 interface ConformanceMeta {
@@ -62,6 +59,8 @@ export function openSession(env: NodeJS.ProcessEnv = process.env): Session {
   const configFile = env[CONFIG_FILE_VARIABLE];
   const file = configFile ? loadConfigFile(configFile, declarations()) : undefined;
   const { settings, origins } = resolveSettings({ file, env }, declarations());
+  const mistake = setupMistake(env, { settings, origins }, declarations());
+  if (mistake) throw new UsageError(mistake);
   const apis = APIS.filter((a) => settings.apis.includes(a.id));
   const targets: Record<string, Target> = {};
   for (const a of apis) {
@@ -142,11 +141,13 @@ export async function runSession(session: Session, selected: string[] | undefine
   const plan = planRun(session, selected);
   if (!plan.apis.length) return { mask: (t) => t, summary: 'no conformance check selected: nothing was sent and no report written\n' };
   const settings: Settings = { ...session.settings, apis: plan.apis.map((a) => a.id), only: plan.only };
-  await Promise.all(plan.apis.map((a) => (session.targets[a.id] ? probeCredentials(a, session.targets[a.id], settings.timeoutMs) : undefined)));
+  const credentialHints = Object.fromEntries(
+    await Promise.all(plan.apis.map(async (a) => [a.id, session.targets[a.id] ? await probeCredentials(a, session.targets[a.id], settings.timeoutMs) : {}] as const)),
+  );
   // Options that checks read from the environment (replay path, limit probe) get the resolved value.
   Object.assign(process.env, exportedEnv(settings, plan.apis));
   const targets = Object.fromEntries(plan.apis.filter((a) => session.targets[a.id]).map((a) => [a.id, session.targets[a.id]]));
-  const result = await runConformance({ settings, apis: plan.apis, env: {}, targets, signal, tool: TOOL });
+  const result = await runConformance({ settings, apis: plan.apis, env: {}, targets, signal, tool: TOOL, credentialHints });
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
   return { result, mask, summary: mask(summaryText(result.report, result.files)) };
 }
@@ -217,6 +218,8 @@ export function verdictOf(run: ApiRun, check: Check, o: { mask?: (t: string) => 
     else if (r.status === 'skipped' || r.status === 'untested') notes.push({ type: r.status, message: mask(`${id} ${r.status}: ${r.reason ?? ''}`) });
   }
   if (responsesDeselected) for (const r of run.requirements) if (!check.requirements.includes(r.id)) for (const e of r.evidence.filter(seenHere)) judge(e, r.level);
+  const hints = [...new Set(check.requirements.flatMap((id) => results.get(id)?.hint ?? []))];
+  if (failures.length) failures.push(...hints.map((h) => `hint: ${h}`));
   if (failures.length) {
     const head = `${check.id}: ${check.title}`;
     return { state: 'failed', message: mask(`${head}\n\n${failures.join('\n\n')}`), warnings, notes, status };

@@ -27,14 +27,14 @@ function requirementEntry(q: Req): string {
   const obs = q.observations.map((o) => `<li>${h(o.note)}</li>`).join('');
   const evidence = q.evidence.map((e, i) => evidenceItem(e, failed && i === 0)).join('');
   return `<tbody class="req-item" id="${a.row}"><tr class="req" data-status="${q.status}" data-level="${h(q.level)}" data-api="${h(q.api)}" data-group="${h(q.group)}"><td><code>${h(q.id)}</code></td><td>${h(q.api)}<div class="sub">${h(q.group)}</div></td><td class="lv-${h(q.level)}">${h(q.level)}</td><td class="st-${q.status}">${q.status}${q.intermittent ? ' <span class="tag">intermittent</span>' : ''}</td><td>${h(q.summary)}</td><td>${q.passed}/${q.failed}</td></tr>
-<tr class="detail"><td colspan="6"><details${failed ? ' open' : ''}><summary>clause, checks, evidence</summary><blockquote>${h(q.clause)}</blockquote><div class="sub">§ ${h(q.section)} · checks: ${q.checks.map((c) => `<code>${h(c)}</code>`).join(', ') || '—'}</div>${q.tolerance ? `<div><b>Tolerance:</b> ${h(q.tolerance)}</div>` : ''}${q.reason ? `<div><b>Reason:</b> ${h(q.reason)}</div>` : ''}${obs ? `<div><b>Observed:</b><ul>${obs}</ul></div>` : ''}<div class="evidence" id="${a.evidence}">${evidence}</div>${failed ? '<a class="back" href="#failed-must">↑ back to the failures</a>' : ''}</details></td></tr></tbody>`;
+<tr class="detail"><td colspan="6"><details${failed ? ' open' : ''}><summary>clause, checks, evidence</summary><blockquote>${h(q.clause)}</blockquote><div class="sub">§ ${h(q.section)} · checks: ${q.checks.map((c) => `<code>${h(c)}</code>`).join(', ') || '—'}</div>${q.tolerance ? `<div><b>Tolerance:</b> ${h(q.tolerance)}</div>` : ''}${q.reason ? `<div><b>Reason:</b> ${h(q.reason)}</div>` : ''}${q.hint ? `<div><b>Hint:</b> ${h(q.hint)}</div>` : ''}${obs ? `<div><b>Observed:</b><ul>${obs}</ul></div>` : ''}<div class="evidence" id="${a.evidence}">${evidence}</div>${failed ? '<a class="back" href="#failed-must">↑ back to the failures</a>' : ''}</details></td></tr></tbody>`;
 }
 
 function failureItem(q: Req): string {
   const first = q.evidence.find((e) => e.outcome === 'fail') ?? q.evidence[0];
   return `<li class="fm" data-api="${h(q.api)}" data-id="${h(q.id)}"><a class="fm-link" href="#${anchors(q).evidence}"><code>${h(q.id)}</code></a> <span class="muted">${h(q.api)} · ${h(q.group)}${q.level === 'MUST' ? '' : ` · ${h(q.level)}`}</span>${q.intermittent ? ' <span class="tag">intermittent</span>' : ''}<div>${h(q.summary)}</div>${
     first ? `<div class="fm-msg">${h(first.message)}${q.failed > 1 ? ` (${q.failed} failed assertions)` : ''}</div>${facts(first)}` : ''
-  }</li>`;
+  }${q.hint ? `<div class="fm-hint"><b>Hint:</b> ${h(q.hint)}</div>` : ''}</li>`;
 }
 
 /** The first block of the page: every failed MUST requirement, linked to its evidence; then the non-gating failures. */

@@ -21,7 +21,7 @@ export function renderJunit(r: ComplianceReport): string {
       if (q.status === 'failed' && q.level === 'MUST') {
         const first = q.evidence[0];
         out.push(
-          `      <failure message="${x(first?.message ?? 'failed')}">${x(q.evidence.map((e) => `${[e.message, ...factLines(e)].join('\n  ')}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`,
+          `      <failure message="${x(`${first?.message ?? 'failed'}${q.hint ? ` (hint: ${q.hint})` : ''}`)}">${x(q.evidence.map((e) => `${[e.message, ...factLines(e)].join('\n  ')}${e.evidence?.curl ? `\n  ${e.evidence.curl}` : ''}`).join('\n'))}</failure>`,
         );
       } else if (q.status === 'error') out.push(`      <error message="${x(`tool error: ${q.reason ?? ''}`)}"/>`);
       else if (q.status === 'failed') out.push(`      <system-out>${x(`warning (${q.level}): ${q.evidence.map((e) => e.message).join('\n')}`)}</system-out>`);

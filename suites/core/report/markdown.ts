@@ -24,7 +24,9 @@ export function renderMarkdown(r: ComplianceReport): string {
     out.push('', '## Failed requirements', '', '| id | level | summary | first failure | expected | actual |', '|---|---|---|---|---|---|');
     for (const q of failed) {
       const e = q.evidence[0];
-      out.push(`| ${q.id} | ${q.level}${q.intermittent ? ' (intermittent)' : ''} | ${esc(q.summary)} | ${esc(e?.message ?? '')} | ${esc(e?.expected ?? '')} | ${esc(e?.actual ?? '')} |`);
+      out.push(
+        `| ${q.id} | ${q.level}${q.intermittent ? ' (intermittent)' : ''} | ${esc(q.summary)} | ${esc(e?.message ?? '')}${q.hint ? ` (hint: ${esc(q.hint)})` : ''} | ${esc(e?.expected ?? '')} | ${esc(e?.actual ?? '')} |`,
+      );
     }
     out.push('', '<details><summary>Reproducers</summary>', '');
     for (const q of failed) {
