@@ -17,11 +17,15 @@ function conflict(a: Check, b: Check): boolean {
  * state with it. A destructive check that declares what it touches runs like the others; one that does not (a delete
  * of every row, say) comes after all of them, alone. At width 1 the order is the same.
  */
+/** A destructive check that declares nothing it touches: it runs after all the others, alone. */
+export const unbounded = (c: Check) => Boolean(c.destructive && !c.shares && !c.uses);
+/**
+ * Checks that need the whole target to themselves go first: started later, each would wait for every check in flight
+ * to drain and hold up the chains of checks that share state.
+ */
+export const alone = (c: Check) => !unbounded(c) && (c.shares ?? []).includes('*');
+
 export async function schedule(checks: Check[], width: number, run: (c: Check) => Promise<void>): Promise<void> {
-  const unbounded = (c: Check) => c.destructive && !c.shares && !c.uses;
-  // Checks that need the whole target to themselves go first: started later, each would wait for every check in
-  // flight to drain and hold up the chains of checks that share state.
-  const alone = (c: Check) => !unbounded(c) && (c.shares ?? []).includes('*');
   for (const check of checks.filter(alone)) await run(check);
   await phase(
     checks.filter((c) => !unbounded(c) && !alone(c)),
