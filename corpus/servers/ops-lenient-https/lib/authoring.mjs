@@ -113,5 +113,3 @@ export function handleAuthoring(ctx, rest) {
   }
   throw notFound(`path content_pack_authorship/${rest.join('/')}`);
 }
-
-export const authoringKind = kind;

@@ -6,11 +6,11 @@ import { handleSimple } from './simple.mjs';
 import { collection } from './store.mjs';
 import { epoch, plainTime } from './time.mjs';
 
-export const DEFAULT_BACKUP = 'default_scheduled_backup';
+const DEFAULT_BACKUP = 'default_scheduled_backup';
 
 const team = (row) => (typeof row.sec_grp === 'string' && row.sec_grp ? row.sec_grp : GLOBAL_TEAM);
 
-export const backupKind = {
+const backupKind = {
   type: 'backup_restore',
   coll: collection('backup', 'backup_restore'),
   schema: 'backup_restore',

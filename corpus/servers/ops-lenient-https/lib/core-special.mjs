@@ -174,6 +174,7 @@ function retire(row) {
     retiredLinks.set(row._key, clone(Array.isArray(row.services) ? row.services : []));
     if (!bug('retire-keeps-links')) row.services = [];
     row.retired = 1;
+    row.retirable = 0;
     row.mod_timestamp = isoStamp();
     row.mod_time = modTime();
   }
@@ -202,6 +203,7 @@ export function restoreEntities(user, body) {
       row.services = [...(row.services || []), ...links.filter((s) => !have.has(s?._key))];
     }
     retiredLinks.delete(row._key);
+    row.retirable = isRetirable(row);
     row.mod_timestamp = isoStamp();
     row.mod_time = modTime();
     out.push(row._key);

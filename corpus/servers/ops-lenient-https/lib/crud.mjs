@@ -1,5 +1,5 @@
 // Generic list, count, read, create, update and delete over one collection ("kind").
-import { canReadTeam, GLOBAL_TEAM, requireTeamWrite, requireWriter } from './auth.mjs';
+import { canReadTeam, requireTeamWrite, requireWriter } from './auth.mjs';
 import { bug } from './bugs.mjs';
 import { badRequest, clone, forbidden, invalid, isPlainObject, notFound, truthy } from './http.mjs';
 import { pageRows, parseFields, parseFilter, project, sortRows } from './query.mjs';
@@ -11,7 +11,7 @@ import { epoch, isoStamp, modTime } from './time.mjs';
  * A kind: { type, coll, schema (type name or null to keep every field), team(row) -> team or null (open),
  *   readable(user,row)?, prepare(row,user,old)?, decorate(out,user,row)?, protect(row)? -> message, createTime()? }
  */
-export function teamOf(kind, row) {
+function teamOf(kind, row) {
   return kind.team ? kind.team(row) : null;
 }
 
@@ -43,7 +43,7 @@ function visibleRows(kind, user) {
   return rows.filter((r) => readable(kind, user, r));
 }
 
-export function filterFrom(q, names = ['filter']) {
+function filterFrom(q, names = ['filter']) {
   for (const n of names) if (q.has(n)) return q.get(n);
   return undefined;
 }
@@ -104,7 +104,7 @@ function keepFields(kind, body, context) {
   return kind.schema ? keepSchemaFields(kind.schema, body, context) : { ...body };
 }
 
-export function mergeDeep(base, patch) {
+function mergeDeep(base, patch) {
   const out = { ...base };
   for (const [k, v] of Object.entries(patch)) {
     out[k] = isPlainObject(v) && isPlainObject(base[k]) ? mergeDeep(base[k], v) : v;
@@ -112,7 +112,7 @@ export function mergeDeep(base, patch) {
   return out;
 }
 
-export function requireBody(body) {
+function requireBody(body) {
   if (!isPlainObject(body)) throw invalid('the payload must be a JSON object');
   return body;
 }
@@ -238,5 +238,3 @@ export function deleteMany(kind, user, q, opts = {}) {
   }
   return removed;
 }
-
-export { GLOBAL_TEAM };

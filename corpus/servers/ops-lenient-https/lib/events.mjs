@@ -10,7 +10,7 @@ import { epoch } from './time.mjs';
 
 const kinds = new Map();
 
-export function emKind(type) {
+function emKind(type) {
   let k = kinds.get(type);
   if (!k) {
     k = {

@@ -7,7 +7,7 @@ import { collection, newKey, readCopy } from './store.mjs';
 
 const icons = collection('icons', 'icon');
 
-export const BUILTIN_CATEGORIES = ['Server', 'Network', 'Storage', 'Cloud', 'Security'];
+const BUILTIN_CATEGORIES = ['Server', 'Network', 'Storage', 'Cloud', 'Security'];
 
 const BUILTIN_ICONS = [
   ['Server', 'Rack server', 'M2 2h20v6H2z M2 10h20v6H2z'],

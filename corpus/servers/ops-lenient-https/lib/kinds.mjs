@@ -62,6 +62,7 @@ const extra = {
       row.retired = old ? old.retired || 0 : 0;
       if (row.services !== undefined && !Array.isArray(row.services)) row.services = [row.services];
       if (row.services === undefined) row.services = [];
+      row.retirable = isRetirable(row);
     },
     decorate: (out, user) => {
       if (Array.isArray(out.services)) out.services = serviceTitles(out.services);

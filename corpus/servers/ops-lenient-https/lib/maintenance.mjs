@@ -21,7 +21,7 @@ function teamsOfObjects(objects) {
   return teams.size ? [...teams] : [GLOBAL_TEAM];
 }
 
-export const maintenanceKind = {
+const maintenanceKind = {
   type: 'maintenance_calendar',
   coll: collection('maintenance', 'maintenance_calendar'),
   schema: 'maintenance_calendar',

@@ -2,7 +2,7 @@
 import { bug } from './bugs.mjs';
 import { intParam, isPlainObject } from './http.mjs';
 
-export function deepEqual(a, b) {
+function deepEqual(a, b) {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -13,7 +13,7 @@ export function deepEqual(a, b) {
 }
 
 /** Values at a dotted path. A path crosses arrays of objects; the last value is never opened. */
-export function resolvePath(row, path) {
+function resolvePath(row, path) {
   let current = [row];
   for (const seg of String(path).split('.')) {
     const next = [];
@@ -153,7 +153,7 @@ export function parseFilter(raw) {
 }
 
 /** sort_dir: 1/asc ascending; 0/-1/desc/des descending; unset reads as the integer default 0. */
-export function ascending(dir) {
+function ascending(dir) {
   let asc = false;
   if (dir !== undefined && dir !== null && dir !== '') {
     const d = String(dir).trim().toLowerCase();

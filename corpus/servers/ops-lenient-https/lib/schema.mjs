@@ -130,7 +130,7 @@ function entityFieldNames(obj) {
   return names;
 }
 
-export function inSchema(type, name, obj) {
+function inSchema(type, name, obj) {
   const set = sets.get(type);
   if (!set) return true;
   if (set.has(name)) return true;

@@ -104,6 +104,7 @@ function entity(key, title, team, services, host, role) {
     role: [role],
     services,
     retired: 0,
+    retirable: services.length === 0 ? 1 : 0,
     entity_type_ids: ['et_unix_host'],
   });
 }

@@ -18,7 +18,7 @@ export function newKey() {
 
 let globalSeq = 0;
 
-export class Collection {
+class Collection {
   constructor(name) {
     this.name = name;
     this.rows = new Map();
@@ -67,10 +67,6 @@ export function collection(space, type) {
     registry.set(id, c);
   }
   return c;
-}
-
-export function hasCollection(space, type) {
-  return registry.has(`${space}/${type}`);
 }
 
 /** Marks a row as read (its revision counter moves on every read) and gives back a copy. */

@@ -32,7 +32,7 @@ function splitIds(v) {
 }
 
 /** Adds a ticket to the link object of (episode, ticket system); a missing ticket_url is accepted. */
-export function addTicket(user, eventId, system, ticketId, url) {
+function addTicket(user, eventId, system, ticketId, url) {
   const kind = links();
   let row = kind.coll.all().find((r) => String(r.event_id) === eventId && r.ticket_system === system);
   if (!row) {

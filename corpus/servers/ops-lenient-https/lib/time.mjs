@@ -14,10 +14,6 @@ function shifted(ms) {
   };
 }
 
-export function nowMs() {
-  return Date.now();
-}
-
 /** Epoch seconds, whole. */
 export function epoch(ms = Date.now()) {
   return Math.floor(ms / 1000);
