@@ -8,7 +8,7 @@ import { serve, SERVE_HELP } from './cli/serve';
 import { TOOL } from './cli/tool';
 
 const COMMANDS: Record<string, { fn: (argv: string[]) => number | undefined | Promise<number | undefined>; help: string; line: string }> = {
-  run: { fn: run, help: RUN_HELP, line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error)' },
+  run: { fn: run, help: RUN_HELP, line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error, 130 interrupted)' },
   list: { fn: list, help: LIST_HELP, line: 'list requirements and checks with ids, levels and whether they are destructive' },
   report: { fn: report, help: REPORT_HELP, line: 're-render a compliance.json; OLD.json --compare NEW.json; --merge shard reports' },
   serve: { fn: serve, help: SERVE_HELP, line: 'start the reference implementation of an API' },

@@ -10,6 +10,7 @@ import { closest, exportedEnv, flagHelp, loadConfigFile, parseArgsOptions, resol
 import type { Target } from '../core/types';
 import { parseCommand } from './args';
 import { dryRunPlan } from './dry-run';
+import { interruptOnSignals } from './interrupt';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
 import { TOOL } from './tool';
@@ -21,7 +22,8 @@ export const RUN_HELP = `usage: ${TOOL.name} run [options]
 
 Runs against the embedded reference implementation of each API unless a deployment is configured (its base URL and
 credentials below, --target, or --config). Flags win over the config file, the file over the environment.
-Exit code: 0 every MUST requirement passed, 1 one failed, 2 usage or connection error (one line on stderr).
+Exit code: 0 every MUST requirement passed, 1 one failed, 2 usage or connection error (one line on stderr),
+130 interrupted (SIGINT, SIGTERM: reports written with the gate incomplete).
 
 options:                                                  [environment variable · config-file key]
 ${flagHelp(RUN_OPTIONS, { api: APIS.map((a) => a.id).join(', ') }).join('\n')}
@@ -101,16 +103,14 @@ export async function run(argv: string[]): Promise<number> {
   // Each deployment's credentials are tried once before any check: a refused key is a usage error, not 100 failures.
   const credentialHints = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, configured[a.id] ? await probeCredentials(a, configured[a.id]!, settings.timeoutMs) : {}] as const)));
 
-  const controller = new AbortController();
-  process.once('SIGINT', () => {
-    process.stderr.write('\ninterrupted: finishing the current check and cleaning up (Ctrl-C again to quit at once)\n');
-    controller.abort();
-    process.once('SIGINT', () => process.exit(130));
-  });
+  const interrupt = interruptOnSignals();
   const targets = Object.fromEntries(Object.entries(configured).filter((e): e is [string, Target] => e[1] !== undefined));
   const progress = progressPrinter();
-  const result = await runConformance({ settings, apis, env: {}, targets, progress, signal: controller.signal, tool: TOOL, credentialHints }).finally(() => progress.close());
+  const result = await runConformance({ settings, apis, env: {}, targets, progress, signal: interrupt.signal, tool: TOOL, credentialHints }).finally(() => {
+    progress.close();
+    interrupt.dispose();
+  });
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
   process.stdout.write(mask(summaryText(result.report, result.files)));
-  return controller.signal.aborted ? 130 : result.exitCode;
+  return result.exitCode;
 }

@@ -1,6 +1,18 @@
 import { unsaidFacts } from '../core/expect';
 import type { ComplianceReport } from '../core/report/model';
+import { verdictWord } from '../core/report/verdict';
+import { INTERRUPTED_REASON } from '../core/runner';
 import { destructiveLines, targetName } from './summary-targets';
+
+/** The verdict with what it means where that is not plain. */
+const VERDICT_TEXT: Record<ReturnType<typeof verdictWord>, (r: ComplianceReport) => string> = {
+  INCOMPLETE: (r) => `INCOMPLETE (exit 130): the run was interrupted; ${notRun(r)} requirements were not checked, so this is not a pass`,
+  'TOOL ERROR': () => 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict',
+  PASS: () => 'PASS',
+  FAIL: () => 'FAIL',
+};
+
+const notRun = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'skipped' && q.reason?.includes(INTERRUPTED_REASON)).length;
 
 /** The few lines a person reads at the end of a run. */
 export function summaryText(r: ComplianceReport, files: string[]): string {
@@ -27,8 +39,6 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
     );
   lines.push(...destructiveLines(r));
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
-  lines.push(
-    `seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${r.summary.error ? 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`,
-  );
+  lines.push(`seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${VERDICT_TEXT[verdictWord(r.summary)](r)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,7 @@ import { renderHtml } from './report/html';
 import { renderJunit } from './report/junit';
 import { renderMarkdown } from './report/markdown';
 import { toHar } from './report/har';
+import { exitCodeOf } from './report/verdict';
 import { runApi, type ApiRun, type ProgressEvent } from './runner';
 import { apiValuesFromEnv, recordedConfig, type Settings } from './settings';
 import { createTransport } from './transport';
@@ -33,8 +34,8 @@ export interface ConformanceOptions {
 export interface ConformanceResult {
   report: ComplianceReport;
   runs: ApiRun[];
-  /** 0 every MUST passed, 1 a MUST failed, 2 a check failed as a tool (its requirements have no verdict). */
-  exitCode: 0 | 1 | 2;
+  /** 0 every MUST passed, 1 a MUST failed, 2 a check failed as a tool (its requirements have no verdict), 130 interrupted. */
+  exitCode: 0 | 1 | 2 | 130;
   files: string[];
 }
 
@@ -84,11 +85,12 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
       runTag: s.runTag,
       node: process.version,
       config: { ...recordedConfig({ ...s, apiOptions }, selected), ...(s.readyTimeoutS !== undefined ? { readyTimeoutS: s.readyTimeoutS } : {}) },
+      ...(o.signal?.aborted ? { interrupted: true } : {}),
     },
     o.tool,
   );
   const files = o.write === false ? [] : writeReports(report, runs, s);
-  return { report, runs, exitCode: report.summary.error > 0 ? 2 : report.summary.gate === 'pass' ? 0 : 1, files };
+  return { report, runs, exitCode: exitCodeOf(report.summary), files };
 }
 
 function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): string[] {

@@ -68,6 +68,9 @@ export interface ApiRun {
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
 const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
 
+/** Why the checks that had not started when the run was interrupted were not run. */
+export const INTERRUPTED_REASON = 'run interrupted before this check started';
+
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
 export const DEPLOYMENT_CONCURRENCY = 8;
 
@@ -117,7 +120,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       const t0 = performance.now();
       options.progress?.({ type: 'check-start', api: def.id, check: check.id });
       const run = options.signal?.aborted
-        ? notRun(check, 'skipped', 'run interrupted before this check started')
+        ? notRun(check, 'skipped', INTERRUPTED_REASON)
         : lostInARow >= DEAD_TARGET_AFTER
           ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
           : await runCheck(def, check, { spec, target, transport, options: { ...options, runTag: checkTag(options.runTag, def.checks.indexOf(check)) }, exchanges, crossCheck });

@@ -3,6 +3,7 @@ import type { ComplianceReport } from './model';
 import { barsSection } from './html-bars';
 import { SCRIPT, STYLE } from './html-style';
 import { anchors, h } from './html-text';
+import { INTERRUPTED, verdictWord } from './verdict';
 
 type Req = ComplianceReport['requirements'][number];
 type Api = ComplianceReport['apis'][number];
@@ -91,8 +92,8 @@ export function renderHtml(r: ComplianceReport): string {
     .join('');
   const observed = r.requirements.filter((q) => q.observations.length && q.level === 'unspecified');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Conformance report: ${s.gate.toUpperCase()}</title><style>${STYLE}</style></head>
-<body><header><h1>Conformance report: <span class="${s.error ? 'fail' : s.gate}">${s.error ? 'TOOL ERROR' : s.gate === 'pass' ? 'PASS' : 'FAIL'}</span></h1>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Conformance report: ${verdictWord(s)}</title><style>${STYLE}</style></head>
+<body><header><h1>Conformance report: <span class="${verdictWord(s) === 'PASS' ? 'pass' : 'fail'}">${verdictWord(s)}</span></h1>${s.gate === 'incomplete' ? `<p class="fail"><b>${h(INTERRUPTED)}</b></p>` : ''}
 <div>${h(r.apis.map((a) => a.title).join(' · '))}</div>
 <div class="run-line">${r.apis.map((a) => `${h(a.api)}: ${h(targetOf(a))}`).join(' · ')} · started ${h(r.run.startedAt)} · seed <code>${r.run.seed}</code> · ${h(r.tool.name)} ${h(r.tool.version)}</div>
 <div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b${s.failed ? ' class="fail"' : ''}>${s.failed}</b>failed (${s.byLevel.MUST.failed} MUST, ${s.warnings} SHOULD warnings)</div>${s.error ? `<div class="card"><b class="fail">${s.error}</b>tool errors (no verdict)</div>` : ''}<div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>

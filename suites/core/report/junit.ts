@@ -1,15 +1,23 @@
 import { factLines } from '../expect';
 import type { ComplianceReport } from './model';
+import { INTERRUPTED } from './verdict';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these control characters, so they are removed on purpose
 const x = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** One testsuite per API, one testcase per requirement; SHOULD failures are not JUnit failures. */
 export function renderJunit(r: ComplianceReport): string {
+  const incomplete = r.summary.gate === 'incomplete';
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance" tests="${r.summary.total}" failures="${r.summary.byLevel.MUST.failed}" time="${(r.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="conformance" tests="${r.summary.total + (incomplete ? 1 : 0)}" failures="${r.summary.byLevel.MUST.failed + (incomplete ? 1 : 0)}" time="${(r.run.durationMs / 1000).toFixed(3)}">`,
   ];
+  // A test reporter that only counts failures must not read an interrupted run as green: the run itself is a case.
+  if (incomplete) {
+    out.push('  <testsuite name="run" tests="1" failures="1" errors="0" skipped="0">');
+    out.push(`    <testcase classname="run" name="the conformance run completed"><failure message="${x(`INCOMPLETE: ${INTERRUPTED}`)}"/></testcase>`);
+    out.push('  </testsuite>');
+  }
   for (const a of r.apis) {
     const reqs = r.requirements.filter((q) => q.api === a.api);
     const failures = reqs.filter((q) => q.status === 'failed' && q.level === 'MUST').length;

@@ -1,4 +1,5 @@
 import type { ComplianceReport } from './model';
+import { INTERRUPTED, verdictWord } from './verdict';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const icon: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', untested: '❔ untested', error: '⚠️ tool error' };
@@ -6,7 +7,8 @@ const icon: Record<string, string> = { passed: '✅ passed', failed: '❌ failed
 /** Short enough for a CI job summary: the verdict, per-API counts, then only what needs attention. */
 export function renderMarkdown(r: ComplianceReport): string {
   const out: string[] = [];
-  out.push(`# Conformance: ${r.summary.error ? 'TOOL ERROR' : r.summary.gate === 'pass' ? 'PASS' : 'FAIL'}`, '');
+  out.push(`# Conformance: ${verdictWord(r.summary)}`, '');
+  if (r.summary.gate === 'incomplete') out.push(`**${INTERRUPTED}**`, '');
   out.push(`Seed \`${r.run.seed}\` · ${r.run.runs} property runs · ${(r.run.durationMs / 1000).toFixed(1)} s · ${r.tool.name} ${r.tool.version}`, '');
   out.push('| API | target | passed | failed | skipped | untested | requests |', '|---|---|---|---|---|---|---|');
   for (const a of r.apis)

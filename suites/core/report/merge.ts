@@ -79,14 +79,17 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
   }
   for (const a of apis.values()) a.summary = countOf(requirements.filter((q) => q.api === a.api));
   const first = parts[0];
+  // One interrupted shard leaves the merged run incomplete: its unstarted checks were run by no shard.
+  const interrupted = parts.some((p) => p.run.interrupted || p.summary.gate === 'incomplete') || undefined;
   return {
     tool: first.tool,
     run: {
       ...first.run,
+      interrupted,
       durationMs: Math.max(...parts.map((p) => p.run.durationMs)),
       config: { ...first.run.config, shard: undefined, mergedFrom: parts.length, shards: parts.map((p) => shardOf(p) ?? null) },
     },
-    summary: summarize(requirements),
+    summary: summarize(requirements, { interrupted }),
     apis: [...apis.values()],
     requirements,
   };

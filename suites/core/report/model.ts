@@ -28,11 +28,13 @@ export interface ComplianceReport {
     runTag: string;
     node: string;
     config: Record<string, unknown>;
+    /** Set when the run was interrupted (SIGINT, SIGTERM): the checks that had not started were not run. */
+    interrupted?: boolean;
   };
   summary: Counts & {
     byLevel: Record<Level, Counts>;
-    /** pass when every MUST requirement that ran passed. */
-    gate: 'pass' | 'fail';
+    /** pass when every MUST requirement that ran passed; incomplete when the run was interrupted, whatever it found. */
+    gate: 'pass' | 'fail' | 'incomplete';
     /** SHOULD requirements that failed: reported, not gating. */
     warnings: number;
     intermittent: number;
@@ -60,14 +62,20 @@ export function countOf(reqs: { status: Status }[]): Counts {
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** The headline numbers, from requirement results alone (so merged reports are summarised the same way). */
-export function summarize(requirements: { level: Level; status: Status; intermittent?: boolean }[]): ComplianceReport['summary'] {
+/** What the gate depends on besides the requirement results. */
+export interface GateOptions {
+  /** The run was interrupted: the gate is incomplete. */
+  interrupted?: boolean;
+}
+
+/** The headline numbers, from requirement results and how the run went (so merged reports are summarised the same way). */
+export function summarize(requirements: { level: Level; status: Status; intermittent?: boolean }[], o: GateOptions = {}): ComplianceReport['summary'] {
   const levels: Level[] = ['MUST', 'SHOULD', 'unspecified'];
   const byLevel = Object.fromEntries(levels.map((l) => [l, countOf(requirements.filter((r) => r.level === l))])) as Record<Level, Counts>;
   return {
     ...countOf(requirements),
     byLevel,
-    gate: byLevel.MUST.failed > 0 ? 'fail' : 'pass',
+    gate: o.interrupted ? 'incomplete' : byLevel.MUST.failed > 0 ? 'fail' : 'pass',
     warnings: byLevel.SHOULD.failed,
     intermittent: requirements.filter((r) => r.intermittent).length,
   };
@@ -78,7 +86,7 @@ export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<
   return {
     tool,
     run: meta,
-    summary: summarize(requirements),
+    summary: summarize(requirements, { interrupted: meta.interrupted }),
     apis: runs.map((r) => ({
       api: r.api,
       title: r.title,
