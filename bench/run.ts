@@ -4,6 +4,7 @@ import { opsApi } from '../suites/ops/index';
 import { stacksApi } from '../suites/stacks/index';
 import { conformanceFigures } from './conformance';
 import { remoteFigures } from './remote';
+import { scaleFigures } from './scale';
 import { scalingFigures } from './scaling';
 import { startupSeconds } from './startup';
 import { throughputFigures } from './throughput';
@@ -12,7 +13,7 @@ import { throughputFigures } from './throughput';
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 
 const quick = process.argv.includes('--quick');
-// `--only scaling,throughput` runs just those sections (conformance, remote, startup, throughput, scaling); default all.
+// `--only scaling,throughput` runs just those sections (conformance, remote, startup, throughput, scaling, scale); default all.
 const onlyArg = process.argv.find((a, i, all) => a.startsWith('--only=') || all[i - 1] === '--only');
 const only = onlyArg === undefined ? undefined : new Set(onlyArg.replace(/^--only=/, '').split(','));
 const wanted = (section: string) => only === undefined || only.has(section);
@@ -72,6 +73,8 @@ if (wanted('throughput')) {
     )),
   ]);
 }
+if (wanted('scale'))
+  say('Ops run against a small and a large deployment (the reference preloaded; the run a process of its own, its peak memory)', await scaleFigures(quick ? 2_000 : 2_000, quick ? 20_000 : 100_000));
 if (wanted('scaling')) say(`Scaling of the ops store (4 connections, ${seconds} s per query)`, await scalingFigures(sizes, seconds));
 
 const NOTES = `Lists and counts of stored objects use indexes built on first use and kept up to date by every write
