@@ -98,6 +98,30 @@ export const countOf = (ex: Exchange): number | undefined => {
 };
 
 export const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+/** The fields of an object, or of each object of an array (a list), by name. */
+const fieldsOf = (v: unknown): Map<string, unknown>[] => (Array.isArray(v) ? v : [v]).map((d) => new Map(Object.entries(asDoc(d))));
+
+/**
+ * Fields whose values differ between two reads of the same thing (an object, or a list row by row): a server's own
+ * bookkeeping, such as an etag or a read counter, that changes on every read. No clause is about them, so two
+ * answers are compared without them.
+ */
+export function changing(first: unknown, second: unknown): Set<string> {
+  const a = fieldsOf(first);
+  const b = fieldsOf(second);
+  const out = new Set<string>();
+  a.forEach((row, i) => {
+    for (const [k, v] of row) if (b[i] && JSON.stringify(v) !== JSON.stringify(b[i]!.get(k))) out.add(k);
+  });
+  return out;
+}
+
+const without = (v: unknown, skip: Set<string>): unknown =>
+  Array.isArray(v) ? v.map((x) => without(x, skip)) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !skip.has(k))) : v;
+
+/** `same`, leaving out the fields in `skip` (of the object, or of each row of a list). */
+export const sameBut = (a: unknown, b: unknown, skip: Set<string>) => same(without(a, skip), without(b, skip));
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === 'object')

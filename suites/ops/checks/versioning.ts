@@ -1,6 +1,6 @@
 import { MAINTENANCE, SERVICE, BACKUP } from '../collections';
 import { compact } from '../../core/expect';
-import { countOf, createIn, keys, ownFilter, rows, same, vLatest, type OpsCheck } from '../support';
+import { changing, countOf, createIn, keys, ownFilter, rows, same, sameBut, vLatest, type OpsCheck } from '../support';
 
 export const vLatestPathsAnswerTheSame: OpsCheck = {
   id: 'ops.versioning.vlatest-path',
@@ -21,8 +21,11 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
       ] as const) {
         const plain = await ctx.http.send(op, { params, query });
         const latest = await ctx.http.send(op, { params, query, path: vLatest });
+        // Fields that change from one read to the next are the server's own bookkeeping: left out of the comparison.
+        const skip = op === c.ops.get ? changing(plain.json, (await ctx.http.send(op, { params, query })).json) : new Set<string>();
         const equal =
-          plain.status === latest.status && (op === c.ops.list ? same(keys(rows(plain)), keys(rows(latest))) : op === c.ops.count ? countOf(plain) === countOf(latest) : same(plain.json, latest.json));
+          plain.status === latest.status &&
+          (op === c.ops.list ? same(keys(rows(plain)), keys(rows(latest))) : op === c.ops.count ? countOf(plain) === countOf(latest) : sameBut(plain.json, latest.json, skip));
         const seen = (ex: typeof plain) => `${ex.status} ${compact(op === c.ops.list ? keys(rows(ex)) : ex.json)}`;
         ctx.expect.that('OPS-VERSION-PATH', `${op} under vLatest, against the same request without it`, equal, { expected: seen(plain), actual: seen(latest) }, latest);
       }
@@ -30,11 +33,12 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
     // The event-management interface takes vLatest too: its list of episode actions is the same under both paths.
     const actions = await ctx.http.send('emActionList');
     const actionsLatest = await ctx.http.send('emActionList', { path: vLatest });
+    const skip = changing(actions.json, (await ctx.http.send('emActionList')).json);
     const seenActions = (ex: typeof actions) => `${ex.status} ${compact(ex.json)}`;
     ctx.expect.that(
       'OPS-VERSION-PATH',
       'emActionList under vLatest, against the same request without it',
-      actions.status === actionsLatest.status && same(actions.json, actionsLatest.json),
+      actions.status === actionsLatest.status && sameBut(actions.json, actionsLatest.json, skip),
       { expected: seenActions(actions), actual: seenActions(actionsLatest) },
       actionsLatest,
     );
