@@ -3,13 +3,14 @@ import type { ComplianceReport } from '../core/report/model';
 import { verdictWord } from '../core/report/verdict';
 import { INTERRUPTED_REASON } from '../core/runner';
 import { destructiveLines, targetName } from './summary-targets';
+import { requireAllNote, untestedLines } from './summary-untested';
 
 /** The verdict with what it means where that is not plain. */
 const VERDICT_TEXT: Record<ReturnType<typeof verdictWord>, (r: ComplianceReport) => string> = {
   INCOMPLETE: (r) => `INCOMPLETE (exit 130): the run was interrupted; ${notRun(r)} requirements were not checked, so this is not a pass`,
   'TOOL ERROR': () => 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict',
   PASS: () => 'PASS',
-  FAIL: () => 'FAIL',
+  FAIL: (r) => `FAIL${requireAllNote(r)}`,
 };
 
 const notRun = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'skipped' && q.reason?.includes(INTERRUPTED_REASON)).length;
@@ -37,7 +38,7 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
     lines.push(
       `${a.api}: created ${a.cleanup.created} objects, removed ${a.cleanup.removed}${a.cleanup.failed.length ? `, could not remove ${a.cleanup.failed.length}: ${a.cleanup.failed.join('; ')}` : ''}`,
     );
-  lines.push(...destructiveLines(r));
+  lines.push(...untestedLines(r), ...destructiveLines(r));
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
   lines.push(`seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${VERDICT_TEXT[verdictWord(r.summary)](r)}`);
   return `${lines.join('\n')}\n`;

@@ -86,6 +86,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
       node: process.version,
       config: { ...recordedConfig({ ...s, apiOptions }, selected), ...(s.readyTimeoutS !== undefined ? { readyTimeoutS: s.readyTimeoutS } : {}) },
       ...(o.signal?.aborted ? { interrupted: true } : {}),
+      ...(s.requireAll ? { requireAll: true } : {}),
     },
     o.tool,
   );

@@ -9,6 +9,8 @@ import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
 import { attachCredentialHints } from './credential-hints';
+import { enablerNames, enablerOf } from './enabler';
+import { RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
 import { schedule } from './schedule';
 import { createTransport, type Transport } from './transport';
@@ -171,6 +173,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     if (target.embedded) await target.close?.();
   }
   const records = results.records();
+  const enablers = enablerNames([RUN_OPTIONS, def.options]);
   const requirements = attachCredentialHints(
     catalogue.requirements.map((req) =>
       requirementResult(
@@ -182,7 +185,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     ),
     def.checks,
     options.credentialHints,
-  );
+  ).map((q) => withEnabler(q, enablers));
   const unknown = records.filter((r) => !levelOf.has(r.requirement));
   if (unknown.length) throw new Error(`records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`);
   return {
@@ -198,6 +201,13 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     crossCheck,
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
   };
+}
+
+/** An untested or skipped requirement with the settings its reason names, if any. */
+function withEnabler(q: RequirementResult, enablers: ReturnType<typeof enablerNames>): RequirementResult {
+  if (q.status !== 'untested' && q.status !== 'skipped') return q;
+  const enabledBy = enablerOf(q.reason, enablers);
+  return enabledBy ? { ...q, enabledBy } : q;
 }
 
 /** Any HTTP answer means the target is there; no answer at all is a usage error (exit 2), not a failed run. */

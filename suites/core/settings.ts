@@ -257,6 +257,12 @@ export const RUN_OPTIONS = {
     key: 'allowDestructive',
     help: 'allow checks that can change data the run did not create against a target you name, loopback included (the embedded implementation always runs them)',
   }),
+  requireAll: boolean({
+    flag: 'require-all',
+    env: 'CONFORMANCE_REQUIRE_ALL',
+    key: 'requireAll',
+    help: 'fail the gate when a MUST requirement is untested or skipped for want of a credential, flag or longer wait (the summary names it)',
+  }),
   dryRun: opt.flag({ flag: 'dry-run', type: 'boolean', help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target' }),
   timeoutMs: custom({
     flag: 'timeout',

@@ -6,6 +6,8 @@ export interface RequirementResult extends Requirement {
   reason?: string;
   passed: number;
   failed: number;
+  /** For a requirement untested or skipped for want of input: the variables or flags that would have it checked. */
+  enabledBy?: string;
   /** Why the failure may be the run's input rather than the server (a credential the probe found suspect). */
   hint?: string;
   /** Every failure disappeared on a re-run. */

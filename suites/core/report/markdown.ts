@@ -44,8 +44,8 @@ export function renderMarkdown(r: ComplianceReport): string {
   }
   const open = r.requirements.filter((q) => q.status === 'untested' || q.status === 'skipped');
   if (open.length) {
-    out.push('', '## Not established', '', '| id | status | why |', '|---|---|---|');
-    for (const q of open) out.push(`| ${q.id} | ${icon[q.status]} | ${esc(q.reason ?? '')} |`);
+    out.push('', '## Not established', '', '| id | level | status | why | checked with |', '|---|---|---|---|---|');
+    for (const q of open) out.push(`| ${q.id} | ${q.level} | ${icon[q.status]} | ${esc(q.reason ?? '')} | ${q.enabledBy ? esc(q.enabledBy) : '—'} |`);
   }
   const obs = r.requirements.filter((q) => q.observations.length);
   if (obs.length) {

@@ -89,7 +89,7 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
       durationMs: Math.max(...parts.map((p) => p.run.durationMs)),
       config: { ...first.run.config, shard: undefined, mergedFrom: parts.length, shards: parts.map((p) => shardOf(p) ?? null) },
     },
-    summary: summarize(requirements, { interrupted }),
+    summary: summarize(requirements, { interrupted, requireAll: parts.some((p) => p.run.requireAll) }),
     apis: [...apis.values()],
     requirements,
   };

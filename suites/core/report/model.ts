@@ -30,11 +30,21 @@ export interface ComplianceReport {
     config: Record<string, unknown>;
     /** Set when the run was interrupted (SIGINT, SIGTERM): the checks that had not started were not run. */
     interrupted?: boolean;
+    /** --require-all: a MUST requirement left unchecked for want of input fails the gate. */
+    requireAll?: boolean;
   };
   summary: Counts & {
     byLevel: Record<Level, Counts>;
-    /** pass when every MUST requirement that ran passed; incomplete when the run was interrupted, whatever it found. */
+    /**
+     * pass when every MUST requirement that ran passed (and, with --require-all, none is unverified); incomplete when
+     * the run was interrupted, whatever it found.
+     */
     gate: 'pass' | 'fail' | 'incomplete';
+    /**
+     * MUST requirements untested or skipped for want of a credential, flag or longer wait (each names it: enabledBy);
+     * absent in reports of earlier versions.
+     */
+    unverified?: number;
     /** SHOULD requirements that failed: reported, not gating. */
     warnings: number;
     intermittent: number;
@@ -66,16 +76,25 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 export interface GateOptions {
   /** The run was interrupted: the gate is incomplete. */
   interrupted?: boolean;
+  /** A MUST requirement left unchecked for want of input fails the gate. */
+  requireAll?: boolean;
 }
 
+type Judged = { level: Level; status: Status; intermittent?: boolean; enabledBy?: string };
+
+/** A MUST requirement the run could have checked with more input: a credential, a flag, a longer wait. */
+const unverifiedMust = (q: Judged) => q.level === 'MUST' && (q.status === 'untested' || q.status === 'skipped') && Boolean(q.enabledBy);
+
 /** The headline numbers, from requirement results and how the run went (so merged reports are summarised the same way). */
-export function summarize(requirements: { level: Level; status: Status; intermittent?: boolean }[], o: GateOptions = {}): ComplianceReport['summary'] {
+export function summarize(requirements: Judged[], o: GateOptions = {}): ComplianceReport['summary'] {
   const levels: Level[] = ['MUST', 'SHOULD', 'unspecified'];
   const byLevel = Object.fromEntries(levels.map((l) => [l, countOf(requirements.filter((r) => r.level === l))])) as Record<Level, Counts>;
+  const unverified = requirements.filter(unverifiedMust).length;
   return {
     ...countOf(requirements),
     byLevel,
-    gate: o.interrupted ? 'incomplete' : byLevel.MUST.failed > 0 ? 'fail' : 'pass',
+    gate: o.interrupted ? 'incomplete' : byLevel.MUST.failed > 0 || (o.requireAll && unverified > 0) ? 'fail' : 'pass',
+    unverified,
     warnings: byLevel.SHOULD.failed,
     intermittent: requirements.filter((r) => r.intermittent).length,
   };
@@ -86,7 +105,7 @@ export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<
   return {
     tool,
     run: meta,
-    summary: summarize(requirements, { interrupted: meta.interrupted }),
+    summary: summarize(requirements, { interrupted: meta.interrupted, requireAll: meta.requireAll }),
     apis: runs.map((r) => ({
       api: r.api,
       title: r.title,
