@@ -65,11 +65,22 @@ const madeUp = (body: Doc) => Object.keys(body).filter((k) => k.startsWith('cf_'
 async function writeMadeUpFields(ctx: OpsContext, c: Collection, key: string, body: Doc, opts: SendOptions): Promise<void> {
   const fields = madeUp(body);
   if (!fields.length) return;
-  const got = await ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
-  const read = asDoc(got.json);
-  if (ok(got) && fields.every((f) => same(read[f], body[f]))) return;
+  // Learned once per target and collection: a server that kept them at one create keeps them at every create.
+  const learned = keepsMadeUp.get(ctx.target) ?? new Map<string, boolean>();
+  keepsMadeUp.set(ctx.target, learned);
+  if (learned.get(c.type) === true) return;
+  if (learned.get(c.type) === undefined) {
+    const got = await ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
+    const read = asDoc(got.json);
+    const kept = ok(got) && fields.every((f) => same(read[f], body[f]));
+    if (ok(got)) learned.set(c.type, kept);
+    if (kept) return;
+  }
   await ctx.http.send(c.ops.update, { ...opts, params: params(c, key), body: { ...body, _key: key }, query: { is_partial_data: 0 } });
 }
+
+/** Per target and collection: whether a create keeps the made-up fields it is sent (learned at the first such create). */
+const keepsMadeUp = new WeakMap<object, Map<string, boolean>>();
 
 /** Deletes an object the check created and takes it off the ledger. */
 export async function removeIn(ctx: OpsContext, c: Collection, made: Created): Promise<Exchange | undefined> {
