@@ -1,4 +1,5 @@
 import { unsaidFacts } from '../core/expect';
+import { gateCounts } from '../core/report/gate-counts';
 import type { ComplianceReport } from '../core/report/model';
 import { verdictWord } from '../core/report/verdict';
 import { INTERRUPTED_REASON } from '../core/runner';
@@ -17,9 +18,11 @@ const notRun = (r: ComplianceReport) => r.requirements.filter((q) => q.status ==
 
 /** The few lines a person reads at the end of a run. */
 export function summaryText(r: ComplianceReport, files: string[]): string {
-  const rows = [['API', 'target', 'requirements', 'passed', 'failed', 'skipped', 'untested', 'requests', 'seconds']];
-  for (const a of r.apis)
-    rows.push([a.api, targetName(a), a.summary.total, a.summary.passed, a.summary.failed, a.summary.skipped, a.summary.untested, a.stats.requests, (a.stats.ms / 1000).toFixed(1)].map(String));
+  const rows = [['API', 'target', 'requirements', 'passed', 'failed', 'warnings', 'skipped', 'untested', 'requests', 'seconds']];
+  for (const a of r.apis) {
+    const c = gateCounts(r, a.api);
+    rows.push([a.api, targetName(a), c.total, c.passed, c.failed, c.warnings, c.skipped, c.untested, a.stats.requests, (a.stats.ms / 1000).toFixed(1)].map(String));
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const lines = rows.map((row) => row.map((c, i) => c.padEnd(widths[i])).join('  '));
   const m = r.summary.byLevel;
@@ -28,7 +31,9 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
     `MUST: ${m.MUST.passed} passed, ${m.MUST.failed} failed, ${m.MUST.untested} untested, ${m.MUST.skipped} skipped · SHOULD warnings: ${r.summary.warnings} · unspecified observed: ${m.unspecified.passed + m.unspecified.failed}`,
   );
   for (const q of r.requirements.filter((x) => x.status === 'error')) lines.push(`  TOOL ERROR ${q.id}: ${q.reason ?? ''}`);
-  for (const q of r.requirements.filter((x) => x.status === 'failed')) {
+  // Failures first, then warnings: only a failed MUST reads FAIL.
+  const failed = r.requirements.filter((x) => x.status === 'failed');
+  for (const q of [...failed.filter((x) => x.level === 'MUST'), ...failed.filter((x) => x.level !== 'MUST')]) {
     lines.push(`  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`);
     const facts = q.evidence[0] && unsaidFacts(q.evidence[0]);
     if (facts) lines.push(`       ${facts}`);

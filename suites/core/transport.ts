@@ -46,6 +46,10 @@ export interface Transport {
 }
 
 const RATE_LIMIT_RETRIES = 5;
+/** Bodies above this are announced with `Expect: 100-continue` (curl's threshold too). */
+const EXPECT_CONTINUE_BYTES = 1024 * 1024;
+/** How long an announced body waits for 100 Continue before it is sent anyway. */
+const CONTINUE_WAIT_MS = 1000;
 const exemptScope = new AsyncLocalStorage<true>();
 
 /**
@@ -129,21 +133,25 @@ export function createTransport(options: TransportOptions): Transport {
     const at = Date.now();
     return new Promise<Omit<Exchange, 'operationId' | 'principal'>>((resolve, reject) => {
       const headers: Record<string, string | number> = { ...req.headers };
-      if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+      const bodyBytes = req.body === undefined ? 0 : Buffer.byteLength(req.body);
+      if (req.body !== undefined) headers['content-length'] = bodyBytes;
+      // A large body is announced first: a server that refuses it answers before any of it is sent, instead of
+      // closing the connection under an upload that then fails with EPIPE or ECONNRESET and loses the answer.
+      const announce = bodyBytes > EXPECT_CONTINUE_BYTES;
+      if (announce) headers.expect = '100-continue';
+      let uploaded = req.body === undefined;
+      /** Set when the answer began before the whole body was written: a refusal, whatever becomes of the upload. */
+      let early = false;
+      let answered = false;
       const r = lib.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
+        answered = true;
+        early = !uploaded;
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > options.maxBodyBytes) {
-            res.destroy();
-            reject(new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'));
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('error', (e) => reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection')));
-        res.on('end', () => {
+        let read = false;
+        const answer = () => {
+          if (read) return;
+          read = true;
           clearTimeout(deadline);
           const text = decoded(Buffer.concat(chunks), res.headers['content-encoding'], options.maxBodyBytes).toString('utf8');
           const resHeaders: Record<string, string> = {};
@@ -158,7 +166,23 @@ export function createTransport(options: TransportOptions): Transport {
             }
           }
           resolve({ request: req, status: res.statusCode ?? 0, headers: resHeaders, text, json, jsonError, at, ms: performance.now() - started });
+          // The connection of an answer that came before the body was written is not reused: the rest is not sent.
+          if (early) r.destroy();
+        };
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > options.maxBodyBytes) {
+            res.destroy();
+            reject(new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'));
+            return;
+          }
+          chunks.push(c);
         });
+        // A server that refuses a body early may close the connection under the rest of the upload, cutting its answer
+        // short: the status it gave is the answer, with what arrived of its body.
+        res.on('error', (e) => (early ? answer() : reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection'))));
+        res.on('close', () => (early && !res.complete ? answer() : undefined));
+        res.on('end', answer);
       });
       // A whole-exchange deadline: a socket idle timeout would let a server that drips bytes hold the run forever.
       const deadline = setTimeout(() => {
@@ -166,9 +190,28 @@ export function createTransport(options: TransportOptions): Transport {
         reject(new TransportError(`no complete answer within ${options.timeoutMs} ms to ${req.method} ${url.pathname}`, 'timeout'));
       }, options.timeoutMs);
       r.on('close', () => clearTimeout(deadline));
-      r.on('error', (e: NodeJS.ErrnoException) => reject(new TransportError(`${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${e.message}`, 'connection')));
-      if (req.body !== undefined) r.write(req.body);
-      r.end();
+      r.on('error', (e: NodeJS.ErrnoException) => {
+        // Once an answer has begun, a failing upload (EPIPE, ECONNRESET) changes nothing: the server has spoken.
+        if (answered) return;
+        reject(new TransportError(`${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${e.message}`, 'connection'));
+      });
+      r.on('finish', () => (uploaded = true));
+      const upload = () => {
+        if (answered || r.writableEnded) return;
+        r.end(req.body);
+      };
+      if (!announce) {
+        upload();
+        return;
+      }
+      // A server that ignores Expect never says 100 Continue: after a short wait the body goes anyway, as curl does.
+      const patience = setTimeout(upload, CONTINUE_WAIT_MS);
+      r.on('continue', () => {
+        clearTimeout(patience);
+        upload();
+      });
+      r.on('close', () => clearTimeout(patience));
+      r.flushHeaders();
     });
   }
 

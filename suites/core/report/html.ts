@@ -96,7 +96,7 @@ export function renderHtml(r: ComplianceReport): string {
 <body><header><h1>Conformance report: <span class="${verdictWord(s) === 'PASS' ? 'pass' : 'fail'}">${verdictWord(s)}</span></h1>${s.gate === 'incomplete' ? `<p class="fail"><b>${h(INTERRUPTED)}</b></p>` : ''}
 <div>${h(r.apis.map((a) => a.title).join(' · '))}</div>
 <div class="run-line">${r.apis.map((a) => `${h(a.api)}: ${h(targetOf(a))}`).join(' · ')} · started ${h(r.run.startedAt)} · seed <code>${r.run.seed}</code> · ${h(r.tool.name)} ${h(r.tool.version)}</div>
-<div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b${s.failed ? ' class="fail"' : ''}>${s.failed}</b>failed (${s.byLevel.MUST.failed} MUST, ${s.warnings} SHOULD warnings)</div>${s.error ? `<div class="card"><b class="fail">${s.error}</b>tool errors (no verdict)</div>` : ''}<div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>
+<div class="cards"><div class="card"><b>${s.passed}</b>passed</div><div class="card"><b${s.byLevel.MUST.failed ? ' class="fail"' : ''}>${s.byLevel.MUST.failed}</b>failed (MUST)</div><div class="card"><b>${s.warnings}</b>warnings (SHOULD)</div>${s.error ? `<div class="card"><b class="fail">${s.error}</b>tool errors (no verdict)</div>` : ''}<div class="card"><b>${s.untested}</b>untested</div><div class="card"><b>${s.skipped}</b>skipped</div><div class="card"><b>${s.total}</b>requirements</div><div class="card"><b>${s.intermittent}</b>intermittent</div></div></header>
 <main>
 ${failuresSection(r)}
 ${barsSection(r)}
