@@ -1,7 +1,7 @@
 import type { Exchange } from '../../core/types';
 import { compact } from '../../core/expect';
-import { BACKUP, BASE_SERVICE_TEMPLATE, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
-import { assertWholeCount, countIn, countOf, createIn, deleteIn, getIn, keys, listIn, ok, ownFilter, rows, tagged, updateIn, type OpsCheck } from '../support';
+import { BACKUP, BASE_SERVICE_TEMPLATE, type Collection, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
+import { assertWholeCount, countIn, countOf, type Created, createIn, deleteIn, getIn, keys, listIn, ok, type OpsCheck, type OpsContext, ownFilter, rows, tagged, updateIn } from '../support';
 
 export const basicAuthRequired: OpsCheck = {
   id: 'ops.auth.basic',
@@ -93,51 +93,9 @@ export const resultsRestrictedToReadable: OpsCheck = {
         ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
         continue;
       }
-      const probe = await getIn(ctx, c, hidden.key, { as: 'readonly' });
-      const admin = new Set(keys(rows(await listIn(ctx, c, { filter }))));
-      const list = await listIn(ctx, c, { filter }, { as: 'readonly' });
-      const mine = keys(rows(list));
-      if (ok(probe)) {
-        // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
-        // Either the object is readable and missing from the list, or it is not and the read returned it.
-        if (!mine.includes(hidden.key))
-          ctx.expect.contains('OPS-AUTH-RESULTS-READABLE', `the read-only list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`, mine, hidden.key, probe);
-        else ctx.untested(req, `the read-only caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
-      } else {
-        const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
-        ctx.expect.equal(
-          'OPS-AUTH-RESULTS-READABLE',
-          `the read-only list of ${c.type}, refused ${hidden.key} (${probe.status}): success, and rows it cannot read or the administrator does not list`,
-          { success: ok(list), extra },
-          { success: true, extra: [] },
-          list,
-        );
-      }
-      const count = await countIn(ctx, c, { filter }, { as: 'readonly' });
-      if (c === SERVICE) {
-        // "Results are restricted to objects the caller can read. Counts of maintenance windows and jobs reflect the
-        // caller's access": whether the other counts are results is not said, so a core count may count every object.
-        const n = countOf(count);
-        ctx.expect.that(
-          req,
-          `${c.type}: the read-only count of the run's objects, against the rows of its list or the administrator's`,
-          n === mine.length || n === admin.size,
-          { expected: `${mine.length} (its list) or ${admin.size} (the administrator's)`, actual: compact(n) },
-          count,
-        );
-        if (n !== mine.length) ctx.observe(req, `the read-only count of services counts objects the caller cannot read (${n}, its list ${mine.length})`);
-      } else ctx.expect.equal(req, `${c.type}: the read-only count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
-      // Without a filter too, while an object it cannot read is there: the caller's count is the length of its list.
-      if (c !== SERVICE && !ok(probe)) await assertWholeCount(ctx, c, req, 'rows of the read-only list', { as: 'readonly' });
-      // And the other way: an object of the run's in the default group that the caller reads by key is in its list.
-      const open = await createIn(ctx, c, 'readable', c === MAINTENANCE ? { objects: [] } : {});
-      if (open.key && ok(await getIn(ctx, c, open.key, { as: 'readonly' })))
-        ctx.expect.contains(
-          'OPS-AUTH-RESULTS-READABLE',
-          `the read-only list of ${c.type} filtered by its title, against ${open.key} it reads by key`,
-          keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as: 'readonly' }))),
-          open.key,
-        );
+      // The read-only caller, and the team-restricted writer where one is given: whichever cannot read the object
+      // shows whether lists and counts leave it out (a read-only role may read every team).
+      for (const as of ['readonly', 'restricted'].filter((r) => ctx.has(r))) await judgeReader(ctx, c, hidden, filter, req, as);
     }
     // Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity it cannot read.
     const retirable = await createIn(ctx, ENTITY, 'unreadable retirable', { sec_grp: team.key, retirable: 1 });
@@ -153,6 +111,55 @@ export const resultsRestrictedToReadable: OpsCheck = {
     }
   },
 };
+
+/** Whether `as`, reading the run's `hidden` object of `c` or not, finds in its list and count only what it can read. */
+async function judgeReader(ctx: OpsContext, c: Collection, hidden: Created, filter: string, req: string, as: string): Promise<void> {
+  if (!hidden.key) return;
+  const probe = await getIn(ctx, c, hidden.key, { as });
+  const admin = new Set(keys(rows(await listIn(ctx, c, { filter }))));
+  const list = await listIn(ctx, c, { filter }, { as });
+  const mine = keys(rows(list));
+  if (ok(probe)) {
+    // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
+    // Either the object is readable and missing from the list, or it is not and the read returned it.
+    if (!mine.includes(hidden.key)) ctx.expect.contains('OPS-AUTH-RESULTS-READABLE', `the ${as} list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`, mine, hidden.key, probe);
+    else ctx.untested(req, `the ${as} caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
+  } else {
+    const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
+    ctx.expect.equal(
+      'OPS-AUTH-RESULTS-READABLE',
+      `the ${as} list of ${c.type}, refused ${hidden.key} (${probe.status}): success, and rows it cannot read or the administrator does not list`,
+      { success: ok(list), extra },
+      { success: true, extra: [] },
+      list,
+    );
+  }
+  const count = await countIn(ctx, c, { filter }, { as });
+  if (c === SERVICE) {
+    // "Results are restricted to objects the caller can read. Counts of maintenance windows and jobs reflect the
+    // caller's access": whether the other counts are results is not said, so a core count may count every object.
+    const n = countOf(count);
+    ctx.expect.that(
+      req,
+      `${c.type}: the ${as} count of the run's objects, against the rows of its list or the administrator's`,
+      n === mine.length || n === admin.size,
+      { expected: `${mine.length} (its list) or ${admin.size} (the administrator's)`, actual: compact(n) },
+      count,
+    );
+    if (n !== mine.length) ctx.observe(req, `the ${as} count of services counts objects the caller cannot read (${n}, its list ${mine.length})`);
+  } else ctx.expect.equal(req, `${c.type}: the ${as} count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
+  // Without a filter too, while an object it cannot read is there: the caller's count is the length of its list.
+  if (c !== SERVICE && !ok(probe)) await assertWholeCount(ctx, c, req, `rows of the ${as} list`, { as });
+  // And the other way: an object of the run's in the default group that the caller reads by key is in its list.
+  const open = await createIn(ctx, c, 'readable', c === MAINTENANCE ? { objects: [] } : {});
+  if (open.key && ok(await getIn(ctx, c, open.key, { as })))
+    ctx.expect.contains(
+      'OPS-AUTH-RESULTS-READABLE',
+      `the ${as} list of ${c.type} filtered by its title, against ${open.key} it reads by key`,
+      keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as }))),
+      open.key,
+    );
+}
 
 /** The Global team's key as the document gives it (the default security group). */
 const GLOBAL_TEAM = 'default_ops_security_group';
