@@ -11,6 +11,7 @@ import type { Target } from '../core/types';
 import { parseCommand } from './args';
 import { dryRunPlan } from './dry-run';
 import { interruptOnSignals } from './interrupt';
+import { clearReports, reportDirMistake } from './report-dir';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
 import { TOOL } from './tool';
@@ -100,9 +101,13 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
+  const occupied = reportDirMistake(settings.reportDir, settings.overwrite);
+  if (occupied) throw new UsageError(occupied);
+
   // Each deployment's credentials are tried once before any check: a refused key is a usage error, not 100 failures.
   const credentialHints = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, configured[a.id] ? await probeCredentials(a, configured[a.id]!, settings.timeoutMs) : {}] as const)));
 
+  clearReports(settings.reportDir);
   const interrupt = interruptOnSignals();
   const targets = Object.fromEntries(Object.entries(configured).filter((e): e is [string, Target] => e[1] !== undefined));
   const progress = progressPrinter();

@@ -12,6 +12,7 @@ import { exitCodeOf } from './report/verdict';
 import { runApi, type ApiRun, type ProgressEvent } from './runner';
 import { apiValuesFromEnv, recordedConfig, type Settings } from './settings';
 import { createTransport } from './transport';
+import { tlsInsecureVariable } from './transport-hint';
 import type { Target } from './types';
 
 export interface ConformanceOptions {
@@ -120,7 +121,7 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
 export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<Record<string, string>> {
   const probe = def.credentialProbe;
   if (!probe || target.embedded) return {};
-  const transport = createTransport({ timeoutMs, maxBodyBytes: 1024 * 1024, tlsInsecure: target.tlsInsecure });
+  const transport = createTransport({ timeoutMs, maxBodyBytes: 1024 * 1024, tlsInsecure: target.tlsInsecure, tlsInsecureVariable: tlsInsecureVariable(def.options) });
   const refused: string[] = [];
   const hints: Record<string, string> = {};
   try {

@@ -14,6 +14,7 @@ import { RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
 import { schedule } from './schedule';
 import { createTransport, type Transport } from './transport';
+import { tlsInsecureVariable } from './transport-hint';
 import type { Exchange, Observation, Target } from './types';
 
 export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
@@ -105,6 +106,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     rateLimit: options.rateLimit,
     maxWrites: options.maxWrites,
     documentedRefusal: def.documentedRefusal,
+    tlsInsecureVariable: tlsInsecureVariable(def.options),
   });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();

@@ -298,6 +298,12 @@ export const RUN_OPTIONS = {
   }),
   viaPrismProxy: boolean({ flag: 'via-prism-proxy', env: 'CONFORMANCE_VIA_PRISM_PROXY', key: 'viaPrismProxy', help: "route every request through 'prism proxy' and report where it disagrees" }),
   reportDir: string({ flag: 'report-dir', env: 'CONFORMANCE_REPORT_DIR', key: 'reportDir', arg: 'DIR', help: 'where reports go', default: 'reports' }),
+  overwrite: boolean({
+    flag: 'overwrite',
+    env: 'CONFORMANCE_OVERWRITE',
+    key: 'overwrite',
+    help: 'replace the reports of another run in a --report-dir you name (the default reports/ is always replaced)',
+  }),
   formats: list({
     flag: 'format',
     env: 'CONFORMANCE_FORMATS',

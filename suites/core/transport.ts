@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
 import { sleep } from './sleep';
+import { plainError, transportHint } from './transport-hint';
 import type { Exchange } from './types';
 
 /** Raised when a request gets no usable answer: the check that sent it is aborted with this reason. */
@@ -27,6 +28,8 @@ export interface TransportOptions {
   documentedRefusal?: (json: unknown) => boolean;
   /** Requests in flight to the target at most (the run's checks in flight); 0 or unset means unlimited. */
   maxInFlight?: number;
+  /** The variable that accepts a self-signed certificate, named in the error when one is refused. */
+  tlsInsecureVariable?: string;
 }
 
 interface RawRequest {
@@ -94,6 +97,8 @@ export function createTransport(options: TransportOptions): Transport {
   };
   const stats = { requests: 0, writes: 0 };
   let nextSlot = 0;
+  /** Answers received so far: a connection error before the first one may be the scheme or the certificate. */
+  let responses = 0;
   const slot = limiter(options.maxInFlight);
 
   async function pace(): Promise<void> {
@@ -145,6 +150,7 @@ export function createTransport(options: TransportOptions): Transport {
       let answered = false;
       const r = lib.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
         answered = true;
+        responses++;
         early = !uploaded;
         const chunks: Buffer[] = [];
         let size = 0;
@@ -193,7 +199,8 @@ export function createTransport(options: TransportOptions): Transport {
       r.on('error', (e: NodeJS.ErrnoException) => {
         // Once an answer has begun, a failing upload (EPIPE, ECONNRESET) changes nothing: the server has spoken.
         if (answered) return;
-        reject(new TransportError(`${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${e.message}`, 'connection'));
+        const hint = transportHint(e, url, { tlsInsecureVariable: options.tlsInsecureVariable, answeredBefore: responses > 0 });
+        reject(new TransportError(`${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${plainError(e.message)}${hint ? ` (${hint})` : ''}`, 'connection'));
       });
       r.on('finish', () => (uploaded = true));
       const upload = () => {
