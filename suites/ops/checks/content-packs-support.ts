@@ -1,3 +1,4 @@
+import { inSomeOrder } from '../collation';
 import { specOf } from '../../core/spec';
 import type { Exchange } from '../../core/types';
 import { OPS_SPEC } from '../paths';
@@ -96,11 +97,5 @@ export function packFieldProblems(p: Doc): string[] {
   return [...schemaFindings('ContentPack', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)].map((b) => `${String(p.id)}: ${b}`);
 }
 
-/** Orders a server may reasonably sort strings in; a list sorted in none of them is out of order. */
-const COLLATIONS: ((a: string, b: string) => number)[] = [
-  (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-  (a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0),
-  (a, b) => a.localeCompare(b),
-  (a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' }),
-];
-export const sortedIn = (values: string[], dir: 1 | -1) => COLLATIONS.some((c) => values.every((v, i) => i === 0 || dir * c(values[i - 1], v) <= 0));
+/** A list sorted in none of the collations a server may use is out of order. */
+export const sortedIn = (values: string[], dir: 1 | -1) => inSomeOrder(values, dir);

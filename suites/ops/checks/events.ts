@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { inSomeOrder } from '../collation';
 import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
@@ -74,13 +75,6 @@ function uniformFields(all: Doc[]): { field: string; unique: boolean }[] {
   return names.filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f])).map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
 }
 
-const byCodepoint = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
-const byFolded = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : byCodepoint(String(a).toLowerCase(), String(b).toLowerCase()));
-const natural = new Intl.Collator('en', { numeric: true });
-const byNatural = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : natural.compare(String(a), String(b)));
-/** Ordered under binary, case-folded or natural (digits as numbers) collation: the document names no collation. */
-const inOrder = (values: unknown[], dir: 1 | -1) => [byCodepoint, byFolded, byNatural].some((cmp) => values.every((v, i) => i === 0 || dir * cmp(values[i - 1], v) <= 0));
-
 /** Live episodes change under a run: a case that fails is tried once more before it counts. */
 async function twice(body: () => Promise<void>): Promise<void> {
   try {
@@ -145,7 +139,7 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       const sortDir = c.dir === 1 ? 1 : -1;
       const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
       const values = rows(sorted).map((r) => r[c.sortKey]);
-      if (!ok(sorted) || !inOrder(values, sortDir))
+      if (!ok(sorted) || !inSomeOrder(values, sortDir))
         throw new Violation(
           `${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`,
           'OPS-EM-LIST-PARAMS',
@@ -209,7 +203,7 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const unlike =
     sortable.find(
       (f) =>
-        !inOrder(
+        !inSomeOrder(
           all.map((r) => r[f]),
           1,
         ),
