@@ -20,10 +20,19 @@ Re-renders compliance.md, compliance.html and junit.xml from a compliance.json (
                       given (then NEW.json is re-rendered there)
   --report-dir DIR    where the re-rendered files go (default: the directory of the first file; 'reports' with --merge)
   --format LIST       json,md,html,junit (default md,html,junit; json too with --merge)
+  --summary-only      compliance.html holds only the first page (verdict, deployment, documents, counts, failed
+                      MUSTs): a PDF of at most 2 pages
 
   ${TOOL.name} report OLD.json --compare NEW.json   # e.g. last release's run against today's`;
 
-const OPTIONS = { help: { type: 'boolean', short: 'h' }, compare: { type: 'string' }, merge: { type: 'boolean' }, 'report-dir': { type: 'string' }, format: { type: 'string' } } as const;
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  compare: { type: 'string' },
+  merge: { type: 'boolean' },
+  'report-dir': { type: 'string' },
+  format: { type: 'string' },
+  'summary-only': { type: 'boolean' },
+} as const;
 const FORMATS = ['json', 'md', 'html', 'junit'];
 
 function load(file: string): ComplianceReport {
@@ -56,12 +65,12 @@ function formatsOf(raw: string | undefined, fallback: string): string[] {
   return list;
 }
 
-function render(r: ComplianceReport, dir: string, formats: string[]): string[] {
+function render(r: ComplianceReport, dir: string, formats: string[], summaryOnly = false): string[] {
   mkdirSync(dir, { recursive: true });
   const out: [string, string][] = [];
   if (formats.includes('json')) out.push(['compliance.json', JSON.stringify(r, null, 2)]);
   if (formats.includes('md')) out.push(['compliance.md', renderMarkdown(r)]);
-  if (formats.includes('html')) out.push(['compliance.html', renderHtml(r)]);
+  if (formats.includes('html')) out.push(['compliance.html', renderHtml(r, { summaryOnly })]);
   if (formats.includes('junit')) out.push(['junit.xml', renderJunit(r)]);
   for (const [name, text] of out) writeFileSync(join(dir, name), text);
   return out.map(([n]) => join(dir, n));
@@ -72,7 +81,7 @@ const verdictLine = (r: ComplianceReport) =>
 
 export function report(argv: string[]): number {
   const { values: v, positionals } = parseCommand('report', OPTIONS, argv, true);
-  const values = v as { help?: boolean; compare?: string; merge?: boolean; 'report-dir'?: string; format?: string };
+  const values = v as { help?: boolean; compare?: string; merge?: boolean; 'report-dir'?: string; format?: string; 'summary-only'?: boolean };
   if (values.help) {
     console.log(REPORT_HELP);
     return 0;
@@ -90,7 +99,7 @@ export function report(argv: string[]): number {
     process.stdout.write(
       `comparing ${values.merge ? `${files.length} merged reports` : files[0]} (old, seed ${base.run.seed}, ${base.run.startedAt}) with ${values.compare} (new, seed ${newer.run.seed}, ${newer.run.startedAt})\n${diff.text}`,
     );
-    if (values['report-dir']) process.stdout.write(`${verdictLine(newer)}; wrote ${render(newer, values['report-dir'], formats).join(', ')}\n`);
+    if (values['report-dir']) process.stdout.write(`${verdictLine(newer)}; wrote ${render(newer, values['report-dir'], formats, values['summary-only']).join(', ')}\n`);
     return diff.changes.some((c) => c.kind === 'NEW FAILURE') ? 1 : 0;
   }
 
@@ -98,7 +107,7 @@ export function report(argv: string[]): number {
   if (values.merge && formats.includes('json') && files.some((f) => resolve(f) === resolve(dir, 'compliance.json'))) {
     throw new UsageError(`--merge would overwrite ${join(dir, 'compliance.json')}, one of the merged reports: give --report-dir`);
   }
-  const written = render(base, dir, formats);
+  const written = render(base, dir, formats, values['summary-only']);
   console.log(`${values.merge ? `merged ${files.length} reports; ` : ''}${verdictLine(base)}; wrote ${written.join(', ')}`);
   return 0;
 }

@@ -8,6 +8,7 @@ import { renderHtml } from './report/html';
 import { renderJunit } from './report/junit';
 import { renderMarkdown } from './report/markdown';
 import { toHar } from './report/har';
+import { suiteCommit } from './report/provenance';
 import { exitCodeOf } from './report/verdict';
 import { runApi, type ApiRun, type ProgressEvent } from './runner';
 import { apiValuesFromEnv, recordedConfig, type Settings } from './settings';
@@ -70,7 +71,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
         signal: o.signal,
         env: o.env,
         credentialHints: o.credentialHints?.[def.id],
-      }).then((run) => ({ ...run, specFile: def.specFile })),
+      }).then((run) => ({ ...run, specFile: def.specFile, catalogueFile: def.catalogueFile })),
     ),
   );
   const report = buildReport(
@@ -88,8 +89,9 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
       config: { ...recordedConfig({ ...s, apiOptions }, selected), ...(s.readyTimeoutS !== undefined ? { readyTimeoutS: s.readyTimeoutS } : {}) },
       ...(o.signal?.aborted ? { interrupted: true } : {}),
       ...(s.requireAll ? { requireAll: true } : {}),
+      ...(s.label ? { label: s.label } : {}),
     },
-    o.tool,
+    { ...o.tool, commit: suiteCommit() },
   );
   const files = o.write === false ? [] : writeReports(report, runs, s);
   return { report, runs, exitCode: exitCodeOf(report.summary), files };
@@ -102,7 +104,7 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
   const out: [string, string][] = [];
   if (s.formats.includes('json')) out.push(['compliance.json', JSON.stringify(report, null, 2)]);
   if (s.formats.includes('md')) out.push(['compliance.md', renderMarkdown(report)]);
-  if (s.formats.includes('html')) out.push(['compliance.html', renderHtml(report)]);
+  if (s.formats.includes('html')) out.push(['compliance.html', renderHtml(report, { summaryOnly: s.summaryOnly })]);
   if (s.formats.includes('junit')) out.push(['junit.xml', renderJunit(report)]);
   if (s.har) out.push(['traffic.har', JSON.stringify(toHar(runs.flatMap((r) => r.exchanges ?? [])), null, 1)]);
   return out.map(([name, text]) => {

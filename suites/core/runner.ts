@@ -64,6 +64,8 @@ export interface ApiRun {
   cleanup: { created: number; removed: number; failed: string[] };
   exchanges?: Exchange[];
   secrets: string[];
+  /** Who the run acted as: each role, the variable that supplied it, and the user's name where that is no secret. */
+  users: { role: string; variable: string; name?: string }[];
   /** Present in --via-prism-proxy runs: where Prism and the suite's validator disagree about an answer. */
   crossCheck?: CrossCheck;
 }
@@ -202,6 +204,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     exchanges,
     crossCheck,
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
+    users: Object.entries(target.principals).map(([role, p]) => ({ role, variable: def.roleHints[role] ?? role, ...(p.name ? { name: p.name } : {}) })),
   };
 }
 

@@ -257,6 +257,19 @@ export const RUN_OPTIONS = {
     key: 'allowDestructive',
     help: 'allow checks that can change data the run did not create against a target you name, loopback included (the embedded implementation always runs them)',
   }),
+  label: string({
+    flag: 'label',
+    env: 'CONFORMANCE_LABEL',
+    key: 'label',
+    arg: 'TEXT',
+    help: "the deployment and its version, for the report's first page (e.g. 'stacks-service 2.4.1, staging')",
+  }),
+  summaryOnly: boolean({
+    flag: 'summary-only',
+    env: 'CONFORMANCE_SUMMARY_ONLY',
+    key: 'summaryOnly',
+    help: "compliance.html holds only the report's first page (verdict, deployment, documents, counts, failed MUSTs): a PDF of at most 2 pages",
+  }),
   requireAll: boolean({
     flag: 'require-all',
     env: 'CONFORMANCE_REQUIRE_ALL',

@@ -84,6 +84,8 @@ export interface Observation {
 export interface Principal {
   /** Role name used by checks: primary, second, forbidden, readonly. */
   role: string;
+  /** The user's name where it is not a secret (a basic-auth user name, a demo user): reports list users by it. */
+  name?: string;
   /** Authorization header value; absent for an anonymous principal. */
   authorization?: string;
   /** How a reproducer passes the credential, with environment variables in place of secrets. */

@@ -9,6 +9,7 @@ import type { Principal, Target } from '../core/types';
 
 const basic = (role: string, user: string, password: string, userVar: string, passVar: string): Principal => ({
   role,
+  name: user,
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
   curlAuth: `-u "$${userVar}:$${passVar}"`,
   secrets: [password, Buffer.from(`${user}:${password}`).toString('base64')],

@@ -7,8 +7,9 @@ import { UsageError, type CredentialProbe } from '../core/api';
 import { apiValuesFromEnv, howToSet, opt, url, type OptionTable, type OptionValues, type Origins } from '../core/settings';
 import type { Principal, Target } from '../core/types';
 
-const bearer = (role: string, key: string, envVar: string): Principal => ({
+const bearer = (role: string, key: string, envVar: string, name?: string): Principal => ({
   role,
+  ...(name ? { name } : {}),
   authorization: `Bearer ${key}`,
   curlAuth: `-H "Authorization: Bearer $${envVar}"`,
   secrets: [key],
@@ -111,9 +112,9 @@ export async function embeddedStacksTarget(wrap: (h: ApiHandler) => ApiHandler =
     baseUrl: server.url,
     embedded: true,
     principals: {
-      primary: bearer('primary', user('alice').apiKey, STACK_ROLES.primary),
-      second: bearer('second', user('bob').apiKey, STACK_ROLES.second),
-      forbidden: bearer('forbidden', user('mallory').apiKey, STACK_ROLES.forbidden),
+      primary: bearer('primary', user('alice').apiKey, STACK_ROLES.primary, 'alice'),
+      second: bearer('second', user('bob').apiKey, STACK_ROLES.second, 'bob'),
+      forbidden: bearer('forbidden', user('mallory').apiKey, STACK_ROLES.forbidden, 'mallory'),
     },
     close: server.close,
   };

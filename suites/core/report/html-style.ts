@@ -16,6 +16,10 @@ a{color:var(--link)}.muted{color:var(--muted);font-weight:normal}
 .run-line{color:var(--muted);font-size:.93em}
 .cards{display:flex;gap:10px;flex-wrap:wrap;margin:12px 0 0}.card{background:#fff;border:1px solid var(--border);border-radius:6px;padding:6px 12px;min-width:88px}
 .card b{display:block;font-size:20px}
+.label{font-size:1.1em;font-weight:600;margin:2px 0 6px}
+dl.front{margin:8px 0 0;font-size:.93em}dl.front dd>div+div{margin-top:3px}.sha code{font-size:.82em}
+nav#contents{background:#fff;border:1px solid var(--border);border-radius:6px;padding:6px 16px;margin:16px 0}nav#contents h2{margin:0 0 4px;font-size:15px}nav#contents ol{margin:0;padding-left:22px}
+.fm-hint{font-size:.93em;color:#9a6700}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace}
 code{font-size:.9em;overflow-wrap:anywhere}
 pre{font-size:.86em;line-height:1.4;white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fa;border:1px solid var(--border);border-radius:4px;padding:6px 8px;margin:4px 0;max-height:260px;overflow:auto}

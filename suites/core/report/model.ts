@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ApiRun } from '../runner';
+import { documentsOf, type DocumentRef } from './provenance';
 import type { RequirementResult } from '../status';
 import type { Level, Status } from '../types';
 
@@ -15,7 +16,8 @@ export interface Counts {
 }
 
 export interface ComplianceReport {
-  tool: { name: string; version: string };
+  /** The suite: `commit` is its git commit ("unknown" outside a checkout; absent in reports of earlier versions). */
+  tool: { name: string; version: string; commit?: string };
   run: {
     startedAt: string;
     durationMs: number;
@@ -32,6 +34,8 @@ export interface ComplianceReport {
     interrupted?: boolean;
     /** --require-all: a MUST requirement left unchecked for want of input fails the gate. */
     requireAll?: boolean;
+    /** The deployment and its version, as the user named them (--label). */
+    label?: string;
   };
   summary: Counts & {
     byLevel: Record<Level, Counts>;
@@ -55,6 +59,10 @@ export interface ComplianceReport {
     target: { baseUrl: string; embedded: boolean };
     allowDestructive: boolean;
     specSha256: string;
+    /** Every file the run judged against, by name and full sha256 (absent in reports of earlier versions). */
+    documents?: DocumentRef[];
+    /** Who the run acted as, by role: names only, never a secret (absent in reports of earlier versions). */
+    users?: ApiRun['users'];
     summary: Counts;
     stats: ApiRun['stats'];
     cleanup: ApiRun['cleanup'];
@@ -100,7 +108,11 @@ export function summarize(requirements: Judged[], o: GateOptions = {}): Complian
   };
 }
 
-export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<ComplianceReport['run'], 'durationMs'> & { durationMs: number }, tool: ComplianceReport['tool']): ComplianceReport {
+export function buildReport(
+  runs: (ApiRun & { specFile: string; catalogueFile?: string })[],
+  meta: Omit<ComplianceReport['run'], 'durationMs'> & { durationMs: number },
+  tool: ComplianceReport['tool'],
+): ComplianceReport {
   const requirements = runs.flatMap((r) => r.requirements.map((q) => ({ api: r.api, ...q })));
   return {
     tool,
@@ -112,6 +124,8 @@ export function buildReport(runs: (ApiRun & { specFile: string })[], meta: Omit<
       target: r.target,
       allowDestructive: r.allowDestructive,
       specSha256: sha256(r.specFile),
+      ...(r.catalogueFile ? { documents: documentsOf(r.specFile, r.catalogueFile) } : {}),
+      users: r.users,
       summary: countOf(r.requirements),
       stats: r.stats,
       cleanup: r.cleanup,
