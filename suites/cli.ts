@@ -2,6 +2,7 @@ import { UsageError } from './core/api';
 import { closest } from './core/settings';
 import { list, LIST_HELP } from './cli/list';
 import { mock, MOCK_HELP } from './cli/mock';
+import { replay, REPLAY_HELP } from './cli/replay';
 import { report, REPORT_HELP } from './cli/report';
 import { run, RUN_HELP } from './cli/run';
 import { serve, SERVE_HELP } from './cli/serve';
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, { fn: (argv: string[]) => number | undefined | Pr
   run: { fn: run, help: RUN_HELP, line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error, 130 interrupted)' },
   list: { fn: list, help: LIST_HELP, line: 'list requirements and checks with ids, levels and whether they are destructive' },
   report: { fn: report, help: REPORT_HELP, line: 're-render a compliance.json; OLD.json --compare NEW.json; --merge shard reports' },
+  replay: { fn: replay, help: REPLAY_HELP, line: 're-run the case that failed a requirement in a compliance.json (--script: its requests as curl)' },
   serve: { fn: serve, help: SERVE_HELP, line: 'start the reference implementation of an API' },
   mock: { fn: mock, help: MOCK_HELP, line: 'serve a Prism mock of an API from its spec' },
 };

@@ -35,7 +35,7 @@ const OPTIONS = {
 } as const;
 const FORMATS = ['json', 'md', 'html', 'junit'];
 
-function load(file: string): ComplianceReport {
+export function loadReport(file: string): ComplianceReport {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -89,12 +89,12 @@ export function report(argv: string[]): number {
   const files = positionals.length ? positionals : ['reports/compliance.json'];
   if (files.length > 1 && !values.merge) throw new UsageError(`${files.length} reports given: add --merge to merge them${values.compare ? '' : ', or --compare NEW.json to compare one with another'}`);
   const formats = formatsOf(values.format, values.merge ? 'json,md,html,junit' : 'md,html,junit');
-  const reports = files.map(load);
+  const reports = files.map(loadReport);
   const base = values.merge ? mergeReports(reports, files) : reports[0];
 
   if (values.compare !== undefined) {
     // OLD (the positional report, merged if asked) against NEW (--compare); the compared runs' files are left alone.
-    const newer = load(values.compare);
+    const newer = loadReport(values.compare);
     const diff = compareReports(base, newer);
     process.stdout.write(
       `comparing ${values.merge ? `${files.length} merged reports` : files[0]} (old, seed ${base.run.seed}, ${base.run.startedAt}) with ${values.compare} (new, seed ${newer.run.seed}, ${newer.run.startedAt})\n${diff.text}`,

@@ -45,6 +45,9 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
     );
   lines.push(...untestedLines(r), ...destructiveLines(r));
   if (files.length) lines.push(`reports: ${files.join(', ')}`);
+  const json = files.find((f) => f.endsWith('compliance.json'));
+  const first = r.requirements.find((q) => q.status === 'failed' && q.level === 'MUST');
+  if (json && first) lines.push(`replay a failure: api-conformance replay ${json} ${first.id} (add --script for its requests as curl)`);
   lines.push(`seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${VERDICT_TEXT[verdictWord(r.summary)](r)}`);
   return `${lines.join('\n')}\n`;
 }

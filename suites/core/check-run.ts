@@ -9,6 +9,7 @@ import { createLedger } from './ledger';
 import { compareWithPrism, type CrossCheck } from './prism-cross-check';
 import type { ApiRun, RunnerOptions } from './runner';
 import type { Spec } from './spec';
+import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
 import { TransportError, type Transport } from './transport';
 import type { AssertionRecord, Exchange, Observation, Target } from './types';
@@ -22,6 +23,8 @@ export interface CheckRun {
   lostTarget: boolean;
   cleanup: { created: number; removed: number; failed: string[] };
   requests: number;
+  /** Every request of the first attempt that failed, in order (at most MAX_SEQUENCE): what a replay sends again. */
+  sequence?: SentRequest[];
 }
 
 export function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message: string): CheckRun {
@@ -87,12 +90,14 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const ledger = createLedger();
   const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
   let requests = 0;
+  const sent: SentRequest[] = [];
   const client = createClient(
     env.target,
     env.spec,
     env.transport,
     (ex) => {
       requests++;
+      if (sent.length < MAX_SEQUENCE) sent.push(sentRequest(ex, env.target));
       ex.check = check.id;
       env.exchanges?.push(ex);
       const first = records.length;
@@ -182,5 +187,15 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   } finally {
     cleanup = await env.transport.exempt(() => ledger.cleanup());
   }
-  return { records, observations, outcome, attempts: 1, lostTarget, cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed }, requests };
+  const failed = records.some((r) => r.outcome === 'fail' || r.outcome === 'error');
+  return {
+    records,
+    observations,
+    outcome,
+    attempts: 1,
+    lostTarget,
+    cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed },
+    requests,
+    ...(failed ? { sequence: sent } : {}),
+  };
 }

@@ -13,6 +13,7 @@ import { enablerNames, enablerOf } from './enabler';
 import { RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
 import { schedule } from './schedule';
+import type { SentRequest } from './sequence';
 import { createTransport, type Transport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
 import type { Exchange, Observation, Target } from './types';
@@ -59,7 +60,18 @@ export interface ApiRun {
   allowDestructive: boolean;
   requirements: RequirementResult[];
   /** Per check: outcome, attempts, time and requests sent (every attempt, cleanup included). */
-  checks: { id: string; title: string; requirements: string[]; destructive: boolean; outcome: CheckOutcome; attempts: number; ms: number; requests: number }[];
+  checks: {
+    id: string;
+    title: string;
+    requirements: string[];
+    destructive: boolean;
+    outcome: CheckOutcome;
+    attempts: number;
+    ms: number;
+    requests: number;
+    /** For a check that failed: every request of its first failing attempt, in order, to replay. */
+    sequence?: SentRequest[];
+  }[];
   stats: { requests: number; writes: number; assertions: number; ms: number };
   cleanup: { created: number; removed: number; failed: string[] };
   exchanges?: Exchange[];
@@ -169,6 +181,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         attempts: run.attempts,
         ms,
         requests: run.requests,
+        ...(run.sequence ? { sequence: run.sequence } : {}),
       });
     }
   } finally {
