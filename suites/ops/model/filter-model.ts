@@ -32,10 +32,32 @@ function strictFilter(filter: unknown): unknown {
  * reading both select is required; one neither selects is forbidden; the others are free.
  */
 export function filterReadings(filter: Doc, docs: Doc[]): { store: Set<string>; required: Set<string>; forbidden: Set<string> } {
-  const keyOf = (d: Doc) => String(d._key);
-  const store = new Set(selectWith(filter, docs).map(keyOf));
+  const storeQuery = new Query(filter);
   const strictQuery = new Query(strictFilter(filter) as Doc);
-  const strict = new Set(docs.filter((d) => strictQuery.test(opaque(d) as Doc)).map(keyOf));
-  const all = docs.map(keyOf);
-  return { store, required: new Set(all.filter((k) => store.has(k) && strict.has(k))), forbidden: new Set(all.filter((k) => !store.has(k) && !strict.has(k))) };
+  // Rows that hold the same values in the fields the filter names are selected alike: each such group is tested once,
+  // so a large deployment's rows (which hold none of the run's fields) cost one test, not one per row.
+  const named = [...fieldsNamed(filter)];
+  const verdicts = new Map<string, { store: boolean; strict: boolean }>();
+  const out = { store: new Set<string>(), required: new Set<string>(), forbidden: new Set<string>() };
+  for (const d of docs) {
+    const signature = JSON.stringify(named.map((f) => d[f]));
+    let v = verdicts.get(signature);
+    if (!v) verdicts.set(signature, (v = { store: storeQuery.test(d), strict: strictQuery.test(opaque(d) as Doc) }));
+    const key = String(d._key);
+    if (v.store) out.store.add(key);
+    if (v.store && v.strict) out.required.add(key);
+    if (!v.store && !v.strict) out.forbidden.add(key);
+  }
+  return out;
+}
+
+/** The top-level fields a filter names, at any depth of $and/$or/$nor (a dotted path names its first segment). */
+function fieldsNamed(filter: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(filter)) for (const f of filter) fieldsNamed(f, into);
+  else if (isDoc(filter))
+    for (const [k, v] of Object.entries(filter)) {
+      if (['$and', '$or', '$nor'].includes(k)) fieldsNamed(v, into);
+      else if (!k.startsWith('$')) into.add(k.split('.')[0]!);
+    }
+  return into;
 }
