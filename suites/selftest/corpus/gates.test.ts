@@ -25,7 +25,8 @@ describe.concurrent('servers written from the documents alone, run as processes'
     }, 120_000);
 
   /**
-   * Each ops server, and the SHOULD requirements it departs from (its warnings). The only MUST a run may fail is the
+   * Each ops server, and the SHOULD requirements it departs from (its warnings). OPS-FILTER-STORE-SEMANTICS: a null
+   * filter that matches only a stored null, or equality that does not look inside arrays (readings the document allows). The only MUST a run may fail is the
    * transport, where the server speaks plain HTTP ("Transport: HTTPS" rules it out).
    */
   const OPS_WARNINGS: [OpsServer, string[]][] = [
@@ -33,20 +34,20 @@ describe.concurrent('servers written from the documents alone, run as processes'
     // 24-hex keys listed in key order, 200 creates, 400 and 403 refusals, fields without _key unless named, gzip when
     // asked, a saved_searches preview member as an array of entries. Warns: a KPI's urgency as a number, where the
     // fields seen give a string; an authored pack's mod_time as epoch seconds.
-    ['third', ['OPS-CPA-FIELDS', 'OPS-TEMPLATE-KPI-FIELDS']],
+    ['third', ['OPS-CPA-FIELDS', 'OPS-FILTER-STORE-SEMANTICS', 'OPS-TEMPLATE-KPI-FIELDS']],
     // Keys such as svc.000042:7k, lists by title, 201 creates and 204 deletes, 500 for a body that is not JSON,
     // deep-merging partial updates, requests served one at a time.
     ['fourth', []],
     // 32-hex upper-case keys, lists newest first, limit=0 answering [], XML 401 and plain-text 400 bodies, 96 spaces
     // before every JSON body, deflate, a 1 s keep-alive. Warns: urgency as a number; immutability taken to protect
     // only the category entry, not its icons.
-    ['fifth', ['OPS-ICON-CATEGORY-IMMUTABLE', 'OPS-TEMPLATE-KPI-FIELDS']],
+    ['fifth', ['OPS-FILTER-STORE-SEMANTICS', 'OPS-ICON-CATEGORY-IMMUTABLE', 'OPS-TEMPLATE-KPI-FIELDS']],
     // The sixth and seventh read every ambiguous sentence the other way (NOTES.md, "Readings"): the install prefix
     // added to the objects' keys too, partial updates that leave out fields outside the schema, an icon total over the
     // whole collection, $regex that tests only strings, retire_retirable naming entities already retired, unique
     // service titles.
-    ['sixth', ['OPS-ICON-CATEGORY-IMMUTABLE']],
-    ['seventh', ['OPS-ICON-CATEGORY-IMMUTABLE', 'OPS-TEMPLATE-KPI-FIELDS']],
+    ['sixth', ['OPS-FILTER-STORE-SEMANTICS', 'OPS-ICON-CATEGORY-IMMUTABLE']],
+    ['seventh', ['OPS-FILTER-STORE-SEMANTICS', 'OPS-ICON-CATEGORY-IMMUTABLE', 'OPS-TEMPLATE-KPI-FIELDS']],
     // 81 readings over every section: associate_service_kpi answering only the KPIs it newly linked, core counts over
     // every object, natural sort order, type-strict filter equality.
     ['ninth', ['OPS-TEMPLATE-KPI-FIELDS']],
