@@ -107,6 +107,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
           check: def.responseCheckId,
           outcome: ok ? 'pass' : 'fail',
           message: ok ? message : `${message} (seen while running ${check.id})`,
+          kind: 'response',
+          seenIn: check.id,
           evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
         }),
       );
@@ -127,7 +129,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   };
   const record = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
     own(requirement);
-    records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, ...facts, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
+    records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, kind: 'predicate', ...facts, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
     return ok;
   };
   // Where a document leaves behaviour open the suite only records it: an assertion there could raise a false alarm.
@@ -182,6 +184,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
         // What the document leaves open cannot fail, not even by a lost connection: it stays untested, with the reason.
         outcome: outcome_ === 'fail' && levels.get(requirement) === 'unspecified' ? 'untested' : outcome_,
         message: capped ? `not run: ${err.message}` : transport ? `check aborted: ${err.message}` : `tool error in ${check.id}: ${err.name}: ${err.message}`,
+        kind: transport ? 'transport' : 'tool',
       });
     }
   } finally {

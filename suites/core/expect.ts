@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Exchange } from './types';
+import type { AssertionKind, Exchange } from './types';
 
-/** What an assertion compared: both sides as short text, kept on the record for the reports. */
+/** What an assertion compared: both sides as short text, kept on the record for the reports, and its kind. */
 export interface Facts {
   expected: string;
   actual: string;
+  kind?: AssertionKind;
 }
 
 /** Records one assertion against a declared requirement (the context's `assert` path) with its facts. */
@@ -74,12 +75,13 @@ const statusText = (expected: StatusExpectation) =>
   typeof expected === 'number' || typeof expected === 'string' ? String(expected) : expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`;
 
 export function createExpect(record: Recorder): Expect {
-  const put = (requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, facts);
+  const put = (kind: AssertionKind, requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, { ...facts, kind });
   return {
-    status: (requirement, ex, expected, what) => put(requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
-    equal: (requirement, what, actual, expected, ex) => put(requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
+    status: (requirement, ex, expected, what) => put('status', requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
+    equal: (requirement, what, actual, expected, ex) => put('equal', requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
     oneOf: (requirement, what, actual, allowed, ex) =>
       put(
+        'one-of',
         requirement,
         allowed.some((a) => isDeepStrictEqual(actual, a)),
         what,
@@ -88,11 +90,19 @@ export function createExpect(record: Recorder): Expect {
       ),
     contains(requirement, what, collection, item, ex) {
       const all = [...(collection ?? [])];
-      return put(requirement, all.some(matches(item)), what, { expected: `with ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) }, ex);
+      return put(
+        'contains',
+        requirement,
+        all.some(matches(item)),
+        what,
+        { expected: `with ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) },
+        ex,
+      );
     },
     absent(requirement, what, collection, item, ex) {
       const found = [...(collection ?? [])].filter(matches(item));
       return put(
+        'absent',
         requirement,
         found.length === 0,
         what,
@@ -100,7 +110,7 @@ export function createExpect(record: Recorder): Expect {
         ex,
       );
     },
-    that: (requirement, what, ok, facts, ex) => put(requirement, ok, what, factsOf(facts), ex),
+    that: (requirement, what, ok, facts, ex) => put('predicate', requirement, ok, what, factsOf(facts), ex),
   };
 }
 

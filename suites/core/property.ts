@@ -74,13 +74,21 @@ export async function checkProperty<T, Ops extends object>(
   const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;
   const counterexample = fc.stringify(details.counterexample);
   const message = `${name}: ${violation ? violation.message : `error: ${String((err as Error)?.message ?? err)}`} — minimal counterexample ${counterexample}; replay with ${replay}`;
-  return ctx.assert(target, false, message, violation?.exchange, violation?.facts && factsOf(violation.facts), {
-    seed: details.seed,
-    path: details.counterexamplePath,
-    counterexample,
-    runs: details.numRuns,
-    shrinks: details.numShrinks,
-  });
+  const facts = violation?.facts ? factsOf(violation.facts) : { expected: 'every generated case to hold', actual: 'a counterexample' };
+  return ctx.assert(
+    target,
+    false,
+    message,
+    violation?.exchange,
+    { ...facts, kind: 'property' },
+    {
+      seed: details.seed,
+      path: details.counterexamplePath,
+      counterexample,
+      runs: details.numRuns,
+      shrinks: details.numShrinks,
+    },
+  );
 }
 
 /**

@@ -60,6 +60,12 @@ export interface Evidence {
 
 type Outcome = 'pass' | 'fail' | 'untested' | 'skipped' | 'error';
 
+/**
+ * The kinds of assertion: one per `ctx.expect` method, `response` for an answer judged against the spec whatever check
+ * sent it, `property` for a generated case, `transport` when the target did not answer, `tool` for the suite's own fault.
+ */
+export type AssertionKind = 'status' | 'equal' | 'one-of' | 'contains' | 'absent' | 'predicate' | 'response' | 'property' | 'transport' | 'tool';
+
 /** The smallest unit of a result: one assertion (or one reason it did not run) against one requirement. */
 export interface AssertionRecord {
   requirement: string;
@@ -69,6 +75,10 @@ export interface AssertionRecord {
   /** What the assertion expected and what it saw, as short text (suites/core/expect.ts). */
   expected?: string;
   actual?: string;
+  /** What kind of assertion made the record: how a report or a front end groups and words it. */
+  kind?: AssertionKind;
+  /** For an answer judged by the response check (schema, status, content type): the check that sent the request. */
+  seenIn?: string;
   evidence?: Evidence;
   /** Set on failures that disappeared when the check was run again. */
   intermittent?: boolean;

@@ -10,9 +10,10 @@ import { UsageError, type ApiDefinition } from '../core/api';
 import type { Check } from '../core/check';
 import { probeCredentials, runConformance, type ConformanceResult } from '../core/conformance';
 import { createMasker } from '../core/mask';
+import { prismCommand } from '../core/prism';
 import { matchesOnly } from '../core/registry';
 import type { ApiRun } from '../core/runner';
-import { closest, exportedEnv, loadConfigFile, resolveSettings, type Origins, type Settings } from '../core/settings';
+import { closest, exportedEnv, loadConfigFile, resolveSettings, type ConfigFile, type Origins, type Settings } from '../core/settings';
 // The config file of a vitest run: vitest owns the command line (its `--config` is the vitest config), so the
 // conformance config file (`api-conformance run --config FILE`) is named by a variable instead.
 import { CONFIG_FILE_VARIABLE, setupMistake } from '../core/setup-check';
@@ -20,6 +21,8 @@ import type { RequirementResult } from '../core/status';
 import type { AssertionRecord, Level, Status, Target } from '../core/types';
 import { summaryText } from '../cli/summary';
 import { TOOL } from '../cli/tool';
+// The augmentation below needs vitest's declarations in the program whichever file reaches this one first.
+import type {} from 'vitest';
 
 /** What every conformance test carries in `task.meta` (reporters read it with `testCase.meta()`). */
 interface ConformanceMeta {
@@ -51,16 +54,27 @@ export interface Session {
 
 const declarations = () => APIS.map((a) => ({ id: a.id, options: a.options }));
 
+/** Settings given in code over those of the config file: keys of `over` win, `targets` merged per API. */
+function overlay(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base, ...over };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  for (const [k, v] of Object.entries(over)) if (isObject(v) && isObject(base[k])) out[k] = overlay(base[k], v);
+  return out;
+}
+
 /**
  * Settings and targets exactly as `api-conformance run` resolves them from the environment and the config file
- * (there are no flags here): a mistake is a `UsageError` with the same one-line message.
+ * (there are no flags here): a mistake is a `UsageError` with the same one-line message. `given` holds settings
+ * given in code (the programmatic API, `defineConformanceTests`): config-file keys that win over the file.
  */
-export function openSession(env: NodeJS.ProcessEnv = process.env): Session {
+export function openSession(env: NodeJS.ProcessEnv = process.env, given?: ConfigFile): Session {
   const configFile = env[CONFIG_FILE_VARIABLE];
-  const file = configFile ? loadConfigFile(configFile, declarations()) : undefined;
+  const fromFile = configFile ? loadConfigFile(configFile, declarations()) : undefined;
+  const file = given && fromFile ? { file: `${given.file} over ${fromFile.file}`, doc: overlay(fromFile.doc, given.doc) } : (given ?? fromFile);
   const { settings, origins } = resolveSettings({ file, env }, declarations());
   const mistake = setupMistake(env, { settings, origins }, declarations());
   if (mistake) throw new UsageError(mistake);
+  if (settings.viaPrismProxy) prismCommand(origins.viaPrismProxy ?? 'CONFORMANCE_VIA_PRISM_PROXY');
   const apis = APIS.filter((a) => settings.apis.includes(a.id));
   const targets: Record<string, Target> = {};
   for (const a of apis) {
@@ -136,8 +150,11 @@ export interface SessionRun {
   summary: string;
 }
 
-/** One conformance run over the selected checks of every selected API: the reports are written as usual. */
-export async function runSession(session: Session, selected: string[] | undefined, signal?: AbortSignal): Promise<SessionRun> {
+/**
+ * One conformance run over the selected checks of every selected API: the reports are written as usual. `beforeRun`
+ * is called once the credentials were accepted, just before the first check.
+ */
+export async function runSession(session: Session, selected: string[] | undefined, signal?: AbortSignal, beforeRun?: () => void): Promise<SessionRun> {
   const plan = planRun(session, selected);
   if (!plan.apis.length) return { mask: (t) => t, summary: 'no conformance check selected: nothing was sent and no report written\n' };
   const settings: Settings = { ...session.settings, apis: plan.apis.map((a) => a.id), only: plan.only };
@@ -146,6 +163,7 @@ export async function runSession(session: Session, selected: string[] | undefine
   );
   // Options that checks read from the environment (replay path, limit probe) get the resolved value.
   Object.assign(process.env, exportedEnv(settings, plan.apis));
+  beforeRun?.();
   const targets = Object.fromEntries(plan.apis.filter((a) => session.targets[a.id]).map((a) => [a.id, session.targets[a.id]]));
   const result = await runConformance({ settings, apis: plan.apis, env: {}, targets, signal, tool: TOOL, credentialHints });
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
@@ -196,7 +214,7 @@ export function verdictOf(run: ApiRun, check: Check, o: { mask?: (t: string) => 
   // Answers are validated against the spec whatever check sends them, and the failures recorded under the response
   // check. When that check's test is not selected (`-t`), they count against the check that sent the request.
   const responsesDeselected = o.responseCheckId !== undefined && run.checks.find((c) => c.id === o.responseCheckId)?.outcome === 'filtered';
-  const seenHere = (e: AssertionRecord) => responsesDeselected && e.check === o.responseCheckId && e.message.endsWith(`(seen while running ${check.id})`);
+  const seenHere = (e: AssertionRecord) => responsesDeselected && e.check === o.responseCheckId && e.seenIn === check.id;
   const own = (r: RequirementResult) => r.evidence.filter((e) => e.check === check.id || seenHere(e));
   const status: Record<string, Status> = {};
   const failures: string[] = [];

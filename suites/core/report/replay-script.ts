@@ -6,7 +6,7 @@ type Req = ComplianceReport['requirements'][number];
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The check whose case failed: a response validated under the response check names the check that sent it. */
-const caseOf = (e: Req['evidence'][number]) => /\(seen while running ([^)\s]+)\)$/.exec(e.message)?.[1] ?? e.check;
+const caseOf = (e: Req['evidence'][number]) => e.seenIn ?? e.check;
 
 /** The checks whose cases failed the requirement, in the order the report lists their failures. */
 export const failingChecks = (q: Req) => [...new Set(q.evidence.filter((e) => e.outcome === 'fail' || e.outcome === 'error').map(caseOf))];

@@ -131,3 +131,17 @@ describe('a check using the vocabulary', () => {
     expect(summaryText(report, [])).toMatch(/FAIL STK-VERSIONS-200: list, judged against a status it cannot have: expected 418, got 200\n/);
   });
 });
+
+describe('a record says what kind of assertion made it', () => {
+  it('each method of the vocabulary records its own kind', () => {
+    const { calls, vocabulary } = recorded();
+    const ex = { status: 404 } as Exchange;
+    vocabulary.status('R', ex, 200, 'a status');
+    vocabulary.equal('R', 'an equality', 1, 2);
+    vocabulary.oneOf('R', 'one of', 1, [2, 3]);
+    vocabulary.contains('R', 'a member', [1], 2);
+    vocabulary.absent('R', 'no member', [1], 1);
+    vocabulary.that('R', 'a predicate', false, { expected: 'x', actual: 'y' });
+    expect(calls.map((c) => c.facts.kind)).toEqual(['status', 'equal', 'one-of', 'contains', 'absent', 'predicate']);
+  });
+});
