@@ -4,6 +4,7 @@ import { APIS } from '../apis';
 import { UsageError, type ApiDefinition } from '../core/api';
 import { probeCredentials, runConformance } from '../core/conformance';
 import { createMasker } from '../core/mask';
+import { prismCommand } from '../core/prism';
 import { setupMistake } from '../core/setup-check';
 import { matchesOnly } from '../core/registry';
 import { closest, exportedEnv, flagHelp, loadConfigFile, parseArgsOptions, resolveSettings, RUN_OPTIONS, variableHelp } from '../core/settings';
@@ -78,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   const { settings, origins } = resolveSettings({ flags: values as Record<string, string | boolean | undefined>, file, env: process.env }, declarations());
   const mistake = setupMistake(process.env, { settings, origins }, declarations());
   if (mistake) throw new UsageError(mistake);
+  if (settings.viaPrismProxy) prismCommand(origins.viaPrismProxy ?? '--via-prism-proxy');
   const apis = APIS.filter((a) => settings.apis.includes(a.id));
   // Validates each deployment's configuration (missing keys, bad URLs) before anything starts.
   const configured: Record<string, Target | undefined> = Object.fromEntries(apis.map((a) => [a.id, a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins)]));

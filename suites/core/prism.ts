@@ -1,8 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { UsageError } from './api';
 
-const PRISM = fileURLToPath(new URL('../../node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
+/** The Prism release the suite is tested with (an optional dependency: only `mock` and `--via-prism-proxy` need it). */
+const PRISM_PACKAGE = '@stoplight/prism-cli';
+const PRISM_VERSION = '5.14.2';
+
+/**
+ * Prism's command, found the way Node finds any package from here: next to this package when it was installed as a
+ * dependency (hoisted into the user's node_modules), or in a clone's own node_modules. Missing, it is a usage error
+ * that says how to add it.
+ */
+export function prismCommand(why: string): string {
+  let manifest: string;
+  try {
+    manifest = createRequire(import.meta.url).resolve(`${PRISM_PACKAGE}/package.json`);
+  } catch {
+    throw new UsageError(`${why} needs Prism, an optional dependency that is not installed: add it with npm install --save-dev ${PRISM_PACKAGE}@${PRISM_VERSION}`);
+  }
+  const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> }).bin;
+  return join(dirname(manifest), typeof bin === 'string' ? bin : (bin?.prism ?? 'dist/index.js'));
+}
 
 export interface PrismProcess {
   url: string;
@@ -25,8 +46,9 @@ async function freePort(): Promise<number> {
  * Prism is started with node directly: killing an npx wrapper would leave it running.
  */
 export async function startPrism(mode: 'mock' | 'proxy', spec: string, opts: { upstream?: string; port?: number; insecure?: boolean; quiet?: boolean } = {}): Promise<PrismProcess> {
+  const prism = prismCommand(mode === 'mock' ? 'mock' : '--via-prism-proxy');
   const port = opts.port ?? (await freePort());
-  const args = [PRISM, mode, spec, ...(mode === 'proxy' ? [opts.upstream!] : []), '-h', '127.0.0.1', '-p', String(port), '--errors', 'false'];
+  const args = [prism, mode, spec, ...(mode === 'proxy' ? [opts.upstream!] : []), '-h', '127.0.0.1', '-p', String(port), '--errors', 'false'];
   if (mode === 'mock') args.splice(args.indexOf('--errors'), 2);
   const child: ChildProcess = spawn(process.execPath, args, {
     stdio: opts.quiet === false ? 'inherit' : 'ignore',

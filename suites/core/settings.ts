@@ -583,6 +583,21 @@ export function loadConfigFile(file: string, apis: readonly ApiOptions[]): Confi
   return { file, doc: doc as Record<string, unknown> };
 }
 
+/**
+ * Settings given as an object (the programmatic API, the vitest entry point): the config file's keys and values,
+ * validated by the same schema, so an unknown or misspelt key is a one-line usage error naming the closest one.
+ */
+export function configFromObject(doc: unknown, source: string, apis: readonly ApiOptions[]): ConfigFile {
+  const schema = configSchema(apis);
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+  if (!validate(doc)) {
+    const errors = validate.errors ?? [];
+    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
+    throw new UsageError(`${source}: ${first ? describeError(first, schema, doc) : 'not valid'}`);
+  }
+  return { file: source, doc: doc as Record<string, unknown> };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Help
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogue } from '../catalogue';
@@ -38,6 +38,8 @@ let commit: string | undefined;
 export function suiteCommit(): string {
   if (commit === undefined) {
     try {
+      // An installed package sits inside the user's checkout: its commit is not the suite's.
+      if (!existsSync(join(ROOT, '.git'))) throw new Error('not a checkout of the suite');
       commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || 'unknown';
     } catch {
       commit = 'unknown';
