@@ -39,14 +39,21 @@ export function filterReadings(filter: Doc, docs: Doc[]): { store: Set<string>; 
   const named = [...fieldsNamed(filter)];
   const verdicts = new Map<string, { store: boolean; strict: boolean }>();
   const out = { store: new Set<string>(), required: new Set<string>(), forbidden: new Set<string>() };
-  for (const d of docs) {
-    const signature = JSON.stringify(named.map((f) => d[f]));
+  const verdictOf = (d: Doc) => {
+    const signature = JSON.stringify(named.map((f) => d[f] ?? '\u0000absent'));
     let v = verdicts.get(signature);
     if (!v) verdicts.set(signature, (v = { store: storeQuery.test(d), strict: strictQuery.test(opaque(d) as Doc) }));
+    return v;
+  };
+  for (const d of docs) {
+    // Read through `fields`, a row may show null for a field it does not hold (some stores project it so): such a
+    // row is judged both ways, and only what both ways agree on is required or forbidden.
+    const nulls = named.filter((f) => d[f] === null);
+    const ways = [verdictOf(d), ...(nulls.length ? [verdictOf(Object.fromEntries(Object.entries(d).filter(([k]) => !nulls.includes(k))))] : [])];
     const key = String(d._key);
-    if (v.store) out.store.add(key);
-    if (v.store && v.strict) out.required.add(key);
-    if (!v.store && !v.strict) out.forbidden.add(key);
+    if (ways[0]!.store) out.store.add(key);
+    if (ways.every((v) => v.store && v.strict)) out.required.add(key);
+    if (ways.every((v) => !v.store && !v.strict)) out.forbidden.add(key);
   }
   return out;
 }
