@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /*
- * Two projects: `selftest` is the project's own tests (`npm test` runs only it); `conformance` is every conformance
- * check as a vitest test (`npx vitest run --project conformance`, see the README, "As a vitest project").
+ * Three projects: `selftest` is the project's own tests (`npm test` runs only it); `conformance` is every conformance
+ * check as a vitest test (`npx vitest run --project conformance`, see the README, "As a vitest project"); `package`
+ * installs the packed product and runs it as a user would (`npm run test:package`).
  */
 export default defineConfig({
   test: {
@@ -14,6 +15,17 @@ export default defineConfig({
           include: ['suites/**/*.test.ts', 'reference-impl/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          // `npm run test:package`: the packed product installed into temporary npm projects (README, "Installing").
+          name: 'package',
+          include: ['suites/package/**/*.package.ts'],
+          globalSetup: ['suites/package/pack.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
           pool: 'forks',
         },
       },
