@@ -110,11 +110,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Bytes on disk under a folder (what `du` counts, in 512-byte blocks rounded to the file system's). */
+/** Bytes on disk under a folder, its folders included (what `du` counts). */
 export function diskUsage(dir: string): { bytes: number; files: number } {
   let bytes = 0;
   let files = 0;
   const walk = (d: string) => {
+    bytes += statSync(d).blocks * 512;
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
