@@ -5,7 +5,7 @@
 const text = (cmp: (a: string, b: string) => number) => (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : cmp(String(a), String(b)));
 const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export const COLLATIONS = [
+const COLLATIONS = [
   text(binary),
   text((a, b) => binary(a.toLowerCase(), b.toLowerCase())),
   text((a, b) => a.localeCompare(b)),

@@ -1,11 +1,6 @@
 import { Query } from 'mingo';
 import { isDoc, type Doc } from '../../core/json';
 
-/** The document store's query semantics, as the model every filter answer is compared with. */
-export function selectWith(filter: Doc, docs: Doc[]): Doc[] {
-  const q = new Query(filter);
-  return docs.filter((d) => q.test(d));
-}
 
 /** An array as one opaque value: equal only to the same array, never matched element by element nor by a pattern. */
 const opaque = (v: unknown): unknown => (Array.isArray(v) ? { __array: JSON.stringify(v) } : isDoc(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opaque(x)])) : v);
