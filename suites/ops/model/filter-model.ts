@@ -1,7 +1,6 @@
 import { Query } from 'mingo';
 import { isDoc, type Doc } from '../../core/json';
 
-
 /** An array as one opaque value: equal only to the same array, never matched element by element nor by a pattern. */
 const opaque = (v: unknown): unknown => (Array.isArray(v) ? { __array: JSON.stringify(v) } : isDoc(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opaque(x)])) : v);
 
