@@ -29,7 +29,9 @@ export function requirementResult(req: Requirement, records: AssertionRecord[], 
     status = 'error';
     reason = [...new Set(errors.map((r) => r.message))].join('; ');
   } else if (passCount > 0) status = 'passed';
-  else if (skipped.length) {
+  // A check that ran and could not establish it says why (a missing key, say): that outranks another check of the
+  // same requirement left to another shard or skipped as destructive, so a merge and --require-all still see it.
+  else if (skipped.length && !untested.length) {
     status = 'skipped';
     reason = [...new Set(skipped.map((r) => r.message))].join('; ');
   } else {
