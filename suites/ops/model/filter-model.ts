@@ -34,7 +34,7 @@ export function filterReadings(filter: Doc, docs: Doc[]): { store: Set<string>; 
   const verdicts = new Map<string, { store: boolean; strict: boolean }>();
   const out = { store: new Set<string>(), required: new Set<string>(), forbidden: new Set<string>() };
   const verdictOf = (d: Doc) => {
-    const signature = JSON.stringify(named.map((f) => d[f] ?? '\u0000absent'));
+    const signature = JSON.stringify(named.map((f) => (d[f] === undefined ? '\u0000absent' : d[f])));
     let v = verdicts.get(signature);
     if (!v) verdicts.set(signature, (v = { store: storeQuery.test(d), strict: strictQuery.test(opaque(d) as Doc) }));
     return v;
