@@ -15,6 +15,16 @@ function strictProjection(inner: ApiHandler): ApiHandler {
 }
 
 export const opsVariants: Variant<OpsConfig>[] = [
+  {
+    id: 'refusals-without-error',
+    description: 'a list read without valid credentials answers 200 with no rows, and a bulk update skips the objects the caller may not write and answers 200 with the keys it updated (none)',
+    wrap: mapResponse(
+      (req, res) =>
+        (req.method === 'GET' && res.status === 401 && /\/itoa_interface\/(?!get_)[a-z_]+$/.test(req.path)) ||
+        (req.method === 'POST' && /\/bulk_update$/.test(req.path) && (res.status === 401 || res.status === 403)),
+      (_, req) => ({ status: 200, body: req.method === 'GET' ? [] : { _key: [] } }),
+    ),
+  },
   { id: 'strict-projection', description: '`fields` returns only the asked fields and _key', wrap: strictProjection },
   {
     id: 'padded-json',
