@@ -1,6 +1,6 @@
 // Short-lived test stack provisioning API: lenient in-memory server.
 import { createServer } from 'node:http';
-import { bug, MAX_STACKS_PER_USER } from './lib/config.mjs';
+import { bug, MAX_BODY_BYTES, MAX_STACKS_PER_USER } from './lib/config.mjs';
 import { authenticate, readBody, ServiceError, send, sendError } from './lib/http.mjs';
 import { createStack, findFor, limitReached, listFor, markDeleted } from './lib/store.mjs';
 import { defaultVersion, listVersions, resolveVersion } from './lib/versions.mjs';
@@ -62,13 +62,14 @@ function chooseVersion(body) {
 }
 
 async function handleCreate(req, res, user) {
-  const raw = await readBody(req);
+  const { text, tooLarge } = await readBody(req);
   const now = Date.now();
   if (limitReached(user.user, now)) {
     const status = bug('quota-status-429') ? 429 : 409;
     throw new ServiceError(status, 'MaxStacksLimitReached', `you already have ${MAX_STACKS_PER_USER} stacks; delete one before creating another`);
   }
-  const version = chooseVersion(parseCreateBody(raw));
+  if (tooLarge) throw new ServiceError(400, 'InvalidRequest', `request body exceeds ${MAX_BODY_BYTES} bytes`);
+  const version = chooseVersion(parseCreateBody(text));
   const stack = createStack(user.user, version, Date.now());
   const status = bug('create-returns-201') ? 201 : 202;
   return send(res, status, summary(stack, 'CREATING', isoMillis), { Location: `/v1/stacks/${stack.id}` });

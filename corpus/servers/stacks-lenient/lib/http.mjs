@@ -32,6 +32,7 @@ export function sendError(res, err) {
   return send(res, err.status, body, err.headers);
 }
 
+// Resolves { text, tooLarge }; an oversized body is judged by the caller.
 export function readBody(req) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -43,8 +44,7 @@ export function readBody(req) {
       else chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooLarge) reject(new ServiceError(400, 'InvalidRequest', `request body exceeds ${MAX_BODY_BYTES} bytes`));
-      else resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge });
     });
     req.on('error', reject);
   });
