@@ -1,6 +1,6 @@
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import type { OpsConfig } from '../../../reference-impl/ops/config';
-import { mapResponse } from '../fault';
+import { mapRequest, mapResponse, withBody } from '../fault';
 import type { Variant } from './stacks';
 
 /** Keeps only the asked fields and `_key`, as a bare key-value store projection does. */
@@ -14,7 +14,35 @@ function strictProjection(inner: ApiHandler): ApiHandler {
   };
 }
 
+/** Maintenance windows as they are read: `f` applied to each window of a read or a list. */
+const eachWindowRead = (f: (w: Record<string, unknown>) => void) =>
+  mapResponse(
+    (req, res) => req.method === 'GET' && /\/maintenance_services_interface\/(vLatest\/)?maintenance_calendar(\/[^/]+)?$/.test(req.path) && !/\/count$/.test(req.path) && res.status === 200,
+    (res) => {
+      for (const w of Array.isArray(res.body) ? res.body : [res.body]) if (w && typeof w === 'object') f(w as Record<string, unknown>);
+      return res;
+    },
+  );
+
+/** The fields the document lists for a maintenance window, with the common ones. */
+const WINDOW_FIELDS = new Set(['_key', 'title', 'start_time', 'end_time', 'objects', 'sec_grp_list', '_owner', 'sec_grp', 'description', 'object_type']);
+
 export const opsVariants: Variant<OpsConfig>[] = [
+  {
+    id: 'window-times-to-the-second',
+    description: 'maintenance window times are answered in whole seconds (the server keeps its own precision)',
+    wrap: eachWindowRead((w) => {
+      for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = Math.floor(w[f] as number);
+    }),
+  },
+  {
+    id: 'window-create-keeps-listed-fields',
+    description: 'a maintenance window create keeps only the fields the document lists (a full update writes the others)',
+    wrap: mapRequest(
+      (req) => req.method === 'POST' && /\/maintenance_calendar$/.test(req.path) && !!req.body && typeof req.body === 'object' && !Array.isArray(req.body),
+      (req) => withBody(req, Object.fromEntries(Object.entries(req.body as Record<string, unknown>).filter(([k]) => WINDOW_FIELDS.has(k)))),
+    ),
+  },
   {
     id: 'refusals-without-error',
     description: 'a list read without valid credentials answers 200 with no rows, and a bulk update skips the objects the caller may not write and answers 200 with the keys it updated (none)',

@@ -58,8 +58,8 @@ export const maintenanceFaults: OpsFault[] = [
   },
   {
     id: 'mw-times-truncated',
-    description: 'start_time and end_time are stored as whole seconds, dropping the fraction',
-    breaks: ['OPS-MW-CREATE', 'OPS-MW-UPDATE'],
+    description: 'start_time and end_time are stored as whole seconds, dropping the fraction (a precision of its own: a warning)',
+    breaks: ['OPS-MW-TIMES-FRACTION'],
     only,
     wrap: (inner) =>
       mapRequest(
