@@ -29,6 +29,17 @@ const WINDOW_FIELDS = new Set(['_key', 'title', 'start_time', 'end_time', 'objec
 
 export const opsVariants: Variant<OpsConfig>[] = [
   {
+    id: 'ctw-stop-time-finer',
+    description: 'stop answers last_stopped_time with the fraction of its clock, while reads give the stored whole seconds',
+    wrap: mapResponse(
+      (req, res) => req.method === 'POST' && /\/custom_threshold_windows\/[^/]+\/stop$/.test(req.path) && res.status === 200,
+      (res) => {
+        const w = res.body as Record<string, unknown>;
+        return typeof w?.last_stopped_time === 'number' ? { ...res, body: { ...w, last_stopped_time: w.last_stopped_time + 0.25 } } : res;
+      },
+    ),
+  },
+  {
     id: 'window-times-to-the-second',
     description: 'maintenance window times are answered in whole seconds (the server keeps its own precision)',
     wrap: eachWindowRead((w) => {
