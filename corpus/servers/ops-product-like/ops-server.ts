@@ -1,6 +1,8 @@
 // Independent HTTPS implementation of the Operations Intelligence Management REST API.
 //
 //   npx tsx corpus/servers/ops-product-like/ops-server.ts [--variant X] [--bug Y ...] [--port N]
+//   PORT=N VARIANT=X BUG=Y,Z npx tsx corpus/servers/ops-product-like/ops-server.ts
+// It prints the variables a user sets (`export NAME=value`), then `listening on <port>`.
 
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -36,7 +38,8 @@ const VIEWER: User = { name: 'ops_viewer', password: 'ops-viewer-secret', write:
 const USERS = [ADMIN, VIEWER];
 
 const MAX_BODY = 16 * 1024 * 1024;
-const tlsFile = (name: string) => readFileSync(fileURLToPath(new URL(`../../../fixtures/tls/${name}`, import.meta.url)));
+// A self-signed certificate for localhost and 127.0.0.1, beside this file.
+const tlsFile = (name: string) => readFileSync(fileURLToPath(new URL(name, import.meta.url)));
 
 interface Runtime {
   profile: Profile;
@@ -173,7 +176,7 @@ export async function startOpsServer(opts: OpsServerOptions = {}): Promise<Runni
   libraryState(rt.store);
   seedAll(seedContext(rt));
 
-  const server: Server = createServer({ key: tlsFile('localhost.key'), cert: tlsFile('localhost.crt') }, (req, res) => {
+  const server: Server = createServer({ key: tlsFile('key.pem'), cert: tlsFile('cert.pem') }, (req, res) => {
     handle(rt, req, res).catch((e: unknown) => {
       console.error('[ops-server] failed to answer:', e);
       if (!res.headersSent) res.writeHead(500);
@@ -210,8 +213,11 @@ export async function startOpsServer(opts: OpsServerOptions = {}): Promise<Runni
 
 // ---------- command line ----------
 
-function parseArgs(argv: string[]): OpsServerOptions {
-  const opts: OpsServerOptions = { bugs: [] };
+/** The environment first (PORT, VARIANT, BUG as a comma list), then the flags, which win. */
+function parseArgs(argv: string[], env: NodeJS.ProcessEnv): OpsServerOptions {
+  const opts: OpsServerOptions = { bugs: (env.BUG ?? '').split(',').filter(Boolean) };
+  if (env.VARIANT) opts.variant = env.VARIANT;
+  if (env.PORT) opts.port = Number(env.PORT);
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
@@ -228,8 +234,9 @@ function parseArgs(argv: string[]): OpsServerOptions {
 }
 
 async function main(): Promise<void> {
-  const running = await startOpsServer(parseArgs(process.argv.slice(2)));
+  const running = await startOpsServer(parseArgs(process.argv.slice(2), process.env));
   for (const [k, v] of Object.entries(running.env)) console.log(`export ${k}=${v}`);
+  console.log(`listening on ${new URL(running.url).port}`);
   const stop = () => {
     running.close().finally(() => process.exit(0));
   };

@@ -11,6 +11,8 @@
  *
  * Run directly:
  *   npx tsx corpus/servers/stacks-in-process/server.ts [--variant X] [--bug Y ...] [--port N]
+ *   PORT=N VARIANT=X BUG=Y,Z npx tsx corpus/servers/stacks-in-process/server.ts
+ * It prints the variables a user sets (`export NAME=value`), then `listening on <port>`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -581,7 +583,8 @@ class StackService {
     private readonly bugs: ReadonlySet<string>,
   ) {
     this.catalogue = CATALOGUES[cfg.catalogue];
-    this.keys = { primary: `dpk_${randomToken(18)}`, secondary: `dpk_${randomToken(18)}`, outsider: `dpk_${randomToken(18)}` };
+    // Issued once, like keys handed to a tester: the same at every start, so they can be written down (manifest.json).
+    this.keys = { primary: 'dpk_q7Xm2LwR9tVb4KcN8sEa1Hf3', secondary: 'dpk_Z5nP0yJd6GuT2rWk9BxC7mQe', outsider: 'dpk_h4Ls8VfA1oYc3NjR6tDz0KpU' };
     this.accountsByKey.set(this.keys.primary, { handle: 'alice.tester', allowListed: true });
     this.accountsByKey.set(this.keys.secondary, { handle: 'bruno.tester', allowListed: true });
     this.accountsByKey.set(this.keys.outsider, { handle: 'carol.outsider', allowListed: false });
@@ -1105,8 +1108,11 @@ export async function startStacksServer(opts: StacksServerOptions = {}): Promise
   };
 }
 
-function parseCli(argv: string[]): StacksServerOptions {
-  const opts: StacksServerOptions = { bugs: [] };
+/** The environment first (PORT, VARIANT, BUG as a comma list), then the flags, which win. */
+function parseCli(argv: string[], env: NodeJS.ProcessEnv): StacksServerOptions {
+  const opts: StacksServerOptions = { bugs: (env.BUG ?? '').split(',').filter(Boolean) };
+  if (env.VARIANT) opts.variant = env.VARIANT;
+  if (env.PORT) opts.port = Number(env.PORT);
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -1121,8 +1127,9 @@ function parseCli(argv: string[]): StacksServerOptions {
 }
 
 async function main(): Promise<void> {
-  const running = await startStacksServer(parseCli(process.argv.slice(2)));
+  const running = await startStacksServer(parseCli(process.argv.slice(2), process.env));
   for (const [name, value] of Object.entries(running.env)) console.log(`export ${name}=${value}`);
+  console.log(`listening on ${new URL(running.url).port}`);
   const stop = () => {
     void running.close().finally(() => process.exit(0));
   };
