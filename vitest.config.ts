@@ -1,9 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
- * Three projects: `selftest` is the project's own tests (`npm test` runs only it); `conformance` is every conformance
- * check as a vitest test (`npx vitest run --project conformance`, see the README, "As a vitest project"); `package`
- * installs the packed product and runs it as a user would (`npm run test:package`).
+ * Four projects: `selftest` is the project's own tests and `corpus` the runs of the server corpus (`npm test` runs
+ * both; `--project selftest` alone is the edit loop); `conformance` is every conformance check as a vitest test
+ * (`npx vitest run --project conformance`, see the README, "As a vitest project"); `package` installs the packed
+ * product and runs it as a user would (`npm run test:package`).
  */
 export default defineConfig({
   test: {
@@ -13,8 +14,21 @@ export default defineConfig({
         test: {
           name: 'selftest',
           include: ['suites/**/*.test.ts', 'reference-impl/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'suites/selftest/corpus/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          // The suite run against every server of corpus/ (suites/selftest/corpus/corpus.test.ts): one run per test,
+          // each against a process of its own that mostly waits, so many overlap.
+          name: 'corpus',
+          include: ['suites/selftest/corpus/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          maxConcurrency: 8,
           pool: 'forks',
         },
       },

@@ -4,8 +4,8 @@ import type { Target } from '../core/types';
 import { opsApi } from '../ops/index';
 import { stacksApi } from '../stacks/index';
 import { runAgainst } from './harness';
-import { startOpsServer } from '../../corpus/servers/ops-product-like/ops-server';
-import { startStacksServer } from '../../corpus/servers/stacks-in-process/server';
+import { readServer } from './corpus/manifest';
+import { startServer } from './corpus/servers';
 import { startLatencyProxy } from './latency-proxy';
 
 /** Every requirement's status at 1 and at 8 checks in flight, same seed: a verdict never depends on concurrency. */
@@ -24,7 +24,7 @@ async function statusesAt(api: ApiDefinition, target: () => Promise<Target & { s
   expect(out[8]).toEqual(out[1]);
 }
 
-/** An independent server behind a proxy that delays each answer, so checks in flight really overlap. */
+/** An independent server (a process of the corpus, its default variant) behind a proxy that delays each answer, so checks in flight really overlap. */
 const independent = (api: ApiDefinition, start: () => Promise<{ env: Record<string, string>; close(): Promise<void> }>, latencyMs: number) => async () => {
   const server = await start();
   const direct = api.targetFromEnv(server.env)!;
@@ -45,7 +45,7 @@ describe('the same seed gives the same verdict and statuses at concurrency 1 and
     () =>
       statusesAt(
         stacksApi,
-        independent(stacksApi, () => startStacksServer({ variant: 'plain' }), 10),
+        independent(stacksApi, () => startServer(readServer('stacks-in-process')), 10),
       ),
     180_000,
   );
@@ -54,7 +54,7 @@ describe('the same seed gives the same verdict and statuses at concurrency 1 and
     () =>
       statusesAt(
         opsApi,
-        independent(opsApi, () => startOpsServer({ variant: 'real-product' }), 10),
+        independent(opsApi, () => startServer(readServer('ops-product-like')), 10),
       ),
     180_000,
   );

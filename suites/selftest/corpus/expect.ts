@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
-import type { ApiDefinition } from '../../core/api';
 import type { ComplianceReport } from '../../core/report/model';
-import { runAgainst } from '../harness';
+import type { ManifestBug } from './manifest';
 
 /** What one documented bug must do to a run: fail these MUST requirements, and at most those besides. */
 export interface Expected {
@@ -22,8 +21,10 @@ export function expectCaught(report: ComplianceReport, want: Expected, clause: s
   const failed = report.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => q.id);
   for (const id of want.untested ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('untested');
   for (const id of want.should ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('failed');
-  if (want.should) expect(failed, 'a SHOULD deviation fails no MUST').toEqual([]);
-  if (want.reading) expect(failed, `a reading the document allows: ${want.reading}`).toEqual([]);
+  // What every run of the server fails (its transport) comes with any bug: it is no failure of the bug's.
+  const beyondServer = failed.filter((id) => !(want.collateral ?? []).includes(id));
+  if (want.should) expect(beyondServer, 'a SHOULD deviation fails no MUST').toEqual([]);
+  if (want.reading) expect(beyondServer, `a reading the document allows: ${want.reading}`).toEqual([]);
   if (!want.named) return;
   expect(report.summary.gate, clause).toBe('fail');
   for (const id of want.named) expect(failed, `${id} must fail: ${clause}`).toContain(id);
@@ -34,12 +35,18 @@ export function expectCaught(report: ComplianceReport, want: Expected, clause: s
   ).toEqual([]);
 }
 
-/** Starts an independent server and runs `api` against it the way a user does: through the variables it prints. */
-export async function runOnServer<O>(api: ApiDefinition, start: (opts: O) => Promise<{ env: Record<string, string>; close(): Promise<void> }>, opts: O): Promise<ComplianceReport> {
-  const server = await start(opts);
-  try {
-    return await runAgainst(api, api.targetFromEnv(server.env)!, { readyTimeoutS: 5 });
-  } finally {
-    await server.close();
-  }
+/**
+ * What a bug of a manifest must do to a run of its server, whose every run fails `serverFailures` (its transport);
+ * undefined when the manifest maps it to no requirement.
+ */
+export function expectedOf(bug: ManifestBug, serverFailures: string[]): Expected | undefined {
+  if (!bug.breaks?.length && !bug.warns?.length && !bug.untested?.length && !bug.reading) return undefined;
+  const collateral = [...(bug.collateral ?? []), ...serverFailures];
+  return {
+    ...(bug.breaks?.length ? { named: bug.breaks } : {}),
+    ...(collateral.length ? { collateral } : {}),
+    ...(bug.warns?.length ? { should: bug.warns } : {}),
+    ...(bug.untested?.length ? { untested: bug.untested } : {}),
+    ...(bug.reading ? { reading: bug.reading } : {}),
+  };
 }

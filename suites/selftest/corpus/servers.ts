@@ -1,132 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ApiDefinition } from '../../core/api';
 import type { ComplianceReport } from '../../core/report/model';
 import { opsApi } from '../../ops/index';
 import { stacksApi } from '../../stacks/index';
 import { runAgainst } from '../harness';
+import type { CorpusApi, CorpusServer } from './manifest';
 
-/**
- * Servers written from the documents alone (`second/` to `ninth/`, NOTES.md beside each), started as processes on a
- * free port and reached through the README's variables; `bug` switches on documented bugs by name (BUGS.md).
- */
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '../../../corpus/servers');
+const API: Record<CorpusApi, ApiDefinition> = { stacks: stacksApi, ops: opsApi };
+const BASE_URL: Record<CorpusApi, string> = { stacks: 'STACKS_BASE_URL', ops: 'OPS_BASE_URL' };
 
-/** The corpus folder of each server, by the ordinal the tests name it with. */
-const STACKS_FOLDERS: Record<StacksServer, string> = { second: 'stacks-ulid-ids', third: 'stacks-uuid-slow-provisioning', fifth: 'stacks-rate-limited', eighth: 'stacks-other-readings' };
-const OPS_FOLDERS: Record<OpsServer, string> = {
-  second: 'ops-uuid-keys-http',
-  third: 'ops-https-gzip',
-  fourth: 'ops-dotted-keys-http',
-  fifth: 'ops-https-xml-errors',
-  sixth: 'ops-install-prefix-http',
-  seventh: 'ops-string-regex-http',
-  ninth: 'ops-other-readings-https',
-};
-
-/** The keys each stack server seeds, as a user of the suite would give them. */
-const STACKS_SERVERS = {
-  second: { STACKS_API_KEY: 'key-alice', STACKS_API_KEY_2: 'key-bob', STACKS_API_KEY_FORBIDDEN: 'key-mallory' },
-  third: { STACKS_API_KEY: 'tok_7f3a9c1e', STACKS_API_KEY_2: 'tok_b24d8e60', STACKS_API_KEY_FORBIDDEN: 'tok_0c5e2f99' },
-  fifth: { STACKS_API_KEY: 'sk_live_alpha01', STACKS_API_KEY_2: 'sk_live_beta02', STACKS_API_KEY_FORBIDDEN: 'sk_live_gamma03' },
-  eighth: { STACKS_API_KEY: 'pk_9d1e77aa', STACKS_API_KEY_2: 'pk_3b08c2ff', STACKS_API_KEY_FORBIDDEN: 'pk_55f0e1d4' },
-} satisfies Record<string, Record<string, string>>;
-
-/**
- * The users each ops server seeds, and its scheme: HTTPS, as the document's transport asks, or plain HTTP, which
- * fails OPS-AUTH-HTTPS in every run of it.
- */
-const OPS_SERVERS = {
-  second: {
-    scheme: 'http',
-    env: {
-      OPS_USERNAME: 'admin',
-      OPS_PASSWORD: 's3cret-admin',
-      OPS_READONLY_USERNAME: 'viewer',
-      OPS_READONLY_PASSWORD: 's3cret-view',
-      OPS_RESTRICTED_USERNAME: 'teamwriter',
-      OPS_RESTRICTED_PASSWORD: 's3cret-team',
-    },
-  },
-  third: {
-    scheme: 'https',
-    env: {
-      OPS_TLS_INSECURE: '1',
-      OPS_USERNAME: 'ops-admin',
-      OPS_PASSWORD: 'Adm1n-pass',
-      OPS_READONLY_USERNAME: 'auditor',
-      OPS_READONLY_PASSWORD: 'Aud1t-pass',
-      OPS_RESTRICTED_USERNAME: 'netops',
-      OPS_RESTRICTED_PASSWORD: 'N3tops-pass',
-    },
-  },
-  fourth: {
-    scheme: 'http',
-    env: {
-      OPS_USERNAME: 'svc_conformance',
-      OPS_PASSWORD: 'pw-Write-1',
-      OPS_READONLY_USERNAME: 'ro_user',
-      OPS_READONLY_PASSWORD: 'pw-Read-2',
-      OPS_RESTRICTED_USERNAME: 'team_ops',
-      OPS_RESTRICTED_PASSWORD: 'pw-Team-3',
-    },
-  },
-  fifth: {
-    scheme: 'https',
-    env: {
-      OPS_TLS_INSECURE: '1',
-      OPS_USERNAME: 'admin_east',
-      OPS_PASSWORD: 'Eas7-admin!',
-      OPS_READONLY_USERNAME: 'reader_west',
-      OPS_READONLY_PASSWORD: 'We5t-reader!',
-      OPS_RESTRICTED_USERNAME: 'team_core',
-      OPS_RESTRICTED_PASSWORD: 'C0re-team!',
-    },
-  },
-  sixth: {
-    scheme: 'http',
-    env: {
-      OPS_USERNAME: 'cfg_admin',
-      OPS_PASSWORD: 'Cfg-Adm1n',
-      OPS_READONLY_USERNAME: 'cfg_view',
-      OPS_READONLY_PASSWORD: 'Cfg-V1ew',
-      OPS_RESTRICTED_USERNAME: 'team_noc',
-      OPS_RESTRICTED_PASSWORD: 'N0c-team',
-    },
-  },
-  ninth: {
-    scheme: 'https',
-    env: {
-      OPS_TLS_INSECURE: '1',
-      OPS_USERNAME: 'root_ops',
-      OPS_PASSWORD: 'R00t-ops!',
-      OPS_READONLY_USERNAME: 'viewer_ops',
-      OPS_READONLY_PASSWORD: 'V1ewer-ops!',
-      OPS_RESTRICTED_USERNAME: 'team_db',
-      OPS_RESTRICTED_PASSWORD: 'Db-team-9',
-    },
-  },
-  seventh: {
-    scheme: 'http',
-    env: {
-      OPS_USERNAME: 'ops_writer',
-      OPS_PASSWORD: 'Wr1ter-pass',
-      OPS_READONLY_USERNAME: 'ops_reader',
-      OPS_READONLY_PASSWORD: 'Re4der-pass',
-      OPS_RESTRICTED_USERNAME: 'team_edge',
-      OPS_RESTRICTED_PASSWORD: 'Ed9e-pass',
-    },
-  },
-} satisfies Record<string, { scheme: 'http' | 'https'; env: Record<string, string> }>;
-
-export type StacksServer = keyof typeof STACKS_SERVERS;
-export type OpsServer = keyof typeof OPS_SERVERS;
-
-/** What every run of an ops server fails whatever its bugs: the transport, where it speaks plain HTTP. */
-export const transportFailures = (server: OpsServer): string[] => (OPS_SERVERS[server].scheme === 'http' ? ['OPS-AUTH-HTTPS'] : []);
+export interface StartedServer {
+  /** The README's variables that reach it, as a user would set them. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
 
 async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -137,31 +27,56 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function start(script: string, extraEnv: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
+/**
+ * Starts a server of the corpus as a process, the way its NOTES.md says: `PORT`, and `BUG` or `VARIANT` when asked,
+ * in the environment; `.ts` entries run with tsx. It is ready when it prints `listening on <port>`. Its base URL is
+ * `<scheme>://127.0.0.1:<port>`, unless it prints `export <API>_BASE_URL=<url>` first (a server under a path); the
+ * other variables come from its manifest, and a value it prints that contradicts them is an error.
+ */
+export async function startServer(server: CorpusServer, opts: { bug?: string; variant?: string } = {}, attempt = 1): Promise<StartedServer> {
+  const { manifest: m, dir, name } = server;
   const port = await freePort();
-  const child = spawn(process.execPath, [join(CORPUS, script)], { env: { ...process.env, ...extraEnv, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let seen = '';
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+  const args = m.entry.endsWith('.ts') ? ['--import', 'tsx', join(dir, m.entry)] : [join(dir, m.entry)];
+  const env = { ...process.env, PORT: String(port), ...(opts.bug ? { BUG: opts.bug } : {}), ...(opts.variant ? { VARIANT: opts.variant } : {}) };
+  const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (b: Buffer) => (err = (err + b.toString()).slice(-4000)));
+  const exited = once(child, 'exit');
+  const listening = await new Promise<boolean>((resolve) => {
+    child.once('exit', () => resolve(false));
     child.stdout!.on('data', (b: Buffer) => {
-      seen += b.toString();
-      if (seen.includes('listening on')) resolve();
+      out += b.toString();
+      if (/^listening on \d+/m.test(out)) resolve(true);
     });
   });
-  return { port, child };
+  // Another process may take the free port between the probe and the listen: try another.
+  if (!listening && attempt < 3 && /EADDRINUSE/.test(err)) return startServer(server, opts, attempt + 1);
+  if (!listening) throw new Error(`${name}/${m.entry} exited before listening${err ? `:\n${err}` : ''}`);
+  const printed = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((x) => [x[1], x[2]]));
+  for (const [k, v] of Object.entries(printed)) if (k in m.credentials && m.credentials[k] !== v) throw new Error(`${name} prints ${k}=${v}, its manifest says ${m.credentials[k]}`);
+  const baseUrl = printed[BASE_URL[m.api]] ?? `${m.scheme}://127.0.0.1:${port}`;
+  return {
+    env: { [BASE_URL[m.api]]: baseUrl, ...m.credentials },
+    close: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill();
+        await exited;
+      }
+    },
+  };
 }
 
-async function runOn(api: ApiDefinition, script: string, env: (port: number) => Record<string, string>, bug?: string): Promise<ComplianceReport> {
-  const { port, child } = await start(script, bug ? { BUG: bug } : {});
+/**
+ * Runs the suite against a server of the corpus as a user would run it against a deployment: through the variables,
+ * destructive checks allowed (the server holds only its seed, and is gone after the run).
+ */
+export async function runServer(server: CorpusServer, opts: { bug?: string; variant?: string } = {}): Promise<ComplianceReport> {
+  const started = await startServer(server, opts);
+  const api = API[server.manifest.api];
   try {
-    return await runAgainst(api, api.targetFromEnv(env(port))!, { readyTimeoutS: 10 });
+    return await runAgainst(api, api.targetFromEnv(started.env)!, { allowDestructive: true, readyTimeoutS: 10 });
   } finally {
-    child.kill();
+    await started.close();
   }
 }
-
-export const runStacks = (server: StacksServer, bug?: string) =>
-  runOn(stacksApi, `${STACKS_FOLDERS[server]}/server.mjs`, (port) => ({ STACKS_BASE_URL: `http://127.0.0.1:${port}`, ...STACKS_SERVERS[server] }), bug);
-
-export const runOps = (server: OpsServer, bug?: string) =>
-  runOn(opsApi, `${OPS_FOLDERS[server]}/server.mjs`, (port) => ({ OPS_BASE_URL: `${OPS_SERVERS[server].scheme}://127.0.0.1:${port}`, ...OPS_SERVERS[server].env }), bug);

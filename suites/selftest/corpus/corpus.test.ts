@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { mustFailed, shouldFailed } from '../harness';
+import { expectCaught, expectedOf, mustFailures } from './expect';
+import { loadCorpus } from './manifest';
+import { runServer } from './servers';
+
+/**
+ * Every server of the corpus (corpus/servers/<name>/), written from the documents alone and described by its
+ * manifest.json, started as a process and reached through the README's variables as a user would reach a deployment.
+ * A correct server, and each of its variants, fails no MUST but those its manifest expects (plain HTTP fails the
+ * transport) and warns only on the SHOULDs it lists; each documented bug fails every requirement it `breaks` and no
+ * MUST beyond them, its `collateral` and the server's expected failures. Every run has a server of its own, and most
+ * servers answer after delays: the runs overlap (the project's maxConcurrency at a time). `-t <server>` runs one.
+ */
+const { servers, problems } = loadCorpus();
+
+it('every server folder has a manifest.json that reads', () => {
+  expect([...problems.values()]).toEqual([]);
+});
+
+describe.concurrent.each(servers)('$name', (server) => {
+  const { expected, variants = {}, bugs } = server.manifest;
+  const sorted = (ids: string[]) => [...ids].sort();
+
+  it('the correct server: no MUST fails but those expected, and it warns where its manifest says', async () => {
+    const report = await runServer(server);
+    expect(sorted(mustFailed(report)), mustFailures(report).join('\n')).toEqual(sorted(expected.mustFailures));
+    expect(report.summary.gate).toBe(expected.mustFailures.length ? 'fail' : 'pass');
+    expect(sorted(shouldFailed(report))).toEqual(sorted(expected.warnings));
+  });
+
+  for (const [variant, changes] of Object.entries(variants))
+    it(`variant ${variant}: no MUST fails but those expected, no warning beyond the server's`, async () => {
+      const report = await runServer(server, { variant });
+      expect(sorted(mustFailed(report)), `${changes}\n${mustFailures(report).join('\n')}`).toEqual(sorted(expected.mustFailures));
+      expect(report.summary.gate).toBe(expected.mustFailures.length ? 'fail' : 'pass');
+      expect(shouldFailed(report).filter((id) => !expected.warnings.includes(id))).toEqual([]);
+    });
+
+  for (const [bug, b] of Object.entries(bugs))
+    it(`bug ${bug}: fails the requirements it breaks, and no MUST beyond its collateral`, async () => {
+      const want = expectedOf(b, expected.mustFailures);
+      if (!want) expect.fail(`bug ${bug} has no requirement mapped: give it "breaks" (or "warns", "untested", "reading") in ${server.name}/manifest.json`);
+      expectCaught(await runServer(server, { bug }), want, `${bug}: ${b.clause}`);
+    });
+});
