@@ -27,7 +27,31 @@ const eachWindowRead = (f: (w: Record<string, unknown>) => void) =>
 /** The fields the document lists for a maintenance window, with the common ones. */
 const WINDOW_FIELDS = new Set(['_key', 'title', 'start_time', 'end_time', 'objects', 'sec_grp_list', '_owner', 'sec_grp', 'description', 'object_type']);
 
+/** Keeps an identifying_name a client sends with a create as client data: reads give it as sent, whatever the title. */
+function sentIdentifyingName(inner: ApiHandler): ApiHandler {
+  const sent = new Map<string, unknown>();
+  return async (req) => {
+    const res = await inner(req);
+    const body = req.body as Record<string, unknown> | undefined;
+    if (req.method === 'POST' && /\/itoa_interface\/(vLatest\/)?[a-z_]+$/.test(req.path) && typeof body?.identifying_name === 'string' && res.status === 200) {
+      const key = (res.body as { _key?: unknown })?._key;
+      if (typeof key === 'string') sent.set(key, body.identifying_name);
+    }
+    if (req.method !== 'GET' || res.status !== 200 || !sent.size) return res;
+    const rows = Array.isArray(res.body) ? res.body : [res.body];
+    for (const r of rows)
+      if (r && typeof r === 'object' && sent.has(String((r as Record<string, unknown>)._key))) (r as Record<string, unknown>).identifying_name = sent.get(String((r as Record<string, unknown>)._key));
+    return res;
+  };
+}
+
 export const opsVariants: Variant<OpsConfig>[] = [
+  {
+    id: 'identifying-name-as-sent',
+    description: 'an identifying_name a client sends is kept as sent, also after a rename',
+    wrap: sentIdentifyingName,
+    warns: ['OPS-COMMON-IDENTIFYING-NAME-SENT'],
+  },
   {
     id: 'ctw-stop-time-finer',
     description: 'stop answers last_stopped_time with the fraction of its clock, while reads give the stored whole seconds',
