@@ -22,7 +22,9 @@ export const LIFETIME_MS = (Number.isFinite(lifetimeSeconds) && lifetimeSeconds 
 
 export const PROVISION_MIN_MS = 1000;
 export const PROVISION_MAX_MS = 3000;
-export const DELETE_VISIBLE_MS = 15000;
+// TEARDOWN_SECONDS shortens how long a deleted stack stays visible (default 15 s), so test runs need not wait it out.
+const teardownSeconds = Number.parseInt(process.env.TEARDOWN_SECONDS ?? '', 10);
+export const DELETE_VISIBLE_MS = (Number.isFinite(teardownSeconds) && teardownSeconds >= 0 ? teardownSeconds : 15) * 1000;
 export const HIDDEN_COUNTED_MS = 10000;
 export const STOPPING_MS = 3000;
 export const RESPONSE_DELAY_MAX_MS = 30;
