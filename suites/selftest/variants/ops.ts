@@ -45,7 +45,23 @@ function sentIdentifyingName(inner: ApiHandler): ApiHandler {
   };
 }
 
+/** Lists asked for without sort_key come in another order on every other read: they have none. */
+function unsortedListsTurn(inner: ApiHandler): ApiHandler {
+  let n = 0;
+  const turn = <T>(xs: T[]) => (n % 2 ? [...xs].reverse() : xs);
+  return async (req) => {
+    const res = await inner(req);
+    if (req.method !== 'GET' || req.query.has('sort_key') || res.status !== 200 || !res.body || typeof res.body !== 'object') return res;
+    n++;
+    if (Array.isArray(res.body)) return { ...res, body: turn(res.body) };
+    const b = res.body as Record<string, unknown>;
+    for (const member of ['result', 'success', 'linked_kpis']) if (Array.isArray(b[member])) return { ...res, body: { ...b, [member]: turn(b[member] as unknown[]) } };
+    return res;
+  };
+}
+
 export const opsVariants: Variant<OpsConfig>[] = [
+  { id: 'unsorted-lists-turn', description: 'lists asked for without sort_key come in reverse order on every other read', wrap: unsortedListsTurn },
   {
     id: 'identifying-name-as-sent',
     description: 'an identifying_name a client sends is kept as sent, also after a rename',
