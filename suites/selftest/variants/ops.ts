@@ -61,6 +61,19 @@ function unsortedListsTurn(inner: ApiHandler): ApiHandler {
 }
 
 export const opsVariants: Variant<OpsConfig>[] = [
+  {
+    id: 'service-default-entity-rule',
+    description: 'a service created without entity_rules gets a default rule of the server (matching no entity)',
+    wrap: mapRequest(
+      (req) =>
+        req.method === 'POST' && /\/itoa_interface\/(vLatest\/)?service$/.test(req.path) && !!req.body && typeof req.body === 'object' && !Array.isArray(req.body) && !('entity_rules' in req.body),
+      (req) =>
+        withBody(req, {
+          ...(req.body as Record<string, unknown>),
+          entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'cf_default', field_type: 'alias', rule_type: 'matches', value: 'none' }] }],
+        }),
+    ),
+  },
   { id: 'unsorted-lists-turn', description: 'lists asked for without sort_key come in reverse order on every other read', wrap: unsortedListsTurn },
   {
     id: 'identifying-name-as-sent',
