@@ -163,6 +163,8 @@ export const retireRetirable: OpsCheck = {
     const plainMine = mine.filter((k) => flags.get(k) === false);
     if (!flaggedMine.length) return ctx.untested('OPS-ENTITY-RETIRE-RETIRABLE', "none of the run's entities reads as flagged retirable (the server sets the flag by a rule of its own)");
     const flaggedBefore = new Set((await ctx.http.send('entityCountRetirable')).json?.map((e) => String(e._key)) ?? []);
+    // Every entity's flag as it stood before: a server may clear the flag of the entities it retires.
+    const flagsBefore = new Map(rows(await listIn(ctx, ENTITY, { fields: '_key,retirable' })).map((e) => [String(e._key), isFlag(e.retirable)]));
     const ex = await ctx.http.send('entityRetireRetirable');
     const retired = Array.isArray(ex.json) ? ex.json.map(String) : [];
     ctx.expect.equal(
@@ -174,13 +176,13 @@ export const retireRetirable: OpsCheck = {
     );
     for (const k of plainMine) ctx.expect.absent('OPS-ENTITY-RETIRE-RETIRABLE', 'keys retire_retirable retired, against an entity read as not flagged', retired, k, ex);
     // An entity retired before and still flagged may be named too ("retires all entities flagged retirable"; which
-    // keys the answer lists is not said): a key count_retirable did not list must at least be flagged.
-    const unlisted = retired.filter((k) => !flaggedBefore.has(k));
-    const unflagged = await Promise.all(unlisted.map(async (k) => ({ k, retirable: asDoc((await getIn(ctx, ENTITY, k)).json ?? {}).retirable })));
+    // keys the answer lists is not said): a key count_retirable did not list must at least have been flagged.
+    const unlisted = retired.filter((k) => !flaggedBefore.has(k) && flagsBefore.get(k) !== true);
+    const unflagged = await Promise.all(unlisted.map(async (k) => ({ k, flagged: flagsBefore.has(k) ? flagsBefore.get(k) : isFlag(asDoc((await getIn(ctx, ENTITY, k)).json ?? {}).retirable) })));
     ctx.expect.equal(
       'OPS-ENTITY-RETIRE-RETIRABLE',
-      'retired keys count_retirable did not list, of entities not flagged retirable',
-      unflagged.filter((f) => !isFlag(f.retirable)).map((f) => f.k),
+      'retired keys count_retirable did not list, of entities not flagged retirable before',
+      unflagged.filter((f) => !f.flagged).map((f) => f.k),
       [],
       ex,
     );
