@@ -42,7 +42,11 @@ export const libraryList: OpsCheck = {
       ctx.expect.equal('OPS-CP-INSTALLED-VERSIONS', 'packs whose installed_versions is not an array of strings', idsOf(versions), [], ex);
     }
     const failed = docs(failure);
-    const doubled = failed.filter((f) => packs.some((p) => p.id === f.id && (f.version === undefined || p.version === f.version)));
+    // The shape of an error entry is not shown: one that names a listed pack's id and version says that very pack failed;
+    // one without a version may be about another version of it (a library may list each version as its own entry).
+    const doubled = failed.filter((f) => f.version !== undefined && packs.some((p) => p.id === f.id && p.version === f.version));
+    const unversioned = failed.filter((f) => f.version === undefined && packs.some((p) => p.id === f.id));
+    if (unversioned.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries without a version name listed packs: ${unversioned.map((f) => String(f.id)).join(', ')}`);
     ctx.expect.equal(
       'OPS-ERR-CP-LIST-FAILURES',
       `of ${failed.length} packs that failed to load, those also listed in success`,
@@ -65,7 +69,7 @@ export const libraryPaging: OpsCheck = {
     const n = all.length;
     if (!ok(whole) || n < 2) return ctx.untested('OPS-CP-LIST', `the library lists ${n} packs (${whole.status}); paging and sorting need at least two`, whole);
     const allIds = JSON.stringify([...idsOf(all)].sort());
-    const failures = JSON.stringify(failuresOf(whole));
+    const failureCount = failuresOf(whole)?.length;
     // Only keys whose values differ on every pack, whatever the case: then each order has one right answer.
     const sortable = ['id', 'title', 'version', 'author'].filter((k) => all.every((p) => str(p[k])) && new Set(all.map((p) => String(p[k]).toLowerCase())).size === n);
     const property = fc.asyncProperty(fc.constantFrom<string | null>(...sortable, null), fc.constantFrom('asc', 'desc'), fc.integer({ min: 1, max: n }), fc.nat(), async (key, dir, size, shift) => {
@@ -103,12 +107,14 @@ export const libraryPaging: OpsCheck = {
             page,
             { expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` },
           );
-        if (JSON.stringify(failuresOf(page)) !== failures)
+        // Every answer of the list reports the packs that failed to load, paged or not: as many entries as the whole list.
+        // What an entry holds is not shown (a server may stamp each with the time it was read), so only the number is judged.
+        if (failuresOf(page)?.length !== failureCount)
           throw new Violation(
-            `count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failures.slice(0, 160)}`,
+            `count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failureCount} entries`,
             'OPS-ERR-CP-LIST-FAILURES',
             page,
-            { expected: failures, actual: JSON.stringify(failuresOf(page)) },
+            { expected: `${failureCount} entries`, actual: JSON.stringify(failuresOf(page)) },
           );
       }
     });

@@ -62,6 +62,21 @@ function unsortedListsTurn(inner: ApiHandler): ApiHandler {
 
 export const opsVariants: Variant<OpsConfig>[] = [
   {
+    id: 'cp-failures-stamped',
+    description: 'each content-pack load failure carries the time of the read that reported it',
+    wrap: (() => {
+      let reads = 0;
+      return mapResponse(
+        (req, res) => req.method === 'GET' && /\/itoa_interface\/(vLatest\/)?content_pack$/.test(req.path) && res.status === 200 && Array.isArray((res.body as { failure?: unknown })?.failure),
+        (res) => {
+          const b = res.body as { failure: Record<string, unknown>[] };
+          reads++;
+          return { ...res, body: { ...b, failure: b.failure.map((f) => ({ ...f, checked_at: 1_700_000_000 + reads })) } };
+        },
+      );
+    })(),
+  },
+  {
     id: 'service-default-entity-rule',
     description: 'a service created without entity_rules gets a default rule of the server (matching no entity)',
     wrap: mapRequest(
