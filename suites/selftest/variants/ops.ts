@@ -1,5 +1,5 @@
 import type { ApiHandler } from '../../../reference-impl/http/types';
-import type { OpsConfig } from '../../../reference-impl/ops/config';
+import { loadOpsConfig, type OpsConfig } from '../../../reference-impl/ops/config';
 import { mapRequest, mapResponse, withBody } from '../fault';
 import type { Variant } from './stacks';
 
@@ -60,7 +60,34 @@ function unsortedListsTurn(inner: ApiHandler): ApiHandler {
   };
 }
 
+/** The library with every service marked as having a dependency, as a preview may say of any of them. */
+function dependentServices(): Partial<OpsConfig> {
+  const seed = structuredClone(loadOpsConfig().seed);
+  for (const pack of seed.contentPacks.packs) for (const o of pack.objects.services ?? []) o.has_dependency = true;
+  return { seed };
+}
+
+/** An install naming one service of a pack installs the next service of that pack too, as what it depends on. */
+function installsDependencies(inner: ApiHandler, config: OpsConfig): ApiHandler {
+  return (req) => {
+    const content = (req.body as { content?: Record<string, unknown> } | undefined)?.content;
+    const named = Array.isArray(content?.service) ? (content.service as unknown[]) : undefined;
+    if (req.method !== 'POST' || !/\/content_pack\/[^/]+\/[^/]+\/install$/.test(req.path) || !named || named.length !== 1) return inner(req);
+    const pack = config.seed.contentPacks.packs.find((p) => (p.objects.services ?? []).some((o) => o.id === named[0]));
+    const services = pack?.objects.services ?? [];
+    const next = services[(services.findIndex((o) => o.id === named[0]) + 1) % services.length];
+    if (!next || next.id === named[0]) return inner(req);
+    return inner(withBody(req, { ...(req.body as Record<string, unknown>), content: { ...content, service: [named[0], next.id] } }));
+  };
+}
+
 export const opsVariants: Variant<OpsConfig>[] = [
+  {
+    id: 'cp-install-brings-dependencies',
+    description: 'every service a preview lists has a dependency, and an install naming one installs the service it depends on too',
+    config: dependentServices(),
+    wrap: installsDependencies,
+  },
   {
     id: 'cp-failures-stamped',
     description: 'each content-pack load failure carries the time of the read that reported it',
