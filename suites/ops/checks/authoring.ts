@@ -4,7 +4,7 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 
@@ -94,7 +94,8 @@ const crud: OpsCheck = {
       got,
     );
     ctx.expect.equal('OPS-CPA-OBJECT-TYPE', 'object_type of the pack', d.object_type, 'content_pack', got);
-    ctx.expect.oneOf('OPS-CPA-STATUS', 'status of a new pack', String(d.status), STATUSES, got);
+    // The status a pack starts in is not shown (nor that it has one before a move): one it holds is one of the six.
+    if (d.status !== undefined) ctx.expect.oneOf('OPS-CPA-STATUS', 'status of a new pack', String(d.status), STATUSES, got);
     ctx.observe('OPS-CPA-TRANSITIONS', `a pack created without status starts in ${JSON.stringify(d.status)}`);
     const missing = await read(ctx, `${key}${ctx.options.runTag}`);
     ctx.expect.status('OPS-CPA-GET', missing, 'not 2xx', 'GET of a key no pack has');
@@ -271,7 +272,8 @@ const extraFields: OpsCheck = {
             actual: extra.join(', '),
           });
         const whole = byKey.get(String(r._key)) ?? {};
-        const wrong = fields.filter((f) => whole[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(whole[f]));
+        // The status may move between two reads (how is not shown): the client-written fields are compared, in any key order.
+        const wrong = fields.filter((f) => f !== 'status' && whole[f] !== undefined && !same(r[f], whole[f]));
         const unasked = LISTED.filter((k) => r[k] !== undefined && !fields.includes(k));
         if (wrong.length || unasked.length)
           throw new Violation(
@@ -370,14 +372,19 @@ const statusAndSearch: OpsCheck = {
       words.map((w, i) => [`cpa search ${w}`, { status: asked[i] }] as [string, Doc]),
     );
     if (!made) return ctx.untested('OPS-CPA-LIST-STATUS', 'could not create five content packs');
-    const packs = await Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key!)).json)));
+    const readAll = () => Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key!)).json)));
+    const packs = await readAll();
     const honoured = packs.filter((p, i) => p?.status === asked[i]).length;
     for (const status of STATUSES) {
       const ex = await list(ctx, { status });
+      // How packs move between statuses is not shown, and a queued pack may move on by itself: a pack counts as in
+      // `status` when it reads so both before and after the list, and one that moved meanwhile may be listed or not.
+      const after = await readAll();
       const rows = docs(ex.json);
       const others = rows.filter((r) => r.status !== status);
-      const want = packs.filter((p) => p?.status === status).map((p) => String(p._key));
-      const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k));
+      const want = packs.filter((p, i) => p?.status === status && after[i]?.status === status).map((p) => String(p._key));
+      const moved = packs.filter((p, i) => p?.status !== after[i]?.status).map((p) => String(p._key));
+      const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k) && !moved.includes(k));
       ctx.expect.that(
         'OPS-CPA-LIST-STATUS',
         `the list with status=${status}`,
@@ -533,7 +540,7 @@ const shot = (v: unknown) => (isDoc(v) ? { path: v.path, thumb: v.thumb } : v);
 
 const readBack: OpsCheck = {
   id: 'ops.authoring.read-back',
-  title: 'A custom content pack MUST read back with the metadata, platform_objects and user_selected_objects it was created with, adding no screenshot or platform object of its own',
+  title: 'A custom content pack MUST read back with the metadata, platform_objects and user_selected_objects it was created with, adding no platform object of its own',
   requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET'],
   shares: ['authoring'],
   async run(ctx) {
@@ -572,15 +579,10 @@ const readBack: OpsCheck = {
     const bare = await createPack(ctx, 'read back without screenshots', { metadata: { icon: null, main_screenshot: {} } });
     // The document lists screenshots among the metadata: a server may refuse metadata without them.
     if (!bare.key) return ctx.observe('OPS-CPA-GET', `a pack whose metadata has no screenshots was refused (${shown(bare.ex)})`);
+    // Metadata without screenshots is outside the documented shape: what a server keeps of it is recorded, not judged.
     const again = await read(ctx, bare.key);
     const shots = asDoc(asDoc(again.json).metadata).screenshots;
-    ctx.expect.that(
-      'OPS-CPA-GET',
-      'screenshots of a pack created with metadata without screenshots, as read',
-      ok(again) && (shots === undefined || (Array.isArray(shots) && shots.length === 0)),
-      { expected: 'absent or empty', actual: `${again.status} ${compact(shots)}` },
-      again,
-    );
+    ctx.observe('OPS-CPA-GET', `a pack created with metadata without screenshots reads ${again.status} with screenshots ${compact(shots)}`);
   },
 };
 

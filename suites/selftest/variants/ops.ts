@@ -81,7 +81,44 @@ function installsDependencies(inner: ApiHandler, config: OpsConfig): ApiHandler 
   };
 }
 
+const AUTHORING = /\/itoa_interface\/(vLatest\/)?content_pack_authorship\/content_pack\/?/;
+
+/** A pack created without a status has none until a client gives it one: reads leave it out. */
+function packsWithoutStatus(inner: ApiHandler): ApiHandler {
+  const bare = new Set<string>();
+  return async (req) => {
+    const res = await inner(req);
+    const body = req.body as Record<string, unknown> | undefined;
+    if (req.method === 'POST' && AUTHORING.test(req.path) && res.status === 200 && body && typeof body === 'object') {
+      const key = String((res.body as { _key?: unknown })?._key);
+      if (body.status === undefined) bare.add(key);
+      else bare.delete(key);
+    }
+    if (req.method !== 'GET' || !AUTHORING.test(req.path) || res.status !== 200) return res;
+    for (const r of Array.isArray(res.body) ? res.body : [res.body])
+      if (r && typeof r === 'object' && bare.has(String((r as Record<string, unknown>)._key))) delete (r as Record<string, unknown>).status;
+    return res;
+  };
+}
+
+/** A queued or generating pack moves on a step by itself, right after a read has shown it so. */
+function queuedPacksMoveOn(inner: ApiHandler): ApiHandler {
+  return async (req) => {
+    const res = await inner(req);
+    const one = req.path.match(/content_pack_authorship\/content_pack\/([^/]+)$/);
+    if (req.method !== 'GET' || !one || one[1] === 'count' || res.status !== 200) return res;
+    const pack = res.body as Record<string, unknown>;
+    const next = { Queued: 'Generating', Generating: 'Generated' }[String(pack?.status)];
+    if (!next) return res;
+    const moved = { ...pack, status: next };
+    await inner({ ...req, method: 'POST', body: moved, rawBody: JSON.stringify(moved), bodyError: undefined });
+    return res;
+  };
+}
+
 export const opsVariants: Variant<OpsConfig>[] = [
+  { id: 'pack-without-status', description: 'a custom content pack created without a status has none until a client gives it one', wrap: packsWithoutStatus },
+  { id: 'queued-packs-move-on', description: 'a queued or generating custom content pack moves on a step by itself once a read has shown it', wrap: queuedPacksMoveOn },
   {
     id: 'cp-install-brings-dependencies',
     description: 'every service a preview lists has a dependency, and an install naming one installs the service it depends on too',
