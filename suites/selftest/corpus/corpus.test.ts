@@ -10,7 +10,7 @@ import { runServer } from './servers';
  * A correct server, and each of its variants, fails no MUST but those its manifest expects (plain HTTP fails the
  * transport) and warns only on the SHOULDs it lists; each documented bug fails every requirement it `breaks` and no
  * MUST beyond them, its `collateral` and the server's expected failures. Every run has a server of its own, and most
- * servers answer after delays: the runs overlap (the project's maxConcurrency at a time). `-t <server>` runs one.
+ * servers answer after delays: the runs overlap (the project's maxConcurrency, five, at a time). `-t <server>` runs one.
  */
 const { servers, problems } = loadCorpus();
 

@@ -39,7 +39,7 @@ describe('the corpus documentation is made from the manifests', () => {
         entry: 'server.py',
         scheme: 'http',
         credentials: {},
-        expected: { mustFailures: [] },
+        expected: { mustFailures: 'OPS-AUTH-HTTPS' },
         bugs: { x: { clause: 'c', does: 'd', breaks: 'ID' } },
         extra: 1,
       }),
@@ -48,7 +48,7 @@ describe('the corpus documentation is made from the manifests', () => {
       'api must be "stacks" or "ops"',
       'summary must be a sentence',
       'entry must name a .mjs or .ts file',
-      'expected must hold mustFailures and warnings, lists of requirement ids',
+      'expected.mustFailures and expected.warnings must be lists of requirement ids',
       'bug x: breaks must be a list of requirement ids',
     ]);
   });
