@@ -85,20 +85,13 @@ export const fullUpdateNeedsRequiredFields: OpsCheck = {
   title: 'A full update (is_partial_data=0) of a service without its required title MUST be refused and change nothing',
   requirements: ['OPS-PARTIAL-REQUIRED-FIELDS', 'OPS-CORE-CREATE'],
   async run(ctx) {
-    // A create without the title may be refused; an answer of success must name an object that exists.
+    // A create without the title is outside the documented shape ("the required fields of the schema must be present"
+    // is said of a full update): what a server does with it is recorded, not judged.
     const untitled = await ctx.http.send('coreCreate', { params: { object_type: 'service' }, body: { cf_note: tagged(ctx, 'untitled') } });
-    if (ok(untitled)) {
-      const made = keyOf(untitled);
-      if (made) ctx.ledger.add(entryOf(SERVICE, made), () => deleteIn(ctx, SERVICE, made));
-      const read = made ? await getIn(ctx, SERVICE, made) : undefined;
-      ctx.expect.that(
-        'OPS-CORE-CREATE',
-        'a create without title that answered success',
-        !!read && ok(read),
-        { expected: 'a string _key that reads back', actual: `${compact(untitled.json)}${read ? `, read ${read.status}` : ''}` },
-        untitled,
-      );
-    }
+    const made = ok(untitled) ? keyOf(untitled) : undefined;
+    if (made) ctx.ledger.add(entryOf(SERVICE, made), () => deleteIn(ctx, SERVICE, made));
+    const read = made ? await getIn(ctx, SERVICE, made) : undefined;
+    ctx.observe('OPS-CORE-CREATE', `a create without title answered ${untitled.status} ${compact(untitled.json)}${read ? `, and its key reads ${read.status}` : ''}`);
     const { key, body } = await createIn(ctx, SERVICE, 'required title', { cf_note: 'kept' });
     if (!key) return ctx.untested('OPS-PARTIAL-REQUIRED-FIELDS', 'could not create a service');
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'no title' }, 0);

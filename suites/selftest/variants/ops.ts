@@ -117,6 +117,14 @@ function queuedPacksMoveOn(inner: ApiHandler): ApiHandler {
 }
 
 export const opsVariants: Variant<OpsConfig>[] = [
+  {
+    id: 'untitled-create-not-kept',
+    description: 'a service create without a title (outside the documented shape) answers a key under which nothing is stored',
+    wrap: (inner) => (req) =>
+      req.method === 'POST' && /\/itoa_interface\/(vLatest\/)?service$/.test(req.path) && req.body && typeof req.body === 'object' && !('title' in req.body)
+        ? Promise.resolve({ status: 200, body: { _key: 'untitled-not-kept' } })
+        : inner(req),
+  },
   { id: 'pack-without-status', description: 'a custom content pack created without a status has none until a client gives it one', wrap: packsWithoutStatus },
   { id: 'queued-packs-move-on', description: 'a queued or generating custom content pack moves on a step by itself once a read has shown it', wrap: queuedPacksMoveOn },
   {
