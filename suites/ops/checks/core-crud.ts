@@ -115,7 +115,7 @@ export const identifyingNameIsLowerCasedTitle: OpsCheck = {
 
 export const commonFieldsAreMaintained: OpsCheck = {
   id: 'ops.core.common-fields',
-  title: 'Stored objects SHOULD carry the common fields; mod_timestamp MUST move forward on every write and _version MUST hold the schema version',
+  title: 'Stored objects SHOULD carry the common fields and a mod_timestamp that moves forward on every write; _version MUST hold the schema version',
   requirements: ['OPS-COMMON-FIELDS', 'OPS-VERSION-OBJECT-VERSION', 'OPS-COMMON-SEC-GRP-DEFAULT'],
   async run(ctx) {
     const { key, body } = await createIn(ctx, SERVICE, 'Common Fields');
