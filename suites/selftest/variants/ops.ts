@@ -182,6 +182,7 @@ export const opsVariants: Variant<OpsConfig>[] = [
   {
     id: 'window-times-to-the-second',
     description: 'maintenance window times are answered in whole seconds (the server keeps its own precision)',
+    warns: ['OPS-MW-TIMES-FRACTION'],
     wrap: eachWindowRead((w) => {
       for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = Math.floor(w[f] as number);
     }),
