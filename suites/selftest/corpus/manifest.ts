@@ -40,6 +40,8 @@ interface Manifest {
   scheme: 'http' | 'https';
   /** The README's variables a user sets for this server, its base URL aside. */
   credentials: Record<string, string>;
+  /** Settings of the server process for the self-test runs (a shorter teardown, say), beside PORT, BUG and VARIANT. */
+  serverEnv?: Record<string, string>;
   /** Both lists empty when left out. */
   expected: {
     /** MUST requirements every run of the server fails, whatever its bugs (plain HTTP fails OPS-AUTH-HTTPS). */
@@ -67,13 +69,14 @@ export function manifestProblems(m: unknown): string[] {
   if (typeof m !== 'object' || m === null) return ['not a JSON object'];
   const o = m as Record<string, unknown>;
   const out: string[] = [];
-  const known = new Set(['api', 'summary', 'entry', 'scheme', 'credentials', 'expected', 'variants', 'bugs']);
+  const known = new Set(['api', 'summary', 'entry', 'scheme', 'credentials', 'serverEnv', 'expected', 'variants', 'bugs']);
   for (const k of Object.keys(o)) if (!known.has(k)) out.push(`unknown key "${k}"`);
   if (o.api !== 'stacks' && o.api !== 'ops') out.push('api must be "stacks" or "ops"');
   if (typeof o.summary !== 'string' || !o.summary) out.push('summary must be a sentence');
   if (typeof o.entry !== 'string' || !/\.(mjs|ts)$/.test(o.entry)) out.push('entry must name a .mjs or .ts file');
   if (o.scheme !== 'http' && o.scheme !== 'https') out.push('scheme must be "http" or "https"');
   if (!isStringMap(o.credentials)) out.push('credentials must map variables to strings');
+  if (o.serverEnv !== undefined && !isStringMap(o.serverEnv)) out.push('serverEnv must map variables to strings');
   const e = (o.expected ?? {}) as Record<string, unknown>;
   if (typeof e !== 'object' || e === null || (e.mustFailures !== undefined && !isStrings(e.mustFailures)) || (e.warnings !== undefined && !isStrings(e.warnings)))
     out.push('expected.mustFailures and expected.warnings must be lists of requirement ids');

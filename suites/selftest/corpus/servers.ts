@@ -29,7 +29,7 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts a server of the corpus as a process, the way its NOTES.md says: `PORT`, and `BUG` or `VARIANT` when asked,
- * in the environment; `.ts` entries run with tsx. It is ready when it prints `listening on <port>`. Its base URL is
+ * in the environment, with its manifest's `serverEnv`; `.ts` entries run with tsx. It is ready when it prints `listening on <port>`. Its base URL is
  * `<scheme>://127.0.0.1:<port>`, unless it prints `export <API>_BASE_URL=<url>` first (a server under a path); the
  * other variables come from its manifest, and a value it prints that contradicts them is an error.
  */
@@ -37,7 +37,7 @@ export async function startServer(server: CorpusServer, opts: { bug?: string; va
   const { manifest: m, dir, name } = server;
   const port = await freePort();
   const args = m.entry.endsWith('.ts') ? ['--import', 'tsx', join(dir, m.entry)] : [join(dir, m.entry)];
-  const env = { ...process.env, PORT: String(port), ...(opts.bug ? { BUG: opts.bug } : {}), ...(opts.variant ? { VARIANT: opts.variant } : {}) };
+  const env = { ...process.env, ...m.serverEnv, PORT: String(port), ...(opts.bug ? { BUG: opts.bug } : {}), ...(opts.variant ? { VARIANT: opts.variant } : {}) };
   const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
