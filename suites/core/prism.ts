@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { UsageError } from './api';
+import { freePort } from './free-port';
 
 /** The Prism release the suite is tested with (an optional dependency: only `mock` and `--via-prism-proxy` need it). */
 const PRISM_PACKAGE = '@stoplight/prism-cli';
@@ -28,17 +28,6 @@ export function prismCommand(why: string): string {
 export interface PrismProcess {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+export { freePort } from '../core/free-port';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -97,17 +97,6 @@ export function stopGroup(child: ChildProcess | number): void {
   } catch {
     // Already gone.
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Bytes on disk under a folder, its folders included (what `du` counts). */
