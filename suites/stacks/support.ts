@@ -69,6 +69,7 @@ export async function createStack(ctx: StacksContext, body: unknown = {}, as = '
   const id = ex.json?.id;
   if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
     heldBy(ctx, as).add(id);
+    madeBy(ctx).add(id);
     ctx.ledger.add(stackEntry(id, as), () => sendDelete(ctx, id, as));
   }
   return ex;
@@ -224,10 +225,22 @@ export async function waitGone(ctx: StacksContext, ids: string[], as = 'primary'
 }
 
 /**
- * Stacks that appeared between two lists and are not among `expected`. Counting would not do: a stack deleted
- * earlier may still be listed as STOPPING and vanish in between.
+ * Every stack a create of the run was answered with, per target: a stack of the run's own that was not listed yet
+ * (still CREATING where a server lists stacks only once provisioned) may show up between two lists.
  */
-export const appeared = (before: Set<string>, after: Set<string>, expected: string[] = []) => [...after].filter((id) => !before.has(id) && !expected.includes(id));
+const made = new WeakMap<object, Set<string>>();
+const madeBy = (ctx: StacksContext) => {
+  let ids = made.get(ctx.target);
+  if (!ids) made.set(ctx.target, (ids = new Set()));
+  return ids;
+};
+
+/**
+ * Stacks that appeared between two lists and are neither among `expected` nor stacks an accepted create of the run
+ * was answered with. Counting would not do: a stack deleted earlier may still be listed as STOPPING and vanish in between.
+ */
+export const appeared = (ctx: StacksContext, before: Set<string>, after: Set<string>, expected: string[] = []) =>
+  [...after].filter((id) => !before.has(id) && !expected.includes(id) && !madeBy(ctx).has(id));
 
 /** The resolution of an ISO-8601 time in ms: a whole second without a fraction, 10^-n s with n fraction digits. */
 const resolutionMs = (t: string) => {

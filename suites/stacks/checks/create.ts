@@ -130,7 +130,7 @@ export const unknownVersionIs400: StacksCheck = {
     if (expectError(ctx, 'STK-CREATE-UNKNOWN-VERSION', ex, 400, 'InvalidRequest', `create with platformVersion ${bogus}`)) {
       ctx.expect.that('STK-CREATE-UNKNOWN-VERSION', 'the message of the refusal', messageOf(ex).includes(bogus), { expected: `a message naming ${bogus}`, actual: compact(messageOf(ex)) }, ex);
     }
-    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the refused create', appeared(before, await listedIds(ctx)), []);
+    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the refused create', appeared(ctx, before, await listedIds(ctx)), []);
 
     // The start of a listed build ("9.3" of "9.3.2.40512") is not listed, but a service may know it as an alias of a
     // build it lists: which values it "knows" is not said beyond the list, so the answer is only observed.
@@ -181,6 +181,6 @@ export const malformedBodyIs400: StacksCheck = {
       if (ex.status === 202) accepted.push(String(ex.json?.id));
     }
     for (const id of accepted) await sendDelete(ctx, id);
-    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the malformed creates', appeared(before, await listedIds(ctx), accepted), []);
+    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the malformed creates', appeared(ctx, before, await listedIds(ctx), accepted), []);
   },
 };

@@ -41,6 +41,7 @@ export const limitIs409: StacksCheck = {
       'STK-CREATE-REFUSED-NO-STACK',
       'stacks that appeared with the create refused at the limit',
       appeared(
+        ctx,
         before,
         await listedIds(ctx),
         created.map((c) => c.json!.id),
