@@ -1,20 +1,53 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /*
- * Four projects: `selftest` is the project's own tests and `corpus` the runs of the server corpus (`npm test` runs
- * both; `--project selftest` alone is the edit loop); `conformance` is every conformance check as a vitest test
- * (`npx vitest run --project conformance`, see the README, "As a vitest project"); `package` installs the packed
- * product and runs it as a user would (`npm run test:package`).
+ * Five projects. `npm test` runs two stages and stops after the first if it fails, so a broken engine is reported in
+ * under a minute rather than after twenty: `unit` (`npm run test:fast`: the engine's modules in memory, the reference
+ * implementations in-process, specs, catalogues, expect, HAR), then `selftest` (the project's own tests less those of
+ * `unit`: broken servers, the CLI, reports, fuzzing) with `corpus` (the runs of the server corpus). No file is in
+ * both stages. `conformance` is every conformance check as a vitest test (`npx vitest run --project conformance`, see
+ * the README, "As a vitest project"); `package` installs the packed product and runs it as a user would
+ * (`npm run test:package`).
  */
+
+/*
+ * The files of `unit`: none spawns a process or needs a target beyond one served in-process, and none takes much
+ * more than a second. The same list is taken out of `selftest`, so a file named here runs once; a slow one belongs
+ * in `selftest`, or the first stage stops being quick.
+ */
+const UNIT = [
+  'suites/selftest/unit/**/*.test.ts',
+  'reference-impl/**/*.test.ts',
+  'suites/selftest/traceability.test.ts',
+  'suites/selftest/machinery/spec-*.test.ts',
+  'suites/selftest/machinery/expect.test.ts',
+  'suites/selftest/machinery/expect-usage.test.ts',
+  'suites/selftest/machinery/tool-error.test.ts',
+  'suites/selftest/machinery/realworld.test.ts',
+  'suites/selftest/machinery/har.test.ts',
+  'suites/selftest/machinery/property.test.ts',
+  'suites/selftest/machinery/schedule.test.ts',
+];
+
 export default defineConfig({
   test: {
     reporters: ['default', './suites/selftest/closing-line-reporter.ts'],
     projects: [
       {
         test: {
+          name: 'unit',
+          include: UNIT,
+          // The timeouts these files had in `selftest`: on a busy two-core machine the in-process runs take longer.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
           name: 'selftest',
           include: ['suites/**/*.test.ts', 'reference-impl/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'suites/selftest/corpus/**'],
+          exclude: [...configDefaults.exclude, 'suites/selftest/corpus/**', ...UNIT],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
