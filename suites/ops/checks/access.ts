@@ -1,7 +1,7 @@
 import type { Exchange } from '../../core/types';
 import { compact } from '../../core/expect';
 import { BACKUP, BASE_SERVICE_TEMPLATE, type Collection, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
-import { assertWholeCount, countIn, countOf, type Created, createIn, deleteIn, getIn, keys, listIn, ok, type OpsCheck, type OpsContext, ownFilter, rows, tagged, updateIn } from '../support';
+import { assertWholeCount, countIn, countOf, type Created, createIn, deleteIn, type Doc, getIn, keys, listIn, ok, type OpsCheck, type OpsContext, ownFilter, rows, tagged, updateIn } from '../support';
 
 export const basicAuthRequired: OpsCheck = {
   id: 'ops.auth.basic',
@@ -82,46 +82,44 @@ export const resultsRestrictedToReadable: OpsCheck = {
     const team = await createIn(ctx, TEAM, 'unreadable team');
     if (!team.key) return ctx.untested('OPS-AUTH-RESULTS-READABLE', `could not create a team to hold an unreadable object (${team.ex.status})`, team.ex);
     const filter = ownFilter(ctx);
-    let hiddenService: string | undefined;
-    for (const c of [SERVICE, MAINTENANCE, BACKUP]) {
+    const teamKey = team.key;
+    /** Whether lists and counts of `c` leave out an object of it in the run's team, for every reader given. */
+    const judge = async (c: Collection, extra: Doc = {}): Promise<string | undefined> => {
       const req = c === SERVICE ? 'OPS-AUTH-RESULTS-READABLE' : 'OPS-AUTH-COUNTS';
-      // A window is as readable as the objects it names: the unreadable one names the unreadable service.
-      const hidden = await createIn(
-        ctx,
-        c,
-        'unreadable',
-        c === MAINTENANCE ? { sec_grp: team.key, sec_grp_list: [team.key], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] } : { sec_grp: team.key },
-      );
-      if (c === SERVICE) hiddenService = hidden.key;
-      if (!hidden.key) {
-        ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
-        continue;
-      }
+      const hidden = await createIn(ctx, c, 'unreadable', { sec_grp: teamKey, ...extra });
+      if (!hidden.key) return void ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
       // The read-only caller, and the team-restricted writer where one is given: whichever cannot read the object
-      // shows whether lists and counts leave it out (a read-only role may read every team).
+      // shows whether lists and counts leave it out (a read-only role may read every team). One after the other: each
+      // adds a readable object of the run's to the collection whose list and count the other compares.
       for (const as of ['readonly', 'restricted'].filter((r) => ctx.has(r))) await judgeReader(ctx, c, hidden, filter, req, as);
-    }
-    // Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity it cannot read.
-    const retirable = await createIn(ctx, ENTITY, 'unreadable retirable', { sec_grp: team.key, retirable: 1 });
-    if (retirable.key && !ok(await getIn(ctx, ENTITY, retirable.key, { as: 'readonly' }))) {
-      const listed = await ctx.http.send('entityCountRetirable', { as: 'readonly' });
-      ctx.expect.absent(
-        'OPS-AUTH-RESULTS-READABLE',
-        `keys count_retirable lists to the read-only caller, against the retirable ${retirable.key} it cannot read`,
-        keys(rows(listed)),
-        retirable.key,
-        listed,
-      );
-    }
+      return hidden.key;
+    };
+    // Each collection's objects are the run's own, so the collections are judged side by side; a window is as
+    // readable as the objects it names, so the unreadable window names the unreadable service.
+    const services = judge(SERVICE).then((hiddenService) => judge(MAINTENANCE, { sec_grp_list: [teamKey], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] }));
+    await Promise.all([services, judge(BACKUP), judgeRetirable(ctx, teamKey)]);
   },
 };
+
+/** Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity it cannot read. */
+async function judgeRetirable(ctx: OpsContext, team: string): Promise<void> {
+  const retirable = await createIn(ctx, ENTITY, 'unreadable retirable', { sec_grp: team, retirable: 1 });
+  if (!retirable.key || ok(await getIn(ctx, ENTITY, retirable.key, { as: 'readonly' }))) return;
+  const listed = await ctx.http.send('entityCountRetirable', { as: 'readonly' });
+  ctx.expect.absent(
+    'OPS-AUTH-RESULTS-READABLE',
+    `keys count_retirable lists to the read-only caller, against the retirable ${retirable.key} it cannot read`,
+    keys(rows(listed)),
+    retirable.key,
+    listed,
+  );
+}
 
 /** Whether `as`, reading the run's `hidden` object of `c` or not, finds in its list and count only what it can read. */
 async function judgeReader(ctx: OpsContext, c: Collection, hidden: Created, filter: string, req: string, as: string): Promise<void> {
   if (!hidden.key) return;
-  const probe = await getIn(ctx, c, hidden.key, { as });
-  const admin = new Set(keys(rows(await listIn(ctx, c, { filter }))));
-  const list = await listIn(ctx, c, { filter }, { as });
+  const [probe, adminList, list] = await Promise.all([getIn(ctx, c, hidden.key, { as }), listIn(ctx, c, { filter }), listIn(ctx, c, { filter }, { as })]);
+  const admin = new Set(keys(rows(adminList)));
   const mine = keys(rows(list));
   if (ok(probe)) {
     // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
