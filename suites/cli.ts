@@ -1,4 +1,4 @@
-import { UsageError } from './core/api';
+import { UsageError } from './core/usage-error';
 import { closest } from './core/settings';
 import { list, LIST_HELP } from './cli/list';
 import { mock, MOCK_HELP } from './cli/mock';
@@ -6,7 +6,7 @@ import { replay, REPLAY_HELP } from './cli/replay';
 import { report, REPORT_HELP } from './cli/report';
 import { run, RUN_HELP } from './cli/run';
 import { serve, SERVE_HELP } from './cli/serve';
-import { TOOL } from './cli/tool';
+import { TOOL } from './core/tool';
 
 const COMMANDS: Record<string, { fn: (argv: string[]) => number | undefined | Promise<number | undefined>; help: string; line: string }> = {
   run: { fn: run, help: RUN_HELP, line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error, 130 interrupted)' },

@@ -3,8 +3,8 @@
  * and checked like `api-conformance run` (the option table, the set-up checks, the credential probe, the report folder
  * guard), returning the model `compliance.json` holds.
  */
-import { UsageError } from './core/api';
 import type { ComplianceReport } from './core/report/model';
+import { UsageError } from './core/usage-error';
 import { clearReports, reportDirMistake } from './cli/report-dir';
 import { givenSettings, type ConformanceOptions, type RunContext } from './options';
 import { openSession, runSession } from './vitest/front-end';

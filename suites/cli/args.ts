@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../core/api';
+import { UsageError } from '../core/usage-error';
 import { closest } from '../core/settings';
 
 export type FlagOptions = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;

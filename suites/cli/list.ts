@@ -1,9 +1,9 @@
 import { APIS, apiById } from '../apis';
-import { UsageError } from '../core/api';
+import { UsageError } from '../core/usage-error';
 import { loadCatalogue } from '../core/catalogue';
 import { closest } from '../core/settings';
 import { parseCommand } from './args';
-import { TOOL } from './tool';
+import { TOOL } from '../core/tool';
 
 export const LIST_HELP = `usage: ${TOOL.name} list [--api LIST] [--checks | --requirements] [--json]
 

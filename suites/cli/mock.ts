@@ -2,7 +2,7 @@ import { apiById } from '../apis';
 import { startPrism } from '../core/prism';
 import { apiArg, portArg } from './serve';
 import { ensurePortFree, parseCommand } from './args';
-import { TOOL } from './tool';
+import { TOOL } from '../core/tool';
 
 export const MOCK_HELP = `usage: ${TOOL.name} mock --api stacks|ops [--port N]
 

@@ -1,14 +1,15 @@
 import { APIS } from '../apis';
-import { UsageError, type ApiDefinition } from '../core/api';
+import type { ApiDefinition } from '../core/api';
 import { probeCredentials, runConformance } from '../core/conformance';
 import type { ComplianceReport } from '../core/report/model';
 import { failingChecks, replayScript } from '../core/report/replay-script';
 import { closest, exportedEnv, loadConfigFile, resolveSettings, type Settings } from '../core/settings';
 import { setupMistake } from '../core/setup-check';
+import { TOOL } from '../core/tool';
 import type { Target } from '../core/types';
+import { UsageError } from '../core/usage-error';
 import { parseCommand } from './args';
 import { loadReport } from './report';
-import { TOOL } from './tool';
 
 export const REPLAY_HELP = `usage: ${TOOL.name} replay REPORT.json REQUIREMENT [--script] [--config FILE] [--allow-destructive] [--timeout S]
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../core/api';
+import { UsageError } from '../core/usage-error';
 import { compareReports } from '../core/report/compare';
 import { renderHtml } from '../core/report/html';
 import { renderJunit } from '../core/report/junit';
@@ -9,7 +9,7 @@ import { mergeReports } from '../core/report/merge';
 import type { ComplianceReport } from '../core/report/model';
 import { closest } from '../core/settings';
 import { parseCommand } from './args';
-import { TOOL } from './tool';
+import { TOOL } from '../core/tool';
 
 export const REPORT_HELP = `usage: ${TOOL.name} report [FILE.json ...] [--merge] [--compare NEW.json] [--report-dir DIR] [--format LIST]
 

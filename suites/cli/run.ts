@@ -1,21 +1,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APIS } from '../apis';
-import { UsageError, type ApiDefinition } from '../core/api';
+import type { ApiDefinition } from '../core/api';
 import { probeCredentials, runConformance } from '../core/conformance';
 import { createMasker } from '../core/mask';
 import { prismCommand } from '../core/prism';
 import { setupMistake } from '../core/setup-check';
 import { matchesOnly } from '../core/registry';
 import { closest, exportedEnv, flagHelp, loadConfigFile, parseArgsOptions, resolveSettings, RUN_OPTIONS, variableHelp } from '../core/settings';
+import { TOOL } from '../core/tool';
 import type { Target } from '../core/types';
+import { UsageError } from '../core/usage-error';
 import { parseCommand } from './args';
 import { dryRunPlan } from './dry-run';
 import { interruptOnSignals } from './interrupt';
 import { clearReports, reportDirMistake } from './report-dir';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
-import { TOOL } from './tool';
 
 const declarations = () => APIS.map((a) => ({ id: a.id, options: a.options }));
 

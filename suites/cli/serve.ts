@@ -1,8 +1,8 @@
 import { serveReference } from '../../reference-impl/serve';
-import { UsageError } from '../core/api';
+import { UsageError } from '../core/usage-error';
 import { closest } from '../core/settings';
 import { listenError, parseCommand } from './args';
-import { TOOL } from './tool';
+import { TOOL } from '../core/tool';
 
 export const SERVE_HELP = `usage: ${TOOL.name} serve --api stacks|ops [--port N] [--host H]
 

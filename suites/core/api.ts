@@ -2,6 +2,9 @@ import type { Check, RunOptions } from './check';
 import type { ApiOptionValues, OptionDef, OptionTable, Origins } from './settings';
 import type { Target } from './types';
 
+// Also here for the API modules (suites/<api>/), which take it with the types they fill in.
+export { UsageError } from './usage-error';
+
 /**
  * One harmless GET that every configured credential of a deployment may make, sent once per credential before any
  * check: a refused credential is a usage error (exit 2), not a run full of failures.
@@ -53,6 +56,3 @@ export interface ApiDefinition {
   credentialProbe?: CredentialProbe;
   startEmbedded(): Promise<Target>;
 }
-
-/** A mistake in how the tool was invoked or configured: exit code 2 with a one-line message. */
-export class UsageError extends Error {}

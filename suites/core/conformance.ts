@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError, type ApiDefinition } from './api';
+import type { ApiDefinition } from './api';
 import { judgeProbe } from './credential-probe';
 import { createMasker } from './mask';
 import { buildReport, type ComplianceReport } from './report/model';
@@ -15,6 +15,7 @@ import { apiValuesFromEnv, recordedConfig, type Settings } from './settings';
 import { createTransport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
 import type { Target } from './types';
+import { UsageError } from './usage-error';
 
 export interface ConformanceOptions {
   settings: Settings;

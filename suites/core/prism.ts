@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { UsageError } from './api';
+import { UsageError } from './usage-error';
 import { freePort } from './free-port';
 
 /** The Prism release the suite is tested with (an optional dependency: only `mock` and `--via-prism-proxy` need it). */

@@ -1,5 +1,4 @@
 import type { ApiDefinition } from './api';
-import { UsageError } from './api';
 import type { Check, RunOptions } from './check';
 import { levelsOf, loadCatalogue } from './catalogue';
 import { startPrism } from './prism';
@@ -17,6 +16,7 @@ import type { SentRequest } from './sequence';
 import { createTransport, type Transport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
 import type { Exchange, Observation, Target } from './types';
+import { UsageError } from './usage-error';
 
 export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
   /** Whether destructive checks may run against a target the run did not start; unset or false: they are skipped. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { UsageError } from './api';
+import { UsageError } from './usage-error';
 
 /*
  * The one table of what a run can be told. Each option names its flag, environment variable and config-file key;

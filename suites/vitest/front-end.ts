@@ -6,7 +6,7 @@ import { factLines } from '../core/expect';
  * recorded for its check, so a test fails exactly when the report shows a failure of that check.
  */
 import { APIS } from '../apis';
-import { UsageError, type ApiDefinition } from '../core/api';
+import type { ApiDefinition } from '../core/api';
 import type { Check } from '../core/check';
 import { probeCredentials, runConformance, type ConformanceResult } from '../core/conformance';
 import { createMasker } from '../core/mask';
@@ -18,9 +18,10 @@ import { closest, exportedEnv, loadConfigFile, resolveSettings, type ConfigFile,
 // conformance config file (`api-conformance run --config FILE`) is named by a variable instead.
 import { CONFIG_FILE_VARIABLE, setupMistake } from '../core/setup-check';
 import type { RequirementResult } from '../core/status';
+import { TOOL } from '../core/tool';
 import type { AssertionRecord, Level, Status, Target } from '../core/types';
+import { UsageError } from '../core/usage-error';
 import { summaryText } from '../cli/summary';
-import { TOOL } from '../cli/tool';
 // The augmentation below needs vitest's declarations in the program whichever file reaches this one first.
 import type {} from 'vitest';
 

@@ -1,4 +1,4 @@
-import { TOOL } from '../../cli/tool';
+import { TOOL } from '../tool';
 import type { Exchange } from '../types';
 
 const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' ? '***' : value }));

@@ -1,4 +1,4 @@
-import { UsageError } from '../api';
+import { UsageError } from '../usage-error';
 import type { Status } from '../types';
 import { countOf, summarize, type ComplianceReport } from './model';
 
