@@ -6,12 +6,12 @@
  * result: Stryker then sees every mutant reached outside any test ("static") and runs the whole run for each, and a
  * mutant that makes that beforeAll throw is reported Survived (the vitest runner only looks at tests, which vitest
  * marks skipped). Here each test runs its check on its own, as `npx vitest run --project conformance -t <check id>`
- * does (the front-end's runSession with that one check selected: same registry, settings, embedded target, ledger
+ * does (the front-end's runSelection with that one check selected: same registry, settings, embedded target, ledger
  * and verdict), so the code a check reaches is recorded against its test, each mutant runs only the checks that
  * reach it, and whatever a mutant breaks fails a test.
  */
 import { describe, it } from 'vitest';
-import type { Session } from '../suites/vitest/front-end';
+import type { Session } from '../suites/core/session';
 
 type FrontEnd = typeof import('../suites/vitest/front-end');
 
@@ -19,7 +19,9 @@ const warningsKill = process.env.MUTATION_WARNINGS_KILL !== '0';
 
 // A mutant in code that runs on import (module-level values of the reference implementation) can make the import
 // throw; vitest would report a failed file without tests, which Stryker 9.6.1 counts as Survived. It fails a test.
-const loaded = await import('../suites/vitest/front-end').then((fe) => ({ fe, session: fe.openSession() })).catch((error: unknown) => ({ error }));
+const loaded = await Promise.all([import('../suites/vitest/front-end'), import('../suites/options')])
+  .then(([fe, options]) => ({ fe, session: options.sessionFromCode(undefined, 'stryker', process.env) }))
+  .catch((error: unknown) => ({ error }));
 
 if ('error' in loaded) {
   it('the conformance registry loads', () => {
@@ -36,7 +38,7 @@ function defineChecks(fe: FrontEnd, session: Session): void {
         describe(group, () => {
           for (const check of checks) {
             it(fe.testName(check), async (ctx) => {
-              const run = await fe.runSession(session, [check.id]);
+              const run = await fe.runSelection(session, [check.id]);
               const apiRun = fe.runOf(run, api.id);
               if (!apiRun) return ctx.skip(run.result ? 'not selected by CONFORMANCE_ONLY' : 'the conformance run did not happen');
               const verdict = fe.verdictOf(apiRun, check, { mask: run.mask, settings: session.settings, responseCheckId: api.responseCheckId });

@@ -4,10 +4,10 @@
  * guard), returning the model `compliance.json` holds.
  */
 import type { ComplianceReport } from './core/report/model';
+import { runSession } from './core/session';
 import { UsageError } from './core/usage-error';
 import { clearReports, reportDirMistake } from './cli/report-dir';
-import { givenSettings, type ConformanceOptions, type RunContext } from './options';
-import { openSession, runSession } from './vitest/front-end';
+import { sessionFromCode, type ConformanceOptions, type RunContext } from './options';
 
 export { UsageError };
 export type { ComplianceReport };
@@ -21,9 +21,13 @@ export type { ApiId, ConformanceOptions, OpsTargetOptions, ReportFormat, RunCont
  * the command line prints.
  */
 export async function runConformance(options?: ConformanceOptions, context: RunContext = {}): Promise<ComplianceReport> {
-  const session = openSession(context.env ?? process.env, givenSettings(options, 'runConformance options'));
-  const occupied = reportDirMistake(session.settings.reportDir, session.settings.overwrite);
+  const session = sessionFromCode(options, 'runConformance options', context.env ?? process.env);
+  const { reportDir, overwrite } = session.settings;
+  const occupied = reportDirMistake(reportDir, overwrite);
   if (occupied) throw new UsageError(occupied);
-  const run = await runSession(session, undefined, context.signal, () => clearReports(session.settings.reportDir));
-  return run.result!.report;
+  const start = () => {
+    clearReports(reportDir);
+    return { signal: context.signal };
+  };
+  return (await runSession(session, { start })).report;
 }

@@ -1,9 +1,11 @@
 /*
  * What a run can be told in code: the config file's keys as types (the option table of README "Checking a
- * deployment"), for `runConformance` and `defineConformanceTests`.
+ * deployment"), for `runConformance` and `defineConformanceTests`, and the session they open.
  */
 import { APIS } from './apis';
+import { openSession, type Session } from './core/session';
 import { configFromObject, type ConfigFile } from './core/settings';
+import { CONFIG_FILE_VARIABLE } from './core/setup-check';
 
 /** The APIs the suite checks. */
 export type ApiId = 'stacks' | 'ops';
@@ -105,9 +107,18 @@ export interface RunContext {
 }
 
 /** Options given in code, validated as a config file is (unknown keys refused, naming the closest one). */
-export function givenSettings(options: ConformanceOptions | undefined, source: string): ConfigFile | undefined {
+function givenSettings(options: ConformanceOptions | undefined, source: string): ConfigFile | undefined {
   if (options === undefined) return undefined;
   // Keys set to undefined are not given.
   const doc: unknown = JSON.parse(JSON.stringify(options));
   return configFromObject(doc, source, APIS);
+}
+
+/**
+ * The session of a run started in code (`source` names it in messages). There is no command line of the tool's own
+ * (vitest owns it: its `--config` is the vitest config), so the conformance config file is named by
+ * CONFORMANCE_CONFIG in `env`; `options` win over that file.
+ */
+export function sessionFromCode(options: ConformanceOptions | undefined, source: string, env: NodeJS.ProcessEnv): Session {
+  return openSession({ configFile: env[CONFIG_FILE_VARIABLE], given: givenSettings(options, source), env }, APIS);
 }

@@ -1,4 +1,5 @@
 import type { ApiDefinition } from '../core/api';
+import { destructiveAllowed } from '../core/destructive';
 import type { ApiRun } from '../core/runner';
 import { specOf } from '../core/spec';
 import type { Target } from '../core/types';
@@ -35,7 +36,7 @@ export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Re
       group.set(key, line);
     }
     const total = (g: Map<string, Line>) => [...g.values()].reduce((n, l) => n + l.count, 0);
-    const destructiveSent = !target || allowDestructive;
+    const destructiveSent = destructiveAllowed(target, allowDestructive);
     const [safe, destructive] = [total(groups.safe), total(groups.destructive)];
     text.push(
       destructiveSent

@@ -1,12 +1,11 @@
 import { APIS } from '../apis';
 import type { ApiDefinition } from '../core/api';
-import { probeCredentials, runConformance } from '../core/conformance';
+import { destructiveAllowed } from '../core/destructive';
 import type { ComplianceReport } from '../core/report/model';
 import { failingChecks, replayScript } from '../core/report/replay-script';
-import { closest, exportedEnv, loadConfigFile, resolveSettings, type Settings } from '../core/settings';
-import { setupMistake } from '../core/setup-check';
+import { openSession, runSession, type Session } from '../core/session';
+import { closest } from '../core/settings';
 import { TOOL } from '../core/tool';
-import type { Target } from '../core/types';
 import { UsageError } from '../core/usage-error';
 import { parseCommand } from './args';
 import { loadReport } from './report';
@@ -49,32 +48,23 @@ function failedRequirement(r: ComplianceReport, id: string, file: string) {
 /** The counterexample path of a failed property, which makes the replay generate exactly the failing case. */
 const pathOf = (q: ComplianceReport['requirements'][number]) => q.evidence.map((e) => (e.evidence?.details as { path?: unknown } | undefined)?.path).find((p): p is string => typeof p === 'string');
 
-/** Settings and target of the replay: the run's seed and budget, the report's target, credentials from the environment. */
-function replaySettings(r: ComplianceReport, q: ComplianceReport['requirements'][number], def: ApiDefinition, v: Values) {
+/**
+ * The session of the replay: the failed checks of the report's API, against the report's target, with the run's seed
+ * and budget; credentials and the rest from the environment and --config, as for run.
+ */
+function replaySession(r: ComplianceReport, q: ComplianceReport['requirements'][number], def: ApiDefinition, v: Values): Session {
   const api = r.apis.find((a) => a.api === q.api)!;
-  const declared = APIS.map((a) => ({ id: a.id, options: a.options }));
-  const file = v.config ? loadConfigFile(v.config, declared) : undefined;
-  const flags = { api: q.api, ...(api.target.embedded ? {} : { target: api.target.baseUrl }), ...(v.timeout ? { timeout: v.timeout } : {}) };
-  const resolved = resolveSettings({ flags, file, env: process.env }, declared);
-  const mistake = setupMistake(process.env, resolved, declared);
-  if (mistake) throw new UsageError(mistake);
   const checks = failingChecks(q);
-  const settings: Settings = {
-    ...resolved.settings,
-    only: checks,
-    seed: r.run.seed,
-    runs: r.run.runs,
-    retries: 0,
-    replayPath: pathOf(q),
-    allowDestructive: Boolean(v['allow-destructive']),
-    formats: [],
-  };
-  const target: Target | undefined = def.targetFrom(settings.apiOptions?.[q.api] ?? {}, resolved.origins);
+  // The failed checks are the selection, as --only would give it: an `only` of the environment or the file is not this replay's.
+  const flags = { api: q.api, only: checks.join(','), ...(api.target.embedded ? {} : { target: api.target.baseUrl }), ...(v.timeout ? { timeout: v.timeout } : {}) };
+  const session = openSession({ flags, configFile: v.config, env: process.env }, APIS);
+  const settings = { ...session.settings, seed: r.run.seed, runs: r.run.runs, retries: 0, replayPath: pathOf(q), allowDestructive: Boolean(v['allow-destructive']), formats: [] };
+  const target = session.targets[def.id];
   const destructive = def.checks.filter((c) => checks.includes(c.id) && c.destructive).map((c) => c.id);
-  if (target && destructive.length && !settings.allowDestructive) {
+  if (destructive.length && !destructiveAllowed(target, settings.allowDestructive)) {
     throw new UsageError(`${destructive.join(', ')} ${destructive.length > 1 ? 'are' : 'is'} destructive: add --allow-destructive to replay against ${target.baseUrl}`);
   }
-  return { settings, target };
+  return { ...session, settings };
 }
 
 export async function replay(argv: string[]): Promise<number> {
@@ -94,10 +84,9 @@ export async function replay(argv: string[]): Promise<number> {
   }
   const def = APIS.find((a) => a.id === q.api);
   if (!def) throw new UsageError(`${file} is a report of the ${q.api} API, which this version does not know`);
-  const { settings, target } = replaySettings(r, q, def, v);
-  Object.assign(process.env, exportedEnv(settings, [def]));
-  const hints = target ? await probeCredentials(def, target, settings.timeoutMs) : {};
-  const result = await runConformance({ settings, apis: [def], env: {}, targets: target ? { [def.id]: target } : {}, tool: TOOL, write: false, credentialHints: { [def.id]: hints } });
+  const session = replaySession(r, q, def, v);
+  const target = session.targets[def.id];
+  const result = await runSession(session, { write: false });
   const now = result.report.requirements.find((x) => x.id === id)!;
   const where = target ? target.baseUrl : 'a fresh embedded implementation';
   const checks = failingChecks(q).join(', ');

@@ -1,13 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { APIS } from '../apis';
-import type { ApiDefinition } from '../core/api';
-import { probeCredentials, runConformance } from '../core/conformance';
+import { runConformance } from '../core/conformance';
 import { createMasker } from '../core/mask';
-import { prismCommand } from '../core/prism';
-import { setupMistake } from '../core/setup-check';
-import { matchesOnly } from '../core/registry';
-import { closest, exportedEnv, flagHelp, loadConfigFile, parseArgsOptions, resolveSettings, RUN_OPTIONS, variableHelp } from '../core/settings';
+import { openSession, runSession, type Session } from '../core/session';
+import { flagHelp, parseArgsOptions, RUN_OPTIONS, variableHelp } from '../core/settings';
 import { TOOL } from '../core/tool';
 import type { Target } from '../core/types';
 import { UsageError } from '../core/usage-error';
@@ -17,8 +14,6 @@ import { interruptOnSignals } from './interrupt';
 import { clearReports, reportDirMistake } from './report-dir';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
-
-const declarations = () => APIS.map((a) => ({ id: a.id, options: a.options }));
 
 /** The help of `run`, from the option table and each API's declared variables. */
 export const RUN_HELP = `usage: ${TOOL.name} run [options]
@@ -39,35 +34,22 @@ config file (--config FILE): YAML with the keys above, e.g. fixtures/config.exam
 
 const OPTIONS = parseArgsOptions(RUN_OPTIONS);
 
-/** Ids and group globs to suggest for an --only pattern that matched nothing. */
-function selectable(apis: ApiDefinition[]): string[] {
-  const out = new Set<string>();
-  for (const a of apis) {
-    for (const c of a.checks) {
-      out.add(c.id);
-      const parts = c.id.split('.');
-      for (let i = 1; i < parts.length; i++) out.add(`${parts.slice(0, i).join('.')}.*`);
-      for (const r of c.requirements) {
-        out.add(r);
-        const segs = r.split('-');
-        for (let i = 1; i < segs.length; i++) out.add(`${segs.slice(0, i).join('-')}-*`);
-      }
-    }
-  }
-  return [...out];
-}
-
-/** Every --only pattern must select a check of the chosen APIs: a typo is a usage error, not a run of nothing. */
-function checkOnly(patterns: string[] | undefined, apis: ApiDefinition[], from: string): void {
-  if (!patterns) return;
-  if (!patterns.length) throw new UsageError(`${from} is empty: give check or requirement ids or globs (see '${TOOL.name} list')`);
-  for (const p of patterns) {
-    if (apis.some((a) => a.checks.some((c) => matchesOnly(c, [p])))) continue;
-    const elsewhere = APIS.filter((a) => !apis.includes(a) && a.checks.some((c) => matchesOnly(c, [p]))).map((a) => a.id);
-    const near = closest(p, selectable(apis));
-    const hint = elsewhere.length ? `it matches checks of ${elsewhere.join(', ')}, which are not selected` : near.length ? `closest: ${near.join(', ')}` : `see '${TOOL.name} list'`;
-    throw new UsageError(`${from} '${p}' matches no check or requirement of ${apis.map((a) => a.id).join(', ')} (${hint})`);
-  }
+/** What the run would send, rehearsed against the embedded implementations; nothing reaches a target. */
+async function dryRun(session: Session): Promise<number> {
+  const { settings, apis } = session;
+  process.stderr.write('dry run: rehearsing against the embedded reference implementation; nothing is sent to any target\n');
+  const targets: Record<string, Target> = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, await a.startEmbedded()] as const)));
+  const progress = progressPrinter();
+  // The rate limit protects a deployment; the rehearsal does not reach one, so it runs at full speed.
+  // Every check is rehearsed, destructive ones included (the rehearsal's targets are embedded); the plan says which
+  // of them would reach the target.
+  const rehearsal = { ...settings, retries: 0, rateLimit: undefined };
+  const result = await runConformance({ settings: rehearsal, apis, targets, progress, tool: TOOL, write: false, captureTraffic: true }).finally(() => progress.close());
+  const plan = dryRunPlan(result.runs, apis, session.targets, settings.allowDestructive);
+  mkdirSync(settings.reportDir, { recursive: true });
+  writeFileSync(join(settings.reportDir, 'dry-run.json'), JSON.stringify(plan.json, null, 2));
+  process.stdout.write(`${plan.text}plan: ${join(settings.reportDir, 'dry-run.json')}\n`);
+  return 0;
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -76,48 +58,26 @@ export async function run(argv: string[]): Promise<number> {
     console.log(RUN_HELP);
     return 0;
   }
-  const file = typeof values.config === 'string' ? loadConfigFile(values.config, declarations()) : undefined;
-  const { settings, origins } = resolveSettings({ flags: values as Record<string, string | boolean | undefined>, file, env: process.env }, declarations());
-  const mistake = setupMistake(process.env, { settings, origins }, declarations());
-  if (mistake) throw new UsageError(mistake);
-  if (settings.viaPrismProxy) prismCommand(origins.viaPrismProxy ?? '--via-prism-proxy');
-  const apis = APIS.filter((a) => settings.apis.includes(a.id));
-  // Validates each deployment's configuration (missing keys, bad URLs) before anything starts.
-  const configured: Record<string, Target | undefined> = Object.fromEntries(apis.map((a) => [a.id, a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins)]));
-  checkOnly(settings.only, apis, origins.only ?? '--only');
-  // Options that checks read from the environment (replay path, limit probe) get the resolved value.
-  Object.assign(process.env, exportedEnv(settings, apis));
-
-  if (values['dry-run']) {
-    process.stderr.write('dry run: rehearsing against the embedded reference implementation; nothing is sent to any target\n');
-    const targets: Record<string, Target> = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, await a.startEmbedded()] as const)));
-    const progress = progressPrinter();
-    // The rate limit protects a deployment; the rehearsal does not reach one, so it runs at full speed.
-    // Every check is rehearsed, destructive ones included (the rehearsal's targets are embedded); the plan says which
-    // of them would reach the target.
-    const rehearsal = { ...settings, retries: 0, rateLimit: undefined };
-    const result = await runConformance({ settings: rehearsal, apis, env: {}, targets, progress, tool: TOOL, write: false, captureTraffic: true }).finally(() => progress.close());
-    const plan = dryRunPlan(result.runs, apis, configured, settings.allowDestructive);
-    mkdirSync(settings.reportDir, { recursive: true });
-    writeFileSync(join(settings.reportDir, 'dry-run.json'), JSON.stringify(plan.json, null, 2));
-    process.stdout.write(`${plan.text}plan: ${join(settings.reportDir, 'dry-run.json')}\n`);
-    return 0;
-  }
-
-  const occupied = reportDirMistake(settings.reportDir, settings.overwrite);
+  const flags = values as Record<string, string | boolean | undefined>;
+  const session = openSession({ flags, configFile: typeof values.config === 'string' ? values.config : undefined, env: process.env }, APIS);
+  if (values['dry-run']) return dryRun(session);
+  const { reportDir, overwrite } = session.settings;
+  const occupied = reportDirMistake(reportDir, overwrite);
   if (occupied) throw new UsageError(occupied);
 
-  // Each deployment's credentials are tried once before any check: a refused key is a usage error, not 100 failures.
-  const credentialHints = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, configured[a.id] ? await probeCredentials(a, configured[a.id]!, settings.timeoutMs) : {}] as const)));
-
-  clearReports(settings.reportDir);
-  const interrupt = interruptOnSignals();
-  const targets = Object.fromEntries(Object.entries(configured).filter((e): e is [string, Target] => e[1] !== undefined));
-  const progress = progressPrinter();
-  const result = await runConformance({ settings, apis, env: {}, targets, progress, signal: interrupt.signal, tool: TOOL, credentialHints }).finally(() => {
-    progress.close();
-    interrupt.dispose();
-  });
+  let stop = () => {};
+  const result = await runSession(session, {
+    start: () => {
+      clearReports(reportDir);
+      const interrupt = interruptOnSignals();
+      const progress = progressPrinter();
+      stop = () => {
+        progress.close();
+        interrupt.dispose();
+      };
+      return { progress, signal: interrupt.signal };
+    },
+  }).finally(() => stop());
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
   process.stdout.write(mask(summaryText(result.report, result.files)));
   return result.exitCode;

@@ -48,7 +48,7 @@ export interface ApiDefinition {
   options: OptionTable & { baseUrl: OptionDef<string | undefined> };
   /** The target the resolved variables describe, or undefined when no base URL is set (the embedded implementation is used). */
   targetFrom(values: ApiOptionValues, origins: Origins): Target | undefined;
-  /** A target from environment variables alone, or undefined when none is set. */
+  /** A target from environment variables alone, or undefined when none is set (self-tests; a run's target is its session's). */
   targetFromEnv(env: NodeJS.ProcessEnv): Target | undefined;
   /** Run options this API takes from its own variables (e.g. how long checks wait for a provisioned stack). */
   runOptions?(values: ApiOptionValues): Partial<Pick<RunOptions, 'readyTimeoutS'>>;

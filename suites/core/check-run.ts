@@ -1,13 +1,12 @@
 import { judgingOutsideShape, levelsOf } from './catalogue';
 import type { ApiDefinition } from './api';
-import type { Check, CheckContext } from './check';
+import type { Check, CheckContext, RunOptions } from './check';
 import { createClient } from './client';
 import { evidenceOf } from './evidence';
 import { createExpect, type Facts } from './expect';
 import { inspectExchange } from './inspect';
 import { createLedger } from './ledger';
 import { compareWithPrism, type CrossCheck } from './prism-cross-check';
-import type { ApiRun, RunnerOptions } from './runner';
 import type { Spec } from './spec';
 import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
@@ -18,7 +17,7 @@ import type { AssertionRecord, Exchange, Observation, Target } from './types';
 export interface CheckRun {
   records: AssertionRecord[];
   observations: Observation[];
-  outcome: ApiRun['checks'][number]['outcome'];
+  outcome: 'ran' | 'skipped' | 'untested' | 'aborted';
   attempts: number;
   lostTarget: boolean;
   cleanup: { created: number; removed: number; failed: string[] };
@@ -44,7 +43,8 @@ export interface CheckEnv {
   spec: Spec;
   target: Target;
   transport: Transport;
-  options: RunnerOptions;
+  /** The check's `ctx.options`, and how often a check that failed a MUST is run again. */
+  options: RunOptions & { retries: number };
   exchanges?: Exchange[];
   crossCheck?: CrossCheck;
 }
@@ -147,7 +147,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const ctx: CheckContext = {
     checkId: check.id,
     target: env.target,
-    options: { ...env.options, allowDestructive: env.options.allowDestructive ?? false },
+    options: env.options,
     http: client,
     ledger,
     expect: createExpect(asserted),

@@ -1,12 +1,16 @@
 import type { Client } from './client';
 import type { Expect, Facts } from './expect';
 import type { Ledger } from './ledger';
+import type { ApiOptionValues } from './settings';
 import type { Exchange, Target } from './types';
 
 export interface RunOptions {
   seed: number;
   /** Runs per property-based check. */
   runs: number;
+  /** Counterexample path of a failed property (with its seed): the property runs that case alone. */
+  replayPath?: string;
+  /** Whether destructive checks run against this target (always against the embedded implementation). */
   allowDestructive: boolean;
   /** How long checks that need a provisioned resource wait for it. */
   readyTimeoutS: number;
@@ -15,6 +19,8 @@ export interface RunOptions {
    * the check's number, so that checks running side by side each see only their own rows.
    */
   runTag: string;
+  /** The API's own variables its checks read (those its option table marks `exported`), by option name. */
+  apiOptions?: ApiOptionValues;
 }
 
 /** `Ops`: the API's operations as generated from its document, so that `http.send` types each success body. */

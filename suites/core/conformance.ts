@@ -11,7 +11,7 @@ import { toHar } from './report/har';
 import { suiteCommit } from './report/provenance';
 import { exitCodeOf } from './report/verdict';
 import { runApi, type ApiRun, type ProgressEvent } from './runner';
-import { apiValuesFromEnv, recordedConfig, type Settings } from './settings';
+import { apiValuesFromEnv, exportedValues, recordedConfig, type Settings } from './settings';
 import { createTransport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
 import type { Target } from './types';
@@ -20,8 +20,7 @@ import { UsageError } from './usage-error';
 export interface ConformanceOptions {
   settings: Settings;
   apis: ApiDefinition[];
-  env?: NodeJS.ProcessEnv;
-  /** Targets to use instead of the environment or the embedded implementation (self-tests, dry runs). */
+  /** The deployment of each API, as the session resolved it; an API without one runs against its embedded implementation. */
   targets?: Record<string, Target>;
   progress?: (e: ProgressEvent) => void;
   signal?: AbortSignal;
@@ -47,8 +46,9 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
   const started = new Date();
   const s = o.settings;
   const selected = o.apis.filter((a) => s.apis.includes(a.id));
-  // Each API's own variables: resolved by the command line, else from the environment the target comes from.
-  const apiOptions = Object.fromEntries(selected.map((def) => [def.id, s.apiOptions?.[def.id] ?? apiValuesFromEnv(def, o.env ?? process.env).values]));
+  // Each API's own variables as the session resolved them; settings made from API ids alone (in-process runs) have
+  // none, and get the API's defaults: the environment is the session's to read, never the run's.
+  const apiOptions = Object.fromEntries(selected.map((def) => [def.id, s.apiOptions?.[def.id] ?? apiValuesFromEnv(def, {}).values]));
   const runs = await Promise.all(
     selected.map((def) =>
       runApi(def, {
@@ -57,6 +57,8 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
         allowDestructive: s.allowDestructive,
         readyTimeoutS: s.readyTimeoutS ?? def.runOptions?.(apiOptions[def.id]).readyTimeoutS ?? 10,
         runTag: s.runTag,
+        replayPath: s.replayPath,
+        apiOptions: exportedValues(def, apiOptions[def.id]),
         target: o.targets?.[def.id],
         only: s.only,
         retries: s.retries,
@@ -70,7 +72,6 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
         shard: s.shard,
         progress: o.progress,
         signal: o.signal,
-        env: o.env,
         credentialHints: o.credentialHints?.[def.id],
       }).then((run) => ({ ...run, specFile: def.specFile, catalogueFile: def.catalogueFile })),
     ),

@@ -19,9 +19,6 @@ export class Violation extends Error {
 /** Generated cases run in this process, for the benchmark's figures. */
 export const propertyStats = { properties: 0, cases: 0 };
 
-/** Counterexample paths come from the environment so a printed failure can be replayed exactly. */
-const replayPath = () => process.env.CONFORMANCE_PATH || undefined;
-
 /**
  * Runs a fast-check property with the run's seed and budget; a pass counts for every requirement it covers.
  * A failure records the shrunk counterexample, the seed and the path that replay it.
@@ -46,7 +43,8 @@ export async function checkProperty<T, Ops extends object>(
     concurrent?: boolean;
   } = {},
 ): Promise<boolean> {
-  const path = replayPath();
+  // A printed failure's path (CONFORMANCE_PATH, --replay-path, `replay`) runs exactly that case again.
+  const path = ctx.options.replayPath || undefined;
   const all = Array.isArray(requirements) ? requirements : [requirements];
   const numRuns = opts.runs ?? ctx.options.runs;
   const held = (runs: number) => {

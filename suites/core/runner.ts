@@ -8,6 +8,7 @@ import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
 import { attachCredentialHints } from './credential-hints';
+import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
 import { RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
@@ -19,8 +20,9 @@ import type { Exchange, Observation, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
-  /** Whether destructive checks may run against a target the run did not start; unset or false: they are skipped. */
+  /** Whether destructive checks may run against a target the run did not start (the setting; see destructiveAllowed). */
   allowDestructive?: boolean;
+  /** The deployment to check; none: the API's embedded implementation, started for the run. */
   target?: Target;
   only?: string[];
   /** Extra attempts for a check that failed, to tell consistent from intermittent failures. */
@@ -32,7 +34,6 @@ export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
   har?: boolean;
   progress?: (e: ProgressEvent) => void;
   signal?: AbortSignal;
-  env?: NodeJS.ProcessEnv;
   /** Checks of one API run at once (never more than the API allows). */
   concurrency?: number;
   /** Route every request through `prism proxy` and compare its findings with the suite's own. */
@@ -50,7 +51,8 @@ export type ProgressEvent =
   | { type: 'check-start'; api: string; check: string }
   | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; warned?: number; outcome: CheckOutcome; ms: number };
 
-type CheckOutcome = 'ran' | 'skipped' | 'untested' | 'aborted' | 'filtered';
+/** How a check ended, or `filtered`: --only or the shard left it out. */
+type CheckOutcome = CheckRun['outcome'] | 'filtered';
 
 export interface ApiRun {
   api: string;
@@ -99,15 +101,15 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const spec = specOf(def.specFile);
   const catalogue = loadCatalogue(def.catalogueFile);
   const levelOf = levelsOf(def.catalogueFile);
-  const upstream = options.target ?? def.targetFromEnv(options.env ?? process.env) ?? (await def.startEmbedded());
+  const upstream = options.target ?? (await def.startEmbedded());
   const prism = options.viaPrismProxy ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure }) : undefined;
   // Prism refuses malformed request bodies itself, so those go straight to the target.
   const target: Target = prism ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close } : upstream;
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
-  // The embedded implementation the run starts holds only the run's own data, so nothing there is off limits. Any
-  // target a user names may hold data that is not the run's, wherever it listens: a loopback address can be a
-  // port-forwarded production as well as a disposable server, so destructive checks there need --allow-destructive.
-  options = { ...options, allowDestructive: target.embedded || options.allowDestructive === true };
+  const allowDestructive = destructiveAllowed(target, options.allowDestructive);
+  // What each check sees of the run (its `ctx.options`), and how often a failed MUST is tried again.
+  const { seed, runs, replayPath, readyTimeoutS, runTag, apiOptions, retries } = options;
+  const checkOptions = { seed, runs, replayPath, allowDestructive, readyTimeoutS, apiOptions, retries };
   // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
   // Requests in flight are capped at the same width: a check that sends several at once fills the places other
   // checks leave, never more than --concurrency asks for.
@@ -141,7 +143,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         ? notRun(check, 'skipped', INTERRUPTED_REASON)
         : lostInARow >= DEAD_TARGET_AFTER
           ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
-          : await runCheck(def, check, { spec, target, transport, options: { ...options, runTag: checkTag(options.runTag, def.checks.indexOf(check)) }, exchanges, crossCheck });
+          : await runCheck(def, check, { spec, target, transport, options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) }, exchanges, crossCheck });
       lostInARow = run.lostTarget ? lostInARow + 1 : 0;
       const ms = performance.now() - t0;
       done.set(check, { run, ms });
@@ -209,7 +211,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     api: def.id,
     title: def.title,
     target: { baseUrl: target.baseUrl, embedded: target.embedded },
-    allowDestructive: options.allowDestructive ?? false,
+    allowDestructive,
     requirements,
     checks: checkRuns,
     stats: { ...transport.stats, assertions: results.assertions(), ms: performance.now() - started },

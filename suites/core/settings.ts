@@ -75,7 +75,7 @@ interface Common {
   defaultText?: string;
   /** Never recorded in reports (API keys, user names, passwords). */
   secret?: boolean;
-  /** Also read from `process.env` by code outside the settings: the command line puts the resolved value back there. */
+  /** An API's variable its checks read: handed to them in `ctx.options.apiOptions` (no other is, so no secret reaches a check). */
   exported?: boolean;
   /**
    * An empty value is a mistake, not "unset": what an unset CI secret becomes. The text says what to do instead; the
@@ -240,7 +240,6 @@ export const RUN_OPTIONS = {
     env: 'CONFORMANCE_PATH',
     key: 'replayPath',
     arg: 'PATH',
-    exported: true,
     help: 'counterexample path printed with a failure: replays exactly that case (with its --seed)',
   }),
   runs: integer({
@@ -472,15 +471,9 @@ export function apiValuesFromEnv(api: ApiOptions, env: NodeJS.ProcessEnv) {
   return { values: r.values, origins: Object.fromEntries(Object.entries(r.origins).map(([k, v]) => [`${api.id}.${k}`, v])) };
 }
 
-/** The resolved values of options that other code reads from `process.env`, as environment entries. */
-export function exportedEnv(settings: Settings, apis: readonly ApiOptions[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  const put = (def: OptionDef, v: unknown) => {
-    if (def.exported && def.env && v !== undefined) out[def.env] = Array.isArray(v) ? v.join(',') : typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
-  };
-  for (const [name, def] of Object.entries(RUN_OPTIONS)) if (def.kind === 'setting') put(def, (settings as Record<string, unknown>)[name]);
-  for (const a of apis) for (const [name, def] of Object.entries(a.options)) if (def.kind === 'setting') put(def, settings.apiOptions?.[a.id]?.[name]);
-  return out;
+/** The values of an API's variables that its checks read (those declared `exported`), by option name. */
+export function exportedValues(api: ApiOptions, values: ApiOptionValues): ApiOptionValues {
+  return Object.fromEntries(Object.entries(api.options).flatMap(([name, def]) => (def.kind === 'setting' && def.exported && values[name] !== undefined ? [[name, values[name]]] : [])));
 }
 
 /** What the report's `run.config` records: every setting that is not a secret, the APIs' own variables included. */

@@ -9,9 +9,9 @@
  *   defineConformanceTests();
  */
 import { beforeAll, describe, it } from 'vitest';
-import { conformanceFailure, groupsOf, openSession, runOf, runSession, selectedChecks, testName, verdictOf, type SessionRun, type TaskLike } from './front-end';
+import { conformanceFailure, groupsOf, runOf, runSelection, selectedChecks, testName, verdictOf, type SessionRun, type TaskLike } from './front-end';
 import { loadCatalogue } from '../core/catalogue';
-import { givenSettings, type ConformanceOptions } from '../options';
+import { sessionFromCode, type ConformanceOptions } from '../options';
 
 export type { ConformanceOptions };
 
@@ -24,12 +24,12 @@ const RUN_TIMEOUT_MS = 60 * 60_000;
  * file with the one-line message of `api-conformance run`.
  */
 export function defineConformanceTests(options?: ConformanceOptions): void {
-  const session = openSession(process.env, givenSettings(options, 'defineConformanceTests options'));
+  const session = sessionFromCode(options, 'defineConformanceTests options', process.env);
   let run: SessionRun | undefined;
 
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads the hook's first parameter as fixtures and wants it destructured; only the second (the file) is used
   beforeAll(async ({}, file) => {
-    run = await runSession(session, selectedChecks(file as TaskLike));
+    run = await runSelection(session, selectedChecks(file as TaskLike));
     console.log(run.summary);
   }, RUN_TIMEOUT_MS);
 

@@ -6,8 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { APIS } from '../apis';
 import { stacksApi } from '../stacks/index';
 import type { ApiRun } from '../core/runner';
-import { groupsOf, openSession, planRun, selectedChecks, testName, verdictOf, type TaskLike } from './front-end';
+import { sessionFromCode } from '../options';
+import { groupsOf, planRun, selectedChecks, testName, verdictOf, type TaskLike } from './front-end';
 import { serveStacksFault } from './serve-fault';
+
+/** The session `defineConformanceTests()` opens in this environment. */
+const sessionOf = (env: NodeJS.ProcessEnv) => sessionFromCode(undefined, 'defineConformanceTests options', env);
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dirs: string[] = [];
@@ -33,7 +37,7 @@ function vitestConformance(args: string[], env: Record<string, string>): Promise
 
 describe('the conformance project (vitest front-end over the runner)', () => {
   it('has a test per check of every API, at least 100, named by check and requirement ids', () => {
-    const session = openSession({});
+    const session = sessionOf({});
     const names = session.apis.flatMap((a) => groupsOf(a).flatMap(([, checks]) => checks.map(testName)));
     expect(session.apis.map((a) => a.id)).toEqual(APIS.map((a) => a.id));
     expect(names.length).toBe(APIS.reduce((n, a) => n + a.checks.length, 0));
@@ -44,7 +48,7 @@ describe('the conformance project (vitest front-end over the runner)', () => {
 
   it('resolves settings like the command line: a config file, the environment, and the same usage errors', () => {
     // The file wins over the environment, as with `api-conformance run --config FILE`; secrets come from the environment.
-    const session = openSession({
+    const session = sessionOf({
       CONFORMANCE_SEED: '42',
       CONFORMANCE_RETRIES: '0',
       CONFORMANCE_CONFIG: join(ROOT, 'fixtures/config.example.yaml'),
@@ -57,11 +61,11 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     expect(session.settings.retries).toBe(2);
     expect(session.targets.stacks?.baseUrl).toBe('https://stacks.staging.example.test');
     expect(session.targets.ops?.tlsInsecure).toBe(true);
-    expect(openSession({ CONFORMANCE_APIS: 'stacks', CONFORMANCE_SEED: '42' }).settings).toMatchObject({ apis: ['stacks'], seed: 42 });
-    expect(() => openSession({ CONFORMANCE_CONFIG: join(ROOT, 'no-such.yaml') })).toThrow(/cannot read config file .*no-such.yaml: no such file/);
-    expect(() => openSession({ CONFORMANCE_APIS: 'stack' })).toThrow(/unknown API 'stack' in CONFORMANCE_APIS \(did you mean stacks\?/);
-    expect(() => openSession({ CONFORMANCE_ONLY: 'STK-AUTH-4O1' })).toThrow(/CONFORMANCE_ONLY 'STK-AUTH-4O1' matches no check/);
-    expect(() => openSession({ STACKS_BASE_URL: 'http://127.0.0.1:1' })).toThrow(/STACKS_API_KEY/);
+    expect(sessionOf({ CONFORMANCE_APIS: 'stacks', CONFORMANCE_SEED: '42' }).settings).toMatchObject({ apis: ['stacks'], seed: 42 });
+    expect(() => sessionOf({ CONFORMANCE_CONFIG: join(ROOT, 'no-such.yaml') })).toThrow(/cannot read config file .*no-such.yaml: no such file/);
+    expect(() => sessionOf({ CONFORMANCE_APIS: 'stack' })).toThrow(/unknown API 'stack' in CONFORMANCE_APIS \(did you mean stacks\?/);
+    expect(() => sessionOf({ CONFORMANCE_ONLY: 'STK-AUTH-4O1' })).toThrow(/CONFORMANCE_ONLY 'STK-AUTH-4O1' matches no check/);
+    expect(() => sessionOf({ STACKS_BASE_URL: 'http://127.0.0.1:1' })).toThrow(/STACKS_API_KEY/);
   });
 
   it('runs only the checks vitest selected, within CONFORMANCE_ONLY', () => {
@@ -69,7 +73,7 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     const file: TaskLike = { type: 'suite', mode: 'run', tasks: [{ type: 'suite', mode: 'run', tasks: [test('stacks.auth.missing-key-401', 'run'), test('stacks.create.accepted-202', 'skip')] }] };
     expect(selectedChecks(file)).toEqual(['stacks.auth.missing-key-401']);
     expect(selectedChecks({ type: 'suite', mode: 'run', tasks: [test('a', 'run'), test('b', 'queued')] })).toBeUndefined();
-    const session = openSession({ CONFORMANCE_ONLY: 'stacks.auth.*' });
+    const session = sessionOf({ CONFORMANCE_ONLY: 'stacks.auth.*' });
     expect(planRun(session, undefined)).toEqual({ apis: session.apis, only: ['stacks.auth.*'] });
     const plan = planRun(session, ['stacks.auth.missing-key-401', 'stacks.create.accepted-202', 'ops.core.create-returns-key']);
     expect(plan.apis.map((a) => a.id)).toEqual(['stacks']);

@@ -1,26 +1,20 @@
-import { factLines } from '../core/expect';
 /*
- * The conformance run as a vitest project: the same registry (`APIS`), settings (`resolveSettings`, the option
- * table), targets (`ApiDefinition.targetFrom`), runner, ledger, cleanup and reports (`runConformance`) as
- * `npm run conformance`, seen through vitest. Nothing here decides a verdict: every test asserts what the run
- * recorded for its check, so a test fails exactly when the report shows a failure of that check.
+ * The conformance run as a vitest project: the same registry (`APIS`) and session (`openSession`, `runSession`: the
+ * settings, set-up checks and targets, then the runner, ledger, cleanup and reports) as `npm run conformance`, seen
+ * through vitest. Nothing here decides a verdict: every test asserts what the run recorded for its check, so a test
+ * fails exactly when the report shows a failure of that check.
  */
-import { APIS } from '../apis';
 import type { ApiDefinition } from '../core/api';
 import type { Check } from '../core/check';
-import { probeCredentials, runConformance, type ConformanceResult } from '../core/conformance';
+import type { ConformanceResult } from '../core/conformance';
+import { factLines } from '../core/expect';
 import { createMasker } from '../core/mask';
-import { prismCommand } from '../core/prism';
 import { matchesOnly } from '../core/registry';
 import type { ApiRun } from '../core/runner';
-import { closest, exportedEnv, loadConfigFile, resolveSettings, type ConfigFile, type Origins, type Settings } from '../core/settings';
-// The config file of a vitest run: vitest owns the command line (its `--config` is the vitest config), so the
-// conformance config file (`api-conformance run --config FILE`) is named by a variable instead.
-import { CONFIG_FILE_VARIABLE, setupMistake } from '../core/setup-check';
+import { runSession, type Session } from '../core/session';
+import type { Settings } from '../core/settings';
 import type { RequirementResult } from '../core/status';
-import { TOOL } from '../core/tool';
-import type { AssertionRecord, Level, Status, Target } from '../core/types';
-import { UsageError } from '../core/usage-error';
+import type { AssertionRecord, Level, Status } from '../core/types';
 import { summaryText } from '../cli/summary';
 // The augmentation below needs vitest's declarations in the program whichever file reaches this one first.
 import type {} from 'vitest';
@@ -42,55 +36,6 @@ declare module 'vitest' {
   interface TaskMeta {
     conformance?: ConformanceMeta;
   }
-}
-
-export interface Session {
-  settings: Settings;
-  origins: Origins;
-  /** The APIs the settings select, in run order. */
-  apis: ApiDefinition[];
-  /** Deployments configured for an API (absent: its embedded reference implementation). */
-  targets: Record<string, Target>;
-}
-
-const declarations = () => APIS.map((a) => ({ id: a.id, options: a.options }));
-
-/** Settings given in code over those of the config file: keys of `over` win, `targets` merged per API. */
-function overlay(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base, ...over };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  for (const [k, v] of Object.entries(over)) if (isObject(v) && isObject(base[k])) out[k] = overlay(base[k], v);
-  return out;
-}
-
-/**
- * Settings and targets exactly as `api-conformance run` resolves them from the environment and the config file
- * (there are no flags here): a mistake is a `UsageError` with the same one-line message. `given` holds settings
- * given in code (the programmatic API, `defineConformanceTests`): config-file keys that win over the file.
- */
-export function openSession(env: NodeJS.ProcessEnv = process.env, given?: ConfigFile): Session {
-  const configFile = env[CONFIG_FILE_VARIABLE];
-  const fromFile = configFile ? loadConfigFile(configFile, declarations()) : undefined;
-  const file = given && fromFile ? { file: `${given.file} over ${fromFile.file}`, doc: overlay(fromFile.doc, given.doc) } : (given ?? fromFile);
-  const { settings, origins } = resolveSettings({ file, env }, declarations());
-  const mistake = setupMistake(env, { settings, origins }, declarations());
-  if (mistake) throw new UsageError(mistake);
-  if (settings.viaPrismProxy) prismCommand(origins.viaPrismProxy ?? 'CONFORMANCE_VIA_PRISM_PROXY');
-  const apis = APIS.filter((a) => settings.apis.includes(a.id));
-  const targets: Record<string, Target> = {};
-  for (const a of apis) {
-    const t = a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins);
-    if (t) targets[a.id] = t;
-  }
-  for (const p of settings.only ?? []) {
-    if (apis.some((a) => a.checks.some((c) => matchesOnly(c, [p])))) continue;
-    const near = closest(
-      p,
-      apis.flatMap((a) => a.checks.flatMap((c) => [c.id, ...c.requirements])),
-    );
-    throw new UsageError(`${origins.only ?? 'CONFORMANCE_ONLY'} '${p}' matches no check or requirement of ${apis.map((a) => a.id).join(', ')}${near.length ? ` (closest: ${near.join(', ')})` : ''}`);
-  }
-  return { settings, origins, apis, targets };
 }
 
 /** The describe a check goes in: the second part of its id (`stacks.create.accepted-202` is in `create`). */
@@ -151,22 +96,12 @@ export interface SessionRun {
   summary: string;
 }
 
-/**
- * One conformance run over the selected checks of every selected API: the reports are written as usual. `beforeRun`
- * is called once the credentials were accepted, just before the first check.
- */
-export async function runSession(session: Session, selected: string[] | undefined, signal?: AbortSignal, beforeRun?: () => void): Promise<SessionRun> {
+/** One conformance run over the selected checks of every selected API: the reports are written as usual. */
+export async function runSelection(session: Session, selected: string[] | undefined): Promise<SessionRun> {
   const plan = planRun(session, selected);
   if (!plan.apis.length) return { mask: (t) => t, summary: 'no conformance check selected: nothing was sent and no report written\n' };
   const settings: Settings = { ...session.settings, apis: plan.apis.map((a) => a.id), only: plan.only };
-  const credentialHints = Object.fromEntries(
-    await Promise.all(plan.apis.map(async (a) => [a.id, session.targets[a.id] ? await probeCredentials(a, session.targets[a.id], settings.timeoutMs) : {}] as const)),
-  );
-  // Options that checks read from the environment (replay path, limit probe) get the resolved value.
-  Object.assign(process.env, exportedEnv(settings, plan.apis));
-  beforeRun?.();
-  const targets = Object.fromEntries(plan.apis.filter((a) => session.targets[a.id]).map((a) => [a.id, session.targets[a.id]]));
-  const result = await runConformance({ settings, apis: plan.apis, env: {}, targets, signal, tool: TOOL, credentialHints });
+  const result = await runSession({ ...session, settings, apis: plan.apis });
   const mask = createMasker(result.runs.flatMap((r) => r.secrets));
   return { result, mask, summary: mask(summaryText(result.report, result.files)) };
 }

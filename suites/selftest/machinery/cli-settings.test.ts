@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { APIS } from '../../apis';
 import { RUN_HELP } from '../../cli/run';
 import { runConformance } from '../../core/conformance';
-import { closest, configSchema, exportedEnv, loadConfigFile, recordedConfig, resolveSettings, RUN_OPTIONS, type OptionDef } from '../../core/settings';
+import type { RunOptions } from '../../core/check';
+import { closest, configSchema, loadConfigFile, recordedConfig, resolveSettings, RUN_OPTIONS, type OptionDef } from '../../core/settings';
 import { stacksApi } from '../../stacks/index';
 
 const decls = APIS.map((a) => ({ id: a.id, options: a.options }));
@@ -81,7 +82,7 @@ describe('one option table drives flags, help, config file and settings', () => 
     expect(stacksApi.targetFrom(settings.apiOptions!.stacks, origins)?.baseUrl).toBe('http://127.0.0.1:4600');
   });
 
-  it('the replay path and the limit probe go through the table: into the environment the checks read and into run.config', async () => {
+  it('the replay path and the limit probe go through the table: into the options the checks read and into run.config', async () => {
     const { settings } = resolveSettings(
       {
         flags: { api: 'stacks', 'replay-path': '0:1', only: 'stacks.auth.missing-key-401' },
@@ -90,11 +91,16 @@ describe('one option table drives flags, help, config file and settings', () => 
       },
       decls,
     );
-    expect(exportedEnv(settings, decls)).toEqual({ CONFORMANCE_PATH: '0:1', STACKS_LIMIT_PROBE_MAX: '5' });
     const recorded = recordedConfig(settings, decls);
     expect(recorded).toMatchObject({ replayPath: '0:1', targets: { stacks: { limitProbeMax: 5, readyTimeoutS: 10 } } });
     expect(JSON.stringify(recorded)).not.toContain('secret-key');
-    const { report } = await runConformance({ settings: { ...settings, replayPath: undefined, formats: [] }, apis: [stacksApi], env: {}, tool: { name: 'test', version: '0' }, write: false });
+    // A check standing in for the one the run selects keeps what it was handed.
+    const seen: RunOptions[] = [];
+    const check = stacksApi.checks.find((c) => c.id === 'stacks.auth.missing-key-401')!;
+    const spy = { ...check, run: async (ctx: { options: RunOptions }) => void seen.push(ctx.options) };
+    const { report } = await runConformance({ settings: { ...settings, formats: [] }, apis: [{ ...stacksApi, checks: [spy] }], tool: { name: 'test', version: '0' }, write: false });
+    expect(seen[0]).toMatchObject({ replayPath: '0:1', apiOptions: { limitProbeMax: 5 } });
+    expect(JSON.stringify(seen[0])).not.toContain('secret-key');
     expect(report.run.config).toMatchObject({ apis: ['stacks'], only: ['stacks.auth.missing-key-401'], targets: { stacks: { limitProbeMax: 5 } } });
   }, 30_000);
 

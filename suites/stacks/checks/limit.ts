@@ -1,8 +1,8 @@
 import { poll } from '../../core/poll';
 import { appeared, codeOf, createdAsDocumented, createStack, deleteStack, expectError, listedIds, recentlyDeleted, waitGone, type Created, type StacksCheck } from '../support';
 
-/** Creates the check will attempt before concluding the limit is out of reach (read when the check runs: the CLI sets it). */
-const probeMax = () => Number(process.env.STACKS_LIMIT_PROBE_MAX ?? 12);
+/** Creates the check will attempt before concluding the limit is out of reach (STACKS_LIMIT_PROBE_MAX, in the run's options). */
+const probeMax = (options: { apiOptions?: Record<string, unknown> }) => Number(options.apiOptions?.limitProbeMax ?? 12);
 const REQUIREMENTS = ['STK-LIMIT-409', 'STK-LIMIT-VALUE', 'STK-CREATE-REFUSED-NO-STACK'];
 
 export const limitIs409: StacksCheck = {
@@ -14,7 +14,7 @@ export const limitIs409: StacksCheck = {
   async run(ctx) {
     const before = await listedIds(ctx);
     const existing = before.size;
-    const PROBE_MAX = probeMax();
+    const PROBE_MAX = probeMax(ctx.options);
     const created: Created[] = [];
     let refused: Created | undefined;
     for (let i = 0; i < PROBE_MAX && !refused; i++) {
