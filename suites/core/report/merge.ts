@@ -2,7 +2,9 @@ import { UsageError } from '../usage-error';
 import type { Status } from '../types';
 import { countOf, summarize, type ComplianceReport } from './model';
 
-const RANK: Record<Status, number> = { error: 4, failed: 3, passed: 2, untested: 1, skipped: 0 };
+// As in one run (suites/core/status.ts): a failure anywhere outranks a check that broke elsewhere, so a gate merged
+// from a failing shard and an erring one fails (exit 1) instead of passing with a tool error.
+const RANK: Record<Status, number> = { failed: 4, error: 3, passed: 2, untested: 1, skipped: 0 };
 
 type Shard = { index: number; count: number } | undefined;
 const shardOf = (r: ComplianceReport) => r.run.config?.shard as Shard;
@@ -10,9 +12,22 @@ const shardText = (s: Shard) => (s ? `shard ${s.index}/${s.count}` : 'a whole ru
 
 /**
  * Refuses parts that are not the shards of one run: different seeds (the shards would have generated different
- * cases), the same shard of an API twice (counted twice), or shards sliced by different counts.
+ * cases), different versions of the suite or of an API's spec (their requirements differ), the same shard of an API
+ * twice (counted twice), or shards sliced by different counts.
  */
 function checkMergeable(parts: ComplianceReport[], names: string[]): void {
+  const versions = parts.map((p) => `${p.tool.name} ${p.tool.version}${p.tool.commit ? ` (${p.tool.commit.slice(0, 12)})` : ''}`);
+  const otherVersion = versions.findIndex((v) => v !== versions[0]);
+  if (otherVersion >= 0) throw new UsageError(`cannot merge: ${names[0]} was written by ${versions[0]} but ${names[otherVersion]} by ${versions[otherVersion]} (run every shard with the same suite)`);
+  const specs = new Map<string, { name: string; sha: string }>();
+  for (const [i, part] of parts.entries()) {
+    for (const a of part.apis) {
+      const first = specs.get(a.api);
+      if (first && first.sha !== a.specSha256)
+        throw new UsageError(`cannot merge: ${first.name} and ${names[i]} judged the ${a.api} API against different specs (sha256 ${first.sha.slice(0, 12)} and ${a.specSha256.slice(0, 12)})`);
+      if (!first) specs.set(a.api, { name: names[i], sha: a.specSha256 });
+    }
+  }
   const seeds = new Set(parts.map((p) => p.run.seed));
   if (seeds.size > 1) {
     const other = parts.findIndex((p) => p.run.seed !== parts[0].run.seed);

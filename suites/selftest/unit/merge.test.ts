@@ -115,6 +115,19 @@ describe('mergeReports refuses parts that are not the shards of one run', () => 
     );
   });
 
+  // Shards judged against different requirements (another suite, another spec) are not one run.
+  it('refuses shards written by different versions of the suite', () => {
+    const [a, b] = shards([req('R', 'passed')], [req('R', 'passed')]);
+    expect(refusal([a, { ...b, tool: { ...b.tool, version: '0.2.0' } }], ['a.json', 'b.json'])).toBe(
+      'cannot merge: a.json was written by api-conformance 0.1.0 but b.json by api-conformance 0.2.0 (run every shard with the same suite)',
+    );
+  });
+
+  it('refuses shards that judged one API against different specs', () => {
+    const parts = [part([req('R', 'passed')], { shard: s1, apis: [apiEntry('stacks')] }), part([req('R', 'passed')], { shard: s2, apis: [apiEntry('stacks', { specSha256: 'other' })] })];
+    expect(refusal(parts, ['a.json', 'b.json'])).toBe('cannot merge: a.json and b.json judged the stacks API against different specs (sha256 sha and other)');
+  });
+
   // Each API is sliced on its own: only shards of the same API must agree.
   it('accepts runs of different APIs, whatever their shards', () => {
     const parts = [part([req('R', 'passed')]), part([req('R', 'failed', { api: 'ops' })], { shard: { index: 1, count: 3 } })];
@@ -137,6 +150,8 @@ describe('mergeReports: a requirement takes the strongest status any shard found
     ['failed', 'untested', 'failed'],
     ['skipped', 'failed', 'failed'],
     ['passed', 'error', 'error'],
+    ['failed', 'error', 'failed'],
+    ['error', 'failed', 'failed'],
     ['untested', 'passed', 'passed'],
     ['passed', 'skipped', 'passed'],
     ['skipped', 'untested', 'untested'],
