@@ -10,7 +10,7 @@ import { criticalPathSeconds } from './critical-path';
  * deployment would: the whole run, or (`each`) every check in a run of its own, so that its time is its own chain of
  * requests and waits, with its own bursts side by side, and no other check's.
  */
-async function remoteRun(api: ApiDefinition, latencyMs: number, concurrency: number, allowDestructive: boolean, each = false) {
+export async function remoteRun(api: ApiDefinition, latencyMs: number, concurrency: number, allowDestructive: boolean, each = false) {
   const embedded = await api.startEmbedded();
   const proxy = await startLatencyProxy(embedded.baseUrl, latencyMs);
   // Seen as a deployment (not embedded): the run uses its deployment defaults, concurrency included.

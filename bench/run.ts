@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { opsApi } from '../suites/ops/index';
 import { stacksApi } from '../suites/stacks/index';
 import { conformanceFigures } from './conformance';
+import { writeDurations } from './durations';
 import { remoteFigures } from './remote';
 import { scaleFigures } from './scale';
 import { scalingFigures } from './scaling';
@@ -14,6 +15,7 @@ process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 
 const quick = process.argv.includes('--quick');
 // `--only scaling,throughput` runs just those sections (conformance, remote, startup, throughput, scaling, scale); default all.
+// `--only durations` measures each check alone and rewrites the scheduler's estimates.
 const onlyArg = process.argv.find((a, i, all) => a.startsWith('--only=') || all[i - 1] === '--only');
 const only = onlyArg === undefined ? undefined : new Set(onlyArg.replace(/^--only=/, '').split(','));
 const wanted = (section: string) => only === undefined || only.has(section);
@@ -51,6 +53,8 @@ if (wanted('remote')) {
     remote,
   );
 }
+// Not part of the default sections: it rewrites suites/<api>/durations.gen.ts, the scheduler's estimates.
+if (only?.has('durations')) say('Durations written', [{ files: [await writeDurations(stacksApi, latency), await writeDurations(opsApi, latency)].join(', ') }]);
 if (wanted('startup')) say('Start-up of npm run conformance until the first request', [{ seconds: await startupSeconds() }]);
 if (wanted('throughput')) {
   say(`Throughput of typical endpoints (10 connections, ${seconds} s each)`, [

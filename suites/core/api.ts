@@ -36,6 +36,8 @@ export interface ApiDefinition {
   roleHints: Record<string, string>;
   /** Most checks this API can run at once against one target (shared per-user state such as quotas). */
   maxConcurrency?: number;
+  /** Seconds each check takes alone at a distance (`suites/<api>/durations.gen.ts`): which checks start first. */
+  durations?: Readonly<Record<string, number>>;
   /**
    * Whether a 429 answer names a condition the document defines (so it is a verdict to judge, not a rate limit to
    * wait out): e.g. a stack create refused at the limit with the wrong status.

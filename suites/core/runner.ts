@@ -12,7 +12,7 @@ import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
 import { RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
-import { schedule } from './schedule';
+import { costFrom, schedule } from './schedule';
 import type { SentRequest } from './sequence';
 import { createTransport, type Transport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
@@ -159,7 +159,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         ms,
       });
     };
-    await schedule(selected, width, runOne);
+    await schedule(selected, width, runOne, costFrom(def.durations ?? {}));
     for (const check of def.checks) {
       const entry = done.get(check);
       if (!entry) {

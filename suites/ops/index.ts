@@ -1,4 +1,5 @@
 import type { ApiDefinition } from '../core/api';
+import { DURATIONS } from './durations.gen';
 import { registry } from '../core/registry';
 import * as access from './checks/access';
 import * as addressing from './checks/addressing';
@@ -87,6 +88,7 @@ export const opsApi: ApiDefinition = {
   specFile: OPS_SPEC,
   catalogueFile: OPS_CATALOGUE,
   checks,
+  durations: DURATIONS,
   responseCheckId: responses.responsesConformToSpec.id,
   roleHints: OPS_ROLES,
   options: OPS_OPTIONS,

@@ -1,4 +1,5 @@
 import type { ApiDefinition } from '../core/api';
+import { DURATIONS } from './durations.gen';
 import { asDoc } from '../core/json';
 import { registry } from '../core/registry';
 import * as auth from './checks/auth';
@@ -42,6 +43,7 @@ export const stacksApi: ApiDefinition = {
   specFile: STACKS_SPEC,
   catalogueFile: STACKS_CATALOGUE,
   checks,
+  durations: DURATIONS,
   responseCheckId: responses.responsesConformToSpec.id,
   roleHints: STACK_ROLES,
   // Every stack check draws on the same per-user stack limit.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../../core/check';
 import { createLedger } from '../../core/ledger';
-import { schedule } from '../../core/schedule';
+import { costFrom, schedule } from '../../core/schedule';
 import { sleep } from '../../core/sleep';
 import { createTransport } from '../../core/transport';
 
@@ -62,6 +62,24 @@ describe('schedule', () => {
     expect(r.seen.slice(-2).map((s) => s.id)).toEqual(['wide1', 'wide2']);
     expect(r.beside('wide1')).toEqual([]);
     expect(r.beside('wide2')).toEqual([]);
+  });
+
+  it('starts the longest chain of checks sharing state first, then the longest checks, whatever the registry order', async () => {
+    const checks = [check('short'), check('long'), check('x1', { shares: ['x'] }), check('x2', { shares: ['x'] })];
+    const seconds: Record<string, number> = { short: 1, long: 3, x1: 2, x2: 2 };
+    const r = await overlaps(checks, 8);
+    const weighted: string[] = [];
+    await schedule(checks, 1 + 1, async (c) => void weighted.push(c.id), costFrom(seconds));
+    expect(weighted).toEqual(['x1', 'long', 'x2', 'short']);
+    // Without figures every check costs the same: chains of more members still go first.
+    expect(r.seen.map((s) => s.id).slice(0, 2)).toEqual(['x1', 'short']);
+  });
+
+  it('counts a check missing from the figures as the median, so a new check is neither first nor last', () => {
+    const cost = costFrom({ a: 1, b: 5, c: 9 });
+    expect(cost(check('new'))).toBe(5);
+    expect(cost(check('c'))).toBe(9);
+    expect(costFrom({})(check('any'))).toBe(1);
   });
 
   it('keeps the registry order at width 1', async () => {
