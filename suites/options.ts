@@ -76,7 +76,7 @@ export interface ConformanceOptions {
   timeoutS?: number;
   /** Re-runs of a check that fails a MUST (default 2). */
   retries?: number;
-  /** Checks of one API in flight (default 8 against a deployment, 1 embedded). */
+  /** Checks of one API in flight, and requests at most (default 10 against a deployment, 1 embedded). */
   concurrency?: number;
   /** At most N requests per second. */
   rateLimit?: number;

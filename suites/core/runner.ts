@@ -91,7 +91,7 @@ const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).p
 export const INTERRUPTED_REASON = 'run interrupted before this check started';
 
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
-export const DEPLOYMENT_CONCURRENCY = 8;
+export const DEPLOYMENT_CONCURRENCY = 10;
 
 /** After this many checks in a row lose their target, the rest are failed without sending anything. */
 const DEAD_TARGET_AFTER = 3;

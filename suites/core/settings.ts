@@ -294,7 +294,7 @@ export const RUN_OPTIONS = {
     env: 'CONFORMANCE_CONCURRENCY',
     key: 'concurrency',
     min: 1,
-    help: 'checks of one API in flight (default 8 against a deployment, 1 embedded; 1 for fragile targets)',
+    help: 'checks of one API in flight, and requests at most (default 10 against a deployment, halved while it shows strain; 1 embedded; 1 for fragile targets)',
     default: undefined,
   }),
   rateLimit: integer({ flag: 'rate-limit', env: 'CONFORMANCE_RATE_LIMIT', key: 'rateLimit', min: 1, help: 'at most N requests per second', defaultText: 'unlimited' }),

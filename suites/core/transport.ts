@@ -59,23 +59,30 @@ const exemptScope = new AsyncLocalStorage<true>();
  * At most `n` calls of `fn` at a time. The others wait in lanes (one per check) served in turn, so a check that sends
  * one request at a time is not held up behind another's burst of requests sent together. Requests wait here rather
  * than in the socket pool, so a request's deadline starts when it is sent, not while it waits for a connection.
+ *
+ * A target that shows strain (`strained`: a 429, a 503, no answer in time) gets half as many requests in flight at
+ * once, and one more for every round of answers without strain, back up to `n` (additive increase, multiplicative
+ * decrease, as TCP does): the run never goes beyond `n`, and a fragile deployment is not held at it.
  */
-function limiter(n = 0): <T>(fn: () => Promise<T>, lane?: string) => Promise<T> {
-  if (!n) return (fn) => fn();
+export function limiter(n = 0): { run: <T>(fn: () => Promise<T>, lane?: string) => Promise<T>; strained(): void; answered(): void; readonly width: number } {
+  let width = n;
+  let calm = 0;
+  if (!n) return { run: (fn) => fn(), strained() {}, answered() {}, width: 0 };
   let active = 0;
   // Insertion order is the turn: a lane that was served goes to the back.
   const lanes = new Map<string, (() => void)[]>();
   const release = () => {
-    for (const [lane, waiting] of lanes) {
-      lanes.delete(lane);
-      const next = waiting.shift()!;
-      if (waiting.length) lanes.set(lane, waiting);
-      return next();
-    }
+    if (active <= width)
+      for (const [lane, waiting] of lanes) {
+        lanes.delete(lane);
+        const next = waiting.shift()!;
+        if (waiting.length) lanes.set(lane, waiting);
+        return next();
+      }
     active--;
   };
-  return async (fn, lane = '') => {
-    if (active >= n) {
+  const run = async <T>(fn: () => Promise<T>, lane = ''): Promise<T> => {
+    if (active >= width) {
       await new Promise<void>((resolve) => {
         const waiting = lanes.get(lane);
         if (waiting) waiting.push(resolve);
@@ -87,6 +94,30 @@ function limiter(n = 0): <T>(fn: () => Promise<T>, lane?: string) => Promise<T> 
     } finally {
       release();
     }
+  };
+  return {
+    run,
+    strained() {
+      width = Math.max(1, Math.floor(width / 2));
+      calm = 0;
+    },
+    answered() {
+      if (width >= n || ++calm < width) return;
+      calm = 0;
+      width++;
+      // The new place goes to a waiting request at once (unless requests sent before a strain still fill it).
+      if (active >= width) return;
+      for (const [lane, waiting] of lanes) {
+        lanes.delete(lane);
+        const next = waiting.shift()!;
+        if (waiting.length) lanes.set(lane, waiting);
+        active++;
+        return next();
+      }
+    },
+    get width() {
+      return width;
+    },
   };
 }
 
@@ -115,7 +146,14 @@ export function createTransport(options: TransportOptions): Transport {
    */
   async function send(req: RawRequest, lane?: string) {
     for (let attempt = 0; ; attempt++) {
-      const ex = await slot(() => sendOnce(req), lane);
+      const ex = await slot
+        .run(() => sendOnce(req), lane)
+        .catch((e: unknown) => {
+          if (e instanceof TransportError && e.kind === 'timeout') slot.strained();
+          throw e;
+        });
+      if (ex.status === 429 || ex.status === 503) slot.strained();
+      else slot.answered();
       if (ex.status !== 429 || options.documentedRefusal?.(ex.json)) return ex;
       if (attempt >= RATE_LIMIT_RETRIES)
         throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
