@@ -22,10 +22,13 @@ type StatusExpectation = number | readonly number[] | '2xx' | '4xx' | 'not 2xx';
 
 /**
  * The assertions checks make: each records exactly one outcome against one requirement, under `what` (the same
- * words whether it passes or fails), with what was expected and what was seen; each returns whether it held.
+ * words whether it passes or fails), with what was expected and what was seen; each returns whether it held. Every
+ * method takes its arguments in one order: the requirement, `what`, the thing looked at, what was expected, and the
+ * exchange last where it is not itself the thing looked at.
  */
 export interface Expect {
-  status(requirement: string, ex: Exchange, expected: StatusExpectation, what: string): boolean;
+  /** The status of the answer `ex`. */
+  status(requirement: string, what: string, ex: Exchange, expected: StatusExpectation): boolean;
   /** Deep equality (node:util isDeepStrictEqual). */
   equal(requirement: string, what: string, actual: unknown, expected: unknown, ex?: Exchange): boolean;
   /** The value is one of those allowed (deep equality). */
@@ -77,7 +80,7 @@ const statusText = (expected: StatusExpectation) =>
 export function createExpect(record: Recorder): Expect {
   const put = (kind: AssertionKind, requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, { ...facts, kind });
   return {
-    status: (requirement, ex, expected, what) => put('status', requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
+    status: (requirement, what, ex, expected) => put('status', requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
     equal: (requirement, what, actual, expected, ex) => put('equal', requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
     oneOf: (requirement, what, actual, allowed, ex) =>
       put(

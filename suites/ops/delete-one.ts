@@ -13,8 +13,8 @@ export async function deleteOneOfThree(ctx: OpsContext, c: Collection, ks: strin
   const requirement = c.requirements.delete;
   const before = countOf(await countIn(ctx, c, { filter: ownFilter(ctx) }));
   const del = await deleteIn(ctx, c, ks[1]);
-  if (!ctx.expect.status(requirement, del, '2xx', `DELETE ${c.type}/${ks[1]}`)) return undefined;
-  ctx.expect.status(requirement, await getIn(ctx, c, ks[1]), 'not 2xx', `GET of the deleted ${c.type}`);
+  if (!ctx.expect.status(requirement, `DELETE ${c.type}/${ks[1]}`, del, '2xx')) return undefined;
+  ctx.expect.status(requirement, `GET of the deleted ${c.type}`, await getIn(ctx, c, ks[1]), 'not 2xx');
   const left = keys(rows(await listIn(ctx, c, { filter: ownFilter(ctx) })));
   ctx.expect.that(requirement, `the run's ${c.type} objects listed after deleting ${ks[1]}`, left.includes(ks[0]) && left.includes(ks[2]) && !left.includes(ks[1]), {
     expected: `${ks[0]} and ${ks[2]}, not ${ks[1]}`,

@@ -9,7 +9,7 @@ export const basicAuthRequired: OpsCheck = {
   requirements: ['OPS-AUTH-BASIC', 'OPS-AUTH-ACCESS-CHECKS', 'OPS-ERR-STATUS-NOT-SHOWN'],
   async run(ctx) {
     const served = await ctx.http.send('coreGetSupportedObjectTypes');
-    ctx.expect.status('OPS-AUTH-BASIC', served, '2xx', 'a read with basic credentials');
+    ctx.expect.status('OPS-AUTH-BASIC', 'a read with basic credentials', served, '2xx');
     // The same read, which names no object and no user, without credentials: the capability each endpoint needs is not
     // shown, so a server may serve this list to anyone. Recorded only.
     const open = await ctx.http.send('coreGetSupportedObjectTypes', { as: null });

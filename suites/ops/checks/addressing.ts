@@ -23,7 +23,7 @@ export const interfacesAtTheirPaths: OpsCheck = {
       ctx.expect.equal(requirement, `${path}: success and a JSON body`, { success: ok(ex), json: ex.json !== undefined }, { success: true, json: true }, ex);
     }
     const ns = await ctx.http.send('coreGetSupportedObjectTypes', { params: { user: 'nobody', app: 'SA-ITOA' } });
-    ctx.expect.status('OPS-ADDR-USER-APP', ns, '2xx', '/servicesNS/nobody/SA-ITOA/itoa_interface');
+    ctx.expect.status('OPS-ADDR-USER-APP', '/servicesNS/nobody/SA-ITOA/itoa_interface', ns, '2xx');
   },
 };
 

@@ -98,7 +98,7 @@ const crud: OpsCheck = {
     if (d.status !== undefined) ctx.expect.oneOf('OPS-CPA-STATUS', 'status of a new pack', String(d.status), STATUSES, got);
     ctx.observe('OPS-CPA-TRANSITIONS', `a pack created without status starts in ${JSON.stringify(d.status)}`);
     const missing = await read(ctx, `${key}${ctx.options.runTag}`);
-    ctx.expect.status('OPS-CPA-GET', missing, 'not 2xx', 'GET of a key no pack has');
+    ctx.expect.status('OPS-CPA-GET', 'GET of a key no pack has', missing, 'not 2xx');
 
     const next = packBody(ctx, 'crud renamed', {
       description: 'changed',
@@ -125,7 +125,7 @@ const crud: OpsCheck = {
 
     const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
     const details = asDoc(del.json);
-    ctx.expect.status('OPS-CPA-DELETE', del, '2xx', 'delete of the pack');
+    ctx.expect.status('OPS-CPA-DELETE', 'delete of the pack', del, '2xx');
     if (ok(del))
       ctx.expect.that(
         'OPS-CPA-DELETE-DETAILS',
@@ -136,7 +136,7 @@ const crud: OpsCheck = {
       );
     if (ok(del) && made.key) ctx.ledger.forget(packEntry(made.key));
     const gone = await read(ctx, key);
-    ctx.expect.status('OPS-CPA-DELETE', gone, 'not 2xx', 'GET of the deleted pack');
+    ctx.expect.status('OPS-CPA-DELETE', 'GET of the deleted pack', gone, 'not 2xx');
     ctx.expect.absent('OPS-CPA-DELETE', "keys the list of the run's packs shows after the delete", keysOf(await list(ctx, { filter: ownFilter(ctx) })), key);
 
     // A pack outlives the objects it names: one naming a service deleted since still reads and deletes.
@@ -145,7 +145,7 @@ const crud: OpsCheck = {
     if (!orphan || !naming?.key) return;
     await deleteIn(ctx, SERVICE, String(orphan[0]._key));
     const orphanRead = await read(ctx, naming.key);
-    ctx.expect.status('OPS-CPA-GET', orphanRead, '2xx', 'GET of a pack naming a service deleted since');
+    ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming a service deleted since', orphanRead, '2xx');
     const named = asDoc(orphanRead.json).ops_objects;
     ctx.expect.contains(
       'OPS-CPA-FIELDS',
@@ -155,13 +155,13 @@ const crud: OpsCheck = {
       orphanRead,
     );
     const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
-    if (ctx.expect.status('OPS-CPA-DELETE', dropped, '2xx', 'DELETE of a pack naming a service deleted since')) ctx.ledger.forget(packEntry(naming.key));
+    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming a service deleted since', dropped, '2xx')) ctx.ledger.forget(packEntry(naming.key));
     // Likewise a pack naming an object of a listed type that holds none (such a pack may be refused).
     const unused = await createPack(ctx, 'crud unused type', { ops_objects: { entity_filter_rule: [`${ctx.options.runTag}-rule`] } });
     if (!unused.key) return;
-    ctx.expect.status('OPS-CPA-GET', await read(ctx, unused.key), '2xx', 'GET of a pack naming an entity_filter_rule no store holds');
+    ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming an entity_filter_rule no store holds', await read(ctx, unused.key), '2xx');
     const unusedGone = await ctx.http.send('cpAuthDelete', { params: id(unused.key) });
-    if (ctx.expect.status('OPS-CPA-DELETE', unusedGone, '2xx', 'DELETE of a pack naming an entity_filter_rule no store holds')) ctx.ledger.forget(packEntry(unused.key));
+    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming an entity_filter_rule no store holds', unusedGone, '2xx')) ctx.ledger.forget(packEntry(unused.key));
   },
 };
 

@@ -81,7 +81,7 @@ export const installEachType: OpsCheck = {
     for (const x of found) {
       const { ex, there } = await installOne(x, x.type === 'kpi_base_search' ? { enabled: 1 } : {});
       const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]} (group ${x.group})`;
-      ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', label);
+      ctx.expect.status('OPS-CP-INSTALL', label, ex, '2xx');
       if (!ok(ex)) continue;
       ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
       const failed = failuresFor(ex, x.id);
@@ -163,7 +163,7 @@ export const installEventObjects: OpsCheck = {
       const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]}`;
       if (x.type === READABLE_EVENT_TYPE) earlier.set(x.id, new Set((await titled(x, x.title)).map((d) => String(d._key))));
       const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite', enabled: 1 });
-      ctx.expect.status('OPS-CP-INSTALL-CONTENT', ex, '2xx', label);
+      ctx.expect.status('OPS-CP-INSTALL-CONTENT', label, ex, '2xx');
       if (!ok(ex)) continue;
       ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
       const failed = failuresFor(ex, x.id);

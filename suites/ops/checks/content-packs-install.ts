@@ -438,7 +438,7 @@ export const installOptions: OpsCheck = {
       track('service', plain._key);
       await deleteIn(ctx, SERVICE, String(plain._key));
     }
-    ctx.expect.status('OPS-CP-INSTALL-OPTIONAL', bare, '2xx', 'install with content only');
+    ctx.expect.status('OPS-CP-INSTALL-OPTIONAL', 'install with content only', bare, '2xx');
     if (plain) ctx.expect.equal('OPS-CP-INSTALL-PREFIX', `title of ${x.id} installed without prefix, against the pack's`, plain.title, x.title, bare);
     else ctx.untested('OPS-CP-INSTALL-PREFIX', `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`, bare);
 
@@ -473,7 +473,7 @@ export const installContent: OpsCheck = {
       const [x, y] = two.free;
       const ex = await install(ctx, two.pack, only(x.id, { prefix, resolution: 'skip' }));
       const swept = await sweep(ctx, track);
-      ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of ${x.id} from ${two.pack.id}`);
+      ctx.expect.status('OPS-CP-INSTALL', `install of ${x.id} from ${two.pack.id}`, ex, '2xx');
       ctx.expect.equal('OPS-CP-INSTALL-RESULT', 'problems of success and failure in the result', resultProblems(ex), [], ex);
       // Objects besides x are judged only where the preview says x depends on nothing (an install may bring along
       // what the named object depends on).
@@ -507,7 +507,7 @@ export const installContent: OpsCheck = {
     const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
     const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
     await sweep(ctx, track);
-    ctx.expect.status('OPS-CP-INSTALL', ex, '2xx', `install of all of ${pick.pack.id}`);
+    ctx.expect.status('OPS-CP-INSTALL', `install of all of ${pick.pack.id}`, ex, '2xx');
     const reported = new Set([...successEntries(ex).map((e) => `${e.group}/${e.id}`), ...failures(ex).map((f) => `${String(f.content_type)}/${f.packId}`)]);
     const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
     ctx.expect.equal(

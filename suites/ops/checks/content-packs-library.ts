@@ -145,7 +145,7 @@ export const libraryGet: OpsCheck = {
     ]) {
       const ex = await ctx.http.send('contentPackGet', { params });
       // Status codes are not shown (content-pack errors answer 500 in the field): any refusal will do.
-      ctx.expect.status('OPS-CP-GET', ex, 'not 2xx', `GET ${params.name}/${params.version}, which the library does not hold`);
+      ctx.expect.status('OPS-CP-GET', `GET ${params.name}/${params.version}, which the library does not hold`, ex, 'not 2xx');
     }
   },
 };

@@ -20,7 +20,7 @@ export const createReturnsKey: OpsCheck = {
         ctx.untested('OPS-COMMON-KEY-OBJECT-TYPE', `the ${c.type} full schema is not shown and a minimal one was refused`, ex);
         continue;
       }
-      ctx.expect.status('OPS-COMMON-POST-BODY', ex, '2xx', `create of a ${c.type} with a dictionary body`);
+      ctx.expect.status('OPS-COMMON-POST-BODY', `create of a ${c.type} with a dictionary body`, ex, '2xx');
       if (!ctx.expect.that('OPS-CORE-CREATE', `create of a ${c.type}`, ok(ex) && key !== undefined, { expected: 'a success with a string _key', actual: `${ex.status} ${ex.text.slice(0, 120)}` }, ex))
         continue;
       const got = await getIn(ctx, c, key!);
@@ -85,13 +85,13 @@ export const deleteRemovesExactlyOne: OpsCheck = {
     ctx.expect.that('OPS-CORE-DELETE', 'the body of a delete by key', emptyBody(del), { expected: 'empty', actual: del.text.trim() }, del);
     await sleep(50);
     const later = await getIn(ctx, DEEP_DIVE, ks[1]);
-    ctx.expect.status('OPS-COMMON-IRREVERSIBLE', later, 'not 2xx', 'GET of the deleted key, later');
+    ctx.expect.status('OPS-COMMON-IRREVERSIBLE', 'GET of the deleted key, later', later, 'not 2xx');
     // Types with delete rules of their own (a team but the Global one may go) are held to the same plain delete.
     const team = await createIn(ctx, TEAM, 'Delete Team');
     if (!team.key) return ctx.untested('OPS-CORE-DELETE', `could not create a team to delete (${team.ex.status})`, team.ex);
     const gone = (await removeIn(ctx, TEAM, team))!;
-    if (ctx.expect.status('OPS-CORE-DELETE', gone, '2xx', `DELETE team/${team.key} (a team of the run's)`))
-      ctx.expect.status('OPS-CORE-DELETE', await getIn(ctx, TEAM, team.key), 'not 2xx', 'GET of the deleted team');
+    if (ctx.expect.status('OPS-CORE-DELETE', `DELETE team/${team.key} (a team of the run's)`, gone, '2xx'))
+      ctx.expect.status('OPS-CORE-DELETE', 'GET of the deleted team', await getIn(ctx, TEAM, team.key), 'not 2xx');
   },
 };
 

@@ -302,7 +302,7 @@ const episodeActions: OpsCheck = {
       const got = await ctx.http.send('emActionGet', { params: { action_name: name } });
       const config = got.json;
       const isObject = ok(got) && !!config && typeof config === 'object' && !Array.isArray(config);
-      ctx.expect.status('OPS-EM-ACTION-NAME-SOURCE', got, '2xx', `GET notable_event_actions/${name}`);
+      ctx.expect.status('OPS-EM-ACTION-NAME-SOURCE', `GET notable_event_actions/${name}`, got, '2xx');
       if (!ok(got)) continue;
       ctx.expect.that('OPS-EM-ACTION-GET', `the configuration of ${name}`, isObject, { expected: 'an object', actual: compact(config) }, got);
       if (isObject && typeof config.label === 'string' && typeof entry.label === 'string')

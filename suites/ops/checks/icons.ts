@@ -422,7 +422,7 @@ const deleteByKey: OpsCheck = {
     );
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE', `could not save two icons (${ex.status})`);
     const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
-    ctx.expect.status('OPS-ICON-DELETE', del, '2xx', `DELETE icon_collection/${keys[0]}`);
+    ctx.expect.status('OPS-ICON-DELETE', `DELETE icon_collection/${keys[0]}`, del, '2xx');
     if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', `the answer of DELETE icon_collection/${keys[0]}`, saysDeleted(del), deleteAnswer(del), del);
     const left = keysOf(listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? []);
     ctx.expect.equal('OPS-ICON-DELETE', `icons of the category after deleting ${keys[0]}`, left, [keys[1]]);
@@ -494,7 +494,7 @@ const deleteAll: OpsCheck = {
     if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE-ALL', `could not save two icons (${ex.status})`);
     const immutable = new Set(((await categories(ctx)).list ?? []).filter(isImmutable).map((c) => c.name));
     const del = await ctx.http.send('iconDeleteByCategory', { query: { category: '*' } });
-    ctx.expect.status('OPS-ICON-DELETE-ALL', del, '2xx', 'DELETE ?category=*');
+    ctx.expect.status('OPS-ICON-DELETE-ALL', 'DELETE ?category=*', del, '2xx');
     if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', 'the answer of DELETE ?category=*', saysDeleted(del), deleteAnswer(del), del);
     const left = await allIcons(ctx);
     const wrong = left.filter((i) => !immutable.has(i.category));

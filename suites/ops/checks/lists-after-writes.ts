@@ -112,12 +112,12 @@ export const listsAfterWrites: OpsCheck = {
     // Every update sends all the fields the check set, as a full update: the document says a full update writes fields
     // outside the schema, while a partial one may leave them out (OPS-PARTIAL-NEW-FIELDS).
     const upd = await updateIn(ctx, C, r1.made.key!, { title: renamed, cf_rank: 45 }, 0);
-    if (!ctx.expect.status('OPS-CORE-UPDATE', upd, '2xx', 'rename and re-rank of a ranked service')) return;
+    if (!ctx.expect.status('OPS-CORE-UPDATE', 'rename and re-rank of a ranked service', upd, '2xx')) return;
     const oldTitle = r1.title;
     live.set(r1.made.key!, { ...r1, title: renamed, rank: 45 });
     for (const gone of [r0, r4]) {
       const del = await removeIn(ctx, C, gone.made);
-      if (!ctx.expect.status('OPS-CORE-DELETE', del!, '2xx', 'delete of a service holding the shared note')) return;
+      if (!ctx.expect.status('OPS-CORE-DELETE', 'delete of a service holding the shared note', del!, '2xx')) return;
       live.delete(gone.made.key!);
       withPair.delete(gone.made.key!);
     }
@@ -134,9 +134,9 @@ export const listsAfterWrites: OpsCheck = {
     if (odd) {
       await inOrder('with an array at cf_rank in a row the filter leaves out', 1);
       const rerank = await updateIn(ctx, C, r2.made.key!, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
-      if (ctx.expect.status('OPS-CORE-UPDATE', rerank, '2xx', 'update after a sorted list of a collection with an array at the sort key')) live.set(r2.made.key!, { ...r2, rank: 5 });
+      if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx')) live.set(r2.made.key!, { ...r2, rank: 5 });
       const del = await removeIn(ctx, C, r3.made);
-      if (ctx.expect.status('OPS-CORE-DELETE', del!, '2xx', 'delete after a sorted list of a collection with an array at the sort key')) live.delete(r3.made.key!);
+      if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx')) live.delete(r3.made.key!);
       await inOrder('after writes to a collection with an array at the sort key', 0);
     }
   },

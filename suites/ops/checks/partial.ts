@@ -95,7 +95,7 @@ export const fullUpdateNeedsRequiredFields: OpsCheck = {
     const { key, body } = await createIn(ctx, SERVICE, 'required title', { cf_note: 'kept' });
     if (!key) return ctx.untested('OPS-PARTIAL-REQUIRED-FIELDS', 'could not create a service');
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'no title' }, 0);
-    ctx.expect.status('OPS-PARTIAL-REQUIRED-FIELDS', upd, 'not 2xx', 'a full update without title');
+    ctx.expect.status('OPS-PARTIAL-REQUIRED-FIELDS', 'a full update without title', upd, 'not 2xx');
     const got = (await getIn(ctx, SERVICE, key)).json;
     ctx.expect.equal('OPS-PARTIAL-REQUIRED-FIELDS', 'title and cf_note after the refused update', { title: got?.title, cf_note: got?.cf_note }, { title: body.title, cf_note: 'kept' });
   },

@@ -38,7 +38,7 @@ export const templatizeTypes: OpsCheck = {
     if (!key) return ctx.untested('OPS-CORE-TEMPLATIZE-TYPES', 'could not create a team');
     const ex = await ctx.http.send('coreTemplatize', { params: { object_type: 'team', _key: key } });
     // Only service and kpi_base_search support it.
-    ctx.expect.status('OPS-CORE-TEMPLATIZE-TYPES', ex, 'not 2xx', 'templatize of a team');
+    ctx.expect.status('OPS-CORE-TEMPLATIZE-TYPES', 'templatize of a team', ex, 'not 2xx');
   },
 };
 
@@ -93,7 +93,7 @@ export const templateLinkPersists: OpsCheck = {
     const bareBefore = await ruleValues(bare.key);
     const tplRules = await templateRules(tpl.key);
     const linkBare = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare.key }, body: { _key: tpl.key } });
-    if (!ctx.expect.status('OPS-TEMPLATE-BASE-LINK', linkBare, '2xx', 'linking a service without entity_rules to the template')) return;
+    if (!ctx.expect.status('OPS-TEMPLATE-BASE-LINK', 'linking a service without entity_rules to the template', linkBare, '2xx')) return;
     const first = await ruleValues(bare.key);
     ctx.expect.equal('OPS-TEMPLATE-APPEND-RULES', 'entity_rules of a service created without any, linked to the template', first.found, joined(bareBefore.found, tplRules), first.got);
     const ruled = await createIn(ctx, SERVICE, 'Linked Ruled Service', { entity_rules: [rule('ip')] });
@@ -102,7 +102,7 @@ export const templateLinkPersists: OpsCheck = {
       const plainRules = await templateRules(plain.key);
       const linkRuled = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: ruled.key }, body: { _key: plain.key } });
       const kept = await ruleValues(ruled.key);
-      if (ctx.expect.status('OPS-TEMPLATE-BASE-LINK', linkRuled, '2xx', 'linking a service with one rule to a template without entity_rules'))
+      if (ctx.expect.status('OPS-TEMPLATE-BASE-LINK', 'linking a service with one rule to a template without entity_rules', linkRuled, '2xx'))
         ctx.expect.equal(
           'OPS-TEMPLATE-APPEND-RULES',
           'entity_rules of a service with one rule, linked to a template created without rules',

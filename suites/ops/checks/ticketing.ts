@@ -192,7 +192,7 @@ const createReadDelete: OpsCheck = {
     const del = await remove(ctx, gone);
     if (ok(del)) track.gone(gone);
     // The document answers "empty"; 204 without a body and 200 with one are both seen in the field.
-    ctx.expect.status('OPS-TICKET-DELETE', del, '2xx', `deleting ${label(gone)}`);
+    ctx.expect.status('OPS-TICKET-DELETE', `deleting ${label(gone)}`, del, '2xx');
     const after = await read(ctx, ep);
     const left = want.filter((p) => p !== pair(gone.system, gone.id));
     ctx.expect.equal(
@@ -298,7 +298,7 @@ const createNeedsEveryField: OpsCheck = {
       const body = Object.fromEntries(Object.entries(full).filter(([k]) => !missing.includes(k as (typeof FIELDS)[number])));
       const ex = await ctx.http.send('ticketCreate', { body });
       if (ok(ex) && !missing.some((f) => f === 'id' || f === 'ticket_system' || f === 'ticket_id')) track.made(t);
-      if (!ctx.expect.status('OPS-TICKET-CREATE-REQUIRED', ex, 'not 2xx', `a create without ${missing.join(', ')}`)) continue;
+      if (!ctx.expect.status('OPS-TICKET-CREATE-REQUIRED', `a create without ${missing.join(', ')}`, ex, 'not 2xx')) continue;
       if (missing.includes('id')) continue;
       const got = await read(ctx, t.episode);
       ctx.expect.equal('OPS-TICKET-CREATE-REQUIRED', `tickets a refused create without ${missing.join(', ')} linked`, got.tickets, [], got.ex);

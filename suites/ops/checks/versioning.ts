@@ -47,6 +47,6 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
       actionsLatest,
     );
     const types = await ctx.http.send('coreGetSupportedObjectTypes', { path: vLatest });
-    ctx.expect.status('OPS-VERSION-LATEST-ONLY', types, '2xx', 'get_supported_object_types under vLatest');
+    ctx.expect.status('OPS-VERSION-LATEST-ONLY', 'get_supported_object_types under vLatest', types, '2xx');
   },
 };

@@ -27,10 +27,10 @@ const answered = (status: number) => ({ status }) as Exchange;
 describe('the expectation vocabulary', () => {
   it('records one outcome per call with what was expected and what was seen, under the same words either way', () => {
     const { calls, vocabulary: v } = recorded();
-    expect(v.status('R', answered(202), 202, 'create with {}')).toBe(true);
-    expect(v.status('R', answered(409), [400, 404], 'create with {}')).toBe(false);
-    expect(v.status('R', answered(204), '2xx', 'delete')).toBe(true);
-    expect(v.status('R', answered(204), 'not 2xx', 'a read of a key nobody has')).toBe(false);
+    expect(v.status('R', 'create with {}', answered(202), 202)).toBe(true);
+    expect(v.status('R', 'create with {}', answered(409), [400, 404])).toBe(false);
+    expect(v.status('R', 'delete', answered(204), '2xx')).toBe(true);
+    expect(v.status('R', 'a read of a key nobody has', answered(204), 'not 2xx')).toBe(false);
     expect(v.equal('R', 'platformVersion', '1.0', '1.0')).toBe(true);
     expect(v.equal('R', 'the listed entry', { a: [1, 2] }, { a: [1, 3] })).toBe(false);
     expect(v.contains('R', 'the list', ['a', 'b'], 'b')).toBe(true);
@@ -76,8 +76,8 @@ const speaking: Check = {
   requirements: ['STK-LIST-200', 'STK-VERSIONS-200'],
   async run(ctx) {
     const ex = await ctx.http.send('listStacks');
-    ctx.expect.status('STK-LIST-200', ex, 200, 'list');
-    ctx.expect.status('STK-VERSIONS-200', ex, 418, 'list, judged against a status it cannot have');
+    ctx.expect.status('STK-LIST-200', 'list', ex, 200);
+    ctx.expect.status('STK-VERSIONS-200', 'list, judged against a status it cannot have', ex, 418);
   },
 };
 
@@ -136,7 +136,7 @@ describe('a record says what kind of assertion made it', () => {
   it('each method of the vocabulary records its own kind', () => {
     const { calls, vocabulary } = recorded();
     const ex = { status: 404 } as Exchange;
-    vocabulary.status('R', ex, 200, 'a status');
+    vocabulary.status('R', 'a status', ex, 200);
     vocabulary.equal('R', 'an equality', 1, 2);
     vocabulary.oneOf('R', 'one of', 1, [2, 3]);
     vocabulary.contains('R', 'a member', [1], 2);

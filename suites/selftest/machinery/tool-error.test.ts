@@ -42,8 +42,8 @@ const judgesOutsideShape: Check = {
   requirements: ['STK-CREATE-202', 'STK-CREATE-MALFORMED'],
   async run(ctx) {
     const ex = await ctx.http.send('createStack', { body: { platformVersion: 7 } });
-    ctx.expect.status('STK-CREATE-MALFORMED', ex, 400, 'a create with a numeric platformVersion (its clause states the reaction)');
-    ctx.expect.status('STK-CREATE-202', ex, 202, 'a create with a numeric platformVersion');
+    ctx.expect.status('STK-CREATE-MALFORMED', 'a create with a numeric platformVersion (its clause states the reaction)', ex, 400);
+    ctx.expect.status('STK-CREATE-202', 'a create with a numeric platformVersion', ex, 202);
   },
 };
 

@@ -71,7 +71,7 @@ export const unknownKeyIsRefused: StacksCheck = {
         const ex = await ctx.http.send(op, { ...opts, as: null, headers });
         if (ex.status === 202) await ctx.http.send('deleteStack', { as: null, headers, params: { stackId: String(asDoc(ex.json).id) } });
         // A key that was never issued authenticates nobody.
-        ctx.expect.status('STK-AUTH-BEARER', ex, [401, 403], `${op} with ${what}`);
+        ctx.expect.status('STK-AUTH-BEARER', `${op} with ${what}`, ex, [401, 403]);
         ctx.observe('STK-AUTH-TOKEN', `${what} is answered ${ex.status} ${String(codeOf(ex) ?? '')}`.trim());
       }
     }

@@ -27,7 +27,7 @@ export const createAnswers202: StacksCheck = {
     const ex = await createStack(ctx, {});
     // A refusal at the limit is not an accepted create: the limit checks judge it.
     if (ex.status === 409 && codeOf(ex) === 'MaxStacksLimitReached') return void createdAsDocumented(ctx, ['STK-CREATE-202'], ex);
-    if (!ctx.expect.status('STK-CREATE-202', ex, 202, 'create with {}')) return;
+    if (!ctx.expect.status('STK-CREATE-202', 'create with {}', ex, 202)) return;
     // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
     const s = ex.json ?? ({} as NonNullable<typeof ex.json>);
     ctx.expect.oneOf('STK-CREATE-INITIAL-STATE', 'the state of the new stack', s.state, LIVE_STATES, ex);
@@ -50,7 +50,7 @@ export const createAnswers202: StacksCheck = {
     const listed = (list.json?.stacks ?? []).map((x) => x.id);
     ctx.expect.contains('STK-CREATE-VISIBLE', 'ids the list shows after the create', listed, s.id, list);
     const got = await ctx.http.send('getStack', { params: { stackId: s.id } });
-    ctx.expect.status('STK-CREATE-VISIBLE', got, 200, 'get of the new stack');
+    ctx.expect.status('STK-CREATE-VISIBLE', 'get of the new stack', got, 200);
   },
 };
 
@@ -105,8 +105,8 @@ export const chosenVersionIsUsed: StacksCheck = {
         ctx.untested('STK-VERSIONS-SELECTABLE', `create with ${v.buildVersion} answered ${ex.status}, so whether the version is selectable stays open`, ex);
         continue;
       }
-      ctx.expect.status('STK-SCHEMA-CREATE-REQUEST', ex, 202, `create with the valid CreateStackRequest {platformVersion: "${v.buildVersion}"}`);
-      ctx.expect.status('STK-VERSIONS-SELECTABLE', ex, 202, `create with the listed ${v.status} version ${v.buildVersion}`);
+      ctx.expect.status('STK-SCHEMA-CREATE-REQUEST', `create with the valid CreateStackRequest {platformVersion: "${v.buildVersion}"}`, ex, 202);
+      ctx.expect.status('STK-VERSIONS-SELECTABLE', `create with the listed ${v.status} version ${v.buildVersion}`, ex, 202);
       if (ex.status !== 202) continue;
       // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
       const s = ex.json ?? ({} as NonNullable<typeof ex.json>);

@@ -42,13 +42,13 @@ export const deleteRemovesStack: StacksCheck = {
     if (!createdAsDocumented(ctx, ['STK-DELETE-204'], fresh)) return;
     const freshId = fresh.json!.id;
     const ex = await deleteStack(ctx, fresh);
-    if (ctx.expect.status('STK-DELETE-204', ex, 204, 'delete of a new stack')) {
+    if (ctx.expect.status('STK-DELETE-204', 'delete of a new stack', ex, 204)) {
       ctx.expect.equal('STK-DELETE-204', 'the body of the 204', ex.text, '', ex);
       await expectGone(ctx, freshId, String(stateOf(fresh)));
       const again = await sendDelete(ctx, freshId);
       ctx.observe('STK-TRANSITIONS', `a second delete of the same stack answers ${again.status}`);
       const gone = (await ctx.http.send('getStack', { params: { stackId: freshId } })).status === 404;
-      if (gone) ctx.expect.status('STK-DELETE-404', again, 404, 'a second delete of a stack that get reports missing');
+      if (gone) ctx.expect.status('STK-DELETE-404', 'a second delete of a stack that get reports missing', again, 404);
     }
 
     const up = await runningStack(ctx, 'STK-TRANSITIONS');
@@ -56,6 +56,6 @@ export const deleteRemovesStack: StacksCheck = {
     const { created: running } = up;
     const id = running.json!.id;
     const del = await deleteStack(ctx, running);
-    if (ctx.expect.status('STK-DELETE-204', del, 204, 'delete of a RUNNING stack')) await expectGone(ctx, id, 'RUNNING');
+    if (ctx.expect.status('STK-DELETE-204', 'delete of a RUNNING stack', del, 204)) await expectGone(ctx, id, 'RUNNING');
   },
 };

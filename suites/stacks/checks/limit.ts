@@ -83,6 +83,6 @@ export const limitIs409: StacksCheck = {
     );
     // How long a deleted stack counts is not shown: still refused at the limit after the wait is no verdict.
     if (after.status === 409) return ctx.untested('STK-LIMIT-409', `create still refused at the limit ${ctx.options.readyTimeoutS} s after the caller's stacks were deleted and gone`, after);
-    ctx.expect.status('STK-LIMIT-409', after, 202, `create after the caller's ${ids.length} stack(s) were deleted and gone`);
+    ctx.expect.status('STK-LIMIT-409', `create after the caller's ${ids.length} stack(s) were deleted and gone`, after, 202);
   },
 };

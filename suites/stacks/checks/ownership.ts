@@ -26,6 +26,6 @@ export const othersStacksAreInvisible: StacksCheck = {
     const del = await ctx.http.send('deleteStack', { params: { stackId: id } });
     expectError(ctx, 'STK-DELETE-404', del, 404, 'NotFound', "delete of another user's stack");
     const still = await ctx.http.send('getStack', { as: 'second', params: { stackId: id } });
-    ctx.expect.status('STK-OWNERSHIP', still, 200, "the owner's get after another user's delete of its stack");
+    ctx.expect.status('STK-OWNERSHIP', "the owner's get after another user's delete of its stack", still, 200);
   },
 };

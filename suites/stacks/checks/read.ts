@@ -12,8 +12,8 @@ export const listAnswers200: StacksCheck = {
     if (!createdAsDocumented(ctx, ['STK-LIST-200'], created)) return;
     const s = created.json!;
     const ex = await ctx.http.send('listStacks');
-    ctx.expect.status('STK-VERSION-PREFIX', ex, 200, 'GET /v1/stacks');
-    if (!ctx.expect.status('STK-LIST-200', ex, 200, 'list')) return;
+    ctx.expect.status('STK-VERSION-PREFIX', 'GET /v1/stacks', ex, 200);
+    if (!ctx.expect.status('STK-LIST-200', 'list', ex, 200)) return;
     const entry = (Array.isArray(ex.json?.stacks) ? ex.json.stacks : []).find((x) => x.id === s.id);
     const same = entry && (['name', 'platformVersion', 'createdAt', 'terminationDate'] as const).every((k) => sameField(k, entry[k], s[k]));
     ctx.expect.that('STK-LIST-200', 'the listed entry of the created stack (timestamps as instants)', Boolean(same), { expected: compact(s), actual: compact(entry) }, ex);
@@ -26,7 +26,7 @@ export const versionsAnswer200: StacksCheck = {
   requirements: ['STK-VERSIONS-200'],
   async run(ctx) {
     const ex = await ctx.http.send('listStackVersions');
-    if (!ctx.expect.status('STK-VERSIONS-200', ex, 200, 'the versions list')) return;
+    if (!ctx.expect.status('STK-VERSIONS-200', 'the versions list', ex, 200)) return;
     const versions = Array.isArray(ex.json?.versions) ? ex.json.versions : [];
     ctx.expect.that('STK-VERSIONS-200', 'selectable versions listed', versions.length > 0, { expected: 'at least 1', actual: versions.length }, ex);
     const ids = versions.map((v) => v.buildVersion);
@@ -45,8 +45,8 @@ export const getAnswersDetail: StacksCheck = {
     if (!createdAsDocumented(ctx, ['STK-GET-200'], created)) return;
     const s = created.json!;
     const ex = await ctx.http.send('getStack', { params: { stackId: s.id } });
-    ctx.expect.status('STK-STACKID-PARAM', ex, 200, 'get addressed by the created id');
-    if (!ctx.expect.status('STK-GET-200', ex, 200, 'get of the created stack')) return;
+    ctx.expect.status('STK-STACKID-PARAM', 'get addressed by the created id', ex, 200);
+    if (!ctx.expect.status('STK-GET-200', 'get of the created stack', ex, 200)) return;
     // A 200 whose body is not a StackDetail fails the comparison below (its schema finding is reported too).
     const d = ex.json ?? ({} as NonNullable<typeof ex.json>);
     const diffs = (['id', 'name', 'createdAt', 'terminationDate', 'platformVersion'] as const).filter((k) => !sameField(k, d[k], s[k]));
