@@ -4,9 +4,13 @@ import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 import type { operations } from './openapi.gen';
+import type { OpsState } from './state';
 
-/** An ops check: its client types each success body as the document does (bodies of many object types share one operation). */
-export type OpsCheck = Check<operations>;
+/**
+ * An ops check: its client types each success body as the document does (bodies of many object types share one
+ * operation), and it names only the API's own shared state (`OpsState`).
+ */
+export type OpsCheck = Check<operations, OpsState>;
 export type OpsContext = CheckContext<operations>;
 
 export type { Doc } from '../core/json';

@@ -5,9 +5,10 @@ import { poll } from '../core/poll';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { components, operations } from './openapi.gen';
+import type { StacksState } from './state';
 
-/** A stacks check: its client types each success body as the document does. */
-export type StacksCheck = Check<operations>;
+/** A stacks check: its client types each success body as the document does, and it names only `StacksState`. */
+export type StacksCheck = Check<operations, StacksState>;
 export type StacksContext = CheckContext<operations>;
 
 export type Summary = components['schemas']['StackSummary'];
