@@ -1,5 +1,6 @@
 import type { Check, CheckContext } from '../core/check';
 import type { SendOptions } from '../core/client';
+import { Unmet } from '../core/precondition';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
@@ -85,6 +86,27 @@ async function writeMadeUpFields(ctx: OpsContext, c: Collection, key: string, bo
 
 /** Per target and collection: whether a create keeps the made-up fields it is sent (learned at the first such create). */
 const keepsMadeUp = new WeakMap<object, Map<string, boolean>>();
+
+/** A created object with its key: what a check that cannot go on without the object holds. */
+export type Made = Created & { key: string };
+
+/** `createIn` for an object the check cannot go on without: the object with its key, or Unmet with the create's answer. */
+export async function createNeeded(ctx: OpsContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Made> {
+  const made = await createIn(ctx, c, title, extra, opts);
+  if (!made.key) throw new Unmet(`could not create a ${c.type}, "${title}" (${made.ex.status})`, made.ex);
+  return { ...made, key: made.key };
+}
+
+/**
+ * Objects created together (all of them settled, so none is left out of the ledger) that the check cannot go on
+ * without: all of them with their keys, or Unmet with the answer of the first refused create.
+ */
+export function allNeeded(made: Created[], what: string): Made[] {
+  const kept = made.filter((m): m is Made => m.key !== undefined);
+  const refused = made.filter((m) => m.key === undefined);
+  if (refused[0]) throw new Unmet(`could not create ${what}: ${refused.length} of ${made.length} refused (first ${refused[0].ex.status})`, refused[0].ex);
+  return kept;
+}
 
 /** Deletes an object the check created and takes it off the ledger. */
 export async function removeIn(ctx: OpsContext, c: Collection, made: Created): Promise<Exchange | undefined> {

@@ -2,6 +2,7 @@ import type { Check, CheckContext } from '../core/check';
 import type { Answer } from '../core/client';
 import { asDoc } from '../core/json';
 import { poll } from '../core/poll';
+import { Unmet } from '../core/precondition';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { components, operations } from './openapi.gen';
@@ -135,24 +136,24 @@ const dead = (e: Detail) => e.status === 404 || (e.status === 200 && stateOf(e) 
 /**
  * A RUNNING stack of the caller's, for checks that need one: a stack that lands in ERROR (a documented state) or is
  * gone ends its wait at once, is deleted, and another is tried, up to `attempts` stacks; each that ended in ERROR is
- * observed. Returns the create answer and the last get, or why none came up.
+ * observed. Returns the create answer and the last get; when none came up, Unmet says why.
  */
-export async function runningStack(ctx: StacksContext, observeAs: string, attempts = 3): Promise<{ created: Created; ex: Detail } | { why: string; ex?: Exchange }> {
+export async function runningStack(ctx: StacksContext, observeAs: string, attempts = 3): Promise<{ created: Created; ex: Detail }> {
   let why = 'no stack was created';
   let last: Exchange | undefined;
   for (let i = 0; i < attempts; i++) {
     const created = await createStack(ctx, {});
-    if (created.status !== 202) return { why: `create did not succeed as documented (answered ${created.status}, not 202)`, ex: created };
+    if (created.status !== 202) throw new Unmet(`create did not succeed as documented (answered ${created.status}, not 202)`, created);
     const up = (e: Detail) => stateOf(e) === 'RUNNING' || (e.status === 200 && e.json?.stackAccessDetails !== undefined);
     const { ex, reached } = await pollStack(ctx, created.json!.id, (e) => up(e) || dead(e));
     if (reached && !dead(ex)) return { created, ex };
     last = ex;
-    if (!reached) return { why: `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`, ex };
+    if (!reached) throw new Unmet(`stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`, ex);
     why = `${i + 1} stack(s) ended in ${ex.status === 404 ? 'nothing (gone)' : 'ERROR'} before RUNNING`;
     ctx.observe(observeAs, `stack ${created.json!.id} went from CREATING to ${ex.status === 404 ? 'gone' : 'ERROR'} without a request of the run`);
     await deleteStack(ctx, created);
   }
-  return { why, ex: last };
+  throw new Unmet(why, last);
 }
 
 export const stateOf = (ex: Answer<Summary>) => ex.json?.state;

@@ -1,7 +1,26 @@
 import type { Exchange } from '../../core/types';
 import { compact } from '../../core/expect';
 import { BACKUP, BASE_SERVICE_TEMPLATE, type Collection, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
-import { assertWholeCount, countIn, countOf, type Created, createIn, deleteIn, type Doc, getIn, keys, listIn, ok, type OpsCheck, type OpsContext, ownFilter, rows, tagged, updateIn } from '../support';
+import {
+  assertWholeCount,
+  countIn,
+  countOf,
+  type Created,
+  createIn,
+  createNeeded,
+  deleteIn,
+  type Doc,
+  getIn,
+  keys,
+  listIn,
+  ok,
+  type OpsCheck,
+  type OpsContext,
+  ownFilter,
+  rows,
+  tagged,
+  updateIn,
+} from '../support';
 
 export const basicAuthRequired: OpsCheck = {
   id: 'ops.auth.basic',
@@ -56,8 +75,7 @@ export const readOnlyCannotWrite: OpsCheck = {
   requirements: ['OPS-AUTH-ACCESS-CHECKS'],
   needs: ['readonly'],
   async run(ctx) {
-    const { key } = await createIn(ctx, SERVICE, 'Read Only Target', { cf_note: 'original' });
-    if (!key) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', 'could not create a service');
+    const { key } = await createNeeded(ctx, SERVICE, 'Read Only Target', { cf_note: 'original' });
     // Judged by the effect, as the rule is: what a refused write answers is not shown, and is recorded.
     const title = tagged(ctx, 'by reader');
     const create = await ctx.http.send('coreCreate', { as: 'readonly', params: { object_type: 'service' }, body: { title } });
@@ -79,8 +97,7 @@ export const resultsRestrictedToReadable: OpsCheck = {
   needs: ['readonly'],
   async run(ctx) {
     // An object the reader cannot read: one in a team of the run's own, which nobody has granted the reader.
-    const team = await createIn(ctx, TEAM, 'unreadable team');
-    if (!team.key) return ctx.untested('OPS-AUTH-RESULTS-READABLE', `could not create a team to hold an unreadable object (${team.ex.status})`, team.ex);
+    const team = await createNeeded(ctx, TEAM, 'unreadable team');
     const filter = ownFilter(ctx);
     const teamKey = team.key;
     /** Whether lists and counts of `c` leave out an object of it in the run's team, for every reader given. */
@@ -189,10 +206,8 @@ export const teamRestrictedWriter: OpsCheck = {
     }
 
     // An object in a team of the run's, which nobody granted the restricted user.
-    const hiddenTeam = await createIn(ctx, TEAM, 'restricted hidden team');
-    const hidden = hiddenTeam.key ? await createIn(ctx, SERVICE, 'restricted hidden service', { sec_grp: hiddenTeam.key, cf_note: 'original' }) : undefined;
-    if (!hidden?.key) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', 'could not create a service in a team of the run');
-    const key = hidden.key;
+    const hiddenTeam = await createNeeded(ctx, TEAM, 'restricted hidden team');
+    const { key } = await createNeeded(ctx, SERVICE, 'restricted hidden service', { sec_grp: hiddenTeam.key, cf_note: 'original' });
     if (ok(await getIn(ctx, SERVICE, key, { as }))) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', `the restricted user reads ${key}, a service in a team nobody granted it`);
     const writes: [string, () => Promise<Exchange>][] = [
       [

@@ -1,7 +1,7 @@
 import { BASE_SERVICE_TEMPLATE, SERVICE } from '../collections';
 import { compact } from '../../core/expect';
 import type { operations } from '../openapi.gen';
-import { createIn, getIn, ok, type OpsCheck } from '../support';
+import { createIn, createNeeded, getIn, ok, type OpsCheck } from '../support';
 
 /** One request per interface of the addressing table, each at the path segment the document gives it. */
 const INTERFACES: [string, keyof operations, Record<string, string>][] = [
@@ -65,9 +65,8 @@ export const templateLinkNeedsWriteAccess: OpsCheck = {
   requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-CAPABILITIES'],
   needs: ['readonly'],
   async run(ctx) {
-    const { key: tplKey } = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'access template', { entity_rules: [] });
-    const svc = await createIn(ctx, SERVICE, 'access linked service');
-    if (!tplKey || !svc.key) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', 'could not create the template and the service');
+    const { key: tplKey } = await createNeeded(ctx, BASE_SERVICE_TEMPLATE, 'access template', { entity_rules: [] });
+    const svc = await createNeeded(ctx, SERVICE, 'access linked service');
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as: 'readonly', params: { _key: svc.key }, body: { _key: tplKey } });
     // The effect below is the rule; what the refusal answers is not shown.
     ctx.observe('OPS-AUTH-CAPABILITIES', `a link by a caller without write access answered ${link.status}`);

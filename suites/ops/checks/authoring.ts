@@ -4,9 +4,10 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { allNeeded, countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
+import { Unmet } from '../../core/precondition';
 
 const STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'];
 const KINDS = ['dashboards', 'lookups', 'macros', 'props', 'savedsearches', 'transforms'];
@@ -55,10 +56,15 @@ async function createPack(ctx: OpsContext, name: string, extra: Doc = {}): Promi
   return { ex, key, body };
 }
 
-async function createPacks(ctx: OpsContext, bodies: [string, Doc][]): Promise<Made[] | undefined> {
-  const made: Made[] = [];
-  for (const [name, extra] of bodies) made.push(await createPack(ctx, name, extra));
-  return made.every((m) => m.key) ? made : undefined;
+/** Packs the check cannot go on without, one after the other: all of them with their keys, or Unmet at the first refused. */
+async function createPacks(ctx: OpsContext, bodies: [string, Doc][]): Promise<(Made & { key: string })[]> {
+  const made: (Made & { key: string })[] = [];
+  for (const [name, extra] of bodies) {
+    const m = await createPack(ctx, name, extra);
+    if (!m.key) throw new Unmet(`could not create content pack ${made.length + 1} of ${bodies.length}, "${name}" (${shown(m.ex)})`, m.ex);
+    made.push({ ...m, key: m.key });
+  }
+  return made;
 }
 
 /** Identifier → title pairs of a single-read `ops_objects` member: `{id: title}` entries in an array, or one such map. */
@@ -69,9 +75,10 @@ function singleReadPairs(v: unknown): [string, unknown][] | undefined {
 /** Identifiers of an `ops_objects` member in either form. */
 const idsIn = (v: unknown): string[] => (Array.isArray(v) && v.every(str) ? v : (singleReadPairs(v) ?? []).map(([k]) => k));
 
-async function ownServices(ctx: OpsContext, n: number): Promise<Doc[] | undefined> {
-  const made = await Promise.all(Array.from({ length: n }, (_, i) => createIn(ctx, SERVICE, `cpa service ${i}`)));
-  return made.every((m) => m.key) ? made.map((m) => ({ _key: m.key, title: m.body.title })) : undefined;
+/** `n` services of the run's for a pack to name, as `{_key, title}`; Unmet when one is refused. */
+async function ownServices(ctx: OpsContext, n: number): Promise<Doc[]> {
+  const made = allNeeded(await Promise.all(Array.from({ length: n }, (_, i) => createIn(ctx, SERVICE, `cpa service ${i}`))), `${n} service(s) for the pack to name`);
+  return made.map((m) => ({ _key: m.key, title: m.body.title }));
 }
 
 const crud: OpsCheck = {
@@ -140,20 +147,14 @@ const crud: OpsCheck = {
     ctx.expect.absent('OPS-CPA-DELETE', "keys the list of the run's packs shows after the delete", keysOf(await list(ctx, { filter: ownFilter(ctx) })), key);
 
     // A pack outlives the objects it names: one naming a service deleted since still reads and deletes.
-    const orphan = await ownServices(ctx, 1);
-    const naming = orphan ? await createPack(ctx, 'crud orphan', { ops_objects: { service: [String(orphan[0]._key)] } }) : undefined;
+    const { key: orphan } = await createIn(ctx, SERVICE, 'cpa service 0');
+    const naming = orphan ? await createPack(ctx, 'crud orphan', { ops_objects: { service: [orphan] } }) : undefined;
     if (!orphan || !naming?.key) return;
-    await deleteIn(ctx, SERVICE, String(orphan[0]._key));
+    await deleteIn(ctx, SERVICE, orphan);
     const orphanRead = await read(ctx, naming.key);
     ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming a service deleted since', orphanRead, '2xx');
     const named = asDoc(orphanRead.json).ops_objects;
-    ctx.expect.contains(
-      'OPS-CPA-FIELDS',
-      'identifiers of the single read of a pack naming a service deleted since',
-      idsIn(isDoc(named) ? named.service : undefined),
-      String(orphan[0]._key),
-      orphanRead,
-    );
+    ctx.expect.contains('OPS-CPA-FIELDS', 'identifiers of the single read of a pack naming a service deleted since', idsIn(isDoc(named) ? named.service : undefined), orphan, orphanRead);
     const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
     if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming a service deleted since', dropped, '2xx')) ctx.ledger.forget(packEntry(naming.key));
     // Likewise a pack naming an object of a listed type that holds none (such a pack may be refused).
@@ -186,7 +187,6 @@ const forms: OpsCheck = {
   uses: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 2);
-    if (!services) return ctx.untested('OPS-CPA-FIELDS', 'could not create services for the pack to name');
     const ids = services.map((s) => String(s._key));
     const macro = `${ctx.options.runTag}_macro`;
     const made = await createPack(ctx, 'fields', {
@@ -194,7 +194,7 @@ const forms: OpsCheck = {
       platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [macro] },
       user_selected_objects: { ops_objects: { service: [ids[0]] }, platform_objects: { macros: [macro] } },
     });
-    if (!made.key) return ctx.untested('OPS-CPA-FIELDS', `create answered ${shown(made.ex)}`, made.ex);
+    if (!made.key) throw new Unmet(`could not create the pack to read (${shown(made.ex)})`, made.ex);
     const got = await read(ctx, made.key);
     const d = asDoc(got.json);
     ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields of the single read that are missing or mistyped', fieldProblems(d), [], got);
@@ -232,12 +232,11 @@ const extraFields: OpsCheck = {
   requirements: ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST-EXTRA-FIELDS-DEFAULT', 'OPS-CPA-LIST'],
   uses: ['authoring'],
   async run(ctx) {
-    const services = await ownServices(ctx, 1);
+    const { key: service } = await createIn(ctx, SERVICE, 'cpa service 0');
     const made = await createPacks(ctx, [
-      ['extra a', { ops_objects: services ? { service: [services[0]._key] } : {}, platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), lookups: ['l1', 'l2'] } }],
+      ['extra a', { ops_objects: service ? { service: [service] } : {}, platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), lookups: ['l1', 'l2'] } }],
       ['extra b', {}],
     ]);
-    if (!made) return ctx.untested('OPS-CPA-LIST-EXTRA-FIELDS', 'could not create two content packs');
     const full = await list(ctx, { filter: ownFilter(ctx) });
     const rows = docs(full.json);
     if (!ctx.expect.equal('OPS-CPA-LIST', "the list of the run's packs: success and rows", { success: ok(full), rows: rows.length }, { success: true, rows: made.length }, full)) return;
@@ -300,9 +299,8 @@ const paging: OpsCheck = {
       ctx,
       Array.from({ length: SIZE }, (_, i) => [`cpa ${words[i]}`, { description: words[SIZE + i] }] as [string, Doc]),
     );
-    if (!made) return ctx.untested('OPS-CPA-LIST', `could not create ${SIZE} content packs`);
     const filtered = await list(ctx, { filter: ownFilter(ctx) });
-    const mine = made.map((m) => m.key!);
+    const mine = made.map((m) => m.key);
     if (
       !ctx.expect.that(
         'OPS-CPA-LIST',
@@ -330,7 +328,7 @@ const paging: OpsCheck = {
         made,
         (m) => String(m.body[key]),
         dir === 'asc' ? 1 : -1,
-        (m) => m.key!,
+        (m) => m.key,
         all,
       );
       const expected = orders[0]!;
@@ -371,8 +369,7 @@ const statusAndSearch: OpsCheck = {
       ctx,
       words.map((w, i) => [`cpa search ${w}`, { status: asked[i] }] as [string, Doc]),
     );
-    if (!made) return ctx.untested('OPS-CPA-LIST-STATUS', 'could not create five content packs');
-    const readAll = () => Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key!)).json)));
+    const readAll = () => Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key)).json)));
     const packs = await readAll();
     const honoured = packs.filter((p, i) => p?.status === asked[i]).length;
     for (const status of STATUSES) {
@@ -424,14 +421,14 @@ const statusAndSearch: OpsCheck = {
           actual: compact(stray.map((r) => r.title)),
         });
       const got = new Set(rows.map((r) => String(r._key)));
-      const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key!));
+      const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key));
       if (lost.length)
         throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex, {
           expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`,
           actual: 'without them',
         });
       const folded = made.filter((m) => !String(m.body.title).includes(q) && String(m.body.title).toLowerCase().includes(q.toLowerCase()));
-      if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key!)) ? 'regardless of case' : 'case-sensitively'}`);
+      if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key)) ? 'regardless of case' : 'case-sensitively'}`);
     };
     // A piece of one title's last word, as written and upper-cased; whole titles and a string no title holds.
     const piece = fc.tuple(fc.constantFrom(...words), fc.nat(), fc.nat()).map(([w, a, b]) => {
@@ -457,7 +454,6 @@ const count: OpsCheck = {
       ['count b', {}],
       ['count c', {}],
     ]);
-    if (!made) return ctx.untested('OPS-CPA-COUNT', 'could not create three content packs');
     const counted = async (filter?: string) => {
       const ex = await ctx.http.send('cpAuthCount', { query: { filter } });
       return { ex, n: countOf(ex) };
@@ -469,8 +465,8 @@ const count: OpsCheck = {
     const every = await counted();
     const listed = docs((await list(ctx)).json).length;
     ctx.expect.equal('OPS-CPA-COUNT', 'count without filter, against the rows of the list', every.n, listed, every.ex);
-    const del = await ctx.http.send('cpAuthDelete', { params: id(made[0].key!) });
-    if (ok(del) && made[0].key) ctx.ledger.forget(packEntry(made[0].key));
+    const del = await ctx.http.send('cpAuthDelete', { params: id(made[0].key) });
+    if (ok(del)) ctx.ledger.forget(packEntry(made[0].key));
     const after = await counted(ownFilter(ctx));
     ctx.expect.equal('OPS-CPA-COUNT', "count with the run's filter after one of its 3 packs was deleted", after.n, 2, after.ex);
   },
@@ -485,9 +481,7 @@ const updateRoundTrip: OpsCheck = {
   uses: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 3);
-    const made = await createPack(ctx, 'round trip');
-    if (!services || !made.key) return ctx.untested('OPS-CPA-UPDATE', 'could not create services and a content pack');
-    const key = made.key;
+    const [{ key }] = await createPacks(ctx, [['round trip', {}]]);
     let n = 0;
     const platform = fc.record(Object.fromEntries(KINDS.map((k) => [k, fc.uniqueArray(word, { maxLength: 3 })])) as Record<string, fc.Arbitrary<string[]>>);
     const shape = fc.record({ description: word, overview: word, cp_version: semver, platform, services: fc.subarray(services.map((s) => String(s._key))) });
@@ -545,7 +539,6 @@ const readBack: OpsCheck = {
   shares: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 1);
-    if (!services) return ctx.untested('OPS-CPA-GET', 'could not create a service for the pack to name');
     const service = String(services[0]._key);
     const macro = `${ctx.options.runTag}_macro`;
     const metadata = { icon: 'pack.png', main_screenshot: { path: 'shots/main.png', thumb: 'shots/main_thumb.png' }, screenshots: [{ path: 'shots/one.png', thumb: 'shots/one_thumb.png' }] };

@@ -1,7 +1,9 @@
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
+import { need, Unmet } from '../../core/precondition';
 import { BACKUP } from '../collections';
 import {
+  allNeeded,
   assertWholeCount,
   bulkDeleteIn,
   countIn,
@@ -155,9 +157,8 @@ const updateDeleteCount: OpsCheck = {
   requirements: ['OPS-BR-UPDATE', 'OPS-BR-DELETE', 'OPS-BR-COUNT'],
   shares: ['backup'],
   async run(ctx) {
-    const made = await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, BACKUP, `backup ${n}`, { job_type: 'Backup', status: 'Queued' })));
-    const ks = made.map((m) => m.key).filter((k): k is string => Boolean(k));
-    if (ks.length < 3) return ctx.untested('OPS-BR-UPDATE', 'could not create three jobs');
+    const made = allNeeded(await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, BACKUP, `backup ${n}`, { job_type: 'Backup', status: 'Queued' }))), 'three jobs');
+    const ks = made.map((m) => m.key);
     const title = tagged(ctx, 'backup a renamed');
     const upd = await ctx.http.send('brUpdate', { params: { object_type: 'backup_restore', _key: ks[0] }, query: { is_partial_data: 1 }, body: { title } });
     ctx.expect.equal('OPS-BR-UPDATE', 'a partial update: success and _key', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: ks[0] }, upd);
@@ -178,8 +179,7 @@ const defaultSurvivesSingle: OpsCheck = {
   shares: ['backup'],
   destructive: true,
   async run(ctx) {
-    const found = await defaultBackup(ctx);
-    if (!found) return ctx.untested('OPS-BR-DEFAULT-SURVIVES-SINGLE', 'no job titled "Default Scheduled Backup" is listed');
+    const found = need(await defaultBackup(ctx), 'no job titled "Default Scheduled Backup" is listed');
     const key = String(found._key);
     const del = await deleteIn(ctx, BACKUP, key);
     ctx.observe('OPS-BR-DEFAULT-SURVIVES-SINGLE', `DELETE of the default scheduled backup answered ${del.status} ${del.text.slice(0, 120)}`);
@@ -202,8 +202,7 @@ const defaultSurvivesBulk: OpsCheck = {
   shares: ['backup'],
   destructive: true,
   async run(ctx) {
-    const found = await defaultBackup(ctx);
-    if (!found) return ctx.untested('OPS-BR-DEFAULT-SURVIVES-BULK', 'no job titled "Default Scheduled Backup" is listed');
+    const found = need(await defaultBackup(ctx), 'no job titled "Default Scheduled Backup" is listed');
     const key = String(found._key);
     const mine = await createIn(ctx, BACKUP, 'bulk beside default', { job_type: 'Backup', status: 'Queued' });
     // One filter per target, both in the equality form the document shows, so nothing else can be selected.
@@ -219,7 +218,7 @@ const defaultSurvivesBulk: OpsCheck = {
       { reads: true, listed: true },
       got,
     );
-    if (!own || !mine.key) return ctx.untested('OPS-BR-BULK-DELETE', `could not create a job beside the default (${mine.ex.status})`);
+    if (!own || !mine.key) throw new Unmet(`could not create a job beside the default (${mine.ex.status})`, mine.ex);
     const ownGone = await getIn(ctx, BACKUP, mine.key);
     ctx.expect.equal(
       'OPS-BR-BULK-DELETE',

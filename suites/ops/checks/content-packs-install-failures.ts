@@ -1,5 +1,6 @@
 import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
+import { need } from '../../core/precondition';
 import { SERVICE } from '../collections';
 import { getIn, listIn, ok, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { docs, failuresFor, listPacks, member, packParams, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
@@ -24,8 +25,7 @@ export const installFailures: OpsCheck = {
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
-    const found = await freeService(ctx);
-    if (!found) return ctx.untested('OPS-CP-INSTALL-RESULT', 'no content pack has a service that is not installed yet');
+    const found = need(await freeService(ctx), 'no content pack has a service that is not installed yet');
     const { pack } = found;
     const prefix = `${ctx.options.runTag} `;
     // The document: `content` is "sent as an object mapping object-type name to an array of identifiers".

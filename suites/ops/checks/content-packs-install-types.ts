@@ -1,5 +1,6 @@
 import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
+import { need } from '../../core/precondition';
 import type { Exchange } from '../../core/types';
 import { deleteIn, getIn, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { core } from '../collections';
@@ -69,7 +70,7 @@ export const installEachType: OpsCheck = {
   destructive: true,
   async run(ctx) {
     const found = await picks(ctx);
-    if (!found.length) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'no pack previews a free object of a type other than service that the core interface can delete');
+    need(found.length, 'no pack previews a free object of a type other than service that the core interface can delete');
     const track = tracker(ctx);
     const prefix = `${ctx.options.runTag} `;
     const installOne = async (x: Pick, extra: Doc): Promise<{ ex: Exchange; there: Doc | undefined }> => {
@@ -149,7 +150,7 @@ export const installEventObjects: OpsCheck = {
         if (type && e && !found.has(type)) found.set(type, { pack, group, type, id: String(e.id), title: String(e.title) });
       }
     }
-    if (!found.size) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'no pack previews a correlation search or an aggregation policy');
+    need(found.size, 'no pack previews a correlation search or an aggregation policy');
     const prefix = `${ctx.options.runTag} `;
     const left: string[] = [];
     // By the prefixed title, or else a new object under the pack's own title (an install that dropped the prefix).

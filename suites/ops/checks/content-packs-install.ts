@@ -5,6 +5,7 @@ import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
 import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
+import { need } from '../../core/precondition';
 import {
   absentFields,
   docs,
@@ -176,8 +177,10 @@ export const installResolution: OpsCheck = {
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
-    const found = (await candidates(ctx)).find((c) => c.free.length > 0);
-    if (!found) return ctx.untested('OPS-CP-INSTALL', 'no content pack has a service that is not installed yet');
+    const found = need(
+      (await candidates(ctx)).find((c) => c.free.length > 0),
+      'no content pack has a service that is not installed yet',
+    );
     const { pack } = found;
     const x = found.free[0];
     const tag = ctx.options.runTag;
@@ -327,8 +330,10 @@ export const installOptions: OpsCheck = {
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
-    const found = (await candidates(ctx)).find((c) => c.free.length > 0);
-    if (!found) return ctx.untested('OPS-CP-INSTALL-OPTIONAL', 'no content pack has a service that is not installed yet');
+    const found = need(
+      (await candidates(ctx)).find((c) => c.free.length > 0),
+      'no content pack has a service that is not installed yet',
+    );
     const { pack } = found;
     const x = found.free[0];
     const prefix = `${ctx.options.runTag} `;
@@ -465,6 +470,7 @@ export const installContent: OpsCheck = {
   destructive: true,
   async run(ctx) {
     const all = await candidates(ctx);
+    need(all.length, 'the library lists no content pack whose preview answers');
     const prefix = `${ctx.options.runTag} `;
     const track = tracker(ctx);
     const two = all.find((c) => c.free.length >= 2);
@@ -501,8 +507,7 @@ export const installContent: OpsCheck = {
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
     const cost = (c: Candidate) => (Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length + Number(c.saved)) * 1000 + Object.values(c.groups).flat().length;
-    const pick = [...all].sort((a, b) => cost(a) - cost(b))[0];
-    if (!pick) return ctx.untested('OPS-CP-INSTALL-CONTENT', 'the library lists no content pack to install whole');
+    const pick = [...all].sort((a, b) => cost(a) - cost(b))[0]!;
     const fresh = await previewOf(ctx, pick.pack);
     const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
     const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });

@@ -3,6 +3,7 @@ import { checkProperty, Violation } from '../../core/property';
 import { ok, type Doc, type OpsCheck } from '../support';
 import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
+import { need } from '../../core/precondition';
 import { docs, str, shown, member, listPacks, libraryOf, packsOf, idsOf, failuresOf, packParams, previewOf, packFieldProblems, savedSearchesOf, sortedIn } from './content-packs-support';
 
 export const libraryList: OpsCheck = {
@@ -67,7 +68,7 @@ export const libraryPaging: OpsCheck = {
     const whole = await listPacks(ctx);
     const all = packsOf(whole);
     const n = all.length;
-    if (!ok(whole) || n < 2) return ctx.untested('OPS-CP-LIST', `the library lists ${n} packs (${whole.status}); paging and sorting need at least two`, whole);
+    need(ok(whole) && n >= 2, `the library lists ${n} packs (${whole.status}); paging and sorting need at least two`, whole);
     const allIds = JSON.stringify([...idsOf(all)].sort());
     const failureCount = failuresOf(whole)?.length;
     // Only keys whose values differ on every pack, whatever the case: then each order has one right answer.
@@ -129,7 +130,7 @@ export const libraryGet: OpsCheck = {
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
-    if (!packs.length) return ctx.untested('OPS-CP-GET', 'the library lists no content pack with an id and a version');
+    need(packs.length, 'the library lists no content pack with an id and a version');
     for (const p of packs.slice(0, 5)) {
       const ex = await ctx.http.send('contentPackGet', { params: packParams(p) });
       const d = isDoc(ex.json) ? ex.json : {};
@@ -158,7 +159,7 @@ export const libraryPreview: OpsCheck = {
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
-    if (!packs.length) return ctx.untested('OPS-CP-PREVIEW-SHAPE', 'the library lists no content pack to preview');
+    need(packs.length, 'the library lists no content pack to preview');
     let older = 0;
     let current = 0;
     let saved = 0;

@@ -2,7 +2,27 @@ import { DEEP_DIVE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../c
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { deleteOneOfThree } from '../delete-one';
-import { assertWholeCount, countIn, countOf, createIn, deleteIn, emptyBody, getIn, keyOf, lackingFields, listIn, ok, ownFilter, removeIn, rows, sleep, updateIn, type OpsCheck } from '../support';
+import {
+  allNeeded,
+  assertWholeCount,
+  countIn,
+  countOf,
+  createIn,
+  createNeeded,
+  deleteIn,
+  emptyBody,
+  getIn,
+  keyOf,
+  lackingFields,
+  listIn,
+  ok,
+  ownFilter,
+  removeIn,
+  rows,
+  sleep,
+  updateIn,
+  type OpsCheck,
+} from '../support';
 
 const CREATED_TYPES: Collection[] = [SERVICE, KPI_BASE_SEARCH, DEEP_DIVE, TEAM];
 
@@ -41,8 +61,7 @@ export const readAfterWrite: OpsCheck = {
   title: 'GET <object_type>/<_key> MUST return the object as written, and POST <object_type>/<_key> MUST update it',
   requirements: ['OPS-CORE-GET', 'OPS-CORE-UPDATE', 'OPS-PARTIAL-NEW-FIELDS'],
   async run(ctx) {
-    const { key, body } = await createIn(ctx, SERVICE, 'Read After Write', { cf_note: 'first', cf_level: 3, cf_tags: ['a', 'b'] });
-    if (!key) return ctx.untested('OPS-CORE-GET', 'create did not answer a key');
+    const { key, body } = await createNeeded(ctx, SERVICE, 'Read After Write', { cf_note: 'first', cf_level: 3, cf_tags: ['a', 'b'] });
     const got = await getIn(ctx, SERVICE, key);
     const d = got.json;
     const same = ok(got) && d!.title === body.title && d!.cf_note === 'first' && d!.cf_level === 3 && JSON.stringify(d!.cf_tags) === '["a","b"]';
@@ -77,9 +96,8 @@ export const deleteRemovesExactlyOne: OpsCheck = {
   requirements: ['OPS-CORE-DELETE', 'OPS-COMMON-IRREVERSIBLE'],
   uses: ['deep_dive'],
   async run(ctx) {
-    const made = await Promise.all(['One', 'Two', 'Three'].map((n) => createIn(ctx, DEEP_DIVE, `Delete ${n}`)));
-    const ks = made.map((m) => m.key).filter((k): k is string => Boolean(k));
-    if (ks.length < 3) return ctx.untested('OPS-CORE-DELETE', 'could not create three objects');
+    const made = allNeeded(await Promise.all(['One', 'Two', 'Three'].map((n) => createIn(ctx, DEEP_DIVE, `Delete ${n}`))), 'three deep dives');
+    const ks = made.map((m) => m.key);
     const del = await deleteOneOfThree(ctx, DEEP_DIVE, ks);
     if (!del) return;
     ctx.expect.that('OPS-CORE-DELETE', 'the body of a delete by key', emptyBody(del), { expected: 'empty', actual: del.text.trim() }, del);
@@ -87,8 +105,7 @@ export const deleteRemovesExactlyOne: OpsCheck = {
     const later = await getIn(ctx, DEEP_DIVE, ks[1]);
     ctx.expect.status('OPS-COMMON-IRREVERSIBLE', 'GET of the deleted key, later', later, 'not 2xx');
     // Types with delete rules of their own (a team but the Global one may go) are held to the same plain delete.
-    const team = await createIn(ctx, TEAM, 'Delete Team');
-    if (!team.key) return ctx.untested('OPS-CORE-DELETE', `could not create a team to delete (${team.ex.status})`, team.ex);
+    const team = await createNeeded(ctx, TEAM, 'Delete Team');
     const gone = (await removeIn(ctx, TEAM, team))!;
     if (ctx.expect.status('OPS-CORE-DELETE', `DELETE team/${team.key} (a team of the run's)`, gone, '2xx'))
       ctx.expect.status('OPS-CORE-DELETE', 'GET of the deleted team', await getIn(ctx, TEAM, team.key), 'not 2xx');
@@ -100,8 +117,7 @@ export const identifyingNameIsLowerCasedTitle: OpsCheck = {
   title: 'Where present, identifying_name MUST be the lower-cased title, after create and after a title change',
   requirements: ['OPS-COMMON-IDENTIFYING-NAME'],
   async run(ctx) {
-    const { key, body } = await createIn(ctx, SERVICE, 'MiXeD Case Title');
-    if (!key) return ctx.untested('OPS-COMMON-IDENTIFYING-NAME', 'create did not answer a key');
+    const { key, body } = await createNeeded(ctx, SERVICE, 'MiXeD Case Title');
     const got = (await getIn(ctx, SERVICE, key)).json;
     // The document defines the value, not the presence ("commonly carry"): an object without it has nothing to judge.
     if (got?.identifying_name === undefined) return ctx.untested('OPS-COMMON-IDENTIFYING-NAME', 'the stored service carries no identifying_name');
@@ -118,8 +134,7 @@ export const commonFieldsAreMaintained: OpsCheck = {
   title: 'Stored objects SHOULD carry the common fields and a mod_timestamp that moves forward on every write; _version MUST hold the schema version',
   requirements: ['OPS-COMMON-FIELDS', 'OPS-VERSION-OBJECT-VERSION', 'OPS-COMMON-SEC-GRP-DEFAULT'],
   async run(ctx) {
-    const { key, body } = await createIn(ctx, SERVICE, 'Common Fields');
-    if (!key) return ctx.untested('OPS-COMMON-FIELDS', 'create did not answer a key');
+    const { key, body } = await createNeeded(ctx, SERVICE, 'Common Fields');
     const first = await getIn(ctx, SERVICE, key);
     const d = first.json;
     const missing = lackingFields(asDoc(d), ['_version', '_user', 'mod_source', 'mod_timestamp', 'identifying_name', 'sec_grp', 'title']);
@@ -167,8 +182,7 @@ export const createWithKeyUpdates: OpsCheck = {
   title: 'POST <object_type> with the _key of an existing object MUST NOT create a second object: it updates that object and answers its _key, or is refused and leaves the original intact',
   requirements: ['OPS-CORE-CREATE-UPSERT'],
   async run(ctx) {
-    const { key, body } = await createIn(ctx, SERVICE, 'Upsert');
-    if (!key) return ctx.untested('OPS-CORE-CREATE-UPSERT', 'create did not answer a key');
+    const { key, body } = await createNeeded(ctx, SERVICE, 'Upsert');
     // The title, a field of every schema: a create may drop made-up fields (only full updates are said to write them).
     const upserted = `${String(body.title)} upserted`;
     const ex = await ctx.http.send('coreCreate', { params: { object_type: 'service' }, body: { ...body, _key: key, title: upserted } });

@@ -1,29 +1,27 @@
 import { ENTITY, SERVICE } from '../collections';
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
-import { createIn, getIn, keys, lackingFields, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { Unmet } from '../../core/precondition';
+import { createIn, createNeeded, getIn, keys, lackingFields, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /**
  * A service and `n` entities linked to it both ways a server may link them: the entities name the service in
  * `services`, and the service's entity rules match an alias the entities carry (the document shows `services` only
- * in reads). Undefined when they could not be made or are not seen linked either way.
+ * in reads). Unmet when they could not be made or are not seen linked either way; `entity` makes one more member.
  */
 async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}) {
   const member = `${ctx.options.runTag}-member`;
   const rules = [{ rule_condition: 'AND', rule_items: [{ field: 'cf_member', field_type: 'alias', rule_type: 'matches', value: member }] }];
-  const svc = await createIn(ctx, SERVICE, 'Retire Service', { entity_rules: rules });
-  if (!svc.key) return undefined;
+  const svc = await createNeeded(ctx, SERVICE, 'Retire Service', { entity_rules: rules });
   const service = svc.key;
   const memberOf = { services: [{ _key: service, title: svc.body.title }], identifier: { fields: ['cf_member'], values: [member] }, cf_member: [member] };
-  const entity = async (title: string, more: Doc = {}) => (await createIn(ctx, ENTITY, title, { ...memberOf, ...more })).key;
+  const entity = async (title: string, more: Doc = {}) => (await createNeeded(ctx, ENTITY, title, { ...memberOf, ...more })).key;
   const entities = [];
-  for (let i = 0; i < n; i++) {
-    const e = await entity(`Retire Entity ${i}`, extra);
-    if (!e) return undefined;
-    entities.push(e);
-  }
+  for (let i = 0; i < n; i++) entities.push(await entity(`Retire Entity ${i}`, extra));
   const linked = await linkedTo(ctx, service, entities);
-  return entities.every((e) => linked.includes(e)) ? { service, entities, entity } : undefined;
+  const unlinked = entities.filter((e) => !linked.includes(e));
+  if (unlinked.length) throw new Unmet(`the entities ${unlinked.join(', ')} are not seen linked to the service ${service} (by services._key nor in their services)`);
+  return { service, entities, entity };
 }
 
 /** Entities linked to the service, by a filter on `services._key` or by the `services` of each candidate's read. */
@@ -40,7 +38,6 @@ export const retireAndRestore: OpsCheck = {
   requirements: ['OPS-ENTITY-RETIRE', 'OPS-ENTITY-RESTORE', 'OPS-ENTITY-RETIRED-FORM', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
     const made = await serviceWithEntities(ctx, 2);
-    if (!made) return ctx.untested('OPS-ENTITY-RETIRE', 'could not create a service with two entities seen linked to it');
     const [a, b] = made.entities;
     const retire = await ctx.http.send('entityRetire', { body: { data: [a] } });
     const retired = Array.isArray(retire.json) ? retire.json.map(String) : [];
@@ -88,9 +85,8 @@ export const countRetirable: OpsCheck = {
   title: 'entity/count_retirable MUST list the entities flagged retirable, with object_type, title, retirable, sec_grp, _key and permissions',
   requirements: ['OPS-ENTITY-COUNT-RETIRABLE', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
-    const flagged = await createIn(ctx, ENTITY, 'Retirable Entity', { retirable: 1 });
-    const plain = await createIn(ctx, ENTITY, 'Kept Entity');
-    if (!flagged.key || !plain.key) return ctx.untested('OPS-ENTITY-COUNT-RETIRABLE', 'could not create entities');
+    const flagged = await createNeeded(ctx, ENTITY, 'Retirable Entity', { retirable: 1 });
+    const plain = await createNeeded(ctx, ENTITY, 'Kept Entity');
     // Who sets the flag is not said: a server may take it from the client or compute it by a rule of its own. The
     // entities are judged by their flag as read, not as sent.
     const [isFlagged, isPlain] = await Promise.all([flagged.key, plain.key].map((k) => flaggedRetirable(ctx, k)));
@@ -154,10 +150,9 @@ export const retireRetirable: OpsCheck = {
   destructive: true,
   async run(ctx) {
     const made = await serviceWithEntities(ctx, 2, { retirable: 1 });
-    const kept = { key: await made?.entity('Not Retirable') };
-    if (!made || !kept.key) return ctx.untested('OPS-ENTITY-RETIRE-RETIRABLE', 'could not create the entities, seen linked to a service');
+    const kept = await made.entity('Not Retirable');
     // Judged by the flags as read just before (a server may compute them by a rule of its own), not as sent.
-    const mine = [...made.entities, kept.key];
+    const mine = [...made.entities, kept];
     const flags = new Map(await Promise.all(mine.map(async (k) => [k, await flaggedRetirable(ctx, k)] as const)));
     const flaggedMine = mine.filter((k) => flags.get(k) === true);
     const plainMine = mine.filter((k) => flags.get(k) === false);

@@ -3,6 +3,7 @@ import { inSomeOrder } from '../collation';
 import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
+import { need, Unmet } from '../../core/precondition';
 import type { Exchange } from '../../core/types';
 import { keys, lackingFields, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
@@ -323,11 +324,13 @@ const executeAction: OpsCheck = {
   shares: ['episode-actions'],
   async run(ctx) {
     const actions = rows(await ctx.http.send('emActionList'));
-    const action = actions.find((a) => a.action_name === 'ops_sample_event_action_ping');
-    if (!action) return ctx.untested('OPS-EM-ACTION-EXECUTE', 'the action list has no ops_sample_event_action_ping, the one action safe to run');
+    need(
+      actions.some((a) => a.action_name === 'ops_sample_event_action_ping'),
+      'the action list has no ops_sample_event_action_ping, the one action safe to run',
+    );
     const episodes = await emList(ctx, 'notable_event_group', { limit: 1 });
     const episode = rows(episodes)[0]?._key;
-    if (typeof episode !== 'string') return ctx.untested('OPS-EM-ACTION-EXECUTE', 'there is no episode to run the action on', episodes);
+    if (typeof episode !== 'string') throw new Unmet('there is no episode to run the action on', episodes);
     const ex = await ctx.http.send('emActionExecute', { params: { action_name: 'ops_sample_event_action_ping' }, body: { params: { host: 'localhost' }, ids: [episode] } });
     const results = rows(ex);
     const mine = results.find((r) => r.action_name === 'ops_sample_event_action_ping');
@@ -369,7 +372,7 @@ const commentsAppendOnly: OpsCheck = {
     }
     ctx.observe('OPS-EM-OTHER-METHODS', `POST ${COMMENT} answered ${made.status} ${made.text.slice(0, 120)}`);
     // How a comment is added is not shown: a server that takes it otherwise leaves the rule untested.
-    if (!ok(made)) return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', `adding a comment with POST ${COMMENT} {event_id, comment} answered ${made.status}`, made);
+    need(ok(made), `adding a comment with POST ${COMMENT} {event_id, comment} answered ${made.status}`, made);
     const find = async () => {
       const ex = await emList(ctx, COMMENT, { filter_data: JSON.stringify({ event_id: episode }) });
       return { ex, own: rows(ex).filter((r) => r.event_id === episode) };
@@ -377,14 +380,13 @@ const commentsAppendOnly: OpsCheck = {
     // The stored comment is found by its text: the answer's comment_id (newer releases) need not be its _key.
     const stored = (await find()).own.find((r) => r.comment === text)?._key;
     const key = typeof stored === 'string' ? stored : commentKey(made);
-    if (typeof key !== 'string') return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', 'the new comment could not be found by its key', made);
+    if (typeof key !== 'string') throw new Unmet('the new comment could not be found by its key', made);
     const readOne = async () => {
       const ex = await ctx.http.raw('GET', emPath(ctx, `${COMMENT}/${encodeURIComponent(key)}`));
       return { ex, one: ok(ex) && isDoc(ex.json) ? ex.json : undefined };
     };
     // Where the comment was seen (its list, else a read by key) is where it is looked for afterwards.
-    if (typeof stored !== 'string' && !(await readOne()).one)
-      return ctx.untested('OPS-EM-COMMENTS-APPEND-ONLY', `the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
+    if (typeof stored !== 'string' && !(await readOne()).one) throw new Unmet(`the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
     ctx.ledger.add(`${COMMENT} ${key}`, async () => {
       const del = await ctx.http.raw('DELETE', emPath(ctx, `${COMMENT}/${encodeURIComponent(key)}`));
       if (!ok(del)) throw new Error(`episode comments are append-only: left on episode ${episode}`);

@@ -5,7 +5,7 @@ import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFi
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { filterReadings } from '../model/filter-model';
-import { bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, ownTitles, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { allNeeded, bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, ownTitles, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 import { compact } from '../../core/expect';
 
@@ -17,10 +17,11 @@ const EVERY_KIND = { cf_alpha: 'fixed', cf_beta: ['red', 'blue'], cf_gamma: { x:
 const CASE_TWIN = { cf_alpha: 'Fixed', cf_beta: ['Red'], cf_gamma: { x: 'Deep', y: 7 } };
 
 /** Objects with varied user fields, the same for a given seed, so filters have something to tell apart. */
-async function seedObjects(ctx: OpsContext, c: Collection, n: number): Promise<{ made: number; shapes: Doc[] }> {
+/** `n` objects to filter, of the shapes returned; Unmet when one is refused. */
+async function seedObjects(ctx: OpsContext, c: Collection, n: number): Promise<Doc[]> {
   const shapes = [EVERY_KIND, CASE_TWIN, ...fc.sample(userObject, { seed: ctx.options.seed, numRuns: n - 2 })];
-  const made = await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra)));
-  return { made: made.filter((m) => m.key).length, shapes };
+  allNeeded(await Promise.all(shapes.map((extra, i) => createIn(ctx, c, `filter ${i}`, extra))), `the ${n} ${c.type} objects to filter`);
+  return shapes;
 }
 
 /**
@@ -110,13 +111,12 @@ export const filterMatchesModel: OpsCheck = {
   requirements: ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT', 'OPS-FILTER-STORE-SEMANTICS'],
   shares: ['*'],
   async run(ctx) {
-    const seeded = await seedObjects(ctx, SERVICE, 6);
-    if (seeded.made < 6) return ctx.untested('OPS-QUERY-FILTER', 'could not create the objects to filter');
+    const shapes = await seedObjects(ctx, SERVICE, 6);
     // A row the server refuses (a null, say) leaves its examples to the rows it holds: the model judges those.
     await Promise.all(EDGE_ROWS.map((extra, i) => createIn(ctx, SERVICE, `${EDGE} ${i}`, extra)));
     // Reads only from here on: the comparison is over the rows the server holds, whoever created them, read with
     // only the fields the run's rows hold (the ones the filters name), so a large deployment's rows stay small.
-    const named = [...new Set(['_key', 'title', ...[...seeded.shapes, ...EDGE_ROWS].flatMap((r) => Object.keys(r))])];
+    const named = [...new Set(['_key', 'title', ...[...shapes, ...EDGE_ROWS].flatMap((r) => Object.keys(r))])];
     const snapshot = rows(await listIn(ctx, SERVICE, { fields: named.join(',') }));
     const ours = snapshot.filter((r) => String(r.title ?? '').startsWith(ctx.options.runTag) && !String(r.title).startsWith(tagged(ctx, EDGE)));
     // Selections that differ from a document store's where only its semantics decides: a SHOULD, judged once at the end.

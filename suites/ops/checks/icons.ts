@@ -5,6 +5,7 @@ import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
+import { need, Unmet } from '../../core/precondition';
 import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
@@ -84,6 +85,13 @@ async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; o
     opts.owner?.entries.push(ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } })));
   }
   return { ex, keys: saved };
+}
+
+/** Icons the check cannot go on without: their keys, one per icon, or Unmet with the save's answer. */
+async function saveNeeded(ctx: OpsContext, icons: Doc[]): Promise<string[]> {
+  const { ex, keys } = await saveIcons(ctx, icons);
+  if (keys?.length !== icons.length) throw new Unmet(`could not save ${icons.length} icon(s): the save answered ${ex.status} with ${keys?.length ?? 'no'} keys`, ex);
+  return keys;
 }
 
 const listIcons = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('iconList', { query });
@@ -230,9 +238,8 @@ const listParameters: OpsCheck = {
     const main = ownCategory(ctx, 'icon paging');
     const other = ownCategory(ctx, 'icon paging other');
     const icons: Doc[] = words.map((w, i) => ({ ...iconOf(ctx, main.name, { name: w, width: 10 + i, height: 20 + i }, ''), title: tagged(ctx, w) }));
-    const a = await saveIcons(ctx, icons);
-    const b = await saveIcons(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
-    if (!a.keys || !b.keys) return ctx.untested('OPS-ICON-LIST', `could not save the icons to page through (${a.ex.status}, ${b.ex.status})`);
+    await saveNeeded(ctx, icons);
+    await saveNeeded(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
     const totals = new Set<string>();
     const params = fc.record({
       dir: fc.constantFrom(0, 1),
@@ -305,8 +312,7 @@ const listCategories: OpsCheck = {
   shares: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon category');
-    const saved = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
-    if (!saved.keys) return ctx.untested('OPS-ICON-LIST-CATEGORIES', `could not save an icon (${saved.ex.status})`);
+    await saveNeeded(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
     const { ex, list } = await categories(ctx);
     if (!ctx.expect.that('OPS-ICON-LIST-CATEGORIES', 'list_categories=1', ok(ex) && !!list, { expected: 'a success with an array', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
     const malformed = list!.filter((c) => !c || typeof c !== 'object' || typeof c.name !== 'string');
@@ -416,11 +422,10 @@ const deleteByKey: OpsCheck = {
   uses: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon delete key');
-    const { ex, keys } = await saveIcons(
+    const keys = await saveNeeded(
       ctx,
       [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'key', width: 4, height: 4 }, i)),
     );
-    if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE', `could not save two icons (${ex.status})`);
     const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
     ctx.expect.status('OPS-ICON-DELETE', `DELETE icon_collection/${keys[0]}`, del, '2xx');
     if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', `the answer of DELETE icon_collection/${keys[0]}`, saysDeleted(del), deleteAnswer(del), del);
@@ -441,11 +446,13 @@ const immutableCategories: OpsCheck = {
   async run(ctx) {
     const { list } = await categories(ctx);
     const all = await allIcons(ctx);
-    const cat = (list ?? [])
-      .filter(isImmutable)
-      .map((c) => String(c.name))
-      .find((name) => all.some((i) => i.category === name));
-    if (!cat) return ctx.untested('OPS-ICON-CATEGORY-IMMUTABLE', 'no category listed as immutable holds an icon');
+    const cat = need(
+      (list ?? [])
+        .filter(isImmutable)
+        .map((c) => String(c.name))
+        .find((name) => all.some((i) => i.category === name)),
+      'no category listed as immutable holds an icon',
+    );
     const held = keysOf(all.filter((i) => i.category === cat));
     // What the refusal answers is not shown: only the effect is judged.
     const byCategory = await ctx.http.send('iconDeleteByCategory', { query: { category: cat } });
@@ -487,11 +494,10 @@ const deleteAll: OpsCheck = {
   destructive: true,
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon delete all');
-    const { ex, keys } = await saveIcons(
+    const keys = await saveNeeded(
       ctx,
       [0, 1].map((i) => iconOf(ctx, cat.name, { name: 'all', width: 4, height: 4 }, i)),
     );
-    if (keys?.length !== 2) return ctx.untested('OPS-ICON-DELETE-ALL', `could not save two icons (${ex.status})`);
     const immutable = new Set(((await categories(ctx)).list ?? []).filter(isImmutable).map((c) => c.name));
     const del = await ctx.http.send('iconDeleteByCategory', { query: { category: '*' } });
     ctx.expect.status('OPS-ICON-DELETE-ALL', 'DELETE ?category=*', del, '2xx');

@@ -1,6 +1,7 @@
 import { asDoc } from '../../core/json';
+import { need } from '../../core/precondition';
 import { SERVICE } from '../collections';
-import { createIn, getIn, ok, tagged, updateIn, type OpsCheck } from '../support';
+import { createNeeded, getIn, ok, tagged, updateIn, type OpsCheck } from '../support';
 
 /**
  * A server may keep an identifying_name the client sends instead of deriving its own. After a partial rename that does
@@ -14,11 +15,10 @@ export const identifyingNameSentFollowsTitle: OpsCheck = {
   async run(ctx) {
     const name = 'Sent Identifying Name';
     const title = tagged(ctx, name);
-    const { key, ex } = await createIn(ctx, SERVICE, name, { identifying_name: title.toLowerCase() });
-    if (!key) return ctx.untested('OPS-COMMON-IDENTIFYING-NAME-SENT', 'a service sent with identifying_name was refused', ex);
+    const { key } = await createNeeded(ctx, SERVICE, name, { identifying_name: title.toLowerCase() });
     const renamed = `${title} RENAMED`;
     const upd = await updateIn(ctx, SERVICE, key, { title: renamed }, 1);
-    if (!ok(upd)) return ctx.untested('OPS-COMMON-IDENTIFYING-NAME-SENT', `the rename answered ${upd.status}`, upd);
+    need(ok(upd), `the rename answered ${upd.status}`, upd);
     const got = await getIn(ctx, SERVICE, key);
     const carried = asDoc(got.json).identifying_name;
     // The document defines the value, not the presence ("commonly carry"): an object without it has nothing to judge.

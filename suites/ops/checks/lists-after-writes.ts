@@ -1,6 +1,7 @@
 import { escapeRegex } from '../arbitraries/filters';
 import { SERVICE } from '../collections';
-import { countIn, countOf, createIn, keys, listIn, ok, removeIn, rows, tagged, updateIn, type Created, type Doc, type OpsCheck } from '../support';
+import { need } from '../../core/precondition';
+import { countIn, countOf, createIn, keys, listIn, ok, removeIn, rows, tagged, updateIn, type Doc, type Made, type OpsCheck } from '../support';
 
 /**
  * Services: no other check deletes them by filter while the run goes on, so the rows here stay as this check leaves
@@ -11,7 +12,7 @@ const C = SERVICE;
 const FILLERS = 9;
 
 interface Row {
-  made: Created;
+  made: Made;
   title: string;
   rank?: number;
 }
@@ -40,17 +41,17 @@ export const listsAfterWrites: OpsCheck = {
     ];
     const create = async (name: string, extra: Doc): Promise<Row | undefined> => {
       const made = await createIn(ctx, C, name, extra);
-      return made.key ? { made, title: tagged(ctx, name), rank: typeof extra.cf_rank === 'number' ? extra.cf_rank : undefined } : undefined;
+      return made.key ? { made: { ...made, key: made.key }, title: tagged(ctx, name), rank: typeof extra.cf_rank === 'number' ? extra.cf_rank : undefined } : undefined;
     };
     const made = await Promise.all([
       ...specs.map(([n, rank, note]) => create(ranked(n), note === undefined ? { cf_rank: rank } : { cf_rank: rank, cf_note: note })),
       ...Array.from({ length: FILLERS }, (_, i) => create(`lw filler ${i}`, {})),
     ]);
-    if (made.some((m) => !m)) return ctx.untested('OPS-FILTER-EQUALITY', `could not create the ${made.length} services to list`);
-    const r = made.slice(0, specs.length) as Row[];
+    need(made.every(Boolean), `could not create the ${made.length} services to list: ${made.filter((m) => !m).length} refused`);
+    const r = made.slice(0, specs.length).filter((x): x is Row => x !== undefined);
     const [r0, r1, r2, r3, r4] = r;
-    const live = new Map<string, Row>(r.map((x) => [x.made.key!, x]));
-    const withPair = new Set([r0, r2, r4].map((x) => x.made.key!));
+    const live = new Map<string, Row>(r.map((x) => [x.made.key, x]));
+    const withPair = new Set([r0, r2, r4].map((x) => x.made.key));
     const rankedFilter = JSON.stringify({ title: { $regex: `^${escapeRegex(tagged(ctx, 'lw r '))}` } });
 
     /**
@@ -75,7 +76,7 @@ export const listsAfterWrites: OpsCheck = {
     };
     /** The ranked rows sorted by cf_rank: exactly the current ones, in order. */
     const inOrder = async (what: string, dir: 0 | 1) => {
-      const asc = [...live.values()].sort((a, b) => a.rank! - b.rank!).map((x) => x.made.key!);
+      const asc = [...live.values()].sort((a, b) => a.rank! - b.rank!).map((x) => x.made.key);
       const ex = await listIn(ctx, C, { filter: rankedFilter, sort_key: 'cf_rank', sort_dir: dir });
       const want = dir === 1 ? asc : [...asc].reverse();
       const got = keys(rows(ex));
@@ -90,14 +91,14 @@ export const listsAfterWrites: OpsCheck = {
     };
 
     // The collection answers equality filters, counts and sorts before any write.
-    await selects({ title: r3.title }, [r3.made.key!], 'before the writes');
+    await selects({ title: r3.title }, [r3.made.key], 'before the writes');
     await selects({ title: tagged(ctx, 'lw no such title') }, [], 'before the writes');
     await selects(
       { cf_note: pair },
       [...withPair].filter((k) => k !== r4.made.key),
       'before the writes',
       false,
-      [r4.made.key!],
+      [r4.made.key],
     );
     await inOrder('before the writes', 1);
     await inOrder('before the writes', 0);
@@ -106,26 +107,26 @@ export const listsAfterWrites: OpsCheck = {
     // holding it inside an array.
     const r5 = await create(ranked('5'), { cf_rank: 35, cf_note: pair });
     if (!ctx.expect.that('OPS-CORE-CREATE', 'create of one more ranked service', !!r5, { expected: 'a success with a _key', actual: r5 ? 'one' : 'none' })) return;
-    live.set(r5!.made.key!, r5!);
-    withPair.add(r5!.made.key!);
+    live.set(r5!.made.key, r5!);
+    withPair.add(r5!.made.key);
     const renamed = `${r1.title} renamed`;
     // Every update sends all the fields the check set, as a full update: the document says a full update writes fields
     // outside the schema, while a partial one may leave them out (OPS-PARTIAL-NEW-FIELDS).
-    const upd = await updateIn(ctx, C, r1.made.key!, { title: renamed, cf_rank: 45 }, 0);
+    const upd = await updateIn(ctx, C, r1.made.key, { title: renamed, cf_rank: 45 }, 0);
     if (!ctx.expect.status('OPS-CORE-UPDATE', 'rename and re-rank of a ranked service', upd, '2xx')) return;
     const oldTitle = r1.title;
-    live.set(r1.made.key!, { ...r1, title: renamed, rank: 45 });
+    live.set(r1.made.key, { ...r1, title: renamed, rank: 45 });
     for (const gone of [r0, r4]) {
       const del = await removeIn(ctx, C, gone.made);
       if (!ctx.expect.status('OPS-CORE-DELETE', 'delete of a service holding the shared note', del!, '2xx')) return;
-      live.delete(gone.made.key!);
-      withPair.delete(gone.made.key!);
+      live.delete(gone.made.key);
+      withPair.delete(gone.made.key);
     }
 
     await selects({ cf_note: pair }, [...withPair], 'after the writes', true);
     await selects({ title: oldTitle }, [], 'after a rename, by the old title', true);
-    await selects({ title: renamed }, [r1.made.key!], 'after a rename, by the new title');
-    await selects({ title: r5!.title }, [r5!.made.key!], 'after a create');
+    await selects({ title: renamed }, [r1.made.key], 'after a rename, by the new title');
+    await selects({ title: r5!.title }, [r5!.made.key], 'after a create');
     await inOrder('after the writes', 1);
     await inOrder('after the writes', 0);
 
@@ -133,10 +134,10 @@ export const listsAfterWrites: OpsCheck = {
     const odd = await create('lw odd', { cf_rank: [1, 2] });
     if (odd) {
       await inOrder('with an array at cf_rank in a row the filter leaves out', 1);
-      const rerank = await updateIn(ctx, C, r2.made.key!, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
-      if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx')) live.set(r2.made.key!, { ...r2, rank: 5 });
+      const rerank = await updateIn(ctx, C, r2.made.key, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
+      if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx')) live.set(r2.made.key, { ...r2, rank: 5 });
       const del = await removeIn(ctx, C, r3.made);
-      if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx')) live.delete(r3.made.key!);
+      if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx')) live.delete(r3.made.key);
       await inOrder('after writes to a collection with an array at the sort key', 0);
     }
   },

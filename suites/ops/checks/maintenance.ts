@@ -7,10 +7,12 @@ import { ENTITY, MAINTENANCE, SERVICE, TEAM, type Collection } from '../collecti
 import { expectReplaced, serverFields } from '../ownership';
 import { deleteOneOfThree } from '../delete-one';
 import {
+  allNeeded,
   assertWholeCount,
   countIn,
   countOf,
   createIn,
+  createNeeded,
   getIn,
   keyOf,
   keys,
@@ -57,20 +59,18 @@ const badObjects = (d: Doc) => !Array.isArray(d.objects) || d.objects.some((o: D
  * A service and an entity of the run's own, for windows to point at: every window the suite writes names at least one
  * of them, with its start and end times, as a real window does (what a server does with other input is not shown).
  */
-async function targets(ctx: OpsContext): Promise<Doc[] | undefined> {
-  const [svc, ent] = await Promise.all([createIn(ctx, SERVICE, 'mw target service'), createIn(ctx, ENTITY, 'mw target entity')]);
-  return svc.key && ent.key
-    ? [
-        { object_type: 'service', _key: svc.key },
-        { object_type: 'entity', _key: ent.key },
-      ]
-    : undefined;
+async function targets(ctx: OpsContext): Promise<Doc[]> {
+  const [svc, ent] = allNeeded(await Promise.all([createIn(ctx, SERVICE, 'mw target service'), createIn(ctx, ENTITY, 'mw target entity')]), 'a service and an entity for the windows to name');
+  return [
+    { object_type: 'service', _key: svc.key },
+    { object_type: 'entity', _key: ent.key },
+  ];
 }
 
-/** The fields of a complete window of the run's own, naming one service it created; undefined when that fails. */
-async function completeWindow(ctx: OpsContext): Promise<Doc | undefined> {
-  const svc = await createIn(ctx, SERVICE, 'mw target service');
-  return svc.key ? { ...MAINTENANCE.template(), objects: [{ object_type: 'service', _key: svc.key }] } : undefined;
+/** The fields of a complete window of the run's own, naming one service it created; Unmet when that fails. */
+async function completeWindow(ctx: OpsContext): Promise<Doc> {
+  const svc = await createNeeded(ctx, SERVICE, 'mw target service');
+  return { ...MAINTENANCE.template(), objects: [{ object_type: 'service', _key: svc.key }] };
 }
 
 const windowShape = (objects: Doc[]) =>
@@ -110,7 +110,6 @@ const roundTrip: OpsCheck = {
   shares: ['maintenance'],
   async run(ctx) {
     const objects = await targets(ctx);
-    if (!objects) return ctx.untested('OPS-MW-CREATE', 'could not create a service and an entity for the windows to name');
     let n = 0;
     const precision = new Set<string>();
     const property = fc.asyncProperty(windowShape(objects), async (w) => {
@@ -186,11 +185,9 @@ const update: OpsCheck = {
   shares: ['maintenance'],
   async run(ctx) {
     const objects = await targets(ctx);
-    if (!objects) return ctx.untested('OPS-MW-UPDATE', 'could not create a service and an entity for the window to name');
     const start = FAR + 7200;
     // cf_comment, a field the suite makes up: a create may leave it out, and then it is written by a full update.
-    const made = await createIn(ctx, MAINTENANCE, 'mw update', { start_time: start, end_time: start + 600, objects: objects.slice(0, 1), cf_comment: 'kept' });
-    if (!made.key) return ctx.untested('OPS-MW-UPDATE', `could not create a window (${made.ex.status})`);
+    const made = await createNeeded(ctx, MAINTENANCE, 'mw update', { start_time: start, end_time: start + 600, objects: objects.slice(0, 1), cf_comment: 'kept' });
     const partial = await updateIn(ctx, MAINTENANCE, made.key, { end_time: start + 3600.5 }, 1);
     ctx.expect.equal('OPS-MW-UPDATE', 'a partial update: success and _key', { success: ok(partial), _key: keyOf(partial) }, { success: true, _key: made.key }, partial);
     const merged = (await getIn(ctx, MAINTENANCE, made.key)).json;
@@ -236,10 +233,8 @@ const deleteAndCount: OpsCheck = {
   shares: ['maintenance'],
   async run(ctx) {
     const whole = await completeWindow(ctx);
-    if (!whole) return ctx.untested('OPS-MW-DELETE', 'could not create a service for the windows to name');
-    const made = await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, MAINTENANCE, `mw delete ${n}`, whole)));
-    const ks = made.map((m) => m.key).filter((k): k is string => Boolean(k));
-    if (ks.length < 3) return ctx.untested('OPS-MW-DELETE', 'could not create three windows');
+    const made = allNeeded(await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, MAINTENANCE, `mw delete ${n}`, whole))), 'three windows');
+    const ks = made.map((m) => m.key);
     const own = await countIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
     ctx.expect.equal('OPS-MW-COUNT', "count of the run's windows (three created): success and count", { success: ok(own), count: countOf(own) }, { success: true, count: 3 }, own);
     // Without a filter every readable window counts, and other checks may be writing: compare count and list at rest.
@@ -252,19 +247,17 @@ const deleteAndCount: OpsCheck = {
  * Counts against the read-only caller: one object in the default group and one in a team the run makes, so a count
  * that ignores access has something to over-count. The run-tag filter keeps everyone else's objects out of it.
  */
-export function readableCountCheck(c: Collection, id: string, countReq: string, complete: (ctx: OpsContext) => Promise<Doc | undefined> = async () => ({})): OpsCheck {
+export function readableCountCheck(c: Collection, id: string, countReq: string, complete: (ctx: OpsContext) => Promise<Doc> = async () => ({})): OpsCheck {
   return {
     id,
     title: `Counts of ${c.type} MUST reflect the caller's access: the read-only caller's count equals its own list, never more than the administrator's`,
     requirements: ['OPS-AUTH-COUNTS', countReq],
     needs: ['readonly'],
     async run(ctx) {
-      const team = await createIn(ctx, TEAM, `${c.type} restricted team`);
+      const team = await createNeeded(ctx, TEAM, `${c.type} restricted team`);
       const fields = await complete(ctx);
-      if (!team.key || !fields) return ctx.untested('OPS-AUTH-COUNTS', `could not create a team (${team.ex.status}) and what the ${c.type} objects name`);
-      const open = await createIn(ctx, c, `${c.type} readable`, fields);
-      const closed = await createIn(ctx, c, `${c.type} team only`, { ...fields, sec_grp: team.key, sec_grp_list: [team.key] });
-      if (!open.key || !closed.key) return ctx.untested('OPS-AUTH-COUNTS', `could not create the ${c.type} objects`);
+      const open = await createNeeded(ctx, c, `${c.type} readable`, fields);
+      const closed = await createNeeded(ctx, c, `${c.type} team only`, { ...fields, sec_grp: team.key, sec_grp_list: [team.key] });
       const filter = ownFilter(ctx);
       const admin = await countIn(ctx, c, { filter });
       ctx.expect.equal(countReq, `the administrator's count of the run's two ${c.type} objects`, countOf(admin), 2, admin);

@@ -1,6 +1,6 @@
 import { CORE_TYPES, ENTITY } from '../collections';
 import { compact } from '../../core/expect';
-import { createIn, type OpsCheck } from '../support';
+import { createNeeded, type OpsCheck } from '../support';
 
 const EXTRA_TYPES = ['entity_relationship', 'entity_relationship_rule'];
 
@@ -46,13 +46,12 @@ export const aliasList: OpsCheck = {
   async run(ctx) {
     const field = `cf_alias_${ctx.options.runTag.slice(-4)}`;
     const info = `cf_info_${ctx.options.runTag.slice(-4)}`;
-    const { key } = await createIn(ctx, ENTITY, 'Alias Entity', {
+    const { key } = await createNeeded(ctx, ENTITY, 'Alias Entity', {
       identifier: { fields: [field], values: ['host-a.example.test'] },
       informational: { fields: [info], values: ['rack 7'] },
       [field]: ['host-a.example.test'],
       [info]: ['rack 7'],
     });
-    if (!key) return ctx.untested('OPS-CORE-ALIAS-LIST', 'could not create an entity with alias fields');
     const ex = await ctx.http.send('coreGetAliasList');
     const body = ex.json;
     const shaped = Array.isArray(body?.identifier) && Array.isArray(body?.informational);

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
+import { need } from '../../core/precondition';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
 import { DEEP_DIVE, QUERYABLE, type Collection } from '../collections';
 import { orderings } from '../collation';
-import { createIn, entryOf, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { allNeeded, createIn, entryOf, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const SIZE = 5;
 /** Title prefix of the ranked rows. */
@@ -113,8 +114,7 @@ export const limitUnsetReturnsAll: OpsCheck = {
     const made: Created[] = [];
     for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20)
       made.push(...(await Promise.all(Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)))));
-    const mine = made.map((m) => m.key).filter((k): k is string => Boolean(k));
-    if (mine.length < UNSET_LIMIT_ROWS) return ctx.untested('OPS-LIMITS-UNSET', `only ${mine.length} of ${UNSET_LIMIT_ROWS} deep dives could be created`);
+    const mine = allNeeded(made, `${UNSET_LIMIT_ROWS} deep dives`).map((m) => m.key);
     const ex = await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) });
     const got = new Set(keys(rows(ex)));
     const missing = mine.filter((k) => !got.has(k));
@@ -133,8 +133,7 @@ export const fieldsSelectsFields: OpsCheck = {
   requirements: ['OPS-QUERY-FIELDS'],
   async run(ctx) {
     const c = QUERYABLE[0];
-    const seeded = await seedRanked(ctx, c);
-    if (!seeded) return ctx.untested('OPS-QUERY-FIELDS', 'could not create objects');
+    const seeded = need(await seedRanked(ctx, c), `could not create the ${SIZE} ${c.type} objects to read`);
     const byKey = new Map(seeded.map((d) => [String(d._key), d]));
     const property = fc.asyncProperty(fc.subarray(['title', 'cf_rank', 'cf_word', 'description'], { minLength: 1 }), async (fields) => {
       const ex = await listIn(ctx, c, { filter: ownFilter(ctx), fields: fields.join(',') });

@@ -5,7 +5,7 @@ import { userObject } from '../arbitraries/values';
 import { SERVICE } from '../collections';
 import { expectMerged, expectReplaced, serverFields } from '../ownership';
 import { compact } from '../../core/expect';
-import { createIn, deleteIn, entryOf, getIn, keyOf, ok, removeIn, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { createIn, createNeeded, deleteIn, entryOf, getIn, keyOf, ok, removeIn, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const title = (ctx: OpsContext, n: string) => tagged(ctx, `partial ${n}`);
 
@@ -92,8 +92,7 @@ export const fullUpdateNeedsRequiredFields: OpsCheck = {
     if (made) ctx.ledger.add(entryOf(SERVICE, made), () => deleteIn(ctx, SERVICE, made));
     const read = made ? await getIn(ctx, SERVICE, made) : undefined;
     ctx.observe('OPS-CORE-CREATE', `a create without title answered ${untitled.status} ${compact(untitled.json)}${read ? `, and its key reads ${read.status}` : ''}`);
-    const { key, body } = await createIn(ctx, SERVICE, 'required title', { cf_note: 'kept' });
-    if (!key) return ctx.untested('OPS-PARTIAL-REQUIRED-FIELDS', 'could not create a service');
+    const { key, body } = await createNeeded(ctx, SERVICE, 'required title', { cf_note: 'kept' });
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'no title' }, 0);
     ctx.expect.status('OPS-PARTIAL-REQUIRED-FIELDS', 'a full update without title', upd, 'not 2xx');
     const got = (await getIn(ctx, SERVICE, key)).json;

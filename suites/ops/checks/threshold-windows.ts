@@ -1,8 +1,9 @@
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
+import { need, Unmet } from '../../core/precondition';
 import type { Exchange } from '../../core/types';
 import { core, SERVICE } from '../collections';
-import { createIn, getIn, listIn, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { createIn, createNeeded, getIn, listIn, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -35,15 +36,15 @@ interface OwnService {
 }
 type Links = { _key: string; kpi_ids: string[] }[];
 
-/** A disabled service with `n` KPIs; the KPI keys are read back, since a server may assign its own. */
-async function serviceWithKpis(ctx: OpsContext, name: string, n: number): Promise<OwnService | undefined> {
+/** A disabled service with `n` KPIs; the KPI keys are read back, since a server may assign its own. Unmet when it cannot be made. */
+async function serviceWithKpis(ctx: OpsContext, name: string, n: number): Promise<OwnService> {
   const titles = Array.from({ length: n }, (_, i) => tagged(ctx, `${name} kpi ${i}`));
   const kpis = titles.map((title, i) => ({ _key: `${ctx.options.runTag}_${name.replace(/\W/g, '_')}_k${i}`, title, type: 'kpis', threshold_field: 'count', search_type: 'adhoc' }));
-  const made = await createIn(ctx, SERVICE, name, { kpis });
-  if (!made.key) return undefined;
-  const stored = rowsOf((await getIn(ctx, SERVICE, made.key)).json, 'kpis');
+  const made = await createNeeded(ctx, SERVICE, name, { kpis });
+  const read = await getIn(ctx, SERVICE, made.key);
+  const stored = rowsOf(read.json, 'kpis');
   const found = titles.map((t) => stored.find((k) => k.title === t)).filter((k): k is Doc => typeof k?._key === 'string');
-  if (found.length !== n) return undefined;
+  if (found.length !== n) throw new Unmet(`the service ${made.key}, created with ${n} KPIs, reads back ${found.length} of them with a key`, read);
   return { key: made.key, title: String(made.body.title), kpis: found.map((k) => ({ key: String(k._key), title: String(k.title) })) };
 }
 
@@ -53,7 +54,7 @@ const rowsOf = (json: unknown, field: string): Doc[] => {
 };
 
 /** A window of the run's own whose linked_services names the KPIs it is to be linked to. */
-const windowFor = (ctx: OpsContext, name: string, links: Links) => createIn(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
+const windowFor = (ctx: OpsContext, name: string, links: Links) => createNeeded(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
 
 const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
 
@@ -104,7 +105,6 @@ const associateAndLinkedKpis: OpsCheck = {
   async run(ctx) {
     const s1 = await serviceWithKpis(ctx, 'ctw one', 3);
     const s2 = await serviceWithKpis(ctx, 'ctw two', 1);
-    if (!s1 || !s2) return ctx.untested('OPS-CTW-ASSOCIATE', 'could not create the services with KPIs');
     const linksA: Links = [
       { _key: s1.key, kpi_ids: [s1.kpis[0].key, s1.kpis[1].key] },
       { _key: s2.key, kpi_ids: [s2.kpis[0].key] },
@@ -112,7 +112,6 @@ const associateAndLinkedKpis: OpsCheck = {
     const linksB: Links = [{ _key: s1.key, kpi_ids: [s1.kpis[2].key] }];
     const a = await windowFor(ctx, 'window a', linksA);
     const b = await windowFor(ctx, 'window b', linksB);
-    if (!a.key || !b.key) return ctx.untested('OPS-CTW-ASSOCIATE', `could not create the two windows (${a.ex.status}, ${b.ex.status})`, a.ex);
     const wanted: [string, Links][] = [
       [a.key, linksA],
       [b.key, linksB],
@@ -215,9 +214,10 @@ const associateAndLinkedKpis: OpsCheck = {
     // A window created with nothing linked: what associate answers as linked is what linked_kpis lists afterwards
     // (judged where linked_kpis was seen to list a window's own KPIs, so that its faults stay its own).
     if (!linkedKpisHold) return;
+    // Every requirement is judged by now: a service that cannot be made here (Unmet) leaves nothing more untested.
     const s3 = await serviceWithKpis(ctx, 'ctw three', 1);
-    const empty = s3 ? await createIn(ctx, CTW, 'window empty', { linked_services: [] }) : undefined;
-    if (!s3 || !empty?.key) return;
+    const empty = await createIn(ctx, CTW, 'window empty', { linked_services: [] });
+    if (!empty.key) return;
     const { ex: joined } = await associate(ctx, empty.key, [{ _key: s3.key, kpi_ids: [s3.kpis[0].key] }]);
     const said = [...new Set(answeredPairs(joined))];
     if (!ok(joined) || !said.length) return;
@@ -239,19 +239,16 @@ const disconnectUnlinks: OpsCheck = {
   shares: ['threshold-windows'],
   async run(ctx) {
     const s = await serviceWithKpis(ctx, 'ctw disconnect', 3);
-    if (!s) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the service with KPIs');
     const linkA: Links = [{ _key: s.key, kpi_ids: [s.kpis[0].key, s.kpis[1].key] }];
     const linkB: Links = [{ _key: s.key, kpi_ids: [s.kpis[2].key] }];
     const a = await windowFor(ctx, 'disconnect a', linkA);
     const b = await windowFor(ctx, 'disconnect b', linkB);
-    if (!a.key || !b.key) return ctx.untested('OPS-CTW-DISCONNECT', 'could not create the two windows');
     const assoc = [(await associate(ctx, a.key, linkA)).ex, (await associate(ctx, b.key, linkB)).ex];
-    if (assoc.some((ex) => !ok(ex)))
-      return ctx.untested(
-        'OPS-CTW-DISCONNECT',
-        `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`,
-        assoc.find((e) => !ok(e)),
-      );
+    need(
+      assoc.every(ok),
+      `associate_service_kpi answered ${assoc.map((e) => e.status).join(', ')}`,
+      assoc.find((e) => !ok(e)),
+    );
     // Judged only where linked_kpis shows each window's links before the disconnect.
     const before = [await linkedKpis(ctx, a.key), await linkedKpis(ctx, b.key)];
     if (!sameSet(pairsOfRows(before[0]), pairsOfLinks(linkA)) || !sameSet(pairsOfRows(before[1]), pairsOfLinks(linkB))) {
@@ -308,9 +305,8 @@ const stopMovesToStopped: OpsCheck = {
   requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
   shares: ['threshold-windows'],
   async run(ctx) {
-    const a = await createIn(ctx, CTW, 'stop a');
-    const b = await createIn(ctx, CTW, 'stop b');
-    if (!a.key || !b.key) return ctx.untested('OPS-CTW-STOP', 'could not create two windows');
+    const a = await createNeeded(ctx, CTW, 'stop a');
+    const b = await createNeeded(ctx, CTW, 'stop b');
     const before = await getIn(ctx, CTW, a.key);
     const first = before.json;
     ctx.expect.that(
@@ -399,7 +395,7 @@ const windowFields: OpsCheck = {
     await createIn(ctx, CTW, 'fields');
     const ex = await listIn(ctx, CTW);
     const windows = rows(ex);
-    if (!ok(ex) || !windows.length) return ctx.untested('OPS-CTW-FIELDS', `the window list answered ${ex.status} with ${windows.length} windows`, ex);
+    need(ok(ex) && windows.length, `the window list answered ${ex.status} with ${windows.length} windows`, ex);
     const badType = windows.filter((w) => w.object_type !== 'custom_threshold_windows');
     ctx.expect.equal(
       'OPS-CTW-OBJECT-TYPE',

@@ -1,4 +1,5 @@
 import { compact } from '../../core/expect';
+import { need } from '../../core/precondition';
 import {
   appeared,
   codeOf,
@@ -71,7 +72,7 @@ export const defaultVersionIsLatestReleased: StacksCheck = {
   uses: ['stack-quota'],
   async run(ctx) {
     const latest = latestReleasedReadings(await listVersions(ctx)).map((v) => v.buildVersion);
-    if (!latest.length) return ctx.untested('STK-CREATE-DEFAULT-VERSION', 'the versions list holds no released version to compare with');
+    need(latest.length, 'the versions list holds no released version to compare with');
     const ex = await createStack(ctx, {});
     if (!createdAsDocumented(ctx, ['STK-CREATE-DEFAULT-VERSION'], ex)) return;
     // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
@@ -98,7 +99,7 @@ export const chosenVersionIsUsed: StacksCheck = {
     const latest = latestReleasedReadings(versions);
     // Prefer versions that differ from the default, so "ignores the field" cannot pass by chance.
     const picks = [versions.find((v) => v.status === 'released' && !latest.includes(v)), versions.find((v) => v.status === 'unreleased')].filter((v): v is NonNullable<typeof v> => Boolean(v));
-    if (!picks.length) return ctx.untested('STK-CREATE-CHOSEN-VERSION', 'the versions list offers no version other than the default');
+    need(picks.length, 'the versions list offers no version other than the default');
     for (const v of picks) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });
       if (ex.status !== 202 && ex.status !== 400) {
