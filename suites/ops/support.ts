@@ -2,9 +2,11 @@ import type { Check, CheckContext } from '../core/check';
 import type { SendOptions } from '../core/client';
 import { Unmet } from '../core/precondition';
 import { sleep } from '../core/sleep';
+import { specOf } from '../core/spec';
 import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 import type { operations } from './openapi.gen';
+import { OPS_SPEC } from './paths';
 import type { OpsState } from './state';
 
 /**
@@ -15,7 +17,7 @@ export type OpsCheck = Check<operations, OpsState>;
 export type OpsContext = CheckContext<operations>;
 
 export type { Doc } from '../core/json';
-import { asDoc, type Doc } from '../core/json';
+import { asDoc, isDoc, type Doc } from '../core/json';
 import { escapeRegex } from './arbitraries/filters';
 
 /** Same request, sent with `vLatest` after the interface segment (the document's second path form). */
@@ -129,6 +131,18 @@ export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? ex.json :
 export const keys = (docs: Doc[]) => docs.map((d) => String(d._key));
 /** Of `fields`, those `doc` does not carry (a field set to null is carried): the fields-seen rules ask for these. */
 export const lackingFields = (doc: Doc, fields: readonly string[]) => fields.filter((f) => doc[f] === undefined);
+/** Fields of `d` (when it is a JSON object) that are absent, each as `where.field`. */
+export const absentFields = (d: unknown, fields: readonly string[], where: string) => (isDoc(d) ? lackingFields(d, fields).map((f) => `${where}.${f}`) : []);
+
+/**
+ * What the document's schema `name` finds wrong with a value (`at` is the JSON pointer, `(body)` for the value
+ * itself): the same validation the client applies to every answer, for checks that judge one part of an answer.
+ */
+export const schemaFindings = (name: string, value: unknown) => specOf(OPS_SPEC).componentSchema(name).validate(value).findings;
+
+/** The fields the document's schema `name` lists (its own properties). */
+export const schemaFields = (name: string): string[] => Object.keys(specOf(OPS_SPEC).doc.components.schemas[name]?.properties ?? {});
+
 export const countOf = (ex: Exchange): number | undefined => {
   const c = asDoc(ex.json).count;
   return typeof c === 'number' ? c : undefined;

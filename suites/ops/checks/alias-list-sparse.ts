@@ -1,9 +1,6 @@
-import { asDoc } from '../../core/json';
 import { need } from '../../core/precondition';
 import { ENTITY } from '../collections';
-import { createIn, ok, type OpsCheck } from '../support';
-
-const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
+import { createIn, ok, schemaFindings, type OpsCheck } from '../support';
 
 export const aliasListSparseEntities: OpsCheck = {
   id: 'ops.core.alias-list-sparse-entities',
@@ -15,11 +12,11 @@ export const aliasListSparseEntities: OpsCheck = {
     const kept = made.filter((m) => m.key).length;
     need(kept, `entities without identifier and informational were refused (${made[0].ex.status}, ${made[1].ex.status})`, made[0].ex);
     const ex = await ctx.http.send('coreGetAliasList');
-    const body = asDoc(ex.json);
+    // The AliasList schema: identifier and informational, both arrays of strings.
     ctx.expect.that(
       'OPS-CORE-ALIAS-LIST',
       `get_alias_list with ${kept} entities stored without alias fields`,
-      ok(ex) && strings(body.identifier) && strings(body.informational),
+      ok(ex) && schemaFindings('AliasList', ex.json).length === 0,
       { expected: 'a success with identifier and informational arrays of strings', actual: `${ex.status} ${ex.text.slice(0, 160)}` },
       ex,
     );

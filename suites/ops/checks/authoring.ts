@@ -4,7 +4,7 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { allNeeded, countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { absentFields, allNeeded, countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, same, schemaFindings, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import { Unmet } from '../../core/precondition';
@@ -166,18 +166,40 @@ const crud: OpsCheck = {
   },
 };
 
+/** Fields a single read of a pack carries, as the document lists them: the CustomContentPack schema types them all but requires none. */
+const READ_FIELDS = [
+  'title',
+  'description',
+  'overview',
+  'cp_version',
+  'metadata',
+  'platform_objects',
+  'user_selected_objects',
+  'mod_time',
+  'mod_timestamp',
+  'mod_source',
+  '_version',
+  'identifying_name',
+  '_user',
+  '_key',
+];
+
+/**
+ * A single read against the document's fields: the CustomContentPack schema's findings of OPS-CPA-FIELDS (ops_objects
+ * is judged in both its forms by the check), the listed fields that are absent, and what the schema leaves open, the
+ * identifier arrays of user_selected_objects.
+ */
 function fieldProblems(d: Doc): string[] {
-  const bad: string[] = [];
-  for (const f of ['title', 'description', 'overview', 'cp_version']) if (!str(d[f])) bad.push(`${f} is ${JSON.stringify(d[f])}`);
-  const m = d.metadata;
-  if (!(isDoc(m) && (m.icon === null || str(m.icon)) && isDoc(m.main_screenshot) && Array.isArray(m.screenshots))) bad.push(`metadata is ${JSON.stringify(m)}`);
-  const p = d.platform_objects;
-  if (!(isDoc(p) && KINDS.every((k) => Array.isArray(p[k])))) bad.push(`platform_objects is ${JSON.stringify(p)}`);
-  const u = d.user_selected_objects;
+  const findings = schemaFindings('CustomContentPack', d).filter((f) => f.requirement === 'OPS-CPA-FIELDS' && !f.at.startsWith('/ops_objects'));
+  const absent = [
+    ...absentFields(d, READ_FIELDS, 'pack'),
+    ...absentFields(d.metadata, ['icon', 'main_screenshot', 'screenshots'], 'pack.metadata'),
+    ...absentFields(d.platform_objects, KINDS, 'pack.platform_objects'),
+  ];
+  const u = asDoc(d.user_selected_objects);
   const idArrays = (v: unknown) => isDoc(v) && Object.values(v).every((a) => Array.isArray(a) && a.every(str));
-  if (!(isDoc(u) && idArrays(u.ops_objects) && idArrays(u.platform_objects))) bad.push(`user_selected_objects is ${JSON.stringify(u)}`);
-  for (const f of ['mod_time', 'mod_timestamp', 'mod_source', '_version', 'identifying_name', '_user', '_key']) if (!str(d[f])) bad.push(`${f} is ${JSON.stringify(d[f])}`);
-  return bad;
+  const open = ['ops_objects', 'platform_objects'].filter((k) => !idArrays(u[k])).map((k) => `user_selected_objects.${k} is not a map of identifier arrays: ${compact(u[k])}`);
+  return [...findings.map((f) => f.message), ...absent.map((f) => `${f} is absent`), ...(isDoc(d.user_selected_objects) ? open : [])];
 }
 
 const forms: OpsCheck = {

@@ -18,6 +18,8 @@ import {
   ok,
   ownFilter,
   rows,
+  schemaFields,
+  schemaFindings,
   tagged,
   type Doc,
   type OpsCheck,
@@ -26,18 +28,14 @@ import {
 import { deleteOneOfThree } from '../delete-one';
 import { readableCountCheck } from './maintenance';
 
-const SPACED = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const STRINGS = ['title', 'job_type', 'status', 'path', 'search_head_id', 'platform_server', 'last_error', '_owner'];
-const NUMBERS = ['start_time', 'end_time', 'last_queued_time'];
-
-/** Type problems of the fields the document lists for a job; absent fields are not judged (a queued job has no path yet). */
-function jobFieldProblems(d: Doc): string[] {
-  const bad = STRINGS.filter((f) => d[f] !== undefined && typeof d[f] !== 'string').map((f) => `${f} is ${JSON.stringify(d[f])}`);
-  bad.push(...NUMBERS.filter((f) => d[f] !== undefined && typeof d[f] !== 'number').map((f) => `${f} is ${JSON.stringify(d[f])}`));
-  if (d.create_time !== undefined && !(typeof d.create_time === 'string' && SPACED.test(d.create_time))) bad.push(`create_time is ${JSON.stringify(d.create_time)}`);
-  if (d.rules !== undefined && !Array.isArray(d.rules)) bad.push(`rules is ${JSON.stringify(d.rules)}`);
-  return bad;
-}
+/**
+ * Type problems of the fields the document lists for a job, as the BackupJob schema gives them (its object_type is
+ * OPS-BR-OBJECT-TYPE's); absent fields are not judged (a queued job has no path yet), nor does the schema require any.
+ */
+const jobFieldProblems = (d: Doc) =>
+  schemaFindings('BackupJob', d)
+    .filter((f) => f.requirement === 'OPS-BR-FIELDS')
+    .map((f) => f.message);
 
 /** The default scheduled backup as the server lists it: found by its title, or failing that by its key. */
 async function defaultBackup(ctx: OpsContext): Promise<Doc | undefined> {
@@ -99,8 +97,8 @@ const createAndRead: OpsCheck = {
     ctx.expect.equal('OPS-BR-OBJECT-TYPE', 'object_type of the job', d.object_type, 'backup_restore', got);
     ctx.expect.equal(
       'OPS-BR-FIELDS',
-      `listed fields of the job (${STRINGS.concat(NUMBERS, ['create_time', 'rules'])
-        .filter((f) => d[f] !== undefined)
+      `listed fields of the job (${schemaFields('BackupJob')
+        .filter((f) => f !== 'object_type' && d[f] !== undefined)
         .join(', ')}) of other types than the document lists`,
       jobFieldProblems(d),
       [],

@@ -3,26 +3,10 @@ import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
-import { deleteIn, getIn, listIn, ok, ownFilter, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { absentFields, deleteIn, getIn, listIn, ok, ownFilter, schemaFindings, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
-import {
-  absentFields,
-  docs,
-  failures,
-  failuresFor,
-  member,
-  listPacks,
-  packsOf,
-  packParams,
-  previewOf,
-  savedSearchesOf,
-  schemaFindings,
-  shown,
-  str,
-  successEntries,
-  successIds,
-} from './content-packs-support';
+import { docs, failures, failuresFor, member, listPacks, packsOf, packParams, previewOf, savedSearchesOf, shown, str, successEntries, successIds } from './content-packs-support';
 
 /**
  * The group the document's preview example calls `services`. Installs are limited to services wherever the rule

@@ -1,5 +1,5 @@
-import { ok, type Doc, type OpsCheck, type OpsContext } from '../support';
-import { listPacks, packsOf, idsOf, schemaFindings } from './content-packs-support';
+import { ok, schemaFindings, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { listPacks, packsOf, idsOf } from './content-packs-support';
 
 const refresh = (ctx: OpsContext, body: Doc) => ctx.http.send('contentPackRefresh', { body });
 

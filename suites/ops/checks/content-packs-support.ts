@@ -1,8 +1,6 @@
 import { inSomeOrder } from '../collation';
-import { specOf } from '../../core/spec';
 import type { Exchange } from '../../core/types';
-import { OPS_SPEC } from '../paths';
-import { lackingFields, type Doc, type OpsContext } from '../support';
+import { absentFields, schemaFindings, type Doc, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 
 /** What the content-pack checks share: reading the library, its packs and their previews. */
@@ -75,15 +73,6 @@ export function savedSearchesOf(preview: unknown): { has: boolean } | undefined 
   return undefined;
 }
 export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
-
-/**
- * What the document's schema `name` finds wrong with a value (`at` is the JSON pointer, `(body)` for the value
- * itself): the same validation the client applies to every answer, for checks that judge one part of an answer.
- */
-export const schemaFindings = (name: string, value: unknown) => specOf(OPS_SPEC).componentSchema(name).validate(value).findings;
-
-/** Fields of `d` (when it is a JSON object) that are absent, each as `where.field`. */
-export const absentFields = (d: unknown, fields: string[], where: string) => (isDoc(d) ? lackingFields(d, fields).map((f) => `${where}.${f}`) : []);
 
 const PACK_FIELDS = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
 

@@ -1,8 +1,8 @@
 import { ENTITY, SERVICE } from '../collections';
 import { compact } from '../../core/expect';
-import { asDoc } from '../../core/json';
+import { asDoc, isDoc } from '../../core/json';
 import { Unmet } from '../../core/precondition';
-import { createIn, createNeeded, getIn, keys, lackingFields, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { absentFields, createIn, createNeeded, getIn, keys, lackingFields, listIn, ok, rows, schemaFindings, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 /**
  * A service and `n` entities linked to it both ways a server may link them: the entities name the service in
@@ -124,15 +124,13 @@ export const countRetirable: OpsCheck = {
 const NEW_ENTITY_FIELDS = ['title', 'identifying_name', 'create_time', 'create_by', 'create_source', 'mod_time', 'mod_by', 'mod_source', 'mod_timestamp', '_user', '_type'];
 
 const FLAGS = ['read', 'write', 'delete'];
-/** Where `permissions` departs from `{user, group: {read, write, delete}, read, write, delete}` with boolean flags. */
+/**
+ * Where `permissions` departs from `{user, group: {read, write, delete}, read, write, delete}` with boolean flags: the
+ * Permissions schema's findings, and the members it types but leaves optional that are absent.
+ */
 function permissionsProblems(p: unknown): string[] {
-  const d = asDoc(p);
-  const group = asDoc(d.group);
-  return [
-    ...(typeof d.user === 'string' ? [] : ['user is not a string']),
-    ...FLAGS.filter((f) => typeof d[f] !== 'boolean').map((f) => `${f} is not a boolean`),
-    ...FLAGS.filter((f) => typeof group[f] !== 'boolean').map((f) => `group.${f} is not a boolean`),
-  ];
+  const absent = [...absentFields(p, ['user', 'group', ...FLAGS], 'permissions'), ...(isDoc(p) ? absentFields(p.group, FLAGS, 'permissions.group') : [])];
+  return [...schemaFindings('Permissions', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)];
 }
 
 const isFlag = (v: unknown) => v === 1 || v === '1' || v === true;

@@ -23,6 +23,7 @@ import {
   removeIn,
   rows,
   same,
+  schemaFindings,
   tagged,
   updateIn,
   type Doc,
@@ -33,15 +34,17 @@ import {
 const FAR = Math.floor(Date.now() / 1000) + 86400 * 3650;
 const KINDS = ['service', 'entity'];
 
-/** Type problems of the fields the document lists for a window; a field that is absent is not judged. */
-function windowFieldProblems(d: Doc): string[] {
-  const bad: string[] = [];
-  if (typeof d.title !== 'string') bad.push(`title is ${JSON.stringify(d.title)}`);
-  for (const f of ['start_time', 'end_time']) if (d[f] !== undefined && typeof d[f] !== 'number') bad.push(`${f} is ${JSON.stringify(d[f])}`);
-  if (d._owner !== undefined && typeof d._owner !== 'string') bad.push(`_owner is ${JSON.stringify(d._owner)}`);
-  if (d.sec_grp_list !== undefined && !(Array.isArray(d.sec_grp_list) && d.sec_grp_list.every((g) => typeof g === 'string'))) bad.push(`sec_grp_list is ${JSON.stringify(d.sec_grp_list)}`);
-  return bad;
-}
+/**
+ * Type problems of the fields the document lists for a window, as the MaintenanceWindow schema gives them (its objects
+ * and object_type have requirements of their own); a field that is absent is not judged, but the title, which the
+ * schema leaves optional and every window has.
+ */
+const windowFieldProblems = (d: Doc): string[] => [
+  ...lackingFields(d, ['title']).map((f) => `${f} is absent`),
+  ...schemaFindings('MaintenanceWindow', d)
+    .filter((f) => f.requirement === 'OPS-MW-FIELDS')
+    .map((f) => f.message),
+];
 
 /** The documented part of each entry, in a fixed order: a server may add more (a title, say) or reorder them. */
 const refs = (objects: unknown) =>

@@ -1,9 +1,9 @@
 import { compact } from '../../core/expect';
-import { asDoc } from '../../core/json';
+import { asDoc, isDoc } from '../../core/json';
 import { need, Unmet } from '../../core/precondition';
 import type { Exchange } from '../../core/types';
 import { core, SERVICE } from '../collections';
-import { createIn, createNeeded, getIn, listIn, ok, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { absentFields, createIn, createNeeded, getIn, lackingFields, listIn, ok, rows, schemaFindings, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -294,10 +294,15 @@ const disconnectUnlinks: OpsCheck = {
   },
 };
 
+/** The fields of a `{service_id, linked_kpi_ids}` entry, which the schemas type but leave optional. */
+const LINK_FIELDS = ['service_id', 'linked_kpi_ids'];
+
+/**
+ * Entries of a `service_kpis_dict` (or of a window's `linked_services`, the same form) not of the form
+ * `{service_id, linked_kpi_ids: [string]}`: those the DisconnectResult schema refuses, and those without one of the two.
+ */
 const unshapedEntries = (dict: unknown): unknown[] =>
-  Array.isArray(dict)
-    ? dict.filter((e) => !(e !== null && typeof e === 'object' && typeof e.service_id === 'string' && Array.isArray(e.linked_kpi_ids) && e.linked_kpi_ids.every((k: unknown) => typeof k === 'string')))
-    : [];
+  Array.isArray(dict) ? dict.filter((e) => !isDoc(e) || lackingFields(e, LINK_FIELDS).length > 0 || schemaFindings('DisconnectResult', { service_kpis_dict: [e] }).length > 0) : [];
 
 const stopMovesToStopped: OpsCheck = {
   id: 'ops.ctw.stop',
@@ -358,31 +363,16 @@ const stopMovesToStopped: OpsCheck = {
   },
 };
 
-const TYPES: Record<string, (v: unknown) => boolean> = {
-  title: (v) => typeof v === 'string',
-  description: (v) => typeof v === 'string',
-  pause_description: (v) => typeof v === 'string',
-  identifying_name: (v) => typeof v === 'string',
-  status: (v) => typeof v === 'string',
-  window_type: (v) => typeof v === 'string',
-  next_scheduled_time: (v) => typeof v === 'string',
-  cron_schedule: (v) => typeof v === 'string',
-  window_config_percentage: (v) => typeof v === 'number',
-  start_time: (v) => typeof v === 'number',
-  end_time: (v) => typeof v === 'number',
-  last_stopped_time: (v) => typeof v === 'number',
-  duration: (v) => typeof v === 'number',
-  window_config_static: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  recurrence: (v) => typeof v === 'boolean',
-  is_overlapping: (v) => typeof v === 'boolean',
-  can_view: (v) => typeof v === 'boolean',
-  can_link: (v) => typeof v === 'boolean',
-  can_edit: (v) => typeof v === 'boolean',
-  can_transition: (v) => typeof v === 'boolean',
-  overlapping_kpis: Array.isArray,
-  sec_grp_list: (v) => Array.isArray(v) && v.every((s) => typeof s === 'string'),
-  linked_services: (v) => Array.isArray(v) && v.every((l) => typeof l?.service_id === 'string' && Array.isArray(l?.linked_kpi_ids) && l.linked_kpi_ids.every((k: unknown) => typeof k === 'string')),
-};
+/**
+ * Where a window departs from the types the document lists: the CustomThresholdWindow schema's findings, less those of
+ * object_type and of the case of a status (OPS-CTW-OBJECT-TYPE and OPS-CTW-STATUS-LOWERCASE judge them), and the
+ * linked_services entries without service_id or linked_kpi_ids, which the schema types but leaves optional.
+ */
+function windowTypeProblems(w: Doc): string[] {
+  const findings = schemaFindings('CustomThresholdWindow', w).filter((f) => f.at !== '/object_type' && !(f.at === '/status' && typeof w.status === 'string'));
+  const links = Array.isArray(w.linked_services) ? w.linked_services : [];
+  return [...findings.map((f) => f.message), ...links.flatMap((l, i) => absentFields(l, LINK_FIELDS, `/linked_services/${i}`).map((f) => `${f} is absent`))];
+}
 
 const windowFields: OpsCheck = {
   id: 'ops.ctw.fields',
@@ -414,8 +404,7 @@ const windowFields: OpsCheck = {
     );
     const other = statuses.filter((s) => !['active', 'stopped'].includes(String(s).toLowerCase()));
     if (other.length) ctx.observe('OPS-CTW-OTHER-STATES', `windows also have status ${other.join(', ')}`);
-    const wrong: string[] = [];
-    for (const w of windows) for (const [f, test] of Object.entries(TYPES)) if (w[f] !== undefined && !test(w[f])) wrong.push(`${String(w._key)}.${f}=${JSON.stringify(w[f])?.slice(0, 60)}`);
+    const wrong = windows.flatMap((w) => windowTypeProblems(w).map((p) => `${String(w._key)} ${p}`));
     ctx.expect.equal('OPS-CTW-FIELDS', `fields of ${windows.length} windows of another type than listed`, wrong, [], ex);
   },
 };
