@@ -7,6 +7,7 @@ import { createExpect, type Facts } from './expect';
 import { inspectExchange } from './inspect';
 import { createLedger } from './ledger';
 import { compareWithPrism, type CrossCheck } from './prism-cross-check';
+import { Unmet } from './precondition';
 import type { Spec } from './spec';
 import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
@@ -162,11 +163,24 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     },
     has: (role) => Boolean(env.target.principals[role]),
   };
+  /** The check's run; a set-up it could not make (Unmet) leaves every requirement it has not judged untested, with why. */
+  const run = async () => {
+    try {
+      await check.run(ctx);
+    } catch (e) {
+      if (!(e instanceof Unmet)) throw e;
+      const judged = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
+      // Where the document leaves behaviour open an observation is all a check leaves: such a requirement keeps it.
+      const observed = new Set(observations.filter((o) => levels.get(o.requirement) === 'unspecified').map((o) => o.requirement));
+      for (const requirement of check.requirements.filter((r) => !judged.has(r) && !observed.has(r)))
+        records.push({ requirement, check: check.id, outcome: 'untested', message: e.reason, evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined });
+    }
+  };
   let lostTarget = false;
   let outcome: CheckRun['outcome'] = 'ran';
   let cleanup = { removed: 0, failed: [] as string[] };
   try {
-    await check.run(ctx);
+    await run();
   } catch (e) {
     const err = e as Error;
     const transport = err instanceof TransportError;

@@ -45,9 +45,10 @@ export interface CheckContext<Ops extends object = Record<string, unknown>> {
 
 /**
  * One conformance rule. `id` is the key everywhere: config, `--only`, catalogue and report.
- * `title` is the MUST-worded description shown in listings.
+ * `title` is the MUST-worded description shown in listings. `State`: the names of the shared state an API's checks may
+ * declare in `shares` and `uses` (its own union, so that a misspelt name does not compile); any string by default.
  */
-export interface Check<Ops extends object = Record<string, unknown>> {
+export interface Check<Ops extends object = Record<string, unknown>, State extends string = string> {
   id: string;
   title: string;
   requirements: string[];
@@ -59,11 +60,11 @@ export interface Check<Ops extends object = Record<string, unknown>> {
    * Shared state the check reads or changes beyond its own rows (a collection read whole, a singleton, a per-user
    * quota): checks that name the same state never run side by side. `*` is all of it (nothing else runs alongside).
    */
-  shares?: string[];
+  shares?: (State | '*')[];
   /**
    * Shared state the check touches in a way that cannot disturb others doing the same (reading it, or writing only its
    * own rows): it runs beside other checks that use it, never beside one that `shares` it.
    */
-  uses?: string[];
+  uses?: State[];
   run(ctx: CheckContext<Ops>): Promise<void>;
 }
