@@ -1,4 +1,5 @@
-import { createIn, type OpsContext } from './support';
+/** Creates an object of the run for another to refer to, once per check attempt (`scope`); its key, if created. */
+export type Anchor = (scope: object, c: Collection, title: string) => Promise<string | undefined>;
 
 /** The CRUD-shaped collections of the document, described once so every generic rule runs over each of them. */
 export interface Collection {
@@ -17,8 +18,11 @@ export interface Collection {
   };
   /** Fields a valid new object needs besides its title. */
   template: () => Record<string, unknown>;
-  /** Fields a realistic object needs that refer to other objects of the run (created on first use per check). */
-  complete?: (ctx: OpsContext, extra: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * Fields a realistic object needs that refer to other objects of the run (created on first use per check, with
+   * `anchor`: the caller's create, so this module needs none of its own).
+   */
+  complete?: (extra: Record<string, unknown>, anchor: Anchor) => Promise<Record<string, unknown>>;
   /** Catalogue ids of this collection's operations, for checks that run over every collection. */
   requirements: { list: string; create: string; get: string; update: string; delete: string; count: string; bulkDelete: string };
 }
@@ -48,23 +52,16 @@ export const DEEP_DIVE = core('deep_dive');
 export const TEAM = core('team', () => ({ description: 'conformance team' }));
 export const BASE_SERVICE_TEMPLATE = core('base_service_template', () => ({ description: 'conformance template' }));
 
-/** One service per check attempt for windows to name: a window with no objects is not a realistic window. */
-const anchors = new WeakMap<object, Promise<string | undefined>>();
-const anchorService = (ctx: OpsContext) => {
-  let key = anchors.get(ctx.ledger);
-  if (!key) anchors.set(ctx.ledger, (key = createIn(ctx, SERVICE, 'maintenance target').then((m) => m.key)));
-  return key;
-};
-
 export const MAINTENANCE: Collection = {
   type: 'maintenance_calendar',
   interface: 'maintenance_services_interface',
   ops: { list: 'mwList', create: 'mwCreate', get: 'mwGet', update: 'mwUpdate', delete: 'mwDelete', bulkDelete: 'mwBulkDelete', count: 'mwCount' },
   // Far in the future so a window the run creates never puts real services into maintenance.
   template: () => ({ start_time: now() + 86400 * 3650, end_time: now() + 86400 * 3650 + 60 }),
-  async complete(ctx, extra) {
+  // One service per check attempt for windows to name: a window with no objects is not a realistic window.
+  async complete(extra, anchor) {
     if ('objects' in extra) return {};
-    const key = await anchorService(ctx);
+    const key = await anchor(MAINTENANCE, SERVICE, 'maintenance target');
     return { objects: key ? [{ object_type: 'service', _key: key }] : [] };
   },
   requirements: { list: 'OPS-MW-LIST', create: 'OPS-MW-CREATE', get: 'OPS-MW-GET', update: 'OPS-MW-UPDATE', delete: 'OPS-MW-DELETE', count: 'OPS-MW-COUNT', bulkDelete: 'OPS-MW-BULK-DELETE' },

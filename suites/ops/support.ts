@@ -52,8 +52,18 @@ export interface Created {
 /** The ledger's name for an object of a collection. */
 export const entryOf = (c: Collection, key: string) => `${c.type} ${key}`;
 
+/** Objects created for others to refer to, per check attempt (its ledger) and purpose: each made once. */
+const anchors = new WeakMap<object, Map<object, Promise<string | undefined>>>();
+function anchorOf(ctx: OpsContext, scope: object, c: Collection, title: string): Promise<string | undefined> {
+  let mine = anchors.get(ctx.ledger);
+  if (!mine) anchors.set(ctx.ledger, (mine = new Map()));
+  let key = mine.get(scope);
+  if (!key) mine.set(scope, (key = createIn(ctx, c, title).then((m) => m.key)));
+  return key;
+}
+
 export async function createIn(ctx: OpsContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
-  const body = { ...c.template(), ...(c.complete ? await c.complete(ctx, extra) : {}), title: tagged(ctx, title), ...extra };
+  const body = { ...c.template(), ...(c.complete ? await c.complete(extra, (scope, of, what) => anchorOf(ctx, scope, of, what)) : {}), title: tagged(ctx, title), ...extra };
   const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
   const key = ok(ex) ? keyOf(ex) : undefined;
   if (key) ctx.ledger.add(entryOf(c, key), () => ctx.http.send(c.ops.delete, { params: params(c, key) }));
