@@ -11,10 +11,21 @@ export async function conformanceFigures(api: ApiDefinition, floorPath: string) 
   const settings = { ...settingsFrom({}, [api.id]), seed: 1, retries: 0, formats: [] };
   const before = { ...propertyStats };
   const t0 = performance.now();
-  const result = await runConformance({ settings, apis: [api], targets: { [api.id]: kept }, tool: { name: 'bench', version: '0' }, write: false });
+  const result = await runConformance({
+    settings,
+    apis: [api],
+    targets: { [api.id]: kept },
+    tool: { name: 'bench', version: '0' },
+    write: false,
+  });
   const wall = (performance.now() - t0) / 1000;
   const run = result.runs[0];
-  const floor = await load({ url: target.baseUrl + floorPath, headers: { authorization: target.principals.primary.authorization! }, connections: 1, amount: run.stats.requests });
+  const floor = await load({
+    url: target.baseUrl + floorPath,
+    headers: { authorization: target.principals.primary.authorization! },
+    connections: 1,
+    amount: run.stats.requests,
+  });
   await target.close?.();
   return {
     api: api.id,

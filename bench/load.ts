@@ -11,7 +11,15 @@ export interface LoadResult {
 }
 
 /** One autocannon run on loopback, bounded by `amount` or `duration`, never both unbounded. */
-export async function load(opts: { url: string; headers?: Record<string, string>; connections: number; amount?: number; duration?: number; method?: string; body?: string }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  amount?: number;
+  duration?: number;
+  method?: string;
+  body?: string;
+}): Promise<LoadResult> {
   const started = performance.now();
   const r = await autocannon({
     url: opts.url,
@@ -23,5 +31,13 @@ export async function load(opts: { url: string; headers?: Record<string, string>
     timeout: 10,
   });
   const seconds = (performance.now() - started) / 1000;
-  return { requests: r.requests.total, seconds, rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return {
+    requests: r.requests.total,
+    seconds,
+    rps: r.requests.total / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
 }

@@ -13,8 +13,16 @@ const authorization = `Basic ${Buffer.from(`${admin.name}:${admin.password}`).to
 const handler = createOpsHandler(config);
 const base = '/servicesNS/nobody/SA-ITOA/itoa_interface';
 const create = (type: string, body: Record<string, unknown>) =>
-  handler({ method: 'POST', path: `${base}/${type}`, query: new URLSearchParams(), headers: { authorization }, rawBody: JSON.stringify(body), body });
-for (let i = 0; i < services; i++) await create('service', { title: `svc ${String(i).padStart(6, '0')}`, description: 'preloaded', enabled: 0 });
+  handler({
+    method: 'POST',
+    path: `${base}/${type}`,
+    query: new URLSearchParams(),
+    headers: { authorization },
+    rawBody: JSON.stringify(body),
+    body,
+  });
+for (let i = 0; i < services; i++)
+  await create('service', { title: `svc ${String(i).padStart(6, '0')}`, description: 'preloaded', enabled: 0 });
 for (let i = 0; i < entities; i++) {
   const name = `host-${String(i).padStart(6, '0')}`;
   await create('entity', { title: name, description: 'preloaded', identifier: { fields: ['host'], values: [name] }, host: [name] });

@@ -17,14 +17,30 @@ export async function remoteRun(api: ApiDefinition, latencyMs: number, concurren
   const target = { ...embedded, baseUrl: proxy.url, embedded: false, close: undefined };
   const base = { ...settingsFrom({}, [api.id]), seed: 1, retries: 0, formats: [], allowDestructive, concurrency, readyTimeoutS: 10 };
   const once = (only?: string[]) =>
-    runConformance({ settings: { ...base, ...(only ? { only } : {}) }, apis: [api], targets: { [api.id]: target }, tool: { name: 'bench', version: '0' }, write: false });
+    runConformance({
+      settings: { ...base, ...(only ? { only } : {}) },
+      apis: [api],
+      targets: { [api.id]: target },
+      tool: { name: 'bench', version: '0' },
+      write: false,
+    });
   const t0 = performance.now();
-  const results = each ? await api.checks.reduce(async (all, c) => [...(await all), await once([c.id])], Promise.resolve([] as Awaited<ReturnType<typeof once>>[])) : [await once()];
+  const results = each
+    ? await api.checks.reduce(
+        async (all, c) => [...(await all), await once([c.id])],
+        Promise.resolve([] as Awaited<ReturnType<typeof once>>[]),
+      )
+    : [await once()];
   const wall = (performance.now() - t0) / 1000;
   await proxy.close();
   await embedded.close?.();
   const checks = results.flatMap((r) => r.runs[0].checks.filter((c) => c.outcome !== 'filtered'));
-  return { wall, checks, requests: results.reduce((n, r) => n + r.runs[0].stats.requests, 0), gate: results[results.length - 1].report.summary.gate };
+  return {
+    wall,
+    checks,
+    requests: results.reduce((n, r) => n + r.runs[0].stats.requests, 0),
+    gate: results[results.length - 1].report.summary.gate,
+  };
 }
 
 /**

@@ -29,7 +29,11 @@ const OPS = '/servicesNS/nobody/SA-ITOA/itoa_interface';
 const table = (rows: Record<string, unknown>[]) => {
   const cols = Object.keys(rows[0] ?? {});
   const fmt = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(v < 10 ? 2 : 0)) : String(v));
-  return [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cols.map((c) => fmt(r[c])).join(' | ')} |`)].join('\n');
+  return [
+    `| ${cols.join(' | ')} |`,
+    `|${cols.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${cols.map((c) => fmt(r[c])).join(' | ')} |`),
+  ].join('\n');
 };
 
 const sections: [string, Record<string, unknown>[]][] = [];
@@ -41,20 +45,27 @@ const say = (title: string, rows: Record<string, unknown>[]) => {
 const t0 = performance.now();
 if (wanted('conformance')) {
   const conformance = [await conformanceFigures(stacksApi, '/v1/stacks'), await conformanceFigures(opsApi, `${OPS}/service`)];
-  say('Conformance run against the embedded implementation (floor: the same number of requests from autocannon, 1 connection)', conformance);
-  say('Both APIs, total', [{ wallSeconds: conformance.reduce((s, c) => s + c.wallSeconds, 0), requests: conformance.reduce((s, c) => s + c.requests, 0) }]);
+  say(
+    'Conformance run against the embedded implementation (floor: the same number of requests from autocannon, 1 connection)',
+    conformance,
+  );
+  say('Both APIs, total', [
+    { wallSeconds: conformance.reduce((s, c) => s + c.wallSeconds, 0), requests: conformance.reduce((s, c) => s + c.requests, 0) },
+  ]);
 }
 if (wanted('remote')) {
   // With a user's defaults against a named deployment destructive checks are skipped; with --allow-destructive they run.
   const remote = [];
-  for (const api of [stacksApi, opsApi]) for (const destructive of quick ? [false] : [false, true]) remote.push(await remoteFigures(api, latency, undefined, destructive));
+  for (const api of [stacksApi, opsApi])
+    for (const destructive of quick ? [false] : [false, true]) remote.push(await remoteFigures(api, latency, undefined, destructive));
   say(
     `Conformance run against a remote deployment: the reference behind a proxy delaying every answer by ${latency} ms (floor: requests x latency / checks in flight; critical path: the longest chain the declared shared state allows, from each check's time one at a time; ratio: wall time / the larger of the two)`,
     remote,
   );
 }
 // Not part of the default sections: it rewrites suites/<api>/durations.gen.ts, the scheduler's estimates.
-if (only?.has('durations')) say('Durations written', [{ files: [await writeDurations(stacksApi, latency), await writeDurations(opsApi, latency)].join(', ') }]);
+if (only?.has('durations'))
+  say('Durations written', [{ files: [await writeDurations(stacksApi, latency), await writeDurations(opsApi, latency)].join(', ') }]);
 if (wanted('startup')) say('Start-up of npm run conformance until the first request', [{ seconds: await startupSeconds() }]);
 if (wanted('throughput')) {
   say(`Throughput of typical endpoints (10 connections, ${seconds} s each)`, [
@@ -78,7 +89,10 @@ if (wanted('throughput')) {
   ]);
 }
 if (wanted('scale'))
-  say('Ops run against a small and a large deployment (the reference preloaded; the run a process of its own, its peak memory)', await scaleFigures(quick ? 2_000 : 2_000, quick ? 20_000 : 100_000));
+  say(
+    'Ops run against a small and a large deployment (the reference preloaded; the run a process of its own, its peak memory)',
+    await scaleFigures(quick ? 2_000 : 2_000, quick ? 20_000 : 100_000),
+  );
 if (wanted('scaling')) say(`Scaling of the ops store (4 connections, ${seconds} s per query)`, await scalingFigures(sizes, seconds));
 
 const NOTES = `Lists and counts of stored objects use indexes built on first use and kept up to date by every write

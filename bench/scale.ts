@@ -11,7 +11,10 @@ const TSX = ['--import', 'tsx'];
 const RSS_PROBE = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss-kb '+process.resourceUsage().maxRSS+'\\n'))`;
 
 async function preloaded(entities: number, services: number): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...TSX, join(ROOT, 'bench/preloaded-ops.ts'), String(entities), String(services)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...TSX, join(ROOT, 'bench/preloaded-ops.ts'), String(entities), String(services)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let seen = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`preloaded ops server exited with ${code}`)));
@@ -42,11 +45,15 @@ async function conformanceRun(url: string): Promise<{ seconds: number; maxRssMB:
   };
   const dir = mkdtempSync(join(tmpdir(), 'scale-'));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...TSX, '--import', RSS_PROBE, join(ROOT, 'suites/cli.ts'), 'run', '--api', 'ops', '--format', 'json', '--report-dir', dir], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...TSX, '--import', RSS_PROBE, join(ROOT, 'suites/cli.ts'), 'run', '--api', 'ops', '--format', 'json', '--report-dir', dir],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
   child.stdout!.resume();
@@ -54,7 +61,10 @@ async function conformanceRun(url: string): Promise<{ seconds: number; maxRssMB:
   const seconds = (performance.now() - t0) / 1000;
   const rss = /maxrss-kb (\d+)/.exec(err);
   if (exitCode === 2) process.stderr.write(err.split('\n').slice(-5).join('\n'));
-  const report = exitCode === 2 ? undefined : (JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as { apis: { stats: { requests: number } }[] });
+  const report =
+    exitCode === 2
+      ? undefined
+      : (JSON.parse(readFileSync(join(dir, 'compliance.json'), 'utf8')) as { apis: { stats: { requests: number } }[] });
   return { seconds, maxRssMB: rss ? Number(rss[1]) / 1024 : Number.NaN, exitCode, requests: report?.apis[0]?.stats.requests ?? Number.NaN };
 }
 
@@ -73,6 +83,13 @@ export async function scaleFigures(small = 2_000, large = 100_000) {
     }
   }
   const [a, b] = rows as { seconds: number; maxRssMB: number }[];
-  rows.push({ entities: 'ratio', services: '', seconds: b!.seconds / a!.seconds, maxRssMB: b!.maxRssMB / a!.maxRssMB, exitCode: '', requests: '' });
+  rows.push({
+    entities: 'ratio',
+    services: '',
+    seconds: b!.seconds / a!.seconds,
+    maxRssMB: b!.maxRssMB / a!.maxRssMB,
+    exitCode: '',
+    requests: '',
+  });
   return rows;
 }

@@ -18,7 +18,14 @@ export async function scalingFigures(sizes: number[], seconds: number) {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
       const body = { title: `svc ${String(i).padStart(6, '0')}`, cf_bucket: i % 100, cf_tier: i % 3 === 0 ? 'gold' : 'silver' };
-      await handler({ method: 'POST', path: BASE, query: new URLSearchParams(), headers: { authorization }, rawBody: JSON.stringify(body), body });
+      await handler({
+        method: 'POST',
+        path: BASE,
+        query: new URLSearchParams(),
+        headers: { authorization },
+        rawBody: JSON.stringify(body),
+        body,
+      });
     }
     const seedSeconds = (performance.now() - t0) / 1000;
     global.gc?.();

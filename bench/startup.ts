@@ -15,10 +15,14 @@ export async function startupSeconds(): Promise<number> {
   await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
   const t0 = performance.now();
-  const child = spawn('npm', ['run', '--silent', 'conformance', '--', '--api', 'stacks', '--format', 'json', '--report-dir', 'reports/bench-startup'], {
-    env: { ...process.env, STACKS_BASE_URL: url, STACKS_API_KEY: 'bench' },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'npm',
+    ['run', '--silent', 'conformance', '--', '--api', 'stacks', '--format', 'json', '--report-dir', 'reports/bench-startup'],
+    {
+      env: { ...process.env, STACKS_BASE_URL: url, STACKS_API_KEY: 'bench' },
+      stdio: 'ignore',
+    },
+  );
   await Promise.race([seen, new Promise((r) => setTimeout(r, 60_000))]);
   child.kill('SIGKILL');
   stub.closeAllConnections();

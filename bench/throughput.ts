@@ -31,7 +31,11 @@ export async function throughputFigures(api: ApiDefinition, endpoints: Endpoint[
   const target = await api.startEmbedded();
   const prism = await startPrism('mock', api.specFile);
   const bodies = new Map<string, string>();
-  for (const e of endpoints) bodies.set(e.path, await (await fetch(target.baseUrl + e.path, { headers: { authorization: target.principals.primary.authorization! } })).text());
+  for (const e of endpoints)
+    bodies.set(
+      e.path,
+      await (await fetch(target.baseUrl + e.path, { headers: { authorization: target.principals.primary.authorization! } })).text(),
+    );
   const bare = await startBare(bodies);
   const auth = { authorization: target.principals.primary.authorization! };
   try {

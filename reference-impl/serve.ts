@@ -57,7 +57,10 @@ async function stacks(): Promise<Started> {
   return {
     handler: createStacksHandler(config),
     errorBody: stacksErrorBody,
-    credentials: ['demo API keys (Authorization: Bearer <key>):', ...config.users.map((u) => `  ${u.name.padEnd(width)}  ${u.allowed ? 'allowed    ' : 'not allowed'}  ${u.apiKey}`)],
+    credentials: [
+      'demo API keys (Authorization: Bearer <key>):',
+      ...config.users.map((u) => `  ${u.name.padEnd(width)}  ${u.allowed ? 'allowed    ' : 'not allowed'}  ${u.apiKey}`),
+    ],
   };
 }
 

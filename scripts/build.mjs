@@ -58,7 +58,11 @@ await build({
 
 // Declarations: only the files the public entry points reach are emitted (and checked for declaration emit), so a
 // module elsewhere whose inferred types cannot be written out does not stop the build.
-const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail([d]) });
+const config = ts.getParsedCommandLineOfConfigFile(
+  join(ROOT, 'tsconfig.build.json'),
+  {},
+  { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fail([d]) },
+);
 const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
 
 function fail(diagnostics) {

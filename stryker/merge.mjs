@@ -4,7 +4,8 @@
  * after a full run, say once checks were strengthened.
  */
 
-const mutantId = (m) => `${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
+const mutantId = (m) =>
+  `${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
 
 /**
  * Files keyed by path. A file present in several reports with the same source keeps every mutant, each with the

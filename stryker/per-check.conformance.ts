@@ -41,7 +41,11 @@ function defineChecks(fe: FrontEnd, session: Session): void {
               const run = await fe.runSelection(session, [check.id]);
               const apiRun = fe.runOf(run, api.id);
               if (!apiRun) return ctx.skip(run.result ? 'not selected by CONFORMANCE_ONLY' : 'the conformance run did not happen');
-              const verdict = fe.verdictOf(apiRun, check, { mask: run.mask, settings: session.settings, responseCheckId: api.responseCheckId });
+              const verdict = fe.verdictOf(apiRun, check, {
+                mask: run.mask,
+                settings: session.settings,
+                responseCheckId: api.responseCheckId,
+              });
               if (verdict.state === 'failed') throw fe.conformanceFailure(verdict.message);
               // The reference implementations mean to meet every SHOULD (Stryker's dry run, unmutated, proves it): a
               // failed SHOULD is the checks noticing the mutant, so it kills it, though it only warns a user's gate.

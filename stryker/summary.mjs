@@ -28,7 +28,17 @@ const round = (x) => Math.round(x * 100) / 100;
 const percent = (num, den) => (den === 0 ? null : round((100 * num) / den));
 
 function count(mutants) {
-  const c = { total: mutants.length, killed: 0, survived: 0, timeouts: 0, noCoverage: 0, runtimeErrors: 0, compileErrors: 0, ignored: 0, pending: 0 };
+  const c = {
+    total: mutants.length,
+    killed: 0,
+    survived: 0,
+    timeouts: 0,
+    noCoverage: 0,
+    runtimeErrors: 0,
+    compileErrors: 0,
+    ignored: 0,
+    pending: 0,
+  };
   const field = {
     Killed: 'killed',
     Survived: 'survived',
@@ -104,7 +114,12 @@ function summarise(report, extra = {}) {
   const review = Object.fromEntries(Object.keys(emptyReview()).map((k) => [k, total.survived[k] + total.noCoverage[k]]));
   return {
     ...extra,
-    tools: { '@stryker-mutator/core': version('@stryker-mutator/core'), '@stryker-mutator/vitest-runner': version('@stryker-mutator/vitest-runner'), vitest: version('vitest'), node: process.version },
+    tools: {
+      '@stryker-mutator/core': version('@stryker-mutator/core'),
+      '@stryker-mutator/vitest-runner': version('@stryker-mutator/vitest-runner'),
+      vitest: version('vitest'),
+      node: process.version,
+    },
     generatedAt: new Date().toISOString(),
     scoreDefinition: SCORE_DEFINITION,
     ...(verdicts ? { scoreAfterReviewDefinition: SCORE_AFTER_REVIEW_DEFINITION } : {}),
@@ -140,7 +155,9 @@ export function writeSummary({ inputs = [DEFAULT_REPORT], out = DEFAULT_OUT, ext
   writeFileSync(out, `${JSON.stringify(s, null, 2)}\n`);
   process.stdout.write(
     `mutation score ${s.score ?? '-'}% (killed ${s.killed} / killed + survived ${s.killed + s.survived}); ` +
-      (s.scoreAfterReview !== undefined ? `after review ${s.scoreAfterReview ?? '-'}% (survivors reviewed as equivalent or unspecified left out); ` : '') +
+      (s.scoreAfterReview !== undefined
+        ? `after review ${s.scoreAfterReview ?? '-'}% (survivors reviewed as equivalent or unspecified left out); `
+        : '') +
       `timeouts ${s.timeouts}, no coverage ${s.noCoverage}, errors ${s.runtimeErrors + s.compileErrors}, total ${s.total}` +
       `${s.durationS !== undefined ? `, ${s.durationS} s` : ''}\n` +
       Object.entries(s.files)

@@ -33,7 +33,11 @@ function originalText(source, loc) {
   const lines = source.split('\n');
   const { start, end } = loc;
   if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
-  return [lines[start.line - 1].slice(start.column - 1), ...lines.slice(start.line, end.line - 1), lines[end.line - 1].slice(0, end.column - 1)].join('\n');
+  return [
+    lines[start.line - 1].slice(start.column - 1),
+    ...lines.slice(start.line, end.line - 1),
+    lines[end.line - 1].slice(0, end.column - 1),
+  ].join('\n');
 }
 
 /** One line of code as inline markdown: whitespace collapsed, at most 90 characters. */
@@ -157,7 +161,12 @@ function main(argv) {
   for (const [file, f] of Object.entries(report.files)) {
     const live = f.mutants
       .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
-      .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column || a.mutatorName.localeCompare(b.mutatorName));
+      .sort(
+        (a, b) =>
+          a.location.start.line - b.location.start.line ||
+          a.location.start.column - b.location.start.column ||
+          a.mutatorName.localeCompare(b.mutatorName),
+      );
     sections.set(
       file,
       live.map((m) => {

@@ -13,7 +13,8 @@ import { defineConfig } from 'vitest/config';
 import base from '../vitest.config';
 
 const conformance = base.test?.projects?.find((p) => typeof p === 'object' && 'test' in p && p.test?.name === 'conformance');
-if (!conformance || typeof conformance !== 'object' || !('test' in conformance)) throw new Error('vitest.config.ts has no project named conformance');
+if (!conformance || typeof conformance !== 'object' || !('test' in conformance))
+  throw new Error('vitest.config.ts has no project named conformance');
 
 const mode = process.env.MUTATION_TESTS ?? 'per-check';
 if (mode !== 'per-check' && mode !== 'project') throw new Error(`MUTATION_TESTS must be per-check or project, not '${mode}'`);

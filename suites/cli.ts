@@ -9,10 +9,18 @@ import { serve, SERVE_HELP } from './cli/serve';
 import { TOOL } from './core/tool';
 
 const COMMANDS: Record<string, { fn: (argv: string[]) => number | undefined | Promise<number | undefined>; help: string; line: string }> = {
-  run: { fn: run, help: RUN_HELP, line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error, 130 interrupted)' },
+  run: {
+    fn: run,
+    help: RUN_HELP,
+    line: 'run the conformance checks and write reports (exit 0 pass, 1 a MUST failed, 2 usage/connection error, 130 interrupted)',
+  },
   list: { fn: list, help: LIST_HELP, line: 'list requirements and checks with ids, levels and whether they are destructive' },
   report: { fn: report, help: REPORT_HELP, line: 're-render a compliance.json; OLD.json --compare NEW.json; --merge shard reports' },
-  replay: { fn: replay, help: REPLAY_HELP, line: 're-run the case that failed a requirement in a compliance.json (--script: its requests as curl)' },
+  replay: {
+    fn: replay,
+    help: REPLAY_HELP,
+    line: 're-run the case that failed a requirement in a compliance.json (--script: its requests as curl)',
+  },
   serve: { fn: serve, help: SERVE_HELP, line: 'start the reference implementation of an API' },
   mock: { fn: mock, help: MOCK_HELP, line: 'serve a Prism mock of an API from its spec' },
 };
@@ -47,7 +55,9 @@ async function main(): Promise<void> {
   const c = COMMANDS[command];
   if (!c) {
     const near = closest(command, Object.keys(COMMANDS));
-    fail(`unknown command '${command}' (${near.length ? `did you mean ${near[0]}? ` : ''}commands: ${Object.keys(COMMANDS).join(', ')}; try --help)`);
+    fail(
+      `unknown command '${command}' (${near.length ? `did you mean ${near[0]}? ` : ''}commands: ${Object.keys(COMMANDS).join(', ')}; try --help)`,
+    );
   }
   try {
     const code = await c.fn(rest);

@@ -10,9 +10,13 @@ describe('fixture loading', () => {
 
   it('stops with one line naming what is wrong', () => {
     expect(() => loadOpsConfig({ regexMaxPatternLength: 0 })).toThrow(/^ops config: ops\/regexMaxPatternLength must be >= 1$/);
-    expect(() => loadStacksConfig({ versions: [{ buildVersion: '1.0', releaseName: 'x', status: 'unreleased' }] })).toThrow(/^stacks config: .*must contain at least 1 valid item/);
+    expect(() => loadStacksConfig({ versions: [{ buildVersion: '1.0', releaseName: 'x', status: 'unreleased' }] })).toThrow(
+      /^stacks config: .*must contain at least 1 valid item/,
+    );
     const twin = { name: 'a', apiKey: 'same', allowed: true };
     expect(() => loadStacksConfig({ users: [twin, { ...twin, name: 'b' }] })).toThrow('stacks config: users: apiKey must be unique');
-    expect(() => loadOpsConfig({ users: [{ name: 'x', password: 'p', readOnly: 'no' as unknown as boolean }] })).toThrow(/readOnly must be boolean/);
+    expect(() => loadOpsConfig({ users: [{ name: 'x', password: 'p', readOnly: 'no' as unknown as boolean }] })).toThrow(
+      /readOnly must be boolean/,
+    );
   });
 });

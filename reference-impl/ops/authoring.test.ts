@@ -13,7 +13,11 @@ describe('content pack authoring', () => {
     expect(created.status).toBe(200);
     const key = (created.body as Row)._key as string;
     const one = (await call('GET', `${AUTH}/${key}`)).body as Row;
-    expect(one).toMatchObject({ status: 'Draft', object_type: 'content_pack', ops_objects: { service: [{ svc_database: 'Database Tier' }] } });
+    expect(one).toMatchObject({
+      status: 'Draft',
+      object_type: 'content_pack',
+      ops_objects: { service: [{ svc_database: 'Database Tier' }] },
+    });
     expect(one.platform_objects).toMatchObject({ dashboards: [], macros: [] });
     expect((await call('GET', `${AUTH}/count`)).body).toEqual({ count: 3 });
     expect((await call('POST', AUTH, { body: { title: 'x', status: 'Done' } })).status).toBe(400);

@@ -102,7 +102,9 @@ function list(ctx: OpsCtx): ApiResponse {
   }
   const search = (q.get('search') ?? '').toLowerCase();
   const packs = readableObjects(ctx, AUTHORED_PACK_TYPE).filter(
-    (p) => (status === null || status === '' || p.status === status) && (search === '' || (typeof p.title === 'string' && p.title.toLowerCase().includes(search))),
+    (p) =>
+      (status === null || status === '' || p.status === status) &&
+      (search === '' || (typeof p.title === 'string' && p.title.toLowerCase().includes(search))),
   );
   const listed = listRows(packs, q, ctx.state.filters, {
     names: { filter: 'filter', sortKey: 'sort_key', sortDir: 'sort_dir', offset: 'offset', limit: 'count', fields: 'fields' },

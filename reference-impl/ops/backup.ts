@@ -27,7 +27,8 @@ const RULES: TypeRules = {
   required: ['title'],
   flavor: 'core',
   prepare: prepareJob,
-  undeletable: (doc, ctx) => (doc._key === ctx.state.config.defaultBackupKey ? 'The default scheduled backup cannot be deleted' : undefined),
+  undeletable: (doc, ctx) =>
+    doc._key === ctx.state.config.defaultBackupKey ? 'The default scheduled backup cannot be deleted' : undefined,
 };
 
 export const backupRoutes: Route<OpsRouteFn>[] = crudRoutes(BACKUP, [RULES]);

@@ -83,7 +83,10 @@ describe('bodies wrapped in data', () => {
 
   it('takes form-encoded data=<json>, with the other form fields as parameters', async () => {
     const call = opsClient();
-    const created = await call('POST', `${ITOA_PATH}/service`, { headers: FORM, raw: form({ data: JSON.stringify({ title: 'From form' }) }) });
+    const created = await call('POST', `${ITOA_PATH}/service`, {
+      headers: FORM,
+      raw: form({ data: JSON.stringify({ title: 'From form' }) }),
+    });
     expect(created.status).toBe(200);
     const key = (created.body as Row)._key as string;
     expect((await call('GET', `${ITOA_PATH}/service/${key}`)).body).toMatchObject({ title: 'From form' });
@@ -96,7 +99,9 @@ describe('bodies wrapped in data', () => {
     expect((await call('GET', `${ITOA_PATH}/service/${key}`)).body).toMatchObject({ title: 'From form', description: 'via form' });
 
     // Wrapped and form-encoded at once; without a content type, a body starting with data= is a form too.
-    const both = await call('POST', `${MAINTENANCE_PATH}/maintenance_calendar`, { raw: form({ data: JSON.stringify({ data: { title: 'Both' } }) }) });
+    const both = await call('POST', `${MAINTENANCE_PATH}/maintenance_calendar`, {
+      raw: form({ data: JSON.stringify({ data: { title: 'Both' } }) }),
+    });
     expect(both.status).toBe(200);
     const bulk = await call('POST', `${ITOA_PATH}/service/bulk_update`, {
       headers: FORM,
@@ -127,10 +132,16 @@ describe('bodies wrapped in data', () => {
     expect(retired.status).toBe(200);
     expect(retired.body).toEqual(['ent_web_01']);
     expect(((await call('GET', `${ITOA_PATH}/entity/ent_web_01`)).body as Row).retired).toBe(1);
-    const restored = await call('POST', `${ITOA_PATH}/entity/restore`, { headers: FORM, raw: form({ data: JSON.stringify(['ent_web_01']) }) });
+    const restored = await call('POST', `${ITOA_PATH}/entity/restore`, {
+      headers: FORM,
+      raw: form({ data: JSON.stringify(['ent_web_01']) }),
+    });
     expect(restored.body).toEqual(['ent_web_01']);
     expect(((await call('GET', `${ITOA_PATH}/entity/ent_web_01`)).body as Row).retired).toBeUndefined();
-    const formWrapped = await call('POST', `${ITOA_PATH}/entity/retire`, { headers: FORM, raw: form({ data: JSON.stringify({ data: ['ent_web_01'] }) }) });
+    const formWrapped = await call('POST', `${ITOA_PATH}/entity/retire`, {
+      headers: FORM,
+      raw: form({ data: JSON.stringify({ data: ['ent_web_01'] }) }),
+    });
     expect(formWrapped.body).toEqual(['ent_web_01']);
     expect((await call('POST', `${ITOA_PATH}/entity/retire`, { body: { data: 'ent_web_01' } })).status).toBe(400);
   });
@@ -170,7 +181,10 @@ describe('bodies wrapped in data', () => {
         fc.dictionary(fc.constantFrom('data', 'is_partial_data', 'filter', 'x'), field, { maxKeys: 3 }),
         fc.boolean(),
         async (path, method, fields, declared) => {
-          const res = await call(method, path, { headers: declared ? FORM : {}, raw: `data=${encodeURIComponent(fields.data ?? '')}&${form(fields)}` });
+          const res = await call(method, path, {
+            headers: declared ? FORM : {},
+            raw: `data=${encodeURIComponent(fields.data ?? '')}&${form(fields)}`,
+          });
           expect(res.status).toBeLessThan(500);
         },
       ),
@@ -187,14 +201,18 @@ describe('aggregation policies under event management', () => {
     const seeded = (await call('GET', NAP)).body as Row[];
     expect(seeded.map((p) => p._key)).toContain('nap_default');
     expect(keysOf(seeded)).toEqual(keysOf((await call('GET', `${EVENTS_PATH}/notable_aggregation_policy`)).body));
-    expect((await call('GET', `${NAP}/nap_default`)).body).toMatchObject({ _key: 'nap_default', object_type: 'notable_aggregation_policy' });
+    expect((await call('GET', `${NAP}/nap_default`)).body).toMatchObject({
+      _key: 'nap_default',
+      object_type: 'notable_aggregation_policy',
+    });
 
     const created = await call('POST', NAP, { body: { title: 'Group by host', split_by_field: 'host' } });
     expect(created.status).toBe(200);
     const key = (created.body as Row)._key as string;
     expect((await call('GET', `${NAP}/${key}`)).body).toMatchObject({ title: 'Group by host', object_type: 'notable_aggregation_policy' });
     expect((await call('GET', `${NAP}/count`)).body).toEqual({ count: seeded.length + 1 });
-    const filtered = (await call('GET', NAP, { query: { filter_data: JSON.stringify({ split_by_field: 'host' }), fields: 'title' } })).body as Row[];
+    const filtered = (await call('GET', NAP, { query: { filter_data: JSON.stringify({ split_by_field: 'host' }), fields: 'title' } }))
+      .body as Row[];
     expect(filtered).toContainEqual({ _key: key, object_type: 'notable_aggregation_policy', title: 'Group by host' });
 
     expect((await call('POST', `${NAP}/${key}`, { query: { is_partial_data: '1' }, body: { disabled: 1 } })).status).toBe(200);
@@ -256,7 +274,12 @@ describe('DELETE with an empty key segment deletes nothing', () => {
   it('ticketing and interface roots with a trailing slash delete nothing either', async () => {
     const call = opsClient();
     const tickets = JSON.stringify((await call('GET', `${EVENTS_PATH}/ticketing/ep_web_latency`)).body);
-    for (const path of [`${EVENTS_PATH}/ticketing/ep_web_latency/`, `${EVENTS_PATH}/ticketing/ep_web_latency/snow/`, `${ITOA_PATH}/`, `${EVENTS_PATH}/`]) {
+    for (const path of [
+      `${EVENTS_PATH}/ticketing/ep_web_latency/`,
+      `${EVENTS_PATH}/ticketing/ep_web_latency/snow/`,
+      `${ITOA_PATH}/`,
+      `${EVENTS_PATH}/`,
+    ]) {
       const res = await call('DELETE', path);
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
@@ -278,7 +301,9 @@ describe('DELETE with an empty key segment deletes nothing', () => {
     expect((await call('DELETE', `${EVENTS_PATH}/correlation_search/${key}`)).status).toBe(204);
     await call('POST', `${EVENTS_PATH}/correlation_search`, { body: { title: 'cs tmp 2', cf: 'run1' } });
     const before = ((await call('GET', `${EVENTS_PATH}/correlation_search`)).body as Row[]).length;
-    expect((await call('DELETE', `${EVENTS_PATH}/correlation_search`, { query: { filter_data: JSON.stringify({ cf: 'run1' }) } })).status).toBe(204);
+    expect(
+      (await call('DELETE', `${EVENTS_PATH}/correlation_search`, { query: { filter_data: JSON.stringify({ cf: 'run1' }) } })).status,
+    ).toBe(204);
     expect(((await call('GET', `${EVENTS_PATH}/correlation_search`)).body as Row[]).length).toBe(before - 1);
   });
 });

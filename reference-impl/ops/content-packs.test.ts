@@ -65,12 +65,16 @@ describe('content pack library', () => {
     expect(cs.enabled).toBe(1);
     const pack = (await call('GET', `${CP}/DA-OPS-CP-webserver/1.2.0`)).body as Row;
     expect(pack.installed_versions).toEqual(['1.2.0']);
-    expect(((await call('GET', `${CP}/DA-OPS-CP-webserver/1.2.0/preview`)).body as Record<string, Row[]>).services![0]!.installed).toBe(true);
+    expect(((await call('GET', `${CP}/DA-OPS-CP-webserver/1.2.0/preview`)).body as Record<string, Row[]>).services![0]!.installed).toBe(
+      true,
+    );
 
     await call('POST', `${ITOA_PATH}/service/cp_web_frontend`, { query: { is_partial_data: '1' }, body: { title: 'Changed' } });
     const again = (await call('POST', path, { body: { content: { services: ['cp_web_frontend'] } } })).body as Row;
     expect(again.success).toEqual([]);
-    expect(again.failure).toEqual([{ content_type: 'services', id: 'cp_web_frontend', title: 'Web Frontend', type: 'OBJECT_ALREADY_EXISTS' }]);
+    expect(again.failure).toEqual([
+      { content_type: 'services', id: 'cp_web_frontend', title: 'Web Frontend', type: 'OBJECT_ALREADY_EXISTS' },
+    ]);
     const skipped = (await call('POST', path, { body: { content: { services: ['cp_web_frontend'] }, resolution: 'skip' } })).body as Row;
     expect(skipped).toMatchObject({ success: [], failure: [] });
     expect(((await call('GET', `${ITOA_PATH}/service/cp_web_frontend`)).body as Row).title).toBe('Changed');

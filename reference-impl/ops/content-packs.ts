@@ -147,12 +147,15 @@ function install(ctx: OpsCtx): ApiResponse {
   const failure: Doc[] = [];
   // The document maps object-type names to ids; the preview and results name groups. Either key selects the objects.
   const named = (key: string) => (opts.content !== undefined && Object.hasOwn(opts.content, key) ? opts.content[key]! : []);
-  const wanted = (group: string, id: string) => opts.content === undefined || named(group).includes(id) || (GROUP_TYPES[group] !== undefined && named(GROUP_TYPES[group]).includes(id));
+  const wanted = (group: string, id: string) =>
+    opts.content === undefined || named(group).includes(id) || (GROUP_TYPES[group] !== undefined && named(GROUP_TYPES[group]).includes(id));
 
   if (opts.content !== undefined) {
     for (const [group, ids] of Object.entries(opts.content)) {
       if (group === SAVED_SEARCHES) continue;
-      const packGroup = Object.hasOwn(pack.objects, group) ? group : (Object.keys(GROUP_TYPES).find((g) => GROUP_TYPES[g] === group) ?? group);
+      const packGroup = Object.hasOwn(pack.objects, group)
+        ? group
+        : (Object.keys(GROUP_TYPES).find((g) => GROUP_TYPES[g] === group) ?? group);
       for (const id of ids) {
         const known = Object.hasOwn(pack.objects, packGroup) ? pack.objects[packGroup]! : [];
         if (!known.some((o) => o.id === id)) {
@@ -198,7 +201,8 @@ function install(ctx: OpsCtx): ApiResponse {
     if (installed.length > 0) success.push({ [group]: installed });
   }
 
-  const savedWanted = opts.content === undefined ? pack.saved_searches : Object.hasOwn(opts.content, SAVED_SEARCHES) ? opts.content[SAVED_SEARCHES]! : [];
+  const savedWanted =
+    opts.content === undefined ? pack.saved_searches : Object.hasOwn(opts.content, SAVED_SEARCHES) ? opts.content[SAVED_SEARCHES]! : [];
   const saved = {
     action_performed: opts.enabled ? 'enable' : 'install',
     success: [] as string[],

@@ -64,4 +64,7 @@ function aliasList(ctx: OpsCtx): ApiResponse {
   };
 }
 
-export const coreRoutes: Route<OpsRouteFn>[] = [route('GET', `${ITOA}/get_alias_list`, aliasList), ...crudRoutes(ITOA, [...RULES.values()])];
+export const coreRoutes: Route<OpsRouteFn>[] = [
+  route('GET', `${ITOA}/get_alias_list`, aliasList),
+  ...crudRoutes(ITOA, [...RULES.values()]),
+];

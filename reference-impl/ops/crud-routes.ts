@@ -2,7 +2,17 @@ import { route, type Route } from '../http/router';
 import type { ApiResponse } from '../http/types';
 import type { OpsCtx, OpsRouteFn } from './context';
 import { notFound } from './errors';
-import { type TypeRules, bulkUpdate, countObjects, createObject, deleteObject, deleteObjects, listObjects, readObject, updateObject } from './objects';
+import {
+  type TypeRules,
+  bulkUpdate,
+  countObjects,
+  createObject,
+  deleteObject,
+  deleteObjects,
+  listObjects,
+  readObject,
+  updateObject,
+} from './objects';
 
 /** The documented CRUD table of an interface that serves a fixed set of object types under `<base>/<type>`. */
 export function crudRoutes(base: string, types: readonly TypeRules[]): Route<OpsRouteFn>[] {

@@ -35,7 +35,8 @@ describe('event management objects', () => {
     const comment = (await call('GET', `${EVENTS_PATH}/notable_event_comment/${key}`)).body as Row;
     expect(comment).toMatchObject({ comment: 'restarted the replica', user: 'admin', object_type: 'notable_event_comment' });
     expect(typeof comment.create_time).toBe('number');
-    const byEvent = (await call('GET', `${EVENTS_PATH}/notable_event_comment/ep_db_errors`, { query: { is_event_id: 'True' } })).body as Row[];
+    const byEvent = (await call('GET', `${EVENTS_PATH}/notable_event_comment/ep_db_errors`, { query: { is_event_id: 'True' } }))
+      .body as Row[];
     expect(byEvent.map((c) => c._key)).toEqual([key]);
     expect((await call('POST', `${EVENTS_PATH}/notable_event_comment/${key}`, { body: { comment: 'x' } })).status).toBe(405);
     expect((await call('PUT', `${EVENTS_PATH}/notable_event_comment/${key}`, { body: { comment: 'x' } })).status).toBe(405);

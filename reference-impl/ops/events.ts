@@ -6,7 +6,18 @@ import type { OpsCtx, OpsRouteFn } from './context';
 import { badRequest, methodNotAllowed, notFound } from './errors';
 import { boolParam, isPlainObject, isStringArray, objectBody } from './input';
 import { EVENT_TYPES } from './object-types';
-import { type TypeRules, bulkUpdate, countObjects, createObject, deleteObject, deleteObjects, listObjects, readObject, readableObjects, updateObject } from './objects';
+import {
+  type TypeRules,
+  bulkUpdate,
+  countObjects,
+  createObject,
+  deleteObject,
+  deleteObjects,
+  listObjects,
+  readObject,
+  readableObjects,
+  updateObject,
+} from './objects';
 import { EVENTS } from './paths';
 import type { ListParamNames } from './query';
 

@@ -106,7 +106,8 @@ const SIMPLE_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$
 
 type Scalar = string | number | boolean | null;
 
-const isScalar = (v: unknown): v is Scalar => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is Scalar =>
+  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 const isIndexable = (v: unknown): v is string | number | boolean => v !== null && isScalar(v);
 
 /**

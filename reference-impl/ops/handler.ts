@@ -57,7 +57,9 @@ export function createOpsHandler(config: OpsConfig, clock: Clock = systemClock):
     // Trailing slashes are dropped to match routes (`content_pack/` is a documented form), but `DELETE <type>/`
     // names an empty key: it must not become `DELETE <type>`, which deletes every row.
     if (req.method.toUpperCase() === 'DELETE' && req.path.endsWith('/')) {
-      return badRequest(`The last segment of ${req.path.slice(0, 200)} is empty: DELETE needs the key of the object after the slash (send DELETE without the trailing slash to delete by filter)`);
+      return badRequest(
+        `The last segment of ${req.path.slice(0, 200)} is empty: DELETE needs the key of the object after the slash (send DELETE without the trailing slash to delete by filter)`,
+      );
     }
     return found.fn({ req: withFormBody(req), params: found.params, user, state });
   };

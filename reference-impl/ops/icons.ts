@@ -50,7 +50,8 @@ function list(ctx: OpsCtx): ApiResponse {
   return { status: 200, body: { total: listed.value.total, result: listed.value.rows } };
 }
 
-const isSize = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v));
+const isSize = (v: unknown) =>
+  (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v));
 
 function checkIcon(icon: unknown, i: number): string | undefined {
   if (!isPlainObject(icon)) return `Icon ${i} must be an object`;

@@ -51,7 +51,10 @@ export function withFormBody(req: ApiRequest): ApiRequest {
   const form = new URLSearchParams(req.rawBody.trim());
   const data = form.getAll('data');
   if (data.length !== 1) {
-    const bodyError = data.length === 0 ? 'a form-encoded body needs a data field holding the JSON document' : 'the form field data is given more than once';
+    const bodyError =
+      data.length === 0
+        ? 'a form-encoded body needs a data field holding the JSON document'
+        : 'the form field data is given more than once';
     return { ...req, body: undefined, bodyError };
   }
   const query = new URLSearchParams(req.query);

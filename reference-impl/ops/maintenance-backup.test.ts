@@ -24,7 +24,12 @@ describe('maintenance windows', () => {
     expect(key).toMatch(/^[0-9a-f]{24}$/);
     await call('POST', `${MW}/${key}`, { query: { is_partial_data: '1' }, body: { end_time: 1700007200 } });
     const w = (await call('GET', `${MW}/${key}`)).body as Row;
-    expect(w).toMatchObject({ title: 'Patch', end_time: 1700007200, object_type: 'maintenance_calendar', sec_grp_list: ['default_ops_security_group'] });
+    expect(w).toMatchObject({
+      title: 'Patch',
+      end_time: 1700007200,
+      object_type: 'maintenance_calendar',
+      sec_grp_list: ['default_ops_security_group'],
+    });
     expect((await call('POST', MW, { body: { title: 'bad', objects: [{ object_type: 'team', _key: 'x' }] } })).status).toBe(400);
     expect((await call('DELETE', `${MW}/${key}`)).status).toBe(204);
     expect((await call('GET', `${MW}/${key}`)).status).toBe(404);

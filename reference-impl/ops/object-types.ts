@@ -24,7 +24,13 @@ export const UNUSED_LISTED_TYPES = ['entity_relationship', 'entity_relationship_
  * `correlation_search` and `notable_event_group` and leaves the full list out; the others are the ones
  * real deployments answer for (comments, tags, aggregation policies).
  */
-export const EVENT_TYPES = ['notable_event_group', 'correlation_search', 'notable_aggregation_policy', 'notable_event_comment', 'notable_event_tag'] as const;
+export const EVENT_TYPES = [
+  'notable_event_group',
+  'correlation_search',
+  'notable_aggregation_policy',
+  'notable_event_comment',
+  'notable_event_tag',
+] as const;
 
 export const MAINTENANCE_TYPE = 'maintenance_calendar';
 export const BACKUP_TYPE = 'backup_restore';

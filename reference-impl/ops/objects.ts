@@ -57,7 +57,12 @@ function stamp(ctx: OpsCtx, rules: TypeRules, doc: Doc, previous: Doc | undefine
     mod_source: 'REST',
     mod_timestamp: isoWithOffset(micros),
     _version: config.schemaVersion,
-    sec_grp: typeof doc.sec_grp === 'string' && doc.sec_grp !== '' ? doc.sec_grp : typeof previous?.sec_grp === 'string' ? previous.sec_grp : config.defaultSecurityGroup,
+    sec_grp:
+      typeof doc.sec_grp === 'string' && doc.sec_grp !== ''
+        ? doc.sec_grp
+        : typeof previous?.sec_grp === 'string'
+          ? previous.sec_grp
+          : config.defaultSecurityGroup,
   });
   if (typeof out.title === 'string') out.identifying_name = out.title.toLowerCase();
   if (rules.flavor === 'entity') {

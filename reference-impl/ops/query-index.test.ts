@@ -15,7 +15,11 @@ const filters = createFilterCompiler(1000);
 
 // Small pools so that values repeat (ties, shared buckets) and keys are rewritten and deleted.
 const KEYS = Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
-const scalar = fc.oneof(fc.constantFrom('gold', 'silver', 'Gold', '', 'a', 'b', '10', 'é'), fc.constantFrom(0, -0, 1, 2, 7, 10, -1, 2.5), fc.constantFrom(true, false, null));
+const scalar = fc.oneof(
+  fc.constantFrom('gold', 'silver', 'Gold', '', 'a', 'b', '10', 'é'),
+  fc.constantFrom(0, -0, 1, 2, 7, 10, -1, 2.5),
+  fc.constantFrom(true, false, null),
+);
 const anyValue = fc.oneof(
   { weight: 6, arbitrary: scalar },
   { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
@@ -28,7 +32,10 @@ const docArb: fc.Arbitrary<Doc> = fc
   .record(
     {
       _key: fc.constantFrom(...KEYS),
-      title: fc.oneof({ weight: 5, arbitrary: fc.constantFrom('svc a', 'svc b', 'svc c', 'Svc a', 'zz') }, { weight: 1, arbitrary: anyValue }),
+      title: fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom('svc a', 'svc b', 'svc c', 'Svc a', 'zz') },
+        { weight: 1, arbitrary: anyValue },
+      ),
       tier: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('gold', 'silver') }, { weight: 1, arbitrary: anyValue }),
       n: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: anyValue }),
       // Many distinct values, so one value's rows are a small share of the collection.
@@ -43,8 +50,10 @@ const docArb: fc.Arbitrary<Doc> = fc
     // Own members named like Object.prototype's, as JSON.parse makes them from a body.
     fc.record({ proto: fc.option(scalar, { nil: undefined }), ctor: fc.option(scalar, { nil: undefined }) }).map(({ proto, ctor }) => {
       const out = JSON.parse(JSON.stringify(doc)) as Doc;
-      if (proto !== undefined) Object.defineProperty(out, '__proto__', { value: proto, enumerable: true, writable: true, configurable: true });
-      if (ctor !== undefined) Object.defineProperty(out, 'constructor', { value: ctor, enumerable: true, writable: true, configurable: true });
+      if (proto !== undefined)
+        Object.defineProperty(out, '__proto__', { value: proto, enumerable: true, writable: true, configurable: true });
+      if (ctor !== undefined)
+        Object.defineProperty(out, 'constructor', { value: ctor, enumerable: true, writable: true, configurable: true });
       return out;
     }),
   );
@@ -57,13 +66,29 @@ const condition = fc.oneof(
   scalar.map((v) => ({ $ne: v })),
   fc.tuple(fc.constantFrom('$gt', '$gte', '$lt', '$lte'), scalar).map(([op, v]) => ({ [op]: v })),
   fc.boolean().map((b) => ({ $exists: b })),
-  fc.constantFrom({ $regex: 'a' }, { $regex: '^svc', $options: 'i' }, { $type: 'string' }, { $type: 'bogus_alias' }, { $size: 1 }, { a: 1 }, {}),
+  fc.constantFrom(
+    { $regex: 'a' },
+    { $regex: '^svc', $options: 'i' },
+    { $type: 'string' },
+    { $type: 'bogus_alias' },
+    { $size: 1 },
+    { a: 1 },
+    {},
+  ),
 );
 const fieldName = fc.constantFrom(...FIELDS, 'nested.a', 'missing', 'sec_grp', '_key');
 const filterArb: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 6, arbitrary: fc.dictionary(fieldName, condition, { minKeys: 1, maxKeys: 3 }).map((f) => JSON.stringify(f)) },
-  { weight: 1, arbitrary: fc.tuple(fieldName, condition, fieldName, condition).map(([a, ca, b, cb]) => JSON.stringify({ $or: [{ [a]: ca }, { [b]: cb }] })) },
-  { weight: 1, arbitrary: fc.constantFrom(undefined, '', '{}', 'not json', '[1]', '{"$where":"1"}', '{"code":{"$in":[1,2,3]},"tier":"gold"}') },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fieldName, condition, fieldName, condition)
+      .map(([a, ca, b, cb]) => JSON.stringify({ $or: [{ [a]: ca }, { [b]: cb }] })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(undefined, '', '{}', 'not json', '[1]', '{"$where":"1"}', '{"code":{"$in":[1,2,3]},"tier":"gold"}'),
+  },
 );
 
 const queryArb: fc.Arbitrary<Query> = fc.record(
@@ -140,7 +165,13 @@ describe('indexed list and count', () => {
   it('use the indexes on a large collection and still match the scan', () => {
     const store = createStore();
     for (let i = 0; i < 5000; i++) {
-      store.put(COLLECTION, { _key: `k${i}`, title: `svc ${String(i % 1700).padStart(4, '0')}`, tier: i % 3 === 0 ? 'gold' : 'silver', code: i % 400, sec_grp: GROUPS[i % 3] });
+      store.put(COLLECTION, {
+        _key: `k${i}`,
+        title: `svc ${String(i % 1700).padStart(4, '0')}`,
+        tier: i % 3 === 0 ? 'gold' : 'silver',
+        code: i % 400,
+        sec_grp: GROUPS[i % 3],
+      });
     }
     const queries: Query[] = [
       { filter: '{"tier":"gold","code":{"$ne":7}}', sort_key: 'title', sort_dir: '0', offset: '40', limit: '20' },

@@ -149,7 +149,12 @@ function pagingParams(query: URLSearchParams, names: ListParamNames): Checked<Pa
   return ok({ start, end, dir: dir.value, sortKey });
 }
 
-function finish(rows: Doc[], query: URLSearchParams, names: ListParamNames, opts: ListOptions): { rows: Doc[]; fields: string[] | undefined } {
+function finish(
+  rows: Doc[],
+  query: URLSearchParams,
+  names: ListParamNames,
+  opts: ListOptions,
+): { rows: Doc[]; fields: string[] | undefined } {
   const fields = fieldsParam(query, names.fields);
   if (fields !== undefined && !opts.skipProjection) rows = rows.map((r) => project(r, fields));
   return { rows, fields };
@@ -193,7 +198,10 @@ export interface CollectionListOutcome {
 const SMALL_CANDIDATE_SHARE = 16;
 
 /** The smallest candidate set the filter's equalities give, or undefined when none applies. */
-function narrowest(src: RowSource, equalities: readonly { field: string; values: (string | number | boolean)[] }[]): ReadonlySet<Doc> | undefined {
+function narrowest(
+  src: RowSource,
+  equalities: readonly { field: string; values: (string | number | boolean)[] }[],
+): ReadonlySet<Doc> | undefined {
   let best: ReadonlySet<Doc> | undefined;
   for (const eq of equalities) {
     const set = src.store.candidates(src.collection, eq.field, eq.values);
@@ -217,7 +225,12 @@ function inInsertionOrder(src: RowSource, set: ReadonlySet<Doc>): Doc[] {
  * to values, a sorted index gives the order without sorting, and without `needTotal` the walk stops at the end of
  * the page.
  */
-export function listCollection(src: RowSource, query: URLSearchParams, filters: FilterCompiler, opts: CollectionListOptions = {}): Checked<CollectionListOutcome> {
+export function listCollection(
+  src: RowSource,
+  query: URLSearchParams,
+  filters: FilterCompiler,
+  opts: CollectionListOptions = {},
+): Checked<CollectionListOutcome> {
   const names = opts.names ?? SHARED_LIST_PARAMS;
   const paging = pagingParams(query, names);
   if (!paging.ok) return paging;
@@ -225,7 +238,11 @@ export function listCollection(src: RowSource, query: URLSearchParams, filters: 
   const plan = filters.plan(query.get(names.filter));
   const { visible } = src;
   const predicate = plan.predicate;
-  const matches: Predicate = plan.matchesAll ? (visible ?? (() => true)) : visible === undefined ? predicate : (d) => visible(d) && predicate(d);
+  const matches: Predicate = plan.matchesAll
+    ? (visible ?? (() => true))
+    : visible === undefined
+      ? predicate
+      : (d) => visible(d) && predicate(d);
   const needTotal = opts.needTotal === true;
   const wanted = needTotal || end === undefined ? Infinity : end;
   const candidates = narrowest(src, plan.equalities);

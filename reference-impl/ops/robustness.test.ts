@@ -34,7 +34,21 @@ const PATHS = [
   `${ITOA_PATH}/__proto__/constructor`,
 ];
 
-const QUERY_NAMES = ['filter', 'filter_data', 'sort_key', 'sort_dir', 'limit', 'offset', 'skip', 'count', 'fields', 'is_partial_data', 'category', 'ctw_id', 'status'];
+const QUERY_NAMES = [
+  'filter',
+  'filter_data',
+  'sort_key',
+  'sort_dir',
+  'limit',
+  'offset',
+  'skip',
+  'count',
+  'fields',
+  'is_partial_data',
+  'category',
+  'ctw_id',
+  'status',
+];
 
 describe('robustness', () => {
   it('never answers 5xx nor throws, whatever the body and parameters', async () => {
@@ -44,16 +58,26 @@ describe('robustness', () => {
       fc.constant({ __proto__: { polluted: 1 }, title: 'x' }),
       fc.constant(JSON.parse('{"__proto__": {"title": 1}, "_key": "k", "title": "t", "data": ["__proto__"]}')),
       fc.constant([{ _key: 'ent_web_01', title: 1e308 }]),
-      fc.constant(JSON.parse('{"content": {"__proto__": ["x"], "constructor": ["y"]}, "services": [{"_key": "__proto__", "kpi_ids": []}]}')),
+      fc.constant(
+        JSON.parse('{"content": {"__proto__": ["x"], "constructor": ["y"]}, "services": [{"_key": "__proto__", "kpi_ids": []}]}'),
+      ),
       fc.constant(JSON.parse('{"ops_objects": {"__proto__": ["x"]}, "title": "t", "metadata": {"__proto__": {}}}')),
     );
-    const query = fc.dictionary(fc.constantFrom(...QUERY_NAMES), fc.oneof(fc.string(), fc.constant('{"$where":"x"}'), fc.constant('-1')), { maxKeys: 4 });
+    const query = fc.dictionary(fc.constantFrom(...QUERY_NAMES), fc.oneof(fc.string(), fc.constant('{"$where":"x"}'), fc.constant('-1')), {
+      maxKeys: 4,
+    });
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PATHS), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), body, query, async (path, method, b, q) => {
-        const res = await call(method, path, { body: b, query: q });
-        expect(res.status).toBeLessThan(500);
-        JSON.stringify(res.body);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...PATHS),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+        body,
+        query,
+        async (path, method, b, q) => {
+          const res = await call(method, path, { body: b, query: q });
+          expect(res.status).toBeLessThan(500);
+          JSON.stringify(res.body);
+        },
+      ),
       { numRuns: 600 },
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -137,19 +137,35 @@ function linkTemplate(ctx: OpsCtx): ApiResponse {
 
   const serviceRules = Array.isArray(service.entity_rules) ? service.entity_rules : [];
   const templateRules = Array.isArray(template.entity_rules) ? template.entity_rules : [];
-  const written = writeObject(ctx, coreRules('service')!, { ...service, base_service_template_id: templateKey, entity_rules: [...serviceRules, ...structuredClone(templateRules)] }, service);
+  const written = writeObject(
+    ctx,
+    coreRules('service')!,
+    { ...service, base_service_template_id: templateKey, entity_rules: [...serviceRules, ...structuredClone(templateRules)] },
+    service,
+  );
   if (typeof written === 'string') return badRequest(written);
 
   const previousKey = service.base_service_template_id;
-  const previous = typeof previousKey === 'string' && previousKey !== templateKey ? readableObject(ctx, 'base_service_template', previousKey) : undefined;
+  const previous =
+    typeof previousKey === 'string' && previousKey !== templateKey ? readableObject(ctx, 'base_service_template', previousKey) : undefined;
   if (previous !== undefined && Array.isArray(previous.linked_services)) {
     const services = previous.linked_services.filter((s) => s !== key);
-    writeObject(ctx, coreRules('base_service_template')!, { ...previous, linked_services: services, total_linked_services: services.length }, previous);
+    writeObject(
+      ctx,
+      coreRules('base_service_template')!,
+      { ...previous, linked_services: services, total_linked_services: services.length },
+      previous,
+    );
   }
   const linked = Array.isArray(template.linked_services) ? template.linked_services : [];
   if (!linked.includes(key)) {
     const services = [...linked, key];
-    writeObject(ctx, coreRules('base_service_template')!, { ...template, linked_services: services, total_linked_services: services.length }, template);
+    writeObject(
+      ctx,
+      coreRules('base_service_template')!,
+      { ...template, linked_services: services, total_linked_services: services.length },
+      template,
+    );
   }
   return { status: 200, body: { _key: key } };
 }

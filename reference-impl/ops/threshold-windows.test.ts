@@ -36,7 +36,8 @@ describe('custom threshold windows', () => {
       service_title: 'Database Tier',
       service_key: 'svc_database',
     });
-    const all = (await call('GET', `${CTW}/linked_kpis`, { query: { custom_threshold_window_id: 'ctw_nightly_batch', limit: '0' } })).body as Row;
+    const all = (await call('GET', `${CTW}/linked_kpis`, { query: { custom_threshold_window_id: 'ctw_nightly_batch', limit: '0' } }))
+      .body as Row;
     expect(all.linked_kpis).toHaveLength(3);
     const gone = (await call('POST', `${CTW}/ctw_nightly_batch/disconnect_kpis`)).body as Row;
     expect(gone.service_kpis_dict).toHaveLength(2);
@@ -46,7 +47,13 @@ describe('custom threshold windows', () => {
   it('rejects bad association bodies and unknown windows', async () => {
     const call = opsClient();
     expect((await call('POST', `${CTW}/ctw_nightly_batch/associate_service_kpi`, { body: { services: 'x' } })).status).toBe(400);
-    expect((await call('POST', `${CTW}/ctw_nightly_batch/associate_service_kpi`, { body: { services: [{ _key: 'svc_database', kpi_ids: ['nope'] }] } })).status).toBe(400);
+    expect(
+      (
+        await call('POST', `${CTW}/ctw_nightly_batch/associate_service_kpi`, {
+          body: { services: [{ _key: 'svc_database', kpi_ids: ['nope'] }] },
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('POST', `${CTW}/missing/stop`)).status).toBe(404);
     expect((await call('GET', `${CTW}/linked_kpis`)).status).toBe(400);
   });

@@ -19,7 +19,9 @@ interface ServiceLink {
 
 function linksOf(window: Doc): ServiceLink[] {
   if (!Array.isArray(window.linked_services)) return [];
-  return window.linked_services.filter((l): l is ServiceLink => isPlainObject(l) && typeof l.service_id === 'string' && isStringArray(l.linked_kpi_ids));
+  return window.linked_services.filter(
+    (l): l is ServiceLink => isPlainObject(l) && typeof l.service_id === 'string' && isStringArray(l.linked_kpi_ids),
+  );
 }
 
 /** The window a call is about: the `ctw_id` query parameter when given, else the path's object ID. */

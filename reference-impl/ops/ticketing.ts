@@ -66,7 +66,9 @@ function linkTicket(ctx: OpsCtx, eventIds: string[], ticket: Ticket): string[] {
 }
 
 function tooManyEpisodes(ids: string[]): ApiResponse | undefined {
-  return ids.length > MAX_EPISODES_PER_LINK ? badRequest(`At most ${MAX_EPISODES_PER_LINK} episode identifiers per call, got ${ids.length}`) : undefined;
+  return ids.length > MAX_EPISODES_PER_LINK
+    ? badRequest(`At most ${MAX_EPISODES_PER_LINK} episode identifiers per call, got ${ids.length}`)
+    : undefined;
 }
 
 /** The four documented strings, from the body first and the query string second. */
@@ -133,7 +135,9 @@ function listForEvent(ctx: OpsCtx): ApiResponse {
 
 function unlink(ctx: OpsCtx): ApiResponse {
   const { eventKey, system, ticketId } = ctx.params;
-  const link = readableObjects(ctx, TICKET_TYPE).find((l) => l.event_id === eventKey && l.ticket_system === system && ticketsOf(l).some((t) => t.ticket_id === ticketId));
+  const link = readableObjects(ctx, TICKET_TYPE).find(
+    (l) => l.event_id === eventKey && l.ticket_system === system && ticketsOf(l).some((t) => t.ticket_id === ticketId),
+  );
   if (link === undefined) return notFound(`Episode "${eventKey}" has no ${system} ticket "${ticketId}"`);
   const tickets = ticketsOf(link).filter((t) => t.ticket_id !== ticketId);
   if (tickets.length === 0) ctx.state.store.delete(TICKET_TYPE, link._key as string);

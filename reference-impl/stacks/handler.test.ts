@@ -73,10 +73,13 @@ describe('authentication', () => {
     expectError(await send(method, path), 401, 'Unauthorized');
   });
 
-  it.each([['Bearer'], ['Bearer '], ['Basic YWxpY2U6eA=='], [`Token ${ALICE}`], [`Bearer ${ALICE} extra`]])('malformed header %j is 401', async (value) => {
-    const { send } = setup();
-    expectError(await send('GET', '/v1/stacks', { headers: { authorization: value } }), 401, 'Unauthorized');
-  });
+  it.each([['Bearer'], ['Bearer '], ['Basic YWxpY2U6eA=='], [`Token ${ALICE}`], [`Bearer ${ALICE} extra`]])(
+    'malformed header %j is 401',
+    async (value) => {
+      const { send } = setup();
+      expectError(await send('GET', '/v1/stacks', { headers: { authorization: value } }), 401, 'Unauthorized');
+    },
+  );
 
   it('an unknown key is 401', async () => {
     const { call } = setup();
@@ -258,10 +261,13 @@ describe('list, get, delete', () => {
     expectError(await call('DELETE', `/v1/stacks/${id}`), 404, 'NotFound');
   });
 
-  it.each(['does-not-exist', '__proto__', 'constructor', '%E0%A4%A', '%2F..%2F', 'x'.repeat(5000)])('GET and DELETE of stack %j is a 404, never a throw', async (id) => {
-    const { call } = setup();
-    for (const method of ['GET', 'DELETE']) expectError(await call(method, `/v1/stacks/${id}`), 404, 'NotFound');
-  });
+  it.each(['does-not-exist', '__proto__', 'constructor', '%E0%A4%A', '%2F..%2F', 'x'.repeat(5000)])(
+    'GET and DELETE of stack %j is a 404, never a throw',
+    async (id) => {
+      const { call } = setup();
+      for (const method of ['GET', 'DELETE']) expectError(await call(method, `/v1/stacks/${id}`), 404, 'NotFound');
+    },
+  );
 
   it('percent-decodes the stack id', async () => {
     const { create, call } = setup();

@@ -40,7 +40,8 @@ export function createStacksHandler(config: StacksConfig, clock: Clock = { now: 
   const defaultVersion = latestReleased(config.versions)?.buildVersion;
 
   // State is derived from the clock on every read, so the CREATING → RUNNING transition needs no timer.
-  const stateOf = (s: StackRecord, nowMs: number): StackState => (nowMs - s.createdAtMs < config.provisioningDelayMs ? 'CREATING' : 'RUNNING');
+  const stateOf = (s: StackRecord, nowMs: number): StackState =>
+    nowMs - s.createdAtMs < config.provisioningDelayMs ? 'CREATING' : 'RUNNING';
 
   const summary = (s: StackRecord, nowMs: number): StackSummary => ({
     id: s.id,
@@ -83,7 +84,10 @@ export function createStacksHandler(config: StacksConfig, clock: Clock = { now: 
     }
     if (version === undefined) return serviceError('InternalServerError', 'No released platform version is configured');
     if (store.list(user.name, nowMs).length >= config.maxStacksPerUser) {
-      return serviceError('MaxStacksLimitReached', `Maximum number of stacks (${config.maxStacksPerUser}) reached; delete a stack before creating another`);
+      return serviceError(
+        'MaxStacksLimitReached',
+        `Maximum number of stacks (${config.maxStacksPerUser}) reached; delete a stack before creating another`,
+      );
     }
     const id = newId();
     const record: StackRecord = {
@@ -115,7 +119,8 @@ export function createStacksHandler(config: StacksConfig, clock: Clock = { now: 
     return s === undefined ? notFound(stackId) : { status: 200, body: detail(s, nowMs) };
   };
 
-  const deleteStack: RouteFn = (_req, { stackId = '' }, user, nowMs) => (store.remove(user.name, stackId, nowMs) ? { status: 204 } : notFound(stackId));
+  const deleteStack: RouteFn = (_req, { stackId = '' }, user, nowMs) =>
+    store.remove(user.name, stackId, nowMs) ? { status: 204 } : notFound(stackId);
 
   const routes = [
     route('POST', '/v1/stacks', createStack),

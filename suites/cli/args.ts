@@ -10,7 +10,12 @@ export type FlagValues = Record<string, string | boolean | string[] | undefined>
  * node:util parseArgs in strict mode, with its mistakes turned into one-line usage errors that name the option,
  * the closest known one and where to look: `unknown option '--fromat' (did you mean --format? try run --help)`.
  */
-export function parseCommand(command: string, options: FlagOptions, argv: string[], allowPositionals = false): { values: FlagValues; positionals: string[] } {
+export function parseCommand(
+  command: string,
+  options: FlagOptions,
+  argv: string[],
+  allowPositionals = false,
+): { values: FlagValues; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals });
     return { values: values as FlagValues, positionals };

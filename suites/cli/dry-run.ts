@@ -15,7 +15,12 @@ interface Line {
  * What a run would send, from a rehearsal against the embedded implementation: requests grouped by whether the check
  * sending them is destructive, with the target's address in place of the rehearsal's.
  */
-export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Record<string, Target | undefined>, allowDestructive: boolean) {
+export function dryRunPlan(
+  runs: ApiRun[],
+  apis: ApiDefinition[],
+  configured: Record<string, Target | undefined>,
+  allowDestructive: boolean,
+) {
   const text: string[] = ['dry run: rehearsed against the embedded reference implementation; nothing was sent to any target', ''];
   const json: Record<string, unknown> = {};
   for (const run of runs) {
@@ -46,10 +51,16 @@ export function dryRunPlan(runs: ApiRun[], apis: ApiDefinition[], configured: Re
     for (const [name, g] of Object.entries(groups)) {
       if (!g.size) continue;
       text.push(`  ${name === 'safe' ? 'non-destructive:' : destructiveHeading(run, target, allowDestructive)}`);
-      for (const l of [...g.values()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) text.push(`    ${l.method.padEnd(6)} ${l.path}  ×${l.count}`);
+      for (const l of [...g.values()].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)))
+        text.push(`    ${l.method.padEnd(6)} ${l.path}  ×${l.count}`);
     }
     text.push('');
-    json[run.api] = { target: target?.baseUrl ?? null, safe: [...groups.safe.values()], destructive: [...groups.destructive.values()], destructiveSent };
+    json[run.api] = {
+      target: target?.baseUrl ?? null,
+      safe: [...groups.safe.values()],
+      destructive: [...groups.destructive.values()],
+      destructiveSent,
+    };
   }
   return { text: `${text.join('\n')}\n`, json };
 }

@@ -9,7 +9,9 @@ export function interruptOnSignals(stream: NodeJS.WritableStream = process.stder
   const controller = new AbortController();
   const again = () => process.exit(130);
   const first = (name: string) => {
-    stream.write(`\ninterrupted (${name}): finishing the checks in flight and cleaning up; the reports will say INCOMPLETE (${name} again to quit at once)\n`);
+    stream.write(
+      `\ninterrupted (${name}): finishing the checks in flight and cleaning up; the reports will say INCOMPLETE (${name} again to quit at once)\n`,
+    );
     controller.abort();
     for (const s of SIGNALS) {
       process.off(s, first);

@@ -9,7 +9,11 @@ export const MOCK_HELP = `usage: ${TOOL.name} mock --api stacks|ops [--port N]
 Serves a Prism mock of the API from its OpenAPI spec (answers are the spec's examples). Ctrl-C stops it.`;
 
 export async function mock(argv: string[]): Promise<number | undefined> {
-  const { values: v } = parseCommand('mock', { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, port: { type: 'string' } }, argv);
+  const { values: v } = parseCommand(
+    'mock',
+    { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, port: { type: 'string' } },
+    argv,
+  );
   const values = v as { help?: boolean; api?: string; port?: string };
   if (values.help) {
     console.log(MOCK_HELP);

@@ -81,7 +81,8 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr, o: 
     if (now - lastLine < heartbeatMs) return;
     const running: string[] = [];
     for (const [api, s] of apis) {
-      for (const [check, since] of s.running) running.push(`${api} ${check} (running for ${seconds(now - since)}, ${s.requests()} requests so far)`);
+      for (const [check, since] of s.running)
+        running.push(`${api} ${check} (running for ${seconds(now - since)}, ${s.requests()} requests so far)`);
     }
     if (running.length) write(`[${elapsed()}] still running: ${running.join('; ')}\n`);
   }
@@ -107,7 +108,8 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr, o: 
     s.failed += e.failed;
     const verdict = e.outcome === 'ran' ? (e.failed ? `FAILED (${e.failed})` : e.warned ? `warned (${e.warned})` : 'ok') : e.outcome;
     if (!tty) write(`[${elapsed()}] ${e.api} ${e.index}/${e.total} ${e.check} ${verdict} (${Math.round(e.ms)} ms)\n`);
-    else if (e.index === e.total) line(`${e.api}: ${e.total} checks done in ${elapsed()} · ${s.requests()} requests · ${s.failed} failed MUST assertions`);
+    else if (e.index === e.total)
+      line(`${e.api}: ${e.total} checks done in ${elapsed()} · ${s.requests()} requests · ${s.failed} failed MUST assertions`);
     else if (e.failed) line(`${e.api} ${e.check} FAILED (${e.failed})`);
     else draw(true);
   }) as ProgressPrinter;

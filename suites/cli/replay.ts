@@ -46,7 +46,8 @@ function failedRequirement(r: ComplianceReport, id: string, file: string) {
 }
 
 /** The counterexample path of a failed property, which makes the replay generate exactly the failing case. */
-const pathOf = (q: ComplianceReport['requirements'][number]) => q.evidence.map((e) => (e.evidence?.details as { path?: unknown } | undefined)?.path).find((p): p is string => typeof p === 'string');
+const pathOf = (q: ComplianceReport['requirements'][number]) =>
+  q.evidence.map((e) => (e.evidence?.details as { path?: unknown } | undefined)?.path).find((p): p is string => typeof p === 'string');
 
 /**
  * The session of the replay: the failed checks of the report's API, against the report's target, with the run's seed
@@ -56,13 +57,28 @@ function replaySession(r: ComplianceReport, q: ComplianceReport['requirements'][
   const api = r.apis.find((a) => a.api === q.api)!;
   const checks = failingChecks(q);
   // The failed checks are the selection, as --only would give it: an `only` of the environment or the file is not this replay's.
-  const flags = { api: q.api, only: checks.join(','), ...(api.target.embedded ? {} : { target: api.target.baseUrl }), ...(v.timeout ? { timeout: v.timeout } : {}) };
+  const flags = {
+    api: q.api,
+    only: checks.join(','),
+    ...(api.target.embedded ? {} : { target: api.target.baseUrl }),
+    ...(v.timeout ? { timeout: v.timeout } : {}),
+  };
   const session = openSession({ flags, configFile: v.config, env: process.env }, APIS);
-  const settings = { ...session.settings, seed: r.run.seed, runs: r.run.runs, retries: 0, replayPath: pathOf(q), allowDestructive: Boolean(v['allow-destructive']), formats: [] };
+  const settings = {
+    ...session.settings,
+    seed: r.run.seed,
+    runs: r.run.runs,
+    retries: 0,
+    replayPath: pathOf(q),
+    allowDestructive: Boolean(v['allow-destructive']),
+    formats: [],
+  };
   const target = session.targets[def.id];
   const destructive = def.checks.filter((c) => checks.includes(c.id) && c.destructive).map((c) => c.id);
   if (destructive.length && !destructiveAllowed(target, settings.allowDestructive)) {
-    throw new UsageError(`${destructive.join(', ')} ${destructive.length > 1 ? 'are' : 'is'} destructive: add --allow-destructive to replay against ${target.baseUrl}`);
+    throw new UsageError(
+      `${destructive.join(', ')} ${destructive.length > 1 ? 'are' : 'is'} destructive: add --allow-destructive to replay against ${target.baseUrl}`,
+    );
   }
   return { ...session, settings };
 }
@@ -74,7 +90,8 @@ export async function replay(argv: string[]): Promise<number> {
     console.log(REPLAY_HELP);
     return 0;
   }
-  if (positionals.length !== 2) throw new UsageError(`replay takes a report and a requirement id, got ${positionals.length} argument(s) (try replay --help)`);
+  if (positionals.length !== 2)
+    throw new UsageError(`replay takes a report and a requirement id, got ${positionals.length} argument(s) (try replay --help)`);
   const [file, id] = positionals;
   const r = loadReport(file);
   const q = failedRequirement(r, id, file);

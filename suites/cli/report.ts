@@ -41,7 +41,9 @@ export function loadReport(file: string): ComplianceReport {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
+    );
   }
   try {
     const r = JSON.parse(text);
@@ -60,7 +62,9 @@ function formatsOf(raw: string | undefined, fallback: string): string[] {
   for (const f of list) {
     if (FORMATS.includes(f)) continue;
     const near = closest(f, FORMATS);
-    throw new UsageError(`unknown report format '${f}' in --format (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${FORMATS.join(', ')})`);
+    throw new UsageError(
+      `unknown report format '${f}' in --format (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${FORMATS.join(', ')})`,
+    );
   }
   return list;
 }
@@ -81,13 +85,23 @@ const verdictLine = (r: ComplianceReport) =>
 
 export function report(argv: string[]): number {
   const { values: v, positionals } = parseCommand('report', OPTIONS, argv, true);
-  const values = v as { help?: boolean; compare?: string; merge?: boolean; 'report-dir'?: string; format?: string; 'summary-only'?: boolean };
+  const values = v as {
+    help?: boolean;
+    compare?: string;
+    merge?: boolean;
+    'report-dir'?: string;
+    format?: string;
+    'summary-only'?: boolean;
+  };
   if (values.help) {
     console.log(REPORT_HELP);
     return 0;
   }
   const files = positionals.length ? positionals : ['reports/compliance.json'];
-  if (files.length > 1 && !values.merge) throw new UsageError(`${files.length} reports given: add --merge to merge them${values.compare ? '' : ', or --compare NEW.json to compare one with another'}`);
+  if (files.length > 1 && !values.merge)
+    throw new UsageError(
+      `${files.length} reports given: add --merge to merge them${values.compare ? '' : ', or --compare NEW.json to compare one with another'}`,
+    );
   const formats = formatsOf(values.format, values.merge ? 'json,md,html,junit' : 'md,html,junit');
   const reports = files.map(loadReport);
   const base = values.merge ? mergeReports(reports, files) : reports[0];
@@ -99,7 +113,10 @@ export function report(argv: string[]): number {
     process.stdout.write(
       `comparing ${values.merge ? `${files.length} merged reports` : files[0]} (old, seed ${base.run.seed}, ${base.run.startedAt}) with ${values.compare} (new, seed ${newer.run.seed}, ${newer.run.startedAt})\n${diff.text}`,
     );
-    if (values['report-dir']) process.stdout.write(`${verdictLine(newer)}; wrote ${render(newer, values['report-dir'], formats, values['summary-only']).join(', ')}\n`);
+    if (values['report-dir'])
+      process.stdout.write(
+        `${verdictLine(newer)}; wrote ${render(newer, values['report-dir'], formats, values['summary-only']).join(', ')}\n`,
+      );
     return diff.changes.some((c) => c.kind === 'NEW FAILURE') ? 1 : 0;
   }
 

@@ -18,12 +18,17 @@ export const apiArg = (api: string | undefined): 'stacks' | 'ops' => {
 
 export const portArg = (port: string | undefined): number => {
   const n = Number(port ?? 0);
-  if ((port !== undefined && !/^\d+$/.test(port.trim())) || !Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be 0-65535, got '${port}'`);
+  if ((port !== undefined && !/^\d+$/.test(port.trim())) || !Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`--port must be 0-65535, got '${port}'`);
   return n;
 };
 
 export async function serve(argv: string[]): Promise<number | undefined> {
-  const { values: v } = parseCommand('serve', { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } }, argv);
+  const { values: v } = parseCommand(
+    'serve',
+    { help: { type: 'boolean', short: 'h' }, api: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } },
+    argv,
+  );
   const values = v as { help?: boolean; api?: string; port?: string; host?: string };
   if (values.help) {
     console.log(SERVE_HELP);

@@ -10,11 +10,19 @@ export function untestedLines(r: ComplianceReport): string[] {
   if (!open.length) return [];
   const enabled = open.filter((q) => q.enabledBy).length;
   const head = `untested MUST requirements (${open.length}${enabled ? `; ${enabled} would be checked with the setting named` : ''}${r.run.requireAll ? ', which --require-all counts as failed' : ''}):`;
-  return [head, ...open.map((q) => `  UNTESTED ${r.apis.length > 1 ? `${q.api} ` : ''}${q.id}: ${q.reason ?? ''} · ${q.enabledBy ? `needs ${q.enabledBy}` : 'no setting of the run can check it'}`)];
+  return [
+    head,
+    ...open.map(
+      (q) =>
+        `  UNTESTED ${r.apis.length > 1 ? `${q.api} ` : ''}${q.id}: ${q.reason ?? ''} · ${q.enabledBy ? `needs ${q.enabledBy}` : 'no setting of the run can check it'}`,
+    ),
+  ];
 }
 
 /** What --require-all adds to a failed verdict. */
 export function requireAllNote(r: ComplianceReport): string {
   const n = r.summary.unverified ?? 0;
-  return r.run.requireAll && n ? ` (--require-all: ${n} MUST requirement${n === 1 ? ' was' : 's were'} not checked for want of a setting, listed above)` : '';
+  return r.run.requireAll && n
+    ? ` (--require-all: ${n} MUST requirement${n === 1 ? ' was' : 's were'} not checked for want of a setting, listed above)`
+    : '';
 }

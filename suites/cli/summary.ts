@@ -14,14 +14,28 @@ const VERDICT_TEXT: Record<ReturnType<typeof verdictWord>, (r: ComplianceReport)
   FAIL: (r) => `FAIL${requireAllNote(r)}`,
 };
 
-const notRun = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'skipped' && q.reason?.includes(INTERRUPTED_REASON)).length;
+const notRun = (r: ComplianceReport) =>
+  r.requirements.filter((q) => q.status === 'skipped' && q.reason?.includes(INTERRUPTED_REASON)).length;
 
 /** The few lines a person reads at the end of a run. */
 export function summaryText(r: ComplianceReport, files: string[]): string {
   const rows = [['API', 'target', 'requirements', 'passed', 'failed', 'warnings', 'skipped', 'untested', 'requests', 'seconds']];
   for (const a of r.apis) {
     const c = gateCounts(r, a.api);
-    rows.push([a.api, targetName(a), c.total, c.passed, c.failed, c.warnings, c.skipped, c.untested, a.stats.requests, (a.stats.ms / 1000).toFixed(1)].map(String));
+    rows.push(
+      [
+        a.api,
+        targetName(a),
+        c.total,
+        c.passed,
+        c.failed,
+        c.warnings,
+        c.skipped,
+        c.untested,
+        a.stats.requests,
+        (a.stats.ms / 1000).toFixed(1),
+      ].map(String),
+    );
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const lines = rows.map((row) => row.map((c, i) => c.padEnd(widths[i])).join('  '));
@@ -34,7 +48,9 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
   // Failures first, then warnings: only a failed MUST reads FAIL.
   const failed = r.requirements.filter((x) => x.status === 'failed');
   for (const q of [...failed.filter((x) => x.level === 'MUST'), ...failed.filter((x) => x.level !== 'MUST')]) {
-    lines.push(`  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`);
+    lines.push(
+      `  ${q.level === 'MUST' ? 'FAIL' : 'WARN'} ${q.id}${q.intermittent ? ' (intermittent)' : ''}: ${q.evidence[0]?.message ?? ''}`,
+    );
     const facts = q.evidence[0] && unsaidFacts(q.evidence[0]);
     if (facts) lines.push(`       ${facts}`);
     if (q.hint) lines.push(`       hint: ${q.hint}`);

@@ -58,7 +58,11 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
     return notRun(check, 'untested', `needs credentials that were not given (${hint})`);
   }
   if (check.destructive && !env.options.allowDestructive) {
-    return notRun(check, 'skipped', 'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name');
+    return notRun(
+      check,
+      'skipped',
+      'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name',
+    );
   }
   // Only a failed MUST is worth a re-run: a SHOULD only warns, and re-running the check would multiply its requests.
   const levels = levelsOf(def.catalogueFile);
@@ -126,18 +130,28 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     check.id,
   );
   const own = (requirement: string) => {
-    if (!check.requirements.includes(requirement)) throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
+    if (!check.requirements.includes(requirement))
+      throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };
   const record = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
     own(requirement);
-    records.push({ requirement, check: check.id, outcome: ok ? 'pass' : 'fail', message, kind: 'predicate', ...facts, evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details) });
+    records.push({
+      requirement,
+      check: check.id,
+      outcome: ok ? 'pass' : 'fail',
+      message,
+      kind: 'predicate',
+      ...facts,
+      evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details),
+    });
     return ok;
   };
   // Where a document leaves behaviour open the suite only records it: an assertion there could raise a false alarm.
   const levels = levelsOf(def.catalogueFile);
   const outsideOk = judgingOutsideShape(def.catalogueFile);
   const asserted = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
-    if (levels.get(requirement) === 'unspecified') throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);
+    if (levels.get(requirement) === 'unspecified')
+      throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);
     // What a server does with input outside the documented shape is not stated unless the clause says so.
     if (levels.get(requirement) === 'MUST' && ex?.outsideShape && !outsideOk.has(requirement))
       throw new ToolError(
@@ -155,7 +169,13 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     assert: asserted,
     untested(requirement, reason, ex) {
       own(requirement);
-      records.push({ requirement, check: check.id, outcome: 'untested', message: reason, evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined });
+      records.push({
+        requirement,
+        check: check.id,
+        outcome: 'untested',
+        message: reason,
+        evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined,
+      });
     },
     observe(requirement, note) {
       own(requirement);
@@ -173,7 +193,13 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
       // Where the document leaves behaviour open an observation is all a check leaves: such a requirement keeps it.
       const observed = new Set(observations.filter((o) => levels.get(o.requirement) === 'unspecified').map((o) => o.requirement));
       for (const requirement of check.requirements.filter((r) => !judged.has(r) && !observed.has(r)))
-        records.push({ requirement, check: check.id, outcome: 'untested', message: e.reason, evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined });
+        records.push({
+          requirement,
+          check: check.id,
+          outcome: 'untested',
+          message: e.reason,
+          evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined,
+        });
     }
   };
   let lostTarget = false;
@@ -197,7 +223,11 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
         check: check.id,
         // What the document leaves open cannot fail, not even by a lost connection: it stays untested, with the reason.
         outcome: outcome_ === 'fail' && levels.get(requirement) === 'unspecified' ? 'untested' : outcome_,
-        message: capped ? `not run: ${err.message}` : transport ? `check aborted: ${err.message}` : `tool error in ${check.id}: ${err.name}: ${err.message}`,
+        message: capped
+          ? `not run: ${err.message}`
+          : transport
+            ? `check aborted: ${err.message}`
+            : `tool error in ${check.id}: ${err.name}: ${err.message}`,
         kind: transport ? 'transport' : 'tool',
       });
     }

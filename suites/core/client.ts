@@ -19,7 +19,9 @@ export interface SendOptions {
 /** The JSON body a response documents, or never when it documents none. */
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 /** The JSON body an operation documents for its 2xx answers; unknown for an operation the client has no types for. */
-type SuccessBody<Op> = Op extends { responses: infer R } ? { [S in keyof R]: S extends 200 | 201 | 202 | 203 | 204 | 206 | '2XX' ? JsonOf<R[S]> : never }[keyof R] : unknown;
+type SuccessBody<Op> = Op extends { responses: infer R }
+  ? { [S in keyof R]: S extends 200 | 201 | 202 | 203 | 204 | 206 | '2XX' ? JsonOf<R[S]> : never }[keyof R]
+  : unknown;
 
 /**
  * An answer whose body is typed as the operation's success body. Only that far: a server may answer anything, so a
@@ -57,8 +59,14 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
     let body: string | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const ex: Exchange = { ...(await transport.send({ method, url: url.toString(), headers, body }, lane)), operationId, principal: who?.role, ...(opts.path ? { pathRewritten: true } : {}) };
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
+    const ex: Exchange = {
+      ...(await transport.send({ method, url: url.toString(), headers, body }, lane)),
+      operationId,
+      principal: who?.role,
+      ...(opts.path ? { pathRewritten: true } : {}),
+    };
     return ex;
   }
 

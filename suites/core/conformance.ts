@@ -88,7 +88,10 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
       only: s.only,
       runTag: s.runTag,
       node: process.version,
-      config: { ...recordedConfig({ ...s, apiOptions }, selected), ...(s.readyTimeoutS !== undefined ? { readyTimeoutS: s.readyTimeoutS } : {}) },
+      config: {
+        ...recordedConfig({ ...s, apiOptions }, selected),
+        ...(s.readyTimeoutS !== undefined ? { readyTimeoutS: s.readyTimeoutS } : {}),
+      },
       ...(o.signal?.aborted ? { interrupted: true } : {}),
       ...(s.requireAll ? { requireAll: true } : {}),
       ...(s.label ? { label: s.label } : {}),
@@ -125,7 +128,12 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
 export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<Record<string, string>> {
   const probe = def.credentialProbe;
   if (!probe || target.embedded) return {};
-  const transport = createTransport({ timeoutMs, maxBodyBytes: 1024 * 1024, tlsInsecure: target.tlsInsecure, tlsInsecureVariable: tlsInsecureVariable(def.options) });
+  const transport = createTransport({
+    timeoutMs,
+    maxBodyBytes: 1024 * 1024,
+    tlsInsecure: target.tlsInsecure,
+    tlsInsecureVariable: tlsInsecureVariable(def.options),
+  });
   const refused: string[] = [];
   const hints: Record<string, string> = {};
   try {
@@ -134,7 +142,9 @@ export async function probeCredentials(def: ApiDefinition, target: Target, timeo
       if (!principal.authorization) continue;
       let status: number;
       try {
-        status = (await transport.send({ method: 'GET', url, headers: { authorization: principal.authorization, accept: 'application/json' } })).status;
+        status = (
+          await transport.send({ method: 'GET', url, headers: { authorization: principal.authorization, accept: 'application/json' } })
+        ).status;
       } catch (e) {
         throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
       }

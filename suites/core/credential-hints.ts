@@ -6,7 +6,11 @@ import type { RequirementResult } from './status';
  * does not end the run: the checks that use its role run and fail. Their failed requirements carry the probe's hint,
  * so the report says the key may be wrong rather than leaving the server blamed alone.
  */
-export function attachCredentialHints(requirements: RequirementResult[], checks: readonly Check[], hints: Record<string, string> = {}): RequirementResult[] {
+export function attachCredentialHints(
+  requirements: RequirementResult[],
+  checks: readonly Check[],
+  hints: Record<string, string> = {},
+): RequirementResult[] {
   if (!Object.keys(hints).length) return requirements;
   const rolesOf = new Map(checks.map((c) => [c.id, c.needs ?? []]));
   return requirements.map((q) => {

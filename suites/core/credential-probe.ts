@@ -20,11 +20,22 @@ export function judgeProbe(def: ApiDefinition, target: Target, role: string, sta
   const who = def.roleHints[role] ?? role;
   const path = probe.path(target);
   // A 404 on a path every deployment serves is not a working credential: the address holds no API.
-  if (status === 404) return { kind: 'no-api', line: `no ${def.id} API at ${target.baseUrl}: GET ${path} with ${who} answered 404 Not Found${probe.notFound ? ` (${probe.notFound(target)})` : ''}` };
+  if (status === 404)
+    return {
+      kind: 'no-api',
+      line: `no ${def.id} API at ${target.baseUrl}: GET ${path} with ${who} answered 404 Not Found${probe.notFound ? ` (${probe.notFound(target)})` : ''}`,
+    };
   if (probe.refusedWith(role).includes(status)) return { kind: 'refused', line: `${who} was refused: ${named(status)}` };
   const expected = probe.expectedFor?.(role);
   if (expected === undefined || status === expected) return { kind: 'ok' };
   const why =
-    status === 401 ? 'the key may be wrong: the server does not know it' : status >= 200 && status < 300 ? 'the key may belong to a user the server accepts' : 'the key may not be what the role needs';
-  return { kind: 'suspect', hint: `${why} (before the run, GET ${path} with ${who} was answered ${named(status)}, not ${named(expected)})` };
+    status === 401
+      ? 'the key may be wrong: the server does not know it'
+      : status >= 200 && status < 300
+        ? 'the key may belong to a user the server accepts'
+        : 'the key may not be what the role needs';
+  return {
+    kind: 'suspect',
+    hint: `${why} (before the run, GET ${path} with ${who} was answered ${named(status)}, not ${named(expected)})`,
+  };
 }

@@ -6,4 +6,5 @@ import type { Target } from './types';
  * the run's, wherever it listens: a loopback address can be a port-forwarded production as well as a disposable
  * server, so destructive checks there need --allow-destructive (unset is not asked).
  */
-export const destructiveAllowed = (target: Target | undefined, allowDestructive: boolean | undefined): boolean => !target || target.embedded || allowDestructive === true;
+export const destructiveAllowed = (target: Target | undefined, allowDestructive: boolean | undefined): boolean =>
+  !target || target.embedded || allowDestructive === true;

@@ -13,8 +13,10 @@ function curlOf(ex: Exchange, principal: Principal | undefined): string {
     if (k.toLowerCase() === 'authorization') continue;
     parts.push('-H', shellQuote(`${k}: ${v}`));
   }
-  if (principal?.authorization && ex.request.headers.authorization !== undefined) parts.push(principal.curlAuth ?? "-H 'Authorization: ***'");
-  else if (ex.request.headers.authorization !== undefined) parts.push('-H', shellQuote(`Authorization: ${ex.request.headers.authorization}`));
+  if (principal?.authorization && ex.request.headers.authorization !== undefined)
+    parts.push(principal.curlAuth ?? "-H 'Authorization: ***'");
+  else if (ex.request.headers.authorization !== undefined)
+    parts.push('-H', shellQuote(`Authorization: ${ex.request.headers.authorization}`));
   if (ex.request.body !== undefined) parts.push('--data-raw', shellQuote(ex.request.body));
   return parts.join(' ');
 }
@@ -30,7 +32,9 @@ export function evidenceOf(ex: Exchange | undefined, principal: Principal | unde
     .join('\n');
   return {
     curl: curlOf(ex, principal),
-    request: excerpt(`${ex.request.method} ${ex.request.url}\n${reqHeaders}${ex.request.body !== undefined ? `\n\n${ex.request.body}` : ''}`),
+    request: excerpt(
+      `${ex.request.method} ${ex.request.url}\n${reqHeaders}${ex.request.body !== undefined ? `\n\n${ex.request.body}` : ''}`,
+    ),
     response: excerpt(`HTTP ${ex.status}${resHeaders ? `\n${resHeaders}` : ''}\n\n${ex.text}`),
     ...(details === undefined ? {} : { details }),
   };

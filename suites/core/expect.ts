@@ -51,12 +51,17 @@ export function compact(v: unknown): string {
   return text.length > LIMIT ? `${text.slice(0, LIMIT)}… (${text.length} chars)` : text;
 }
 
-const described = (v: unknown) => (typeof v === 'string' ? (v.length > LIMIT ? `${v.slice(0, LIMIT)}… (${v.length} chars)` : v) : compact(v));
+const described = (v: unknown) =>
+  typeof v === 'string' ? (v.length > LIMIT ? `${v.slice(0, LIMIT)}… (${v.length} chars)` : v) : compact(v);
 
 /** A predicate's facts as recorded: the check's own wording of what it expected, and what it saw. */
-export const factsOf = (f: { expected: string; actual: unknown }): Facts => ({ expected: described(f.expected), actual: described(f.actual) });
+export const factsOf = (f: { expected: string; actual: unknown }): Facts => ({
+  expected: described(f.expected),
+  actual: described(f.actual),
+});
 
-const isMatcher = (v: unknown): v is Matcher => typeof v === 'object' && v !== null && typeof (v as Matcher).test === 'function' && typeof (v as Matcher).describe === 'string';
+const isMatcher = (v: unknown): v is Matcher =>
+  typeof v === 'object' && v !== null && typeof (v as Matcher).test === 'function' && typeof (v as Matcher).describe === 'string';
 
 /** Equal by value, or accepted by the matcher. */
 const matches = (item: unknown) => (x: unknown) => (isMatcher(item) ? item.test(x) : isDeepStrictEqual(x, item));
@@ -75,13 +80,20 @@ function statusHolds(status: number, expected: StatusExpectation): boolean {
 }
 
 const statusText = (expected: StatusExpectation) =>
-  typeof expected === 'number' || typeof expected === 'string' ? String(expected) : expected.length === 1 ? String(expected[0]) : `one of ${expected.join(', ')}`;
+  typeof expected === 'number' || typeof expected === 'string'
+    ? String(expected)
+    : expected.length === 1
+      ? String(expected[0])
+      : `one of ${expected.join(', ')}`;
 
 export function createExpect(record: Recorder): Expect {
-  const put = (kind: AssertionKind, requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) => record(requirement, ok, messageOf(what, ok, facts), ex, { ...facts, kind });
+  const put = (kind: AssertionKind, requirement: string, ok: boolean, what: string, facts: Facts, ex?: Exchange) =>
+    record(requirement, ok, messageOf(what, ok, facts), ex, { ...facts, kind });
   return {
-    status: (requirement, what, ex, expected) => put('status', requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
-    equal: (requirement, what, actual, expected, ex) => put('equal', requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
+    status: (requirement, what, ex, expected) =>
+      put('status', requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
+    equal: (requirement, what, actual, expected, ex) =>
+      put('equal', requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
     oneOf: (requirement, what, actual, allowed, ex) =>
       put(
         'one-of',
@@ -98,7 +110,10 @@ export function createExpect(record: Recorder): Expect {
         requirement,
         all.some(matches(item)),
         what,
-        { expected: `with ${isMatcher(item) ? item.describe : compact(item)}`, actual: compact(collection === undefined ? undefined : all) },
+        {
+          expected: `with ${isMatcher(item) ? item.describe : compact(item)}`,
+          actual: compact(collection === undefined ? undefined : all),
+        },
         ex,
       );
     },
@@ -109,7 +124,10 @@ export function createExpect(record: Recorder): Expect {
         requirement,
         found.length === 0,
         what,
-        { expected: `without ${isMatcher(item) ? item.describe : compact(item)}`, actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it' },
+        {
+          expected: `without ${isMatcher(item) ? item.describe : compact(item)}`,
+          actual: found.length ? `with ${compact(found.length === 1 ? found[0] : found)}` : 'without it',
+        },
         ex,
       );
     },

@@ -18,7 +18,9 @@ export function inspectExchange(spec: Spec, ex: Exchange, sink: Sink): void {
     sink(
       spec.listedStatusesRequirement,
       listed,
-      listed ? `${opId} answered a listed status` : `${where}: status ${ex.status} is not one the document lists for ${opId} (${op.statuses.join(', ')})`,
+      listed
+        ? `${opId} answered a listed status`
+        : `${where}: status ${ex.status} is not one the document lists for ${opId} (${op.statuses.join(', ')})`,
       ex,
     );
   }
@@ -28,10 +30,20 @@ export function inspectExchange(spec: Spec, ex: Exchange, sink: Sink): void {
   if (spec.contentTypeRequirement && hasBody) {
     const ct = ex.headers['content-type'] ?? '';
     const ok = /^application\/json\b/i.test(ct);
-    sink(spec.contentTypeRequirement, ok, ok ? 'body is application/json' : `${where}: content-type is '${ct || '(none)'}', not application/json`, ex);
+    sink(
+      spec.contentTypeRequirement,
+      ok,
+      ok ? 'body is application/json' : `${where}: content-type is '${ct || '(none)'}', not application/json`,
+      ex,
+    );
   }
   if (expectsBody === false && hasBody && spec.listedStatusesRequirement) {
-    sink(spec.listedStatusesRequirement, false, `${where}: the spec gives this answer no body, but it has ${ex.text.length} characters`, ex);
+    sink(
+      spec.listedStatusesRequirement,
+      false,
+      `${where}: the spec gives this answer no body, but it has ${ex.text.length} characters`,
+      ex,
+    );
   }
 
   const schema = spec.responseSchema(opId, ex.status);

@@ -35,7 +35,9 @@ export function createLedger(): Ledger {
         try {
           // A refusal (anything but 2xx, or 404: already gone) leaves the object behind: say so.
           const status = ((await remove()) as { status?: number } | undefined)?.status;
-          return status !== undefined && status !== 404 && (status < 200 || status > 299) ? `${label}: delete answered ${status}` : undefined;
+          return status !== undefined && status !== 404 && (status < 200 || status > 299)
+            ? `${label}: delete answered ${status}`
+            : undefined;
         } catch (err) {
           return `${label}: ${(err as Error).message}`;
         }

@@ -25,6 +25,11 @@ function inlineExtensionRefs(doc: unknown): OpenAPI3 {
  * turn into a type referring to itself, are inlined first.
  */
 export async function generateTypes(specFile: string): Promise<string> {
-  const ast = await openapiTS(inlineExtensionRefs(readYaml(specFile)), { additionalProperties: true, emptyObjectsUnknown: true, exportType: true, silent: true });
+  const ast = await openapiTS(inlineExtensionRefs(readYaml(specFile)), {
+    additionalProperties: true,
+    emptyObjectsUnknown: true,
+    exportType: true,
+    silent: true,
+  });
   return `${COMMENT_HEADER}${astToString(ast)}`;
 }

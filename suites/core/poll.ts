@@ -5,7 +5,11 @@ import { sleep } from './sleep';
  * time after (2 s at most): for states a deployment reaches in its own time. Answers the last value and whether it
  * was done.
  */
-export async function poll<T>(timeoutS: number, attempt: () => Promise<T>, done: (value: T) => boolean): Promise<{ value: T; reached: boolean }> {
+export async function poll<T>(
+  timeoutS: number,
+  attempt: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<{ value: T; reached: boolean }> {
   const deadline = Date.now() + timeoutS * 1000;
   for (let wait = 50; ; wait = Math.min(wait * 2, 2000)) {
     const value = await attempt();

@@ -19,7 +19,9 @@ export function prismCommand(why: string): string {
   try {
     manifest = createRequire(import.meta.url).resolve(`${PRISM_PACKAGE}/package.json`);
   } catch {
-    throw new UsageError(`${why} needs Prism, an optional dependency that is not installed: add it with npm install --save-dev ${PRISM_PACKAGE}@${PRISM_VERSION}`);
+    throw new UsageError(
+      `${why} needs Prism, an optional dependency that is not installed: add it with npm install --save-dev ${PRISM_PACKAGE}@${PRISM_VERSION}`,
+    );
   }
   const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> }).bin;
   return join(dirname(manifest), typeof bin === 'string' ? bin : (bin?.prism ?? 'dist/index.js'));
@@ -34,10 +36,25 @@ export interface PrismProcess {
  * Starts Prism (`mock` or `proxy <upstream>`) for a spec on a free port and waits until it answers.
  * Prism is started with node directly: killing an npx wrapper would leave it running.
  */
-export async function startPrism(mode: 'mock' | 'proxy', spec: string, opts: { upstream?: string; port?: number; insecure?: boolean; quiet?: boolean } = {}): Promise<PrismProcess> {
+export async function startPrism(
+  mode: 'mock' | 'proxy',
+  spec: string,
+  opts: { upstream?: string; port?: number; insecure?: boolean; quiet?: boolean } = {},
+): Promise<PrismProcess> {
   const prism = prismCommand(mode === 'mock' ? 'mock' : '--via-prism-proxy');
   const port = opts.port ?? (await freePort());
-  const args = [prism, mode, spec, ...(mode === 'proxy' ? [opts.upstream!] : []), '-h', '127.0.0.1', '-p', String(port), '--errors', 'false'];
+  const args = [
+    prism,
+    mode,
+    spec,
+    ...(mode === 'proxy' ? [opts.upstream!] : []),
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '--errors',
+    'false',
+  ];
   if (mode === 'mock') args.splice(args.indexOf('--errors'), 2);
   const child: ChildProcess = spawn(process.execPath, args, {
     stdio: opts.quiet === false ? 'inherit' : 'ignore',

@@ -51,12 +51,17 @@ export async function checkProperty<T, Ops extends object>(
     propertyStats.properties++;
     propertyStats.cases += runs;
     for (const r of all) {
-      if (!opts.exercised || opts.exercised.has(r)) ctx.assert(r, true, `${name}: held for ${runs} generated cases (seed ${ctx.options.seed})`);
+      if (!opts.exercised || opts.exercised.has(r))
+        ctx.assert(r, true, `${name}: held for ${runs} generated cases (seed ${ctx.options.seed})`);
       else ctx.untested(r, `${name}: none of ${runs} generated cases (seed ${ctx.options.seed}) could have broken this rule`);
     }
     return true;
   };
-  if (opts.concurrent && !path && (await allHold(property, [...(opts.examples ?? []), ...fc.sample(property, { seed: ctx.options.seed, numRuns })]))) {
+  if (
+    opts.concurrent &&
+    !path &&
+    (await allHold(property, [...(opts.examples ?? []), ...fc.sample(property, { seed: ctx.options.seed, numRuns })]))
+  ) {
     return held((opts.examples?.length ?? 0) + numRuns);
   }
   // Fixed examples run first, whatever the seed: the cases a rule is most often broken on are always tried.

@@ -5,7 +5,12 @@ import { specOf } from './spec';
  * The check under which the validating client records what it finds in every answer (status listed, media type,
  * schema). It covers every requirement the spec attaches to a schema; `warmup` only makes sure each schema is reached.
  */
-export function responseConformanceCheck<Ops extends object = Record<string, unknown>>(api: string, specFile: string, title: string, warmup: (ctx: CheckContext<Ops>) => Promise<unknown>): Check<Ops> {
+export function responseConformanceCheck<Ops extends object = Record<string, unknown>>(
+  api: string,
+  specFile: string,
+  title: string,
+  warmup: (ctx: CheckContext<Ops>) => Promise<unknown>,
+): Check<Ops> {
   return {
     id: `${api}.responses.conform-to-spec`,
     title,

@@ -47,9 +47,26 @@ export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
 const inShard = (i: number, shard: RunnerOptions['shard']) => !shard || i % shard.count === shard.index - 1;
 
 export type ProgressEvent =
-  | { type: 'api-start'; api: string; baseUrl: string; embedded: boolean; checks: number /** Requests sent so far (live, for progress displays). */; requests: () => number }
+  | {
+      type: 'api-start';
+      api: string;
+      baseUrl: string;
+      embedded: boolean;
+      checks: number /** Requests sent so far (live, for progress displays). */;
+      requests: () => number;
+    }
   | { type: 'check-start'; api: string; check: string }
-  | { type: 'check-end'; api: string; check: string; index: number; total: number; failed: number; warned?: number; outcome: CheckOutcome; ms: number };
+  | {
+      type: 'check-end';
+      api: string;
+      check: string;
+      index: number;
+      total: number;
+      failed: number;
+      warned?: number;
+      outcome: CheckOutcome;
+      ms: number;
+    };
 
 /** How a check ended, or `filtered`: --only or the shard left it out. */
 type CheckOutcome = CheckRun['outcome'] | 'filtered';
@@ -102,7 +119,9 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const catalogue = loadCatalogue(def.catalogueFile);
   const levelOf = levelsOf(def.catalogueFile);
   const upstream = options.target ?? (await def.startEmbedded());
-  const prism = options.viaPrismProxy ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure }) : undefined;
+  const prism = options.viaPrismProxy
+    ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure })
+    : undefined;
   // Prism refuses malformed request bodies itself, so those go straight to the target.
   const target: Target = prism ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close } : upstream;
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
@@ -113,7 +132,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
   // Requests in flight are capped at the same width: a check that sends several at once fills the places other
   // checks leave, never more than --concurrency asks for.
-  const width = Math.max(1, Math.min(options.concurrency ?? (target.embedded ? 1 : DEPLOYMENT_CONCURRENCY), def.maxConcurrency ?? Number.POSITIVE_INFINITY));
+  const width = Math.max(
+    1,
+    Math.min(options.concurrency ?? (target.embedded ? 1 : DEPLOYMENT_CONCURRENCY), def.maxConcurrency ?? Number.POSITIVE_INFINITY),
+  );
   const transport = createTransport({
     maxInFlight: width,
     timeoutMs: options.timeoutMs,
@@ -132,7 +154,14 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   try {
     await probe(target, transport);
     const selected = def.checks.filter((c, i) => matchesOnly(c, options.only) && inShard(i, options.shard));
-    options.progress?.({ type: 'api-start', api: def.id, baseUrl: target.baseUrl, embedded: target.embedded, checks: selected.length, requests: () => transport.stats.requests });
+    options.progress?.({
+      type: 'api-start',
+      api: def.id,
+      baseUrl: target.baseUrl,
+      embedded: target.embedded,
+      checks: selected.length,
+      requests: () => transport.stats.requests,
+    });
     const done = new Map<Check, { run: CheckRun; ms: number }>();
     let lostInARow = 0;
     let index = 0;
@@ -143,7 +172,14 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         ? notRun(check, 'skipped', INTERRUPTED_REASON)
         : lostInARow >= DEAD_TARGET_AFTER
           ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
-          : await runCheck(def, check, { spec, target, transport, options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) }, exchanges, crossCheck });
+          : await runCheck(def, check, {
+              spec,
+              target,
+              transport,
+              options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) },
+              exchanges,
+              crossCheck,
+            });
       lostInARow = run.lostTarget ? lostInARow + 1 : 0;
       const ms = performance.now() - t0;
       done.set(check, { run, ms });
@@ -163,9 +199,20 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     for (const check of def.checks) {
       const entry = done.get(check);
       if (!entry) {
-        const why = !matchesOnly(check, options.only) ? 'not selected by --only' : `run in another shard than ${options.shard?.index}/${options.shard?.count}`;
+        const why = !matchesOnly(check, options.only)
+          ? 'not selected by --only'
+          : `run in another shard than ${options.shard?.index}/${options.shard?.count}`;
         for (const r of notRun(check, 'skipped', why).records) results.record(r);
-        checkRuns.push({ id: check.id, title: check.title, requirements: check.requirements, destructive: !!check.destructive, outcome: 'filtered', attempts: 0, ms: 0, requests: 0 });
+        checkRuns.push({
+          id: check.id,
+          title: check.title,
+          requirements: check.requirements,
+          destructive: !!check.destructive,
+          outcome: 'filtered',
+          attempts: 0,
+          ms: 0,
+          requests: 0,
+        });
         continue;
       }
       const { run, ms } = entry;
@@ -206,7 +253,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     options.credentialHints,
   ).map((q) => withEnabler(q, enablers));
   const unknown = records.filter((r) => !levelOf.has(r.requirement));
-  if (unknown.length) throw new Error(`records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `records against requirements missing from the catalogue: ${[...new Set(unknown.map((r) => r.requirement))].join(', ')}`,
+    );
   return {
     api: def.id,
     title: def.title,
@@ -219,7 +269,11 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     exchanges,
     crossCheck,
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
-    users: Object.entries(target.principals).map(([role, p]) => ({ role, variable: def.roleHints[role] ?? role, ...(p.name ? { name: p.name } : {}) })),
+    users: Object.entries(target.principals).map(([role, p]) => ({
+      role,
+      variable: def.roleHints[role] ?? role,
+      ...(p.name ? { name: p.name } : {}),
+    })),
   };
 }
 

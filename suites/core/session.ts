@@ -51,7 +51,8 @@ function overlay(base: Record<string, unknown>, over: Record<string, unknown>): 
 export function openSession(input: SessionInput, known: readonly ApiDefinition[]): Session {
   const { flags, configFile, given, env } = input;
   const fromFile = configFile ? loadConfigFile(configFile, known) : undefined;
-  const file = given && fromFile ? { file: `${given.file} over ${fromFile.file}`, doc: overlay(fromFile.doc, given.doc) } : (given ?? fromFile);
+  const file =
+    given && fromFile ? { file: `${given.file} over ${fromFile.file}`, doc: overlay(fromFile.doc, given.doc) } : (given ?? fromFile);
   const resolved = resolveSettings({ flags, file, env }, known);
   const mistake = setupMistake(env, resolved, known);
   if (mistake) throw new UsageError(mistake);
@@ -89,7 +90,11 @@ export interface SessionRunOptions {
 export async function runSession(session: Session, o: SessionRunOptions = {}): Promise<ConformanceResult> {
   const { settings, apis, targets } = session;
   // A refused key is a usage error before any check, not a hundred failures.
-  const credentialHints = Object.fromEntries(await Promise.all(apis.map(async (a) => [a.id, targets[a.id] ? await probeCredentials(a, targets[a.id], settings.timeoutMs) : {}] as const)));
+  const credentialHints = Object.fromEntries(
+    await Promise.all(
+      apis.map(async (a) => [a.id, targets[a.id] ? await probeCredentials(a, targets[a.id], settings.timeoutMs) : {}] as const),
+    ),
+  );
   const { progress, signal } = o.start?.() ?? {};
   return runConformance({ settings, apis, targets, progress, signal, tool: TOOL, credentialHints, write: o.write });
 }

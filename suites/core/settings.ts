@@ -92,7 +92,9 @@ const INTEGER = /^\d+$/;
 
 function integer(o: Common & { min?: number; max?: number; default: number | ((c: DefaultContext) => number) }): OptionDef<number>;
 function integer(o: Common & { min?: number; max?: number; default?: undefined }): OptionDef<number | undefined>;
-function integer(o: Common & { min?: number; max?: number; default?: number | ((c: DefaultContext) => number) }): OptionDef<number | undefined> {
+function integer(
+  o: Common & { min?: number; max?: number; default?: number | ((c: DefaultContext) => number) },
+): OptionDef<number | undefined> {
   const min = o.min ?? 0;
   return {
     kind: 'setting',
@@ -108,7 +110,8 @@ function integer(o: Common & { min?: number; max?: number; default?: number | ((
 function parseInteger(raw: string, from: string, min: number, max?: number): number {
   const text = raw.trim();
   const n = Number(text);
-  if (!INTEGER.test(text) || n < min || (max !== undefined && n > max)) throw new UsageError(`${from} must be an integer ${max !== undefined ? `from ${min} to ${max}` : `≥ ${min}`}, got '${raw}'`);
+  if (!INTEGER.test(text) || n < min || (max !== undefined && n > max))
+    throw new UsageError(`${from} must be an integer ${max !== undefined ? `from ${min} to ${max}` : `≥ ${min}`}, got '${raw}'`);
   return n;
 }
 
@@ -131,9 +134,13 @@ function boolean(o: Common & { default?: boolean }): OptionDef<boolean> {
   };
 }
 
-function string(o: Common & { default: string | ((c: DefaultContext) => string); check?: (v: string, from: string) => void }): OptionDef<string>;
+function string(
+  o: Common & { default: string | ((c: DefaultContext) => string); check?: (v: string, from: string) => void },
+): OptionDef<string>;
 function string(o: Common & { default?: undefined; check?: (v: string, from: string) => void }): OptionDef<string | undefined>;
-function string(o: Common & { default?: string | ((c: DefaultContext) => string); check?: (v: string, from: string) => void }): OptionDef<string | undefined> {
+function string(
+  o: Common & { default?: string | ((c: DefaultContext) => string); check?: (v: string, from: string) => void },
+): OptionDef<string | undefined> {
   return {
     kind: 'setting',
     type: 'string',
@@ -172,7 +179,9 @@ function list(o: ListOptions & { default?: string[] | ((c: DefaultContext) => st
         for (const item of items) {
           if (allowed.includes(item)) continue;
           const near = closest(item, allowed);
-          throw new UsageError(`unknown ${o.noun ?? 'value'} '${item}' in ${from} (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${allowed.join(', ')})`);
+          throw new UsageError(
+            `unknown ${o.noun ?? 'value'} '${item}' in ${from} (${near.length ? `did you mean ${near[0]}? ` : ''}known: ${allowed.join(', ')})`,
+          );
         }
         if (!items.length) throw new UsageError(`${from} is empty (known: ${allowed.join(', ')})`);
       }
@@ -182,8 +191,21 @@ function list(o: ListOptions & { default?: string[] | ((c: DefaultContext) => st
   };
 }
 
-function custom<T>(o: Common & { type?: OptionType; schema?: Record<string, unknown>; parse: (raw: string, from: string) => T; default: T | ((c: DefaultContext) => T) }): OptionDef<T> {
-  return { kind: 'setting', type: o.type ?? 'string', schema: o.schema ?? { type: 'string' }, ...o, default: fixed(o.default) } as OptionDef<T>;
+function custom<T>(
+  o: Common & {
+    type?: OptionType;
+    schema?: Record<string, unknown>;
+    parse: (raw: string, from: string) => T;
+    default: T | ((c: DefaultContext) => T);
+  },
+): OptionDef<T> {
+  return {
+    kind: 'setting',
+    type: o.type ?? 'string',
+    schema: o.schema ?? { type: 'string' },
+    ...o,
+    default: fixed(o.default),
+  } as OptionDef<T>;
 }
 
 const flagOnly = (o: Omit<FlagDef, 'kind'>): FlagDef => ({ kind: 'flag', ...o });
@@ -216,16 +238,40 @@ function shardOf(raw: string, from: string): { index: number; count: number } {
   const m = raw.trim().match(/^(\d+)\/(\d+)$/);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`${from} must look like I/N with 1 ≤ I ≤ N (e.g. 2/3), got '${raw}'`);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new UsageError(`${from} must look like I/N with 1 ≤ I ≤ N (e.g. 2/3), got '${raw}'`);
   return { index, count };
 }
 
 export const RUN_OPTIONS = {
   help: opt.flag({ flag: 'help', short: 'h', type: 'boolean', help: 'show this help' }),
-  apis: list({ flag: 'api', env: 'CONFORMANCE_APIS', key: 'apis', help: 'comma list of APIs to run', defaultText: 'all', default: (c) => [...c.apis] }),
-  target: opt.flag({ flag: 'target', type: 'string', arg: 'URL', help: 'base URL of the deployment of the one API chosen with --api (its <API>_BASE_URL)' }),
-  config: opt.flag({ flag: 'config', type: 'string', arg: 'FILE', help: 'YAML file with these settings (keys below; secrets may stay in the environment)' }),
-  only: list({ flag: 'only', env: 'CONFORMANCE_ONLY', key: 'only', arg: 'GLOB,...', help: 'run only checks whose id or requirement ids match (* matches anything)' }),
+  apis: list({
+    flag: 'api',
+    env: 'CONFORMANCE_APIS',
+    key: 'apis',
+    help: 'comma list of APIs to run',
+    defaultText: 'all',
+    default: (c) => [...c.apis],
+  }),
+  target: opt.flag({
+    flag: 'target',
+    type: 'string',
+    arg: 'URL',
+    help: 'base URL of the deployment of the one API chosen with --api (its <API>_BASE_URL)',
+  }),
+  config: opt.flag({
+    flag: 'config',
+    type: 'string',
+    arg: 'FILE',
+    help: 'YAML file with these settings (keys below; secrets may stay in the environment)',
+  }),
+  only: list({
+    flag: 'only',
+    env: 'CONFORMANCE_ONLY',
+    key: 'only',
+    arg: 'GLOB,...',
+    help: 'run only checks whose id or requirement ids match (* matches anything)',
+  }),
   seed: integer({
     flag: 'seed',
     env: 'CONFORMANCE_SEED',
@@ -275,7 +321,11 @@ export const RUN_OPTIONS = {
     key: 'requireAll',
     help: 'fail the gate when a MUST requirement is untested or skipped for want of a credential, flag or longer wait (the summary names it)',
   }),
-  dryRun: opt.flag({ flag: 'dry-run', type: 'boolean', help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target' }),
+  dryRun: opt.flag({
+    flag: 'dry-run',
+    type: 'boolean',
+    help: 'list every request the run would send, rehearsed against the embedded implementation; sends nothing to the target',
+  }),
   timeoutMs: custom({
     flag: 'timeout',
     env: 'CONFORMANCE_TIMEOUT_S',
@@ -288,7 +338,13 @@ export const RUN_OPTIONS = {
     parse: (raw, from) => parseInteger(raw, from, 1) * 1000,
     default: 10_000,
   }),
-  retries: integer({ flag: 'retries', env: 'CONFORMANCE_RETRIES', key: 'retries', help: 're-runs of a check that fails a MUST, to tell intermittent failures', default: 2 }),
+  retries: integer({
+    flag: 'retries',
+    env: 'CONFORMANCE_RETRIES',
+    key: 'retries',
+    help: 're-runs of a check that fails a MUST, to tell intermittent failures',
+    default: 2,
+  }),
   concurrency: integer({
     flag: 'concurrency',
     env: 'CONFORMANCE_CONCURRENCY',
@@ -297,8 +353,22 @@ export const RUN_OPTIONS = {
     help: 'checks of one API in flight, and requests at most (default 10 against a deployment, halved while it shows strain; 1 embedded; 1 for fragile targets)',
     default: undefined,
   }),
-  rateLimit: integer({ flag: 'rate-limit', env: 'CONFORMANCE_RATE_LIMIT', key: 'rateLimit', min: 1, help: 'at most N requests per second', defaultText: 'unlimited' }),
-  maxWrites: integer({ flag: 'max-writes', env: 'CONFORMANCE_MAX_WRITES', key: 'maxWrites', min: 1, help: 'at most N non-GET requests', defaultText: 'unlimited' }),
+  rateLimit: integer({
+    flag: 'rate-limit',
+    env: 'CONFORMANCE_RATE_LIMIT',
+    key: 'rateLimit',
+    min: 1,
+    help: 'at most N requests per second',
+    defaultText: 'unlimited',
+  }),
+  maxWrites: integer({
+    flag: 'max-writes',
+    env: 'CONFORMANCE_MAX_WRITES',
+    key: 'maxWrites',
+    min: 1,
+    help: 'at most N non-GET requests',
+    defaultText: 'unlimited',
+  }),
   shard: custom<{ index: number; count: number } | undefined>({
     flag: 'shard',
     env: 'CONFORMANCE_SHARD',
@@ -308,8 +378,20 @@ export const RUN_OPTIONS = {
     parse: shardOf,
     default: undefined,
   }),
-  viaPrismProxy: boolean({ flag: 'via-prism-proxy', env: 'CONFORMANCE_VIA_PRISM_PROXY', key: 'viaPrismProxy', help: "route every request through 'prism proxy' and report where it disagrees" }),
-  reportDir: string({ flag: 'report-dir', env: 'CONFORMANCE_REPORT_DIR', key: 'reportDir', arg: 'DIR', help: 'where reports go', default: 'reports' }),
+  viaPrismProxy: boolean({
+    flag: 'via-prism-proxy',
+    env: 'CONFORMANCE_VIA_PRISM_PROXY',
+    key: 'viaPrismProxy',
+    help: "route every request through 'prism proxy' and report where it disagrees",
+  }),
+  reportDir: string({
+    flag: 'report-dir',
+    env: 'CONFORMANCE_REPORT_DIR',
+    key: 'reportDir',
+    arg: 'DIR',
+    help: 'where reports go',
+    default: 'reports',
+  }),
   overwrite: boolean({
     flag: 'overwrite',
     env: 'CONFORMANCE_OVERWRITE',
@@ -326,7 +408,12 @@ export const RUN_OPTIONS = {
     values: FORMATS,
     default: () => [...FORMATS],
   }),
-  har: boolean({ flag: 'har', env: 'CONFORMANCE_HAR', key: 'har', help: 'also save the traffic as <report-dir>/traffic.har, credentials masked' }),
+  har: boolean({
+    flag: 'har',
+    env: 'CONFORMANCE_HAR',
+    key: 'har',
+    help: 'also save the traffic as <report-dir>/traffic.har, credentials masked',
+  }),
   runTag: string({
     env: 'CONFORMANCE_RUN_TAG',
     help: 'tag marking every object the run creates',
@@ -418,7 +505,11 @@ function resolveTable(
 
 /** How an option can be given, for messages about one that was not: `APP_KEY (or config key 'targets.app.key')`. */
 export function howToSet(def: OptionDef, api?: string): string {
-  const ways = [def.flag ? `--${def.flag}` : undefined, def.env, def.key ? `config key '${api ? `targets.${api}.` : ''}${def.key}'` : undefined].filter(Boolean) as string[];
+  const ways = [
+    def.flag ? `--${def.flag}` : undefined,
+    def.env,
+    def.key ? `config key '${api ? `targets.${api}.` : ''}${def.key}'` : undefined,
+  ].filter(Boolean) as string[];
   return ways.length > 1 ? `${ways[0]} (or ${ways.slice(1).join(', ')})` : (ways[0] ?? '?');
 }
 
@@ -448,7 +539,9 @@ export function resolveSettings(sources: Sources, apis: readonly (string | ApiOp
   const selected = declared.filter((a) => settings.apis.includes(a.id));
   const target = sources.flags?.target;
   if (typeof target === 'string' && settings.apis.length !== 1) {
-    throw new UsageError(`--target needs exactly one API: add --api ${known.join(' or --api ')}${origins.apis ? ` (${origins.apis} chose ${settings.apis.join(', ')})` : ''}`);
+    throw new UsageError(
+      `--target needs exactly one API: add --api ${known.join(' or --api ')}${origins.apis ? ` (${origins.apis} chose ${settings.apis.join(', ')})` : ''}`,
+    );
   }
   settings.apiOptions = {};
   for (const a of selected) {
@@ -473,7 +566,11 @@ export function apiValuesFromEnv(api: ApiOptions, env: NodeJS.ProcessEnv) {
 
 /** The values of an API's variables that its checks read (those declared `exported`), by option name. */
 export function exportedValues(api: ApiOptions, values: ApiOptionValues): ApiOptionValues {
-  return Object.fromEntries(Object.entries(api.options).flatMap(([name, def]) => (def.kind === 'setting' && def.exported && values[name] !== undefined ? [[name, values[name]]] : [])));
+  return Object.fromEntries(
+    Object.entries(api.options).flatMap(([name, def]) =>
+      def.kind === 'setting' && def.exported && values[name] !== undefined ? [[name, values[name]]] : [],
+    ),
+  );
 }
 
 /** What the report's `run.config` records: every setting that is not a secret, the APIs' own variables included. */
@@ -501,7 +598,8 @@ export function recordedConfig(settings: Settings, apis: readonly ApiOptions[]):
 
 /** The config file's JSON Schema, from the tables: unknown keys are refused. */
 export function configSchema(apis: readonly ApiOptions[]): Record<string, unknown> {
-  const props = (table: OptionTable) => Object.fromEntries(Object.values(table).flatMap((d) => (d.kind === 'setting' && d.key ? [[d.key, d.schema]] : [])));
+  const props = (table: OptionTable) =>
+    Object.fromEntries(Object.values(table).flatMap((d) => (d.kind === 'setting' && d.key ? [[d.key, d.schema]] : [])));
   return {
     type: 'object',
     additionalProperties: false,
@@ -510,13 +608,22 @@ export function configSchema(apis: readonly ApiOptions[]): Record<string, unknow
       targets: {
         type: 'object',
         additionalProperties: false,
-        properties: Object.fromEntries(apis.map((a) => [a.id, { type: 'object', additionalProperties: false, properties: props(a.options) }])),
+        properties: Object.fromEntries(
+          apis.map((a) => [a.id, { type: 'object', additionalProperties: false, properties: props(a.options) }]),
+        ),
       },
     },
   };
 }
 
-const TYPE_WORDS: Record<string, string> = { integer: 'an integer', boolean: 'true or false', string: 'a string', object: 'a mapping of keys', array: 'a list', number: 'a number' };
+const TYPE_WORDS: Record<string, string> = {
+  integer: 'an integer',
+  boolean: 'true or false',
+  string: 'a string',
+  object: 'a mapping of keys',
+  array: 'a list',
+  number: 'a number',
+};
 
 type SchemaNode = { properties?: Record<string, SchemaNode> };
 
@@ -557,7 +664,9 @@ export function loadConfigFile(file: string, apis: readonly ApiOptions[]): Confi
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+    throw new UsageError(
+      `cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
+    );
   }
   let doc: unknown;
   try {
@@ -570,7 +679,8 @@ export function loadConfigFile(file: string, apis: readonly ApiOptions[]): Confi
   if (!validate(doc)) {
     const errors = validate.errors ?? [];
     // Unknown keys first (the likeliest mistake), and the anyOf verdict rather than its branches.
-    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
+    const first =
+      errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
     throw new UsageError(`config file ${file}: ${first ? describeError(first, schema, doc) : 'not valid'}`);
   }
   return { file, doc: doc as Record<string, unknown> };
@@ -585,7 +695,8 @@ export function configFromObject(doc: unknown, source: string, apis: readonly Ap
   const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
   if (!validate(doc)) {
     const errors = validate.errors ?? [];
-    const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
+    const first =
+      errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
     throw new UsageError(`${source}: ${first ? describeError(first, schema, doc) : 'not valid'}`);
   }
   return { file: source, doc: doc as Record<string, unknown> };
@@ -613,7 +724,13 @@ export function flagHelp(table: OptionTable, notes: Record<string, string> = {})
 export function variableHelp(table: OptionTable, keyPrefix = ''): string[] {
   const rows = Object.values(table).flatMap((d) =>
     d.kind === 'setting' && !d.flag && d.env
-      ? [[d.env, d.key ? `${keyPrefix}${d.key}` : '-', `${d.help}${(d.defaultText ?? defaultShown(d)) ? ` (default ${d.defaultText ?? defaultShown(d)})` : ''}`]]
+      ? [
+          [
+            d.env,
+            d.key ? `${keyPrefix}${d.key}` : '-',
+            `${d.help}${(d.defaultText ?? defaultShown(d)) ? ` (default ${d.defaultText ?? defaultShown(d)})` : ''}`,
+          ],
+        ]
       : [],
   );
   if (!rows.length) return [];
@@ -635,7 +752,8 @@ function defaultShown(d: OptionDef): string | undefined {
 /** parseArgs options from a table. */
 export function parseArgsOptions(table: OptionTable): Record<string, { type: 'string' | 'boolean'; short?: string }> {
   const out: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  for (const d of Object.values(table)) if (d.flag) out[d.flag] = { type: d.type === 'boolean' ? 'boolean' : 'string', ...(d.short ? { short: d.short } : {}) };
+  for (const d of Object.values(table))
+    if (d.flag) out[d.flag] = { type: d.type === 'boolean' ? 'boolean' : 'string', ...(d.short ? { short: d.short } : {}) };
   return out;
 }
 
@@ -666,7 +784,10 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
   const scored: { c: string; d: number }[] = [];
   for (const c of new Set(candidates)) {
     const l = c.toLowerCase();
-    const d = l.startsWith(w) && w.length >= 3 ? 0.5 : Math.min(editDistance(w, l), w.length >= 4 && l.length > w.length ? editDistance(w, l.slice(0, w.length)) + 1 : Infinity);
+    const d =
+      l.startsWith(w) && w.length >= 3
+        ? 0.5
+        : Math.min(editDistance(w, l), w.length >= 4 && l.length > w.length ? editDistance(w, l.slice(0, w.length)) + 1 : Infinity);
     if (d <= limit) scored.push({ c, d });
   }
   scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c));

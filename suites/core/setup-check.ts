@@ -51,7 +51,9 @@ function variablesWithoutBaseUrl(env: NodeJS.ProcessEnv, resolved: Resolved, api
   for (const a of apis) {
     const values = settings.apiOptions?.[a.id];
     if (!values || values.baseUrl !== undefined) continue;
-    const given = Object.entries(a.options).find(([name, d]) => d.kind === 'setting' && (d.secret || d.deployment) && origins[`${a.id}.${name}`]);
+    const given = Object.entries(a.options).find(
+      ([name, d]) => d.kind === 'setting' && (d.secret || d.deployment) && origins[`${a.id}.${name}`],
+    );
     if (!given) continue;
     const base = a.options.baseUrl;
     const typo = Object.keys(env).find((n) => n !== base.env && base.env && editDistance(n.toLowerCase(), base.env.toLowerCase()) <= 2);
@@ -61,4 +63,5 @@ function variablesWithoutBaseUrl(env: NodeJS.ProcessEnv, resolved: Resolved, api
 }
 
 /** The first set-up mistake, most specific first. */
-export const setupMistake = (env: NodeJS.ProcessEnv, resolved: Resolved, apis: readonly ApiOptions[]) => variablesWithoutBaseUrl(env, resolved, apis) ?? misspeltVariable(env, apis);
+export const setupMistake = (env: NodeJS.ProcessEnv, resolved: Resolved, apis: readonly ApiOptions[]) =>
+  variablesWithoutBaseUrl(env, resolved, apis) ?? misspeltVariable(env, apis);

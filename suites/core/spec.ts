@@ -100,7 +100,12 @@ function loadSpec(file: string): Spec {
   const target = (ref: string, fallback: string | undefined): ValidationTarget => {
     const fn = ajv.getSchema(`${id}#${ref}`) as ValidateFunction;
     const node = resolve(doc, { $ref: `#${ref}` });
-    const root = node?.['x-requirement'] ?? (node?.$ref ? resolve(doc, node)?.['x-requirement'] : undefined) ?? owners.get(node) ?? fallback ?? 'unattributed';
+    const root =
+      node?.['x-requirement'] ??
+      (node?.$ref ? resolve(doc, node)?.['x-requirement'] : undefined) ??
+      owners.get(node) ??
+      fallback ??
+      'unattributed';
     return {
       rootRequirement: root,
       validate(data) {
@@ -116,7 +121,13 @@ function loadSpec(file: string): Spec {
     const op = operations.get(operationId);
     if (!op) throw new Error(`unknown operation ${operationId}`);
     const item = doc.paths[op.path][op.method.toLowerCase()];
-    const key = item.responses[String(status)] ? String(status) : item.responses[`${String(status)[0]}XX`] ? `${String(status)[0]}XX` : item.responses.default ? 'default' : undefined;
+    const key = item.responses[String(status)]
+      ? String(status)
+      : item.responses[`${String(status)[0]}XX`]
+        ? `${String(status)[0]}XX`
+        : item.responses.default
+          ? 'default'
+          : undefined;
     return { op, item, key, raw: key ? item.responses[key] : undefined, response: key ? resolve(doc, item.responses[key]) : undefined };
   };
 
@@ -217,7 +228,9 @@ function attributeBranches(errors: ErrorObject[], doc: unknown): ErrorObject[] {
     if (branches.every((b) => b.errors.length === 0)) continue;
     // The branch the body is shaped as: fewest mismatches at the body's own level (type, required), then fewest overall.
     const shallow = (b: { errors: ErrorObject[] }) => b.errors.filter((e) => e.instancePath === c.instancePath).length;
-    const best = branches.reduce((a, b) => (shallow(b) < shallow(a) || (shallow(b) === shallow(a) && b.errors.length < a.errors.length) ? b : a));
+    const best = branches.reduce((a, b) =>
+      shallow(b) < shallow(a) || (shallow(b) === shallow(a) && b.errors.length < a.errors.length) ? b : a,
+    );
     const others = new Set(branches.filter((b) => b !== best).flatMap((b) => b.errors.filter((e) => !best.errors.includes(e))));
     kept = kept.filter((e) => e !== c && !others.has(e));
   }

@@ -17,7 +17,12 @@ export interface RequirementResult extends Requirement {
 }
 
 /** A requirement passes only when at least one of its assertions ran and none failed. */
-export function requirementResult(req: Requirement, records: AssertionRecord[], passCount: number, observations: Observation[]): RequirementResult {
+export function requirementResult(
+  req: Requirement,
+  records: AssertionRecord[],
+  passCount: number,
+  observations: Observation[],
+): RequirementResult {
   const failures = records.filter((r) => r.outcome === 'fail');
   const errors = records.filter((r) => r.outcome === 'error');
   const skipped = records.filter((r) => r.outcome === 'skipped');
@@ -57,7 +62,14 @@ export function requirementResult(req: Requirement, records: AssertionRecord[], 
     passed: passCount,
     failed: failures.length,
     intermittent: failures.length > 0 && failures.every((f) => f.intermittent) ? true : undefined,
-    evidence: status === 'failed' ? failures : status === 'error' ? errors : status === 'passed' ? records.filter((r) => r.outcome === 'pass').slice(0, 3) : [...untested, ...skipped].slice(0, 3),
+    evidence:
+      status === 'failed'
+        ? failures
+        : status === 'error'
+          ? errors
+          : status === 'passed'
+            ? records.filter((r) => r.outcome === 'pass').slice(0, 3)
+            : [...untested, ...skipped].slice(0, 3),
     observations,
   };
 }

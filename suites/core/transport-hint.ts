@@ -12,7 +12,12 @@ export function tlsInsecureVariable(options: OptionTable): string | undefined {
 }
 
 /** Certificate errors of node's TLS layer that a self-signed or privately issued certificate raises. */
-const UNTRUSTED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
 
 export interface HintContext {
   /** The variable that accepts a self-signed certificate for this API, when it has one (OPS_TLS_INSECURE). */
@@ -30,8 +35,10 @@ export function transportHint(e: NodeJS.ErrnoException, url: URL, c: HintContext
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the server's certificate is not for ${url.hostname}: use the host name it names`;
   if (c.answeredBefore) return undefined;
-  if (url.protocol === 'http:' && (code === 'ECONNRESET' || /socket hang up/.test(e.message))) return 'the server may speak HTTPS: use https://';
-  if (url.protocol === 'https:' && /wrong version number|packet length too long|http request/i.test(e.message)) return 'the server may speak plain HTTP: use http://';
+  if (url.protocol === 'http:' && (code === 'ECONNRESET' || /socket hang up/.test(e.message)))
+    return 'the server may speak HTTPS: use https://';
+  if (url.protocol === 'https:' && /wrong version number|packet length too long|http request/i.test(e.message))
+    return 'the server may speak plain HTTP: use http://';
   return undefined;
 }
 

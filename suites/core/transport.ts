@@ -64,7 +64,12 @@ const exemptScope = new AsyncLocalStorage<true>();
  * once, and one more for every round of answers without strain, back up to `n` (additive increase, multiplicative
  * decrease, as TCP does): the run never goes beyond `n`, and a fragile deployment is not held at it.
  */
-export function limiter(n = 0): { run: <T>(fn: () => Promise<T>, lane?: string) => Promise<T>; strained(): void; answered(): void; readonly width: number } {
+export function limiter(n = 0): {
+  run: <T>(fn: () => Promise<T>, lane?: string) => Promise<T>;
+  strained(): void;
+  answered(): void;
+  readonly width: number;
+} {
   let width = n;
   let calm = 0;
   if (!n) return { run: (fn) => fn(), strained() {}, answered() {}, width: 0 };
@@ -156,7 +161,10 @@ export function createTransport(options: TransportOptions): Transport {
       else slot.answered();
       if (ex.status !== 429 || options.documentedRefusal?.(ex.json)) return ex;
       if (attempt >= RATE_LIMIT_RETRIES)
-        throw new TransportError(`still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`, 'rate-limited');
+        throw new TransportError(
+          `still answered 429 after ${attempt + 1} attempts of ${req.method} ${new URL(req.url).pathname} (rate limits are not documented)`,
+          'rate-limited',
+        );
       const after = Number(ex.headers['retry-after']);
       await sleep(Number.isFinite(after) && after >= 0 ? Math.min(after, 30) * 1000 : 250 * 2 ** attempt);
     }
@@ -209,7 +217,16 @@ export function createTransport(options: TransportOptions): Transport {
               jsonError = (e as Error).message;
             }
           }
-          resolve({ request: req, status: res.statusCode ?? 0, headers: resHeaders, text, json, jsonError, at, ms: performance.now() - started });
+          resolve({
+            request: req,
+            status: res.statusCode ?? 0,
+            headers: resHeaders,
+            text,
+            json,
+            jsonError,
+            at,
+            ms: performance.now() - started,
+          });
           // The connection of an answer that came before the body was written is not reused: the rest is not sent.
           if (early) r.destroy();
         };
@@ -217,14 +234,20 @@ export function createTransport(options: TransportOptions): Transport {
           size += c.length;
           if (size > options.maxBodyBytes) {
             res.destroy();
-            reject(new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'));
+            reject(
+              new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'),
+            );
             return;
           }
           chunks.push(c);
         });
         // A server that refuses a body early may close the connection under the rest of the upload, cutting its answer
         // short: the status it gave is the answer, with what arrived of its body.
-        res.on('error', (e) => (early ? answer() : reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection'))));
+        res.on('error', (e) =>
+          early
+            ? answer()
+            : reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection')),
+        );
         res.on('close', () => (early && !res.complete ? answer() : undefined));
         res.on('end', answer);
       });
@@ -238,7 +261,12 @@ export function createTransport(options: TransportOptions): Transport {
         // Once an answer has begun, a failing upload (EPIPE, ECONNRESET) changes nothing: the server has spoken.
         if (answered) return;
         const hint = transportHint(e, url, { tlsInsecureVariable: options.tlsInsecureVariable, answeredBefore: responses > 0 });
-        reject(new TransportError(`${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${plainError(e.message)}${hint ? ` (${hint})` : ''}`, 'connection'));
+        reject(
+          new TransportError(
+            `${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${plainError(e.message)}${hint ? ` (${hint})` : ''}`,
+            'connection',
+          ),
+        );
       });
       r.on('finish', () => (uploaded = true));
       const upload = () => {

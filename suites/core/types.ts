@@ -64,7 +64,17 @@ type Outcome = 'pass' | 'fail' | 'untested' | 'skipped' | 'error';
  * The kinds of assertion: one per `ctx.expect` method, `response` for an answer judged against the spec whatever check
  * sent it, `property` for a generated case, `transport` when the target did not answer, `tool` for the suite's own fault.
  */
-export type AssertionKind = 'status' | 'equal' | 'one-of' | 'contains' | 'absent' | 'predicate' | 'response' | 'property' | 'transport' | 'tool';
+export type AssertionKind =
+  | 'status'
+  | 'equal'
+  | 'one-of'
+  | 'contains'
+  | 'absent'
+  | 'predicate'
+  | 'response'
+  | 'property'
+  | 'transport'
+  | 'tool';
 
 /** The smallest unit of a result: one assertion (or one reason it did not run) against one requirement. */
 export interface AssertionRecord {

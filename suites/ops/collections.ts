@@ -1,5 +1,5 @@
 /** Creates an object of the run for another to refer to, once per check attempt (`scope`); its key, if created. */
-export type Anchor = (scope: object, c: Collection, title: string) => Promise<string | undefined>;
+type Anchor = (scope: object, c: Collection, title: string) => Promise<string | undefined>;
 
 /** The CRUD-shaped collections of the document, described once so every generic rule runs over each of them. */
 export interface Collection {
@@ -30,7 +30,16 @@ export interface Collection {
 export const core = (type: string, template: () => Record<string, unknown> = () => ({})): Collection => ({
   type,
   interface: 'itoa_interface',
-  ops: { list: 'coreList', create: 'coreCreate', get: 'coreGet', update: 'coreUpdate', delete: 'coreDelete', bulkDelete: 'coreBulkDelete', count: 'coreCount', bulkUpdate: 'coreBulkUpdate' },
+  ops: {
+    list: 'coreList',
+    create: 'coreCreate',
+    get: 'coreGet',
+    update: 'coreUpdate',
+    delete: 'coreDelete',
+    bulkDelete: 'coreBulkDelete',
+    count: 'coreCount',
+    bulkUpdate: 'coreBulkUpdate',
+  },
   template,
   requirements: {
     list: 'OPS-CORE-LIST',
@@ -47,7 +56,10 @@ const now = () => Math.floor(Date.now() / 1000);
 
 export const SERVICE = core('service', () => ({ description: 'conformance service', enabled: 0 }));
 export const ENTITY = core('entity', () => ({ description: 'conformance entity' }));
-export const KPI_BASE_SEARCH = core('kpi_base_search', () => ({ description: 'conformance base search', base_search: 'index=_internal | head 1' }));
+export const KPI_BASE_SEARCH = core('kpi_base_search', () => ({
+  description: 'conformance base search',
+  base_search: 'index=_internal | head 1',
+}));
 export const DEEP_DIVE = core('deep_dive');
 export const TEAM = core('team', () => ({ description: 'conformance team' }));
 export const BASE_SERVICE_TEMPLATE = core('base_service_template', () => ({ description: 'conformance template' }));
@@ -55,7 +67,15 @@ export const BASE_SERVICE_TEMPLATE = core('base_service_template', () => ({ desc
 export const MAINTENANCE: Collection = {
   type: 'maintenance_calendar',
   interface: 'maintenance_services_interface',
-  ops: { list: 'mwList', create: 'mwCreate', get: 'mwGet', update: 'mwUpdate', delete: 'mwDelete', bulkDelete: 'mwBulkDelete', count: 'mwCount' },
+  ops: {
+    list: 'mwList',
+    create: 'mwCreate',
+    get: 'mwGet',
+    update: 'mwUpdate',
+    delete: 'mwDelete',
+    bulkDelete: 'mwBulkDelete',
+    count: 'mwCount',
+  },
   // Far in the future so a window the run creates never puts real services into maintenance.
   template: () => ({ start_time: now() + 86400 * 3650, end_time: now() + 86400 * 3650 + 60 }),
   // One service per check attempt for windows to name: a window with no objects is not a realistic window.
@@ -64,15 +84,39 @@ export const MAINTENANCE: Collection = {
     const key = await anchor(MAINTENANCE, SERVICE, 'maintenance target');
     return { objects: key ? [{ object_type: 'service', _key: key }] : [] };
   },
-  requirements: { list: 'OPS-MW-LIST', create: 'OPS-MW-CREATE', get: 'OPS-MW-GET', update: 'OPS-MW-UPDATE', delete: 'OPS-MW-DELETE', count: 'OPS-MW-COUNT', bulkDelete: 'OPS-MW-BULK-DELETE' },
+  requirements: {
+    list: 'OPS-MW-LIST',
+    create: 'OPS-MW-CREATE',
+    get: 'OPS-MW-GET',
+    update: 'OPS-MW-UPDATE',
+    delete: 'OPS-MW-DELETE',
+    count: 'OPS-MW-COUNT',
+    bulkDelete: 'OPS-MW-BULK-DELETE',
+  },
 };
 
 export const BACKUP: Collection = {
   type: 'backup_restore',
   interface: 'backup_restore_interface',
-  ops: { list: 'brList', create: 'brCreate', get: 'brGet', update: 'brUpdate', delete: 'brDelete', bulkDelete: 'brBulkDelete', count: 'brCount' },
+  ops: {
+    list: 'brList',
+    create: 'brCreate',
+    get: 'brGet',
+    update: 'brUpdate',
+    delete: 'brDelete',
+    bulkDelete: 'brBulkDelete',
+    count: 'brCount',
+  },
   template: () => ({ job_type: 'Backup', status: 'Queued' }),
-  requirements: { list: 'OPS-BR-LIST', create: 'OPS-BR-CREATE', get: 'OPS-BR-GET', update: 'OPS-BR-UPDATE', delete: 'OPS-BR-DELETE', count: 'OPS-BR-COUNT', bulkDelete: 'OPS-BR-BULK-DELETE' },
+  requirements: {
+    list: 'OPS-BR-LIST',
+    create: 'OPS-BR-CREATE',
+    get: 'OPS-BR-GET',
+    update: 'OPS-BR-UPDATE',
+    delete: 'OPS-BR-DELETE',
+    count: 'OPS-BR-COUNT',
+    bulkDelete: 'OPS-BR-BULK-DELETE',
+  },
 };
 
 /** Collections over which the list/filter/paging/partial-update rules are checked. */

@@ -23,7 +23,8 @@ export async function serverFields(ctx: OpsContext, c: Collection): Promise<Owne
     for (const [k, v] of Object.entries(created)) if (!(k in made.body)) owned.set(k, v);
     const title = made.body.title;
     const replaced = await updateIn(ctx, c, made.key, { title }, 0);
-    if (ok(replaced)) for (const [k, v] of Object.entries(asDoc((await getIn(ctx, c, made.key)).json))) if (k !== 'title' && !owned.has(k)) owned.set(k, v);
+    if (ok(replaced))
+      for (const [k, v] of Object.entries(asDoc((await getIn(ctx, c, made.key)).json))) if (k !== 'title' && !owned.has(k)) owned.set(k, v);
   } finally {
     await removeIn(ctx, c, made);
   }
@@ -56,17 +57,29 @@ export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Ow
   for (const [k, v] of Object.entries(patch)) {
     if (dropped.includes(k)) continue;
     if (!same(now[k], v) && !same(now[k], deepMerged(before[k], v)))
-      throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
+      throw new Violation(`field ${k} was sent as ${shown(v)} in a partial update and reads ${shown(now[k])}`, requirement, after, {
+        expected: `${k}: ${shown(v)}`,
+        actual: `${k}: ${shown(now[k])}`,
+      });
   }
   for (const [k, v] of Object.entries(before)) {
     if (k in patch) continue;
     if (owned.has(k)) {
-      if (!(k in now)) throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after, { expected: `${k} present`, actual: `${k} absent` });
+      if (!(k in now))
+        throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after, {
+          expected: `${k} present`,
+          actual: `${k} absent`,
+        });
     } else if (!same(now[k], v))
-      throw new Violation(`field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`, requirement, after, {
-        expected: `${k}: ${shown(v)}`,
-        actual: `${k}: ${shown(now[k])}`,
-      });
+      throw new Violation(
+        `field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`,
+        requirement,
+        after,
+        {
+          expected: `${k}: ${shown(v)}`,
+          actual: `${k}: ${shown(now[k])}`,
+        },
+      );
   }
   return dropped;
 }
@@ -80,13 +93,21 @@ export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: 
   for (const [k, v] of Object.entries(next)) {
     if (k === '_key') continue;
     if (!same(now[k], v))
-      throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after, { expected: `${k}: ${shown(v)}`, actual: `${k}: ${shown(now[k])}` });
+      throw new Violation(`field ${k} was sent as ${shown(v)} in a full update and reads ${shown(now[k])}`, requirement, after, {
+        expected: `${k}: ${shown(v)}`,
+        actual: `${k}: ${shown(now[k])}`,
+      });
   }
   const omitted = Object.keys(earlier).filter((k) => !(k in next) && k in now);
   const kept = omitted.filter((k) => !owned.has(k) || (same(now[k], earlier[k]) && !same(earlier[k], owned.get(k))));
   if (kept.length)
-    throw new Violation(`a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`, requirement, after, {
-      expected: `without ${kept.join(', ')}`,
-      actual: kept.map((k) => `${k}=${shown(now[k])}`).join(', '),
-    });
+    throw new Violation(
+      `a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`,
+      requirement,
+      after,
+      {
+        expected: `without ${kept.join(', ')}`,
+        actual: kept.map((k) => `${k}=${shown(now[k])}`).join(', '),
+      },
+    );
 }

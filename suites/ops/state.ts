@@ -12,4 +12,12 @@
  * - `maintenance`: the maintenance windows, and what is in maintenance.
  * - `threshold-windows`: the custom threshold windows and the KPIs they link.
  */
-export type OpsState = 'authoring' | 'backup' | 'content-packs' | 'deep_dive' | 'episode-actions' | 'icons' | 'maintenance' | 'threshold-windows';
+export type OpsState =
+  | 'authoring'
+  | 'backup'
+  | 'content-packs'
+  | 'deep_dive'
+  | 'episode-actions'
+  | 'icons'
+  | 'maintenance'
+  | 'threshold-windows';

@@ -30,7 +30,8 @@ export const ownFilter = (ctx: OpsContext, name = '') => JSON.stringify(ownTitle
 /** The filter node of `ownFilter`: titles the check gave, beginning with `name`. */
 export const ownTitles = (ctx: OpsContext, name = '') => ({ title: { $regex: `^${escapeRegex(tagged(ctx, name))}` } });
 
-const params = (c: Collection, key?: string): Record<string, string> => (key === undefined ? { object_type: c.type } : { object_type: c.type, _key: key });
+const params = (c: Collection, key?: string): Record<string, string> =>
+  key === undefined ? { object_type: c.type } : { object_type: c.type, _key: key };
 
 export const keyOf = (ex: Exchange): string | undefined => {
   const k = asDoc(ex.json)._key;
@@ -63,7 +64,12 @@ function anchorOf(ctx: OpsContext, scope: object, c: Collection, title: string):
 }
 
 export async function createIn(ctx: OpsContext, c: Collection, title: string, extra: Doc = {}, opts: SendOptions = {}): Promise<Created> {
-  const body = { ...c.template(), ...(c.complete ? await c.complete(extra, (scope, of, what) => anchorOf(ctx, scope, of, what)) : {}), title: tagged(ctx, title), ...extra };
+  const body = {
+    ...c.template(),
+    ...(c.complete ? await c.complete(extra, (scope, of, what) => anchorOf(ctx, scope, of, what)) : {}),
+    title: tagged(ctx, title),
+    ...extra,
+  };
   const ex = await ctx.http.send(c.ops.create, { ...opts, params: params(c), body });
   const key = ok(ex) ? keyOf(ex) : undefined;
   if (key) ctx.ledger.add(entryOf(c, key), () => ctx.http.send(c.ops.delete, { params: params(c, key) }));
@@ -116,7 +122,8 @@ export async function createNeeded(ctx: OpsContext, c: Collection, title: string
 export function allNeeded(made: Created[], what: string): Made[] {
   const kept = made.filter((m): m is Made => m.key !== undefined);
   const refused = made.filter((m) => m.key === undefined);
-  if (refused[0]) throw new Unmet(`could not create ${what}: ${refused.length} of ${made.length} refused (first ${refused[0].ex.status})`, refused[0].ex);
+  if (refused[0])
+    throw new Unmet(`could not create ${what}: ${refused.length} of ${made.length} refused (first ${refused[0].ex.status})`, refused[0].ex);
   return kept;
 }
 
@@ -128,13 +135,23 @@ export async function removeIn(ctx: OpsContext, c: Collection, made: Created): P
   return ex;
 }
 
-export const getIn = (ctx: OpsContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
+export const getIn = (ctx: OpsContext, c: Collection, key: string, opts: SendOptions = {}) =>
+  ctx.http.send(c.ops.get, { ...opts, params: params(c, key) });
 export const updateIn = (ctx: OpsContext, c: Collection, key: string, body: unknown, partial?: 0 | 1, opts: SendOptions = {}) =>
-  ctx.http.send(c.ops.update, { ...opts, params: params(c, key), body, query: partial === undefined ? undefined : { is_partial_data: partial } });
-export const deleteIn = (ctx: OpsContext, c: Collection, key: string, opts: SendOptions = {}) => ctx.http.send(c.ops.delete, { ...opts, params: params(c, key) });
-export const listIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.list, { ...opts, params: params(c), query });
-export const countIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) => ctx.http.send(c.ops.count, { ...opts, params: params(c), query });
-export const bulkDeleteIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'], opts: SendOptions = {}) => ctx.http.send(c.ops.bulkDelete, { ...opts, params: params(c), query });
+  ctx.http.send(c.ops.update, {
+    ...opts,
+    params: params(c, key),
+    body,
+    query: partial === undefined ? undefined : { is_partial_data: partial },
+  });
+export const deleteIn = (ctx: OpsContext, c: Collection, key: string, opts: SendOptions = {}) =>
+  ctx.http.send(c.ops.delete, { ...opts, params: params(c, key) });
+export const listIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) =>
+  ctx.http.send(c.ops.list, { ...opts, params: params(c), query });
+export const countIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'] = {}, opts: SendOptions = {}) =>
+  ctx.http.send(c.ops.count, { ...opts, params: params(c), query });
+export const bulkDeleteIn = (ctx: OpsContext, c: Collection, query: SendOptions['query'], opts: SendOptions = {}) =>
+  ctx.http.send(c.ops.bulkDelete, { ...opts, params: params(c), query });
 
 /** The rows of a list answer, as they came: a list's answer is an array of objects whatever the collection. */
 export const rows = (ex: Exchange): Doc[] => (Array.isArray(ex.json) ? ex.json : []);
@@ -142,7 +159,8 @@ export const keys = (docs: Doc[]) => docs.map((d) => String(d._key));
 /** Of `fields`, those `doc` does not carry (a field set to null is carried): the fields-seen rules ask for these. */
 export const lackingFields = (doc: Doc, fields: readonly string[]) => fields.filter((f) => doc[f] === undefined);
 /** Fields of `d` (when it is a JSON object) that are absent, each as `where.field`. */
-export const absentFields = (d: unknown, fields: readonly string[], where: string) => (isDoc(d) ? lackingFields(d, fields).map((f) => `${where}.${f}`) : []);
+export const absentFields = (d: unknown, fields: readonly string[], where: string) =>
+  isDoc(d) ? lackingFields(d, fields).map((f) => `${where}.${f}`) : [];
 
 /**
  * What the document's schema `name` finds wrong with a value (`at` is the JSON pointer, `(body)` for the value
@@ -179,7 +197,11 @@ export function changing(first: unknown, second: unknown): Set<string> {
 }
 
 const without = (v: unknown, skip: Set<string>): unknown =>
-  Array.isArray(v) ? v.map((x) => without(x, skip)) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !skip.has(k))) : v;
+  Array.isArray(v)
+    ? v.map((x) => without(x, skip))
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).filter(([k]) => !skip.has(k)))
+      : v;
 
 /** `same`, leaving out the fields in `skip` (of the object, or of each row of a list). */
 export const sameBut = (a: unknown, b: unknown, skip: Set<string>) => same(without(a, skip), without(b, skip));
@@ -209,7 +231,13 @@ export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: 
  * The whole collection's count against its list. Other checks may be writing meanwhile, so the count is read
  * between two lists: a try counts only when both lists agree, and a mismatch fails only if every such try shows it.
  */
-export async function assertWholeCount(ctx: OpsContext, c: Collection, requirement: string, noun: string, opts: SendOptions = {}): Promise<void> {
+export async function assertWholeCount(
+  ctx: OpsContext,
+  c: Collection,
+  requirement: string,
+  noun: string,
+  opts: SendOptions = {},
+): Promise<void> {
   // Each moment the list held still around the count and the count differed from it.
   const mismatches: { count: Exchange; listed: number }[] = [];
   // Only the keys: the whole collection of a large deployment is read, and nothing but how many rows it holds matters.
@@ -219,7 +247,8 @@ export async function assertWholeCount(ctx: OpsContext, c: Collection, requireme
     const count = await countIn(ctx, c, {}, opts);
     const second = keys(rows(await whole())).sort();
     if (same(first, second)) {
-      if (countOf(count) === second.length) return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
+      if (countOf(count) === second.length)
+        return void ctx.expect.equal(requirement, `count without filter, against the list's ${noun}`, countOf(count), second.length, count);
       mismatches.push({ count, listed: second.length });
     }
     await sleep(50 * 2 ** i);
@@ -227,9 +256,19 @@ export async function assertWholeCount(ctx: OpsContext, c: Collection, requireme
   const last = mismatches.at(-1);
   // One mismatch may be an object another check created and deleted between the two lists; two are the count's own.
   if (last && mismatches.length >= 2)
-    ctx.expect.equal(requirement, `count without filter, against the list's ${noun} (each time the list held still around the count)`, countOf(last.count), last.listed, last.count);
+    ctx.expect.equal(
+      requirement,
+      `count without filter, against the list's ${noun} (each time the list held still around the count)`,
+      countOf(last.count),
+      last.listed,
+      last.count,
+    );
   else if (last)
-    ctx.untested(requirement, `the ${c.type} collection held still around the count once only, and the count differed then: too little to tell a wrong count from another check's write`, last.count);
+    ctx.untested(
+      requirement,
+      `the ${c.type} collection held still around the count once only, and the count differed then: too little to tell a wrong count from another check's write`,
+      last.count,
+    );
   else ctx.untested(requirement, `the ${c.type} collection never held still long enough to compare its count with its list`);
 }
 

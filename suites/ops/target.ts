@@ -29,9 +29,19 @@ const CREDENTIAL = { secret: true, refuseEmpty: 'give the value, or leave the va
 
 export const OPS_OPTIONS = {
   baseUrl: url({ env: 'OPS_BASE_URL', key: 'baseUrl', help: 'scheme, host and port of the ops API, e.g. https://ops.example.test:8089' }),
-  username: opt.string({ env: 'OPS_USERNAME', key: 'username', ...CREDENTIAL, help: 'basic-auth user with write access (required with the base URL)' }),
+  username: opt.string({
+    env: 'OPS_USERNAME',
+    key: 'username',
+    ...CREDENTIAL,
+    help: 'basic-auth user with write access (required with the base URL)',
+  }),
   password: opt.string({ env: 'OPS_PASSWORD', key: 'password', ...CREDENTIAL, help: 'its password' }),
-  readonlyUsername: opt.string({ env: 'OPS_READONLY_USERNAME', key: 'readonlyUsername', ...CREDENTIAL, help: 'read-only user: enables the access checks' }),
+  readonlyUsername: opt.string({
+    env: 'OPS_READONLY_USERNAME',
+    key: 'readonlyUsername',
+    ...CREDENTIAL,
+    help: 'read-only user: enables the access checks',
+  }),
   readonlyPassword: opt.string({ env: 'OPS_READONLY_PASSWORD', key: 'readonlyPassword', ...CREDENTIAL, help: 'its password' }),
   restrictedUsername: opt.string({
     env: 'OPS_RESTRICTED_USERNAME',
@@ -59,8 +69,12 @@ export function opsTarget(values: Record<string, unknown>, origins: Origins = {}
     );
   }
   if (!v.username || !v.password) {
-    const missing = [!v.username && howToSet(OPS_OPTIONS.username, 'ops'), !v.password && howToSet(OPS_OPTIONS.password, 'ops')].filter(Boolean);
-    throw new UsageError(`${base} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: give a user with write access`);
+    const missing = [!v.username && howToSet(OPS_OPTIONS.username, 'ops'), !v.password && howToSet(OPS_OPTIONS.password, 'ops')].filter(
+      Boolean,
+    );
+    throw new UsageError(
+      `${base} is set but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not: give a user with write access`,
+    );
   }
   const shared = sharedUser(v, origins);
   if (shared) throw new UsageError(shared);
@@ -71,7 +85,9 @@ export function opsTarget(values: Record<string, unknown>, origins: Origins = {}
   ] as const) {
     const [name, secret] = [v[user], v[password]];
     if (Boolean(name) !== Boolean(secret)) {
-      throw new UsageError(`${name ? origins[`ops.${user}`] : origins[`ops.${password}`]} is set but ${howToSet(OPS_OPTIONS[name ? password : user], 'ops')} is not: give both or neither`);
+      throw new UsageError(
+        `${name ? origins[`ops.${user}`] : origins[`ops.${password}`]} is set but ${howToSet(OPS_OPTIONS[name ? password : user], 'ops')} is not: give both or neither`,
+      );
     }
     if (name && secret) principals[role] = basic(role, name, secret, `${env}_USERNAME`, `${env}_PASSWORD`);
   }
@@ -113,10 +129,14 @@ export const OPS_CREDENTIAL_PROBE: CredentialProbe = {
   path: (t) =>
     `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface/get_supported_object_types`,
   refusedWith: () => [401, 403],
-  notFound: (t) => `check the address, and the <user> and <app> segments ${t.pathDefaults?.user ?? PATH_DEFAULTS.user}/${t.pathDefaults?.app ?? PATH_DEFAULTS.app} (OPS_NS_USER, OPS_NS_APP)`,
+  notFound: (t) =>
+    `check the address, and the <user> and <app> segments ${t.pathDefaults?.user ?? PATH_DEFAULTS.user}/${t.pathDefaults?.app ?? PATH_DEFAULTS.app} (OPS_NS_USER, OPS_NS_APP)`,
 };
 
-export async function embeddedOpsTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<OpsConfig> = {}): Promise<Target> {
+export async function embeddedOpsTarget(
+  wrap: (h: ApiHandler) => ApiHandler = (h) => h,
+  overrides: Partial<OpsConfig> = {},
+): Promise<Target> {
   const config = loadOpsConfig(overrides);
   const server = await listen(wrap(createOpsHandler(config)), { errorBody: opsErrorBody, tls: localhostTls() });
   const admin = config.users.find((u) => !u.readOnly && !u.readGroups)!;
@@ -124,6 +144,15 @@ export async function embeddedOpsTarget(wrap: (h: ApiHandler) => ApiHandler = (h
   const restricted = config.users.find((u) => !u.readOnly && u.readGroups);
   const principals: Record<string, Principal> = { primary: basic('primary', admin.name, admin.password, 'OPS_USERNAME', 'OPS_PASSWORD') };
   if (reader) principals.readonly = basic('readonly', reader.name, reader.password, 'OPS_READONLY_USERNAME', 'OPS_READONLY_PASSWORD');
-  if (restricted) principals.restricted = basic('restricted', restricted.name, restricted.password, 'OPS_RESTRICTED_USERNAME', 'OPS_RESTRICTED_PASSWORD');
-  return { api: 'ops', baseUrl: server.url, embedded: true, principals, pathDefaults: PATH_DEFAULTS, tlsInsecure: true, close: server.close };
+  if (restricted)
+    principals.restricted = basic('restricted', restricted.name, restricted.password, 'OPS_RESTRICTED_USERNAME', 'OPS_RESTRICTED_PASSWORD');
+  return {
+    api: 'ops',
+    baseUrl: server.url,
+    embedded: true,
+    principals,
+    pathDefaults: PATH_DEFAULTS,
+    tlsInsecure: true,
+    close: server.close,
+  };
 }

@@ -11,8 +11,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { background, diskUsage, freePort, mib, run, tempDir, userEnv } from './sandbox';
 
 const tarball = inject('tarball');
-const devDependencies = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
-const PRISM_LINE = /^error: mock needs Prism, an optional dependency that is not installed: add it with npm install --save-dev @stoplight\/prism-cli@[\d.]+\n$/;
+const devDependencies = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies;
+const PRISM_LINE =
+  /^error: mock needs Prism, an optional dependency that is not installed: add it with npm install --save-dev @stoplight\/prism-cli@[\d.]+\n$/;
 const STACKS_KEY = 'stk_demo_alice_4f1c9e27b3a85d60';
 
 const dirs: string[] = [];
@@ -31,7 +34,8 @@ async function project(name: string, extra: string[], omitOptional = false): Pro
   return dir;
 }
 
-const npx = (dir: string, args: string[], env: Record<string, string> = {}) => run('npx', args, { cwd: dir, env: userEnv(env), timeoutMs: 120_000 });
+const npx = (dir: string, args: string[], env: Record<string, string> = {}) =>
+  run('npx', args, { cwd: dir, env: userEnv(env), timeoutMs: 120_000 });
 
 describe('the package, installed into a new project', () => {
   let dir: string;
@@ -40,8 +44,15 @@ describe('the package, installed into a new project', () => {
     dir = await project('conformance-user', []);
     installedSize = diskUsage(join(dir, 'node_modules')).bytes;
     // What the vitest entry point and the types check need, as a user's project would have them.
-    const extra = [`vitest@${devDependencies.vitest}`, `typescript@${devDependencies.typescript}`, `@types/node@${devDependencies['@types/node']}`];
-    const r = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', ...extra], { cwd: dir, timeoutMs: 150_000 });
+    const extra = [
+      `vitest@${devDependencies.vitest}`,
+      `typescript@${devDependencies.typescript}`,
+      `@types/node@${devDependencies['@types/node']}`,
+    ];
+    const r = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', ...extra], {
+      cwd: dir,
+      timeoutMs: 150_000,
+    });
     if (r.code !== 0) throw new Error(`npm install ${extra.join(' ')} failed:\n${r.stdout}${r.stderr}`);
   }, 240_000);
 
@@ -50,7 +61,15 @@ describe('the package, installed into a new project', () => {
       .trim()
       .split('\n')
       .map((f) => f.replace(/^package\//, ''));
-    for (const f of ['bin/api-conformance.mjs', 'dist/cli.js', 'dist/index.js', 'dist/vitest.js', 'dist/types/suites/index.d.ts', 'dist/types/suites/vitest/define.d.ts']) expect(files).toContain(f);
+    for (const f of [
+      'bin/api-conformance.mjs',
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/vitest.js',
+      'dist/types/suites/index.d.ts',
+      'dist/types/suites/vitest/define.d.ts',
+    ])
+      expect(files).toContain(f);
     for (const f of [
       'specs/stacks.openapi.yaml',
       'specs/ops.openapi.yaml',
@@ -61,9 +80,16 @@ describe('the package, installed into a new project', () => {
       'fixtures/tls/localhost.crt',
     ])
       expect(files).toContain(f);
-    for (const f of ['templates/github-actions.yml', 'templates/gitlab-ci.yml', 'CHANGELOG.md', 'README.md', 'package.json']) expect(files).toContain(f);
+    for (const f of ['templates/github-actions.yml', 'templates/gitlab-ci.yml', 'CHANGELOG.md', 'README.md', 'package.json'])
+      expect(files).toContain(f);
     expect(files.filter((f) => f.startsWith('specs/documents/')).length).toBeGreaterThanOrEqual(2);
-    expect(files.filter((f) => /^(suites|reference-impl|corpus|stryker|bench|scripts|fixtures\/realworld)\//.test(f) || f.endsWith('.ts') !== f.endsWith('.d.ts'))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          /^(suites|reference-impl|corpus|stryker|bench|scripts|fixtures\/realworld)\//.test(f) ||
+          f.endsWith('.ts') !== f.endsWith('.d.ts'),
+      ),
+    ).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/api-conformance/package.json'), 'utf8'));
     expect(manifest.private).toBeUndefined();
     expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
@@ -82,7 +108,11 @@ describe('the package, installed into a new project', () => {
 
   it.each([
     ['stacks', '/v1/stacks', { authorization: `Bearer ${STACKS_KEY}` }],
-    ['ops', '/servicesNS/nobody/SA-ITOA/itoa_interface/get_supported_object_types', { authorization: `Basic ${Buffer.from('admin:x').toString('base64')}` }],
+    [
+      'ops',
+      '/servicesNS/nobody/SA-ITOA/itoa_interface/get_supported_object_types',
+      { authorization: `Basic ${Buffer.from('admin:x').toString('base64')}` },
+    ],
   ])('serves a Prism mock of the %s API: start, one request, stop', async (api, path, headers) => {
     const port = await freePort();
     const mock = background('npx', ['api-conformance', 'mock', '--api', api, '--port', String(port)], { cwd: dir });
@@ -109,7 +139,9 @@ describe('the package, installed into a new project', () => {
     const [first, second] = r.stdout.trim().split('\n').slice(-2);
     expect(JSON.parse(first)).toMatchObject({ gate: 'pass', apis: ['stacks'] });
     expect(JSON.parse(first).requirements).toBeGreaterThan(40);
-    expect(second).toBe("true runConformance options: unknown key 'sed' (did you mean 'seed'?); known keys: " + second.split('known keys: ')[1]);
+    expect(second).toBe(
+      "true runConformance options: unknown key 'sed' (did you mean 'seed'?); known keys: " + second.split('known keys: ')[1],
+    );
     expect(JSON.parse(readFileSync(join(dir, 'api-reports/compliance.json'), 'utf8')).summary.gate).toBe('pass');
   });
 
@@ -117,7 +149,15 @@ describe('the package, installed into a new project', () => {
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
         files: ['types.mts'],
       }),
     );
@@ -141,11 +181,17 @@ describe('the package, installed into a new project', () => {
 
   describe('the vitest entry point', () => {
     beforeAll(() => {
-      writeFileSync(join(dir, 'conformance.test.ts'), "import { defineConformanceTests } from 'api-conformance/vitest';\n\ndefineConformanceTests();\n");
+      writeFileSync(
+        join(dir, 'conformance.test.ts'),
+        "import { defineConformanceTests } from 'api-conformance/vitest';\n\ndefineConformanceTests();\n",
+      );
     });
 
     it('runs every check as a test against the embedded implementation', async () => {
-      const r = await npx(dir, ['vitest', 'run', 'conformance.test.ts'], { CONFORMANCE_APIS: 'stacks', CONFORMANCE_REPORT_DIR: 'vitest-reports' });
+      const r = await npx(dir, ['vitest', 'run', 'conformance.test.ts'], {
+        CONFORMANCE_APIS: 'stacks',
+        CONFORMANCE_REPORT_DIR: 'vitest-reports',
+      });
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/Tests\s+\d+ passed( \| \d+ skipped)? \(\d+\)/);
       expect(existsSync(join(dir, 'vitest-reports/junit.xml'))).toBe(true);

@@ -18,10 +18,22 @@ declare module 'vitest' {
 
 export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'cf-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: REPO, env: userEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+    cwd: REPO,
+    env: userEnv(),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // prepack's output comes first; the JSON array is the last thing npm prints.
-  const [packed] = JSON.parse(out.slice(out.lastIndexOf('\n[') + 1)) as { filename: string; entryCount: number; size: number; unpackedSize: number }[];
-  process.stdout.write(`packed ${packed.filename}: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KiB (${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked)\n`);
+  const [packed] = JSON.parse(out.slice(out.lastIndexOf('\n[') + 1)) as {
+    filename: string;
+    entryCount: number;
+    size: number;
+    unpackedSize: number;
+  }[];
+  process.stdout.write(
+    `packed ${packed.filename}: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KiB (${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked)\n`,
+  );
   project.provide('tarball', join(dir, packed.filename));
   return () => rmSync(dir, { recursive: true, force: true });
 }

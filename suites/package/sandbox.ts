@@ -15,14 +15,24 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** A user's environment: PATH without any node_modules/.bin, no npm, vitest or run variables; npm told to use its cache. */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const keep = Object.entries(process.env).filter(
-    ([k]) => !/^(npm_|VITEST|TEST$|NODE_ENV$|NODE_OPTIONS$|INIT_CWD$|CONFORMANCE_|STACKS_|OPS_|GITHUB_|GITLAB_|CI_)/i.test(k) || /^npm_config_(cache|registry)$/i.test(k),
+    ([k]) =>
+      !/^(npm_|VITEST|TEST$|NODE_ENV$|NODE_OPTIONS$|INIT_CWD$|CONFORMANCE_|STACKS_|OPS_|GITHUB_|GITLAB_|CI_)/i.test(k) ||
+      /^npm_config_(cache|registry)$/i.test(k),
   );
   const env: NodeJS.ProcessEnv = Object.fromEntries(keep);
   env.PATH = (process.env.PATH ?? '')
     .split(delimiter)
     .filter((p) => p && !p.includes('node_modules') && !p.startsWith(REPO))
     .join(delimiter);
-  return { ...env, NO_COLOR: '1', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
+  return {
+    ...env,
+    NO_COLOR: '1',
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+    ...extra,
+  };
 }
 
 export function tempDir(prefix: string): string {

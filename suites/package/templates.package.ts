@@ -29,7 +29,10 @@ function userRepository(): string {
   const dir = tempDir('cf-user-repo-');
   dirs.push(dir);
   const scripts = { start: 'api-conformance serve --api stacks --port "$PORT"' };
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'my-stack-service', version: '1.0.0', private: true, scripts }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'my-stack-service', version: '1.0.0', private: true, scripts }, null, 2)}\n`,
+  );
   return dir;
 }
 
@@ -37,7 +40,8 @@ function userRepository(): string {
 async function userValues(template: Record<string, unknown>, key: 'env' | 'variables') {
   const port = await freePort();
   const values = template[key] as Record<string, unknown>;
-  for (const name of ['API_CONFORMANCE', 'START_COMMAND', 'STACKS_BASE_URL', 'READY_URL']) expect(values, `the template sets ${name}`).toHaveProperty(name);
+  for (const name of ['API_CONFORMANCE', 'START_COMMAND', 'STACKS_BASE_URL', 'READY_URL'])
+    expect(values, `the template sets ${name}`).toHaveProperty(name);
   return {
     port,
     values: {
@@ -96,11 +100,19 @@ function expand(value: string, context: Record<string, string>): string {
     return context[expr];
   });
 }
-const expandAll = (o: Record<string, unknown> | undefined, context: Record<string, string>) => Object.fromEntries(Object.entries(strings(o)).map(([k, v]) => [k, expand(v, context)]));
+const expandAll = (o: Record<string, unknown> | undefined, context: Record<string, string>) =>
+  Object.fromEntries(Object.entries(strings(o)).map(([k, v]) => [k, expand(v, context)]));
 
 async function githubJob(
   job: GithubJob,
-  o: { workflowEnv: Record<string, string>; context: Record<string, string>; workspace: string; artifacts: string; summary: string; repository: string },
+  o: {
+    workflowEnv: Record<string, string>;
+    context: Record<string, string>;
+    workspace: string;
+    artifacts: string;
+    summary: string;
+    repository: string;
+  },
 ): Promise<StepResult[]> {
   expectOnlyKeys(job, ['name', 'needs', 'if', 'runs-on', 'timeout-minutes', 'strategy', 'env', 'steps'], 'a job');
   const results: StepResult[] = [];
@@ -125,7 +137,11 @@ async function githubJob(
       let result: { code: number; output: string };
       if (step.run !== undefined) {
         // GitHub's `bash` shell for run steps: bash --noprofile --norc -eo pipefail {0}.
-        const r = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: o.workspace, env, timeoutMs: 170_000 });
+        const r = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
+          cwd: o.workspace,
+          env,
+          timeoutMs: 170_000,
+        });
         // Whatever the step left running in the background (the server) belongs to the job, and stops with it.
         groups.push(r.pid);
         result = { code: r.code ?? 1, output: r.stdout + r.stderr };
@@ -142,7 +158,11 @@ async function githubJob(
 }
 
 /** The actions the templates use, done here as they do it. */
-function githubAction(step: GithubStep, inputs: Record<string, string>, o: { workspace: string; artifacts: string; repository: string }): { code: number; output: string } {
+function githubAction(
+  step: GithubStep,
+  inputs: Record<string, string>,
+  o: { workspace: string; artifacts: string; repository: string },
+): { code: number; output: string } {
   const [action, version] = step.uses!.split('@');
   expect(version, `${action} is pinned to a major version`).toMatch(/^v\d+$/);
   switch (action) {
@@ -193,7 +213,14 @@ interface GitlabJob {
 
 async function gitlabJob(
   job: GitlabJob,
-  o: { variables: Record<string, string>; ci: Record<string, string>; workspace: string; artifacts: string; name: string; checkout?: string },
+  o: {
+    variables: Record<string, string>;
+    ci: Record<string, string>;
+    workspace: string;
+    artifacts: string;
+    name: string;
+    checkout?: string;
+  },
 ): Promise<{ code: number; output: string }> {
   expectOnlyKeys(job, ['stage', 'image', 'parallel', 'timeout', 'needs', 'when', 'variables', 'script', 'artifacts'], 'a job');
   expect(job.image).toBe('node:20');
@@ -204,13 +231,26 @@ async function gitlabJob(
       cpSync(join(o.artifacts, n), o.workspace, { recursive: true });
     }
   }
-  const env = userEnv({ ...o.variables, ...strings(job.variables), ...o.ci, CI: 'true', GITLAB_CI: 'true', CI_PROJECT_DIR: o.workspace, CI_PIPELINE_ID: RUN_ID });
+  const env = userEnv({
+    ...o.variables,
+    ...strings(job.variables),
+    ...o.ci,
+    CI: 'true',
+    GITLAB_CI: 'true',
+    CI_PROJECT_DIR: o.workspace,
+    CI_PIPELINE_ID: RUN_ID,
+  });
   // The runner's bash script: every line in one shell, stopping at the first that fails.
-  const r = await run('bash', ['--noprofile', '--norc', '-c', `set -eo pipefail\n${job.script.join('\n')}`], { cwd: o.workspace, env, timeoutMs: 170_000 });
+  const r = await run('bash', ['--noprofile', '--norc', '-c', `set -eo pipefail\n${job.script.join('\n')}`], {
+    cwd: o.workspace,
+    env,
+    timeoutMs: 170_000,
+  });
   stopGroup(r.pid);
   const code = r.code ?? 1;
   if (job.artifacts.when === 'always' || code === 0) {
-    for (const p of job.artifacts.paths) if (existsSync(join(o.workspace, p))) cpSync(join(o.workspace, p), join(o.artifacts, o.name, p), { recursive: true });
+    for (const p of job.artifacts.paths)
+      if (existsSync(join(o.workspace, p))) cpSync(join(o.workspace, p), join(o.artifacts, o.name, p), { recursive: true });
   }
   return { code, output: r.stdout + r.stderr };
 }
@@ -265,7 +305,15 @@ describe('the CI templates, run as written against a user repository', () => {
     const steps = await githubJob(report, { workflowEnv, context: {}, workspace: reportWorkspace, artifacts, summary, repository });
     const failures = steps.filter((s) => s.code !== 0);
     expect(failures, failures.map((s) => `${s.name}:\n${s.output}`).join('\n')).toEqual([]);
-    expect(steps.map((s) => s.name)).toEqual(['actions/setup-node@v4', 'actions/download-artifact@v4', 'Merge the shards', 'Job summary', 'Publish JUnit', 'Upload the report', 'Gate']);
+    expect(steps.map((s) => s.name)).toEqual([
+      'actions/setup-node@v4',
+      'actions/download-artifact@v4',
+      'Merge the shards',
+      'Job summary',
+      'Publish JUnit',
+      'Upload the report',
+      'Gate',
+    ]);
     expect(steps.find((s) => s.name === 'Merge the shards')!.output).toMatch(new RegExp(`merged ${shards.length} reports; verdict PASS`));
     expect(readFileSync(summary, 'utf8')).toMatch(/PASS/);
     expect(existsSync(join(artifacts, 'conformance-report', 'compliance.html'))).toBe(true);
@@ -294,7 +342,14 @@ describe('the CI templates, run as written against a user repository', () => {
       const user = await userValues(pipeline, 'variables');
       const variables = { ...strings(pipeline.variables), ...user.values, STACKS_API_KEY: STACKS_KEY };
       const ci = { CI_NODE_INDEX: String(index), CI_NODE_TOTAL: String(total) };
-      const r = await gitlabJob(conformance, { variables, ci, workspace, artifacts, name: `conformance ${index}`, checkout: index === 1 ? repository : undefined });
+      const r = await gitlabJob(conformance, {
+        variables,
+        ci,
+        workspace,
+        artifacts,
+        name: `conformance ${index}`,
+        checkout: index === 1 ? repository : undefined,
+      });
       expect(r.code, r.output).toBe(0);
       expect(r.output).toMatch(/verdict: PASS/);
     }
@@ -302,7 +357,13 @@ describe('the CI templates, run as written against a user repository', () => {
     const reportWorkspace = join(root, 'report-workspace');
     mkdirSync(reportWorkspace);
     expect(report.variables?.GIT_STRATEGY).toBe('none');
-    const r = await gitlabJob(report, { variables: { ...strings(pipeline.variables), API_CONFORMANCE: tarball }, ci: {}, workspace: reportWorkspace, artifacts, name: 'conformance-report' });
+    const r = await gitlabJob(report, {
+      variables: { ...strings(pipeline.variables), API_CONFORMANCE: tarball },
+      ci: {},
+      workspace: reportWorkspace,
+      artifacts,
+      name: 'conformance-report',
+    });
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(new RegExp(`merged ${total} reports; verdict PASS`));
     expect(r.output).toMatch(/gate: pass/);

@@ -18,5 +18,7 @@ export function findChromium(): string {
     execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'ignore', env, timeout: 600_000 });
     if (existsSync(CANDIDATES[0])) return CANDIDATES[0];
   }
-  throw new Error('the HTML report test needs Chromium: install the Debian package chromium (apt-get install chromium) or set CHROMIUM_PATH');
+  throw new Error(
+    'the HTML report test needs Chromium: install the Debian package chromium (apt-get install chromium) or set CHROMIUM_PATH',
+  );
 }

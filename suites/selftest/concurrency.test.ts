@@ -25,12 +25,13 @@ async function statusesAt(api: ApiDefinition, target: () => Promise<Target & { s
 }
 
 /** An independent server (a process of the corpus, its default variant) behind a proxy that delays each answer, so checks in flight really overlap. */
-const independent = (api: ApiDefinition, start: () => Promise<{ env: Record<string, string>; close(): Promise<void> }>, latencyMs: number) => async () => {
-  const server = await start();
-  const direct = api.targetFromEnv(server.env)!;
-  const proxy = await startLatencyProxy(direct.baseUrl, latencyMs);
-  return { ...direct, baseUrl: proxy.url, stop: async () => (await proxy.close(), await server.close()) };
-};
+const independent =
+  (api: ApiDefinition, start: () => Promise<{ env: Record<string, string>; close(): Promise<void> }>, latencyMs: number) => async () => {
+    const server = await start();
+    const direct = api.targetFromEnv(server.env)!;
+    const proxy = await startLatencyProxy(direct.baseUrl, latencyMs);
+    return { ...direct, baseUrl: proxy.url, stop: async () => (await proxy.close(), await server.close()) };
+  };
 
 const embedded = (api: ApiDefinition) => async () => {
   const t = await api.startEmbedded();

@@ -25,10 +25,18 @@ export function selftestSettings(api: string, overrides: Partial<Settings> = {})
 }
 
 export async function runAgainst(def: ApiDefinition, target: Target, overrides: Partial<Settings> = {}): Promise<ComplianceReport> {
-  const { report } = await runConformance({ settings: selftestSettings(def.id, overrides), apis: [def], targets: { [def.id]: target }, tool: TOOL, write: false });
+  const { report } = await runConformance({
+    settings: selftestSettings(def.id, overrides),
+    apis: [def],
+    targets: { [def.id]: target },
+    tool: TOOL,
+    write: false,
+  });
   return report;
 }
 
 export const failedIds = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'failed').map((q) => q.id);
-export const mustFailed = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'failed' && q.level === 'MUST').map((q) => q.id);
-export const shouldFailed = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'failed' && q.level === 'SHOULD').map((q) => q.id);
+export const mustFailed = (r: ComplianceReport) =>
+  r.requirements.filter((q) => q.status === 'failed' && q.level === 'MUST').map((q) => q.id);
+export const shouldFailed = (r: ComplianceReport) =>
+  r.requirements.filter((q) => q.status === 'failed' && q.level === 'SHOULD').map((q) => q.id);

@@ -21,17 +21,21 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', upstream);
-      const out = (secure ? https : http).request(url, { method: req.method, headers: { ...req.headers, host: upstream.host }, agent }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () =>
-          setTimeout(() => {
-            if (res.headersSent || res.destroyed) return;
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
-          }, delayMs),
-        );
-      });
+      const out = (secure ? https : http).request(
+        url,
+        { method: req.method, headers: { ...req.headers, host: upstream.host }, agent },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () =>
+            setTimeout(() => {
+              if (res.headersSent || res.destroyed) return;
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(Buffer.concat(body));
+            }, delayMs),
+          );
+        },
+      );
       // An upstream that answers early (413 to a huge body) and closes may still error the upload: the answer stands.
       out.on('error', () => {
         if (res.headersSent || res.destroyed) return;

@@ -48,7 +48,10 @@ export const stacksApi: ApiDefinition = {
   roleHints: STACK_ROLES,
   // Every stack check draws on the same per-user stack limit.
   // Every code of the error table names a condition; a rate limit would not carry one of them.
-  documentedRefusal: (json) => ['InvalidRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MaxStacksLimitReached', 'InternalServerError'].includes(String(asDoc(json).code)),
+  documentedRefusal: (json) =>
+    ['InvalidRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'MaxStacksLimitReached', 'InternalServerError'].includes(
+      String(asDoc(json).code),
+    ),
   options: STACKS_OPTIONS,
   targetFrom: stacksTarget,
   targetFromEnv: stacksTargetFromEnv,

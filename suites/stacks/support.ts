@@ -106,7 +106,10 @@ export const stacksOf = (list: Answer<components['schemas']['StackListResponse']
  */
 export function createdAsDocumented(ctx: StacksContext, requirements: string[], ex: Exchange): boolean {
   if (ex.status === 202) return true;
-  const why = ex.status === 409 ? `create was refused with 409 ${String(codeOf(ex) ?? '')}: the caller is at its stack limit` : `create did not succeed as documented (answered ${ex.status}, not 202)`;
+  const why =
+    ex.status === 409
+      ? `create was refused with 409 ${String(codeOf(ex) ?? '')}: the caller is at its stack limit`
+      : `create did not succeed as documented (answered ${ex.status}, not 202)`;
   for (const r of requirements) ctx.untested(r, why, ex);
   return false;
 }
@@ -123,7 +126,13 @@ export async function deleteStack(ctx: StacksContext, created: Created, as = 'pr
 }
 
 /** Polls get until `done` holds or the readiness timeout elapses; returns the last answer. */
-export async function pollStack(ctx: StacksContext, id: string, done: (ex: Detail) => boolean, timeoutS = ctx.options.readyTimeoutS, as = 'primary'): Promise<{ ex: Detail; reached: boolean }> {
+export async function pollStack(
+  ctx: StacksContext,
+  id: string,
+  done: (ex: Detail) => boolean,
+  timeoutS = ctx.options.readyTimeoutS,
+  as = 'primary',
+): Promise<{ ex: Detail; reached: boolean }> {
   const { value, reached } = await poll(timeoutS, () => ctx.http.send('getStack', { as, params: { stackId: id } }), done);
   return { ex: value, reached };
 }
@@ -148,9 +157,16 @@ export async function runningStack(ctx: StacksContext, observeAs: string, attemp
     const { ex, reached } = await pollStack(ctx, created.json!.id, (e) => up(e) || dead(e));
     if (reached && !dead(ex)) return { created, ex };
     last = ex;
-    if (!reached) throw new Unmet(`stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`, ex);
+    if (!reached)
+      throw new Unmet(
+        `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`,
+        ex,
+      );
     why = `${i + 1} stack(s) ended in ${ex.status === 404 ? 'nothing (gone)' : 'ERROR'} before RUNNING`;
-    ctx.observe(observeAs, `stack ${created.json!.id} went from CREATING to ${ex.status === 404 ? 'gone' : 'ERROR'} without a request of the run`);
+    ctx.observe(
+      observeAs,
+      `stack ${created.json!.id} went from CREATING to ${ex.status === 404 ? 'gone' : 'ERROR'} without a request of the run`,
+    );
     await deleteStack(ctx, created);
   }
   throw new Unmet(why, last);
@@ -204,7 +220,13 @@ export function latestReleasedReadings(versions: Version[]): Version[] {
 /** Expect a ServiceError with this status and code; one assertion. */
 export function expectError(ctx: StacksContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
   const seen = codeOf(ex);
-  return ctx.expect.that(requirement, what, ex.status === status && seen === code, { expected: `${status} ${code}`, actual: `${ex.status} ${seen === undefined ? '(no code)' : String(seen)}` }, ex);
+  return ctx.expect.that(
+    requirement,
+    what,
+    ex.status === status && seen === code,
+    { expected: `${status} ${code}`, actual: `${ex.status} ${seen === undefined ? '(no code)' : String(seen)}` },
+    ex,
+  );
 }
 
 /** An id that no implementation will have handed out. */

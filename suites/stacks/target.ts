@@ -23,8 +23,20 @@ const KEY_OR_NOTHING = 'give the key, or leave the variable out';
 /** The variables of a stacks deployment (environment variable, key under `targets.stacks` in the config file). */
 export const STACKS_OPTIONS = {
   baseUrl: url({ env: 'STACKS_BASE_URL', key: 'baseUrl', help: 'base address of the stack API, e.g. http://127.0.0.1:4600' }),
-  apiKey: opt.string({ env: STACK_ROLES.primary, key: 'apiKey', secret: true, refuseEmpty: KEY_OR_NOTHING, help: 'API key of an allow-listed user (required with the base URL)' }),
-  apiKey2: opt.string({ env: STACK_ROLES.second, key: 'apiKey2', secret: true, refuseEmpty: KEY_OR_NOTHING, help: 'second allow-listed user: enables the ownership/isolation checks' }),
+  apiKey: opt.string({
+    env: STACK_ROLES.primary,
+    key: 'apiKey',
+    secret: true,
+    refuseEmpty: KEY_OR_NOTHING,
+    help: 'API key of an allow-listed user (required with the base URL)',
+  }),
+  apiKey2: opt.string({
+    env: STACK_ROLES.second,
+    key: 'apiKey2',
+    secret: true,
+    refuseEmpty: KEY_OR_NOTHING,
+    help: 'second allow-listed user: enables the ownership/isolation checks',
+  }),
   apiKeyForbidden: opt.string({
     env: STACK_ROLES.forbidden,
     key: 'apiKeyForbidden',
@@ -56,7 +68,10 @@ const ROLE_OPTION = { primary: 'apiKey', second: 'apiKey2', forbidden: 'apiKeyFo
 export function stacksTarget(values: Record<string, unknown>, origins: Origins = {}): Target | undefined {
   const v = values as StacksValues;
   if (!v.baseUrl) return undefined;
-  if (!v.apiKey) throw new UsageError(`${origins['stacks.baseUrl'] ?? 'STACKS_BASE_URL'} is set but ${howToSet(STACKS_OPTIONS.apiKey, 'stacks')} is not: give the API key of an allow-listed user`);
+  if (!v.apiKey)
+    throw new UsageError(
+      `${origins['stacks.baseUrl'] ?? 'STACKS_BASE_URL'} is set but ${howToSet(STACKS_OPTIONS.apiKey, 'stacks')} is not: give the API key of an allow-listed user`,
+    );
   const shared = sharedKey(v, origins);
   if (shared) throw new UsageError(shared);
   const principals: Record<string, Principal> = {};
@@ -68,7 +83,10 @@ export function stacksTarget(values: Record<string, unknown>, origins: Origins =
 }
 
 /** What each optional key is for: a key given for two roles leaves the checks of the second without their user. */
-const PURPOSE = { apiKey2: "the ownership checks need a second allow-listed user's key", apiKeyForbidden: 'the 403 check needs the key of a user who is not allow-listed' };
+const PURPOSE = {
+  apiKey2: "the ownership checks need a second allow-listed user's key",
+  apiKeyForbidden: 'the 403 check needs the key of a user who is not allow-listed',
+};
 
 /** Two roles given the same key, as the line to print. */
 function sharedKey(v: StacksValues, origins: Origins): string | undefined {
@@ -103,7 +121,10 @@ export const STACKS_CREDENTIAL_PROBE: CredentialProbe = {
 };
 
 /** The reference implementation on a free port, optionally wrapped (the self-tests wrap it in faults). */
-export async function embeddedStacksTarget(wrap: (h: ApiHandler) => ApiHandler = (h) => h, overrides: Partial<StacksConfig> = {}): Promise<Target> {
+export async function embeddedStacksTarget(
+  wrap: (h: ApiHandler) => ApiHandler = (h) => h,
+  overrides: Partial<StacksConfig> = {},
+): Promise<Target> {
   const config = loadStacksConfig(overrides);
   const server = await listen(wrap(createStacksHandler(config)), { errorBody: stacksErrorBody });
   const user = (name: string) => config.users.find((u) => u.name === name)!;

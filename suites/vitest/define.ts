@@ -9,7 +9,17 @@
  *   defineConformanceTests();
  */
 import { beforeAll, describe, it } from 'vitest';
-import { conformanceFailure, groupsOf, runOf, runSelection, selectedChecks, testName, verdictOf, type SessionRun, type TaskLike } from './front-end';
+import {
+  conformanceFailure,
+  groupsOf,
+  runOf,
+  runSelection,
+  selectedChecks,
+  testName,
+  verdictOf,
+  type SessionRun,
+  type TaskLike,
+} from './front-end';
 import { loadCatalogue } from '../core/catalogue';
 import { sessionFromCode, type ConformanceOptions } from '../options';
 
@@ -50,7 +60,11 @@ export function defineConformanceTests(options?: ConformanceOptions): void {
             it(testName(check), { meta: { conformance: meta } }, async (ctx) => {
               const apiRun = run && runOf(run, api.id);
               if (!apiRun) return ctx.skip(run?.result ? 'not selected by CONFORMANCE_ONLY' : 'the conformance run did not happen');
-              const verdict = verdictOf(apiRun, check, { mask: run!.mask, settings: session.settings, responseCheckId: api.responseCheckId });
+              const verdict = verdictOf(apiRun, check, {
+                mask: run!.mask,
+                settings: session.settings,
+                responseCheckId: api.responseCheckId,
+              });
               ctx.task.meta.conformance = { ...meta, status: verdict.status };
               for (const w of verdict.warnings) await ctx.annotate(w, 'warning');
               // A skipped test says why in its skip note; a test that ran lists what it left untested or observed.

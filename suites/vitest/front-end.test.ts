@@ -24,7 +24,9 @@ function vitestConformance(args: string[], env: Record<string, string>): Promise
   const reportDir = mkdtempSync(join(tmpdir(), 'cf-vitest-'));
   dirs.push(reportDir);
   // The child must not take this worker's vitest state, nor any deployment or run variable of the caller.
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|CONFORMANCE_|STACKS_|OPS_)/.test(k)));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|CONFORMANCE_|STACKS_|OPS_)/.test(k)),
+  );
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'conformance', ...args], {
     cwd: ROOT,
     env: { ...clean, NO_COLOR: '1', CONFORMANCE_REPORT_DIR: reportDir, CONFORMANCE_SEED: '7', ...env },
@@ -62,7 +64,9 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     expect(session.targets.stacks?.baseUrl).toBe('https://stacks.staging.example.test');
     expect(session.targets.ops?.tlsInsecure).toBe(true);
     expect(sessionOf({ CONFORMANCE_APIS: 'stacks', CONFORMANCE_SEED: '42' }).settings).toMatchObject({ apis: ['stacks'], seed: 42 });
-    expect(() => sessionOf({ CONFORMANCE_CONFIG: join(ROOT, 'no-such.yaml') })).toThrow(/cannot read config file .*no-such.yaml: no such file/);
+    expect(() => sessionOf({ CONFORMANCE_CONFIG: join(ROOT, 'no-such.yaml') })).toThrow(
+      /cannot read config file .*no-such.yaml: no such file/,
+    );
     expect(() => sessionOf({ CONFORMANCE_APIS: 'stack' })).toThrow(/unknown API 'stack' in CONFORMANCE_APIS \(did you mean stacks\?/);
     expect(() => sessionOf({ CONFORMANCE_ONLY: 'STK-AUTH-4O1' })).toThrow(/CONFORMANCE_ONLY 'STK-AUTH-4O1' matches no check/);
     expect(() => sessionOf({ STACKS_BASE_URL: 'http://127.0.0.1:1' })).toThrow(/STACKS_API_KEY/);
@@ -70,7 +74,13 @@ describe('the conformance project (vitest front-end over the runner)', () => {
 
   it('runs only the checks vitest selected, within CONFORMANCE_ONLY', () => {
     const test = (check: string, mode: string): TaskLike => ({ type: 'test', mode, meta: { conformance: { check } } });
-    const file: TaskLike = { type: 'suite', mode: 'run', tasks: [{ type: 'suite', mode: 'run', tasks: [test('stacks.auth.missing-key-401', 'run'), test('stacks.create.accepted-202', 'skip')] }] };
+    const file: TaskLike = {
+      type: 'suite',
+      mode: 'run',
+      tasks: [
+        { type: 'suite', mode: 'run', tasks: [test('stacks.auth.missing-key-401', 'run'), test('stacks.create.accepted-202', 'skip')] },
+      ],
+    };
     expect(selectedChecks(file)).toEqual(['stacks.auth.missing-key-401']);
     expect(selectedChecks({ type: 'suite', mode: 'run', tasks: [test('a', 'run'), test('b', 'queued')] })).toBeUndefined();
     const session = sessionOf({ CONFORMANCE_ONLY: 'stacks.auth.*' });
@@ -83,7 +93,12 @@ describe('the conformance project (vitest front-end over the runner)', () => {
   it('fails a check only on MUST failures, warns on SHOULD failures, skips what it could not judge', () => {
     const check = stacksApi.checks.find((c) => c.id === 'stacks.auth.bearer-key-accepted')!;
     const [must, should] = check.requirements;
-    const req = (id: string, level: 'MUST' | 'SHOULD', status: 'passed' | 'failed' | 'untested', evidence: ApiRun['requirements'][number]['evidence'] = []) =>
+    const req = (
+      id: string,
+      level: 'MUST' | 'SHOULD',
+      status: 'passed' | 'failed' | 'untested',
+      evidence: ApiRun['requirements'][number]['evidence'] = [],
+    ) =>
       ({
         id,
         level,
@@ -99,7 +114,8 @@ describe('the conformance project (vitest front-end over the runner)', () => {
         observations: [],
         reason: status === 'untested' ? 'no key' : undefined,
       }) as ApiRun['requirements'][number];
-    const apiRun = (requirements: ApiRun['requirements']) => ({ api: 'stacks', checks: [{ id: check.id, outcome: 'ran', requirements: check.requirements }], requirements }) as unknown as ApiRun;
+    const apiRun = (requirements: ApiRun['requirements']) =>
+      ({ api: 'stacks', checks: [{ id: check.id, outcome: 'ran', requirements: check.requirements }], requirements }) as unknown as ApiRun;
     const failing = {
       requirement: must,
       check: check.id,
@@ -112,13 +128,19 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     expect(failed.message).toContain(`${must} [MUST] failed: expected 200, got 401`);
     expect(failed.message).toContain("reproduce: curl -X GET 'http://x/v1/stacks' ***");
     expect(failed.message).toContain('HTTP 401');
-    const warned = verdictOf(apiRun([req(must, 'MUST', 'passed'), req(should, 'SHOULD', 'failed', [{ ...failing, requirement: should }])]), check);
+    const warned = verdictOf(
+      apiRun([req(must, 'MUST', 'passed'), req(should, 'SHOULD', 'failed', [{ ...failing, requirement: should }])]),
+      check,
+    );
     expect(warned.state).toBe('passed');
     expect(warned.warnings[0]).toContain(`${should} [SHOULD] failed`);
     const untested = verdictOf(apiRun(check.requirements.map((r) => req(r, 'MUST', 'untested'))), check);
     expect(untested.state).toBe('skipped');
     expect(untested.skipReason).toContain(`${must} untested: no key`);
-    const partly = verdictOf(apiRun([req(must, 'MUST', 'passed'), ...check.requirements.slice(1).map((r) => req(r, 'MUST', 'untested'))]), check);
+    const partly = verdictOf(
+      apiRun([req(must, 'MUST', 'passed'), ...check.requirements.slice(1).map((r) => req(r, 'MUST', 'untested'))]),
+      check,
+    );
     expect(partly.state).toBe('passed');
     expect(partly.notes.map((n) => n.type)).toContain('untested');
   });
@@ -128,7 +150,9 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     try {
       const broken = await vitestConformance(['-t', 'STK-AUTH'], { ...env, CONFORMANCE_APIS: 'stacks' });
       expect(broken.code, broken.out).toBe(1);
-      expect(broken.out).toContain('FAIL  |conformance| suites/vitest/checks.conformance.ts > stacks > auth > stacks.auth.missing-key-401 [STK-AUTH-401]');
+      expect(broken.out).toContain(
+        'FAIL  |conformance| suites/vitest/checks.conformance.ts > stacks > auth > stacks.auth.missing-key-401 [STK-AUTH-401]',
+      );
       expect(broken.out).toMatch(/STK-AUTH-401 \[MUST\] failed: .* without Authorization: expected 401/);
       expect(broken.out).toContain(`reproduce: curl -sS -i -X`);
       expect(broken.out).not.toContain(env.STACKS_API_KEY);

@@ -84,7 +84,9 @@ export function selectedChecks(root: TaskLike): string[] | undefined {
 /** What the selection and the session's own `only` (CONFORMANCE_ONLY) leave to run. */
 export function planRun(session: Session, selected: string[] | undefined): { apis: ApiDefinition[]; only: string[] | undefined } {
   if (!selected) return { apis: session.apis, only: session.settings.only };
-  const checks = session.apis.flatMap((a) => a.checks.filter((c) => selected.includes(c.id) && matchesOnly(c, session.settings.only)).map((c) => [a, c] as const));
+  const checks = session.apis.flatMap((a) =>
+    a.checks.filter((c) => selected.includes(c.id) && matchesOnly(c, session.settings.only)).map((c) => [a, c] as const),
+  );
   return { apis: session.apis.filter((a) => checks.some(([api]) => api === a)), only: checks.map(([, c]) => c.id) };
 }
 
@@ -129,7 +131,9 @@ const indent = (text: string, by: string) =>
     .join('\n');
 
 function describeRecord(r: AssertionRecord, level: Level): string {
-  const lines = [`${r.requirement} [${level}] ${r.outcome === 'error' ? 'tool error' : 'failed'}${r.intermittent ? ' (intermittent: passed when run again)' : ''}: ${r.message}`];
+  const lines = [
+    `${r.requirement} [${level}] ${r.outcome === 'error' ? 'tool error' : 'failed'}${r.intermittent ? ' (intermittent: passed when run again)' : ''}: ${r.message}`,
+  ];
   lines.push(...factLines(r).map((l) => `  ${l}`));
   const e = r.evidence;
   if (e?.curl) lines.push(indent(`reproduce: ${e.curl}`, '  '));
@@ -143,7 +147,11 @@ function describeRecord(r: AssertionRecord, level: Level): string {
 }
 
 /** The verdict of one check from the run of its API: its own records in the requirement results the report holds. */
-export function verdictOf(run: ApiRun, check: Check, o: { mask?: (t: string) => string; settings?: Pick<Settings, 'only' | 'shard'>; responseCheckId?: string } = {}): Verdict {
+export function verdictOf(
+  run: ApiRun,
+  check: Check,
+  o: { mask?: (t: string) => string; settings?: Pick<Settings, 'only' | 'shard'>; responseCheckId?: string } = {},
+): Verdict {
   const mask = o.mask ?? ((t: string) => t);
   const entry = run.checks.find((c) => c.id === check.id);
   const results = new Map(run.requirements.map((r) => [r.id, r] as const));
@@ -169,9 +177,12 @@ export function verdictOf(run: ApiRun, check: Check, o: { mask?: (t: string) => 
     const observed = [...new Set(r.observations.filter((o) => o.check === check.id).map((o) => o.note))];
     for (const note of observed) notes.push({ type: 'observed', message: mask(`${id}: ${note}`) });
     if (r.status === 'passed' || r.status === 'failed' || r.status === 'error' || observed.length) judged = true;
-    else if (r.status === 'skipped' || r.status === 'untested') notes.push({ type: r.status, message: mask(`${id} ${r.status}: ${r.reason ?? ''}`) });
+    else if (r.status === 'skipped' || r.status === 'untested')
+      notes.push({ type: r.status, message: mask(`${id} ${r.status}: ${r.reason ?? ''}`) });
   }
-  if (responsesDeselected) for (const r of run.requirements) if (!check.requirements.includes(r.id)) for (const e of r.evidence.filter(seenHere)) judge(e, r.level);
+  if (responsesDeselected)
+    for (const r of run.requirements)
+      if (!check.requirements.includes(r.id)) for (const e of r.evidence.filter(seenHere)) judge(e, r.level);
   const hints = [...new Set(check.requirements.flatMap((id) => results.get(id)?.hint ?? []))];
   if (failures.length) failures.push(...hints.map((h) => `hint: ${h}`));
   if (failures.length) {

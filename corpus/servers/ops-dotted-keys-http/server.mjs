@@ -41,7 +41,8 @@ function splitPath(pathname) {
 
 function route(segs) {
   // /services/SA-ITOA/v1/icon_collection[/<key>]
-  if (segs[0] === 'services' && segs[1] === 'SA-ITOA' && segs[2] === 'v1' && segs[3] === 'icon_collection') return { handler: handleIcons, rest: segs.slice(4) };
+  if (segs[0] === 'services' && segs[1] === 'SA-ITOA' && segs[2] === 'v1' && segs[3] === 'icon_collection')
+    return { handler: handleIcons, rest: segs.slice(4) };
   // /servicesNS/<user>/<app>/<interface>[/vLatest]/...
   if (segs[0] === 'servicesNS' && segs.length >= 4 && segs[1] && segs[2] && INTERFACES[segs[3]]) {
     let rest = segs.slice(4);

@@ -135,7 +135,9 @@ async function handle(req, res) {
     }
     const user = authenticate(req.headers.authorization);
     if (!user) {
-      throw Object.assign(new HttpError(401, 'call not properly authenticated', { 'WWW-Authenticate': 'Basic realm="/servicesNS"' }), { kind: 'WARN' });
+      throw Object.assign(new HttpError(401, 'call not properly authenticated', { 'WWW-Authenticate': 'Basic realm="/servicesNS"' }), {
+        kind: 'WARN',
+      });
     }
     let url;
     try {

@@ -136,7 +136,13 @@ const server = http.createServer((req, res) => {
       return;
     }
     if (err instanceof Unauthenticated) {
-      send(req, res, 401, { messages: [{ type: 'WARN', text: 'call not properly authenticated' }] }, { 'WWW-Authenticate': 'Basic realm="/platform"' });
+      send(
+        req,
+        res,
+        401,
+        { messages: [{ type: 'WARN', text: 'call not properly authenticated' }] },
+        { 'WWW-Authenticate': 'Basic realm="/platform"' },
+      );
       return;
     }
     if (err instanceof ApiError) {

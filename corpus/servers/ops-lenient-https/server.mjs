@@ -88,7 +88,12 @@ const server = createServer({ cert: readFileSync(join(here, 'cert.pem')), key: r
   handle(req, res).catch((err) => {
     if (res.headersSent) return;
     if (err instanceof AuthError) {
-      sendJson(res, 401, { messages: [{ type: 'WARN', text: 'call not properly authenticated' }] }, { 'WWW-Authenticate': 'Basic realm="/platform"' });
+      sendJson(
+        res,
+        401,
+        { messages: [{ type: 'WARN', text: 'call not properly authenticated' }] },
+        { 'WWW-Authenticate': 'Basic realm="/platform"' },
+      );
       return;
     }
     if (!(err instanceof HttpError)) process.stderr.write(`${err?.stack || err}\n`);

@@ -112,14 +112,23 @@ export function profileFor(variant: string): Profile {
 }
 
 const FILTER_SHAPES = 'Shapes seen: equality `{field: value}`, pattern `{field: {$regex: pattern}}`, and `{field: {$ne: value}}`.';
-const FULL_UPDATE = 'With 0 the payload is the whole object and overwrites the existing object, and the required fields of the schema must be present (for a service, `title`).';
+const FULL_UPDATE =
+  'With 0 the payload is the whole object and overwrites the existing object, and the required fields of the schema must be present (for a service, `title`).';
 const READ_RESTRICTED = 'Results are restricted to objects the caller can read.';
 
 export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   { id: 'filter-eq-case-insensitive', clause: FILTER_SHAPES, description: 'Equality filters compare strings case-insensitively.' },
   { id: 'filter-ne-as-eq', clause: FILTER_SHAPES, description: '`$ne` is evaluated as equality.' },
-  { id: 'filter-regex-prefix', clause: FILTER_SHAPES, description: '`$regex` only matches at the start of the value (implicitly anchored with ^).' },
-  { id: 'filter-regex-substring', clause: FILTER_SHAPES, description: '`$regex` is a literal substring test; metacharacters are not interpreted.' },
+  {
+    id: 'filter-regex-prefix',
+    clause: FILTER_SHAPES,
+    description: '`$regex` only matches at the start of the value (implicitly anchored with ^).',
+  },
+  {
+    id: 'filter-regex-substring',
+    clause: FILTER_SHAPES,
+    description: '`$regex` is a literal substring test; metacharacters are not interpreted.',
+  },
   { id: 'filter-regex-exact', clause: FILTER_SHAPES, description: '`$regex` is evaluated as exact equality with the pattern text.' },
   {
     id: 'delete-filter-ignored',
@@ -141,16 +150,48 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
     clause: 'Listing endpoints return all entries when `limit` (or `count`) is unset.',
     description: 'Lists without limit are cut to the first 100 rows.',
   },
-  { id: 'offset-ignored', clause: 'entries to skip, used for paging', description: 'The offset parameter is ignored on core, maintenance and backup lists.' },
+  {
+    id: 'offset-ignored',
+    clause: 'entries to skip, used for paging',
+    description: 'The offset parameter is ignored on core, maintenance and backup lists.',
+  },
   { id: 'sort-dir-reversed', clause: '1 ascending, 0 descending', description: 'sort_dir=1 sorts descending and 0 ascending.' },
   { id: 'sort-key-ignored', clause: 'field to sort by', description: 'sort_key is ignored; the default order is kept.' },
-  { id: 'fields-ignored', clause: 'comma-separated field names to return', description: 'The fields parameter is ignored; whole objects are returned.' },
-  { id: 'count-ignores-filter', clause: '`filter`; absent means all', description: 'GET <object_type>/count counts every row of the type regardless of the filter.' },
-  { id: 'count-ignores-access', clause: READ_RESTRICTED, description: 'Core counts include objects in security groups the caller cannot read.' },
-  { id: 'list-ignores-access', clause: READ_RESTRICTED, description: 'Core lists include objects in security groups the caller cannot read.' },
-  { id: 'get-ignores-access', clause: READ_RESTRICTED, description: 'GET <object_type>/<_key> returns objects in security groups the caller cannot read.' },
-  { id: 'partial-update-replaces', clause: 'With 1 the payload is a partial update.', description: 'is_partial_data=1 replaces the whole object with the payload.' },
-  { id: 'full-update-merges', clause: FULL_UPDATE, description: 'is_partial_data=0 merges the payload into the stored object instead of replacing it.' },
+  {
+    id: 'fields-ignored',
+    clause: 'comma-separated field names to return',
+    description: 'The fields parameter is ignored; whole objects are returned.',
+  },
+  {
+    id: 'count-ignores-filter',
+    clause: '`filter`; absent means all',
+    description: 'GET <object_type>/count counts every row of the type regardless of the filter.',
+  },
+  {
+    id: 'count-ignores-access',
+    clause: READ_RESTRICTED,
+    description: 'Core counts include objects in security groups the caller cannot read.',
+  },
+  {
+    id: 'list-ignores-access',
+    clause: READ_RESTRICTED,
+    description: 'Core lists include objects in security groups the caller cannot read.',
+  },
+  {
+    id: 'get-ignores-access',
+    clause: READ_RESTRICTED,
+    description: 'GET <object_type>/<_key> returns objects in security groups the caller cannot read.',
+  },
+  {
+    id: 'partial-update-replaces',
+    clause: 'With 1 the payload is a partial update.',
+    description: 'is_partial_data=1 replaces the whole object with the payload.',
+  },
+  {
+    id: 'full-update-merges',
+    clause: FULL_UPDATE,
+    description: 'is_partial_data=0 merges the payload into the stored object instead of replacing it.',
+  },
   { id: 'full-update-no-title', clause: FULL_UPDATE, description: 'A full update without the required `title` is accepted.' },
   {
     id: 'bulk-update-ignores-partial',
@@ -228,10 +269,15 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'cp-skip-no-failure',
-    clause: 'Content-pack install reports per-object failures inside a normal result: `failure` entries carry `content_type`, `id`, `title` and `type` (for example `OBJECT_ALREADY_EXISTS`).',
+    clause:
+      'Content-pack install reports per-object failures inside a normal result: `failure` entries carry `content_type`, `id`, `title` and `type` (for example `OBJECT_ALREADY_EXISTS`).',
     description: 'With resolution skip, already installed objects are silently skipped (no OBJECT_ALREADY_EXISTS failure).',
   },
-  { id: 'cp-prefix-ignored', clause: 'prefix added to each installed object; default empty string', description: 'The install prefix is ignored.' },
+  {
+    id: 'cp-prefix-ignored',
+    clause: 'prefix added to each installed object; default empty string',
+    description: 'The install prefix is ignored.',
+  },
   {
     id: 'cp-enabled-ignored',
     clause: '1 installs services, correlation searches and aggregation policies enabled; when unset they are installed disabled',
@@ -249,15 +295,21 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'authoring-extras-with-fields',
-    clause: 'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
+    clause:
+      'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
     description: 'Authoring list returns icon and *_counts even when fields is given.',
   },
   {
     id: 'authoring-extras-missing',
-    clause: 'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
+    clause:
+      'On the list endpoint, the fields `icon`, `ops_objects_counts`, `platform_objects_counts` are returned only when no `fields` parameter is given.',
     description: 'Authoring list never returns icon and *_counts.',
   },
-  { id: 'authoring-search-ignored', clause: '`search` (string; matches titles containing it)', description: 'Authoring list ignores the search parameter.' },
+  {
+    id: 'authoring-search-ignored',
+    clause: '`search` (string; matches titles containing it)',
+    description: 'Authoring list ignores the search parameter.',
+  },
   {
     id: 'comments-mutable',
     clause: 'Episode comments (`notable_event_comment`) are append-only: update and delete are not supported on them.',
@@ -310,7 +362,8 @@ export const OPS_BUGS: { id: string; clause: string; description: string }[] = [
   },
   {
     id: 'vlatest-rejected',
-    clause: 'The version is left out of the path, or `vLatest` follows the interface name: `/servicesNS/<user>/<app>/itoa_interface/vLatest/...`.',
+    clause:
+      'The version is left out of the path, or `vLatest` follows the interface name: `/servicesNS/<user>/<app>/itoa_interface/vLatest/...`.',
     description: 'Paths with vLatest after the interface name answer 404.',
   },
 ];

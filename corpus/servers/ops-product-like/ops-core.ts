@@ -4,9 +4,43 @@
 import { randomBytes } from 'node:crypto';
 import { CTW_ACTIONS, ctwSpec, handleCtwAction } from './ops-ctw.js';
 import { serviceHealthKpi, templateKpiDefaults } from './ops-data.js';
-import { badRequest, byMethod, forbidden, isPlainObject, objectBody, ok, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
-import { bulkUpdate, countObjects, createObject, deleteByFilter, deleteObject, findReadable, getObject, listObjects, updateObject, type KindSpec, type WriteMode } from './ops-objects.js';
-import { canRead, clone, DEFAULT_GROUP, isoTimestamp, microDateTime, permissionsFor, plainDateTime, SCHEMA_VERSION, type Rec } from './ops-store.js';
+import {
+  badRequest,
+  byMethod,
+  forbidden,
+  isPlainObject,
+  objectBody,
+  ok,
+  requireWrite,
+  unknownPath,
+  type Ctx,
+  type Doc,
+  type Reply,
+} from './ops-http.js';
+import {
+  bulkUpdate,
+  countObjects,
+  createObject,
+  deleteByFilter,
+  deleteObject,
+  findReadable,
+  getObject,
+  listObjects,
+  updateObject,
+  type KindSpec,
+  type WriteMode,
+} from './ops-objects.js';
+import {
+  canRead,
+  clone,
+  DEFAULT_GROUP,
+  isoTimestamp,
+  microDateTime,
+  permissionsFor,
+  plainDateTime,
+  SCHEMA_VERSION,
+  type Rec,
+} from './ops-store.js';
 
 const CORE_TYPES = [
   'team',
@@ -78,7 +112,13 @@ function prepareService(doc: Doc, prev: Doc | undefined): void {
   const prevSh = ((prev?.kpis as Doc[] | undefined) ?? []).find((k) => k._key === shKey);
   const givenSh = (kpis as Doc[]).find((k) => k._key === shKey);
   const common = { service_id: key, service_title: title, sec_grp: doc.sec_grp };
-  const health: Doc = { ...(prevSh ?? serviceHealthKpi(key, title, String(doc.sec_grp))), ...(givenSh ?? {}), ...common, _key: shKey, type: 'service_health' };
+  const health: Doc = {
+    ...(prevSh ?? serviceHealthKpi(key, title, String(doc.sec_grp))),
+    ...(givenSh ?? {}),
+    ...common,
+    _key: shKey,
+    type: 'service_health',
+  };
   const others = (kpis as Doc[])
     .filter((k) => k._key !== shKey)
     .map((k) => ({
@@ -136,7 +176,8 @@ function prepareEntity(ctx: Ctx, doc: Doc, prev: Doc | undefined, meta: Doc, _mo
   if (body.services !== undefined) {
     if (!Array.isArray(body.services)) throw badRequest('Field "services" must be an array of {_key, title}');
     meta.links = body.services.map((s) => {
-      if (!isPlainObject(s) || typeof s._key !== 'string') throw badRequest('Every entry of "services" must be an object with a string _key');
+      if (!isPlainObject(s) || typeof s._key !== 'string')
+        throw badRequest('Every entry of "services" must be an object with a string _key');
       return { _key: s._key, title: typeof s.title === 'string' ? s.title : '' };
     });
     meta.noRelink = false;
@@ -332,7 +373,8 @@ function templatize(ctx: Ctx, spec: KindSpec, key: string): Reply {
   const doc = findReadable(ctx, spec, key).doc;
   if (spec.type !== 'service') {
     const out = clone(doc);
-    for (const f of ['_key', '_user', '_owner', 'mod_source', 'mod_timestamp', 'mod_time', 'identifying_name', 'permissions']) delete out[f];
+    for (const f of ['_key', '_user', '_owner', 'mod_source', 'mod_timestamp', 'mod_time', 'identifying_name', 'permissions'])
+      delete out[f];
     out._version = SCHEMA_VERSION;
     return ok(out);
   }

@@ -1,6 +1,18 @@
 // Custom threshold windows: the object type plus stop, associate_service_kpi, disconnect_kpis, linked_kpis.
 
-import { badRequest, byMethod, intParam, isPlainObject, jsonBody, notFound, ok, requireWrite, type Ctx, type Doc, type Reply } from './ops-http.js';
+import {
+  badRequest,
+  byMethod,
+  intParam,
+  isPlainObject,
+  jsonBody,
+  notFound,
+  ok,
+  requireWrite,
+  type Ctx,
+  type Doc,
+  type Reply,
+} from './ops-http.js';
 import { findReadable, presentDoc, type KindSpec, type WriteMode } from './ops-objects.js';
 import { canRead, epochSeconds, isoTimestamp, permissionsFor, type Rec } from './ops-store.js';
 
@@ -44,10 +56,12 @@ export const ctwSpec: KindSpec = {
     for (const f of ['start_time', 'end_time', 'duration']) optionalNumber(doc, f);
     const timed = typeof doc.start_time === 'number' && typeof doc.end_time === 'number';
     if (timed && (doc.end_time as number) <= (doc.start_time as number)) throw badRequest('end_time must be later than start_time');
-    if (doc.duration === undefined || doc.duration === null) doc.duration = timed ? (doc.end_time as number) - (doc.start_time as number) : 0;
+    if (doc.duration === undefined || doc.duration === null)
+      doc.duration = timed ? (doc.end_time as number) - (doc.start_time as number) : 0;
     for (const f of ['description', 'pause_description', 'cron_schedule', 'next_scheduled_time']) if (doc[f] === undefined) doc[f] = '';
     if (typeof doc.recurrence !== 'boolean') doc.recurrence = Boolean(doc.recurrence);
-    doc.linked_services = body.linked_services !== undefined ? parseLinks(body.linked_services, 'linked_services') : (prev?.linked_services ?? []);
+    doc.linked_services =
+      body.linked_services !== undefined ? parseLinks(body.linked_services, 'linked_services') : (prev?.linked_services ?? []);
     if (prev?.last_stopped_time !== undefined) doc.last_stopped_time = prev.last_stopped_time;
     else delete doc.last_stopped_time;
     doc.is_overlapping = false;
@@ -126,10 +140,14 @@ interface Wanted {
 function wantedKpis(body: unknown): Wanted[] | undefined {
   if (!isPlainObject(body)) return undefined;
   if (Array.isArray(body.services)) {
-    return body.services.filter(isPlainObject).map((s) => ({ service: String(s._key ?? s.service_id ?? ''), kpis: splitIds(s.kpi_ids ?? s.linked_kpi_ids) }));
+    return body.services
+      .filter(isPlainObject)
+      .map((s) => ({ service: String(s._key ?? s.service_id ?? ''), kpis: splitIds(s.kpi_ids ?? s.linked_kpi_ids) }));
   }
   if (Array.isArray(body.linked_services)) {
-    return body.linked_services.filter(isPlainObject).map((s) => ({ service: String(s.service_id ?? s._key ?? ''), kpis: splitIds(s.linked_kpi_ids ?? s.kpi_ids) }));
+    return body.linked_services
+      .filter(isPlainObject)
+      .map((s) => ({ service: String(s.service_id ?? s._key ?? ''), kpis: splitIds(s.linked_kpi_ids ?? s.kpi_ids) }));
   }
   return undefined;
 }
@@ -184,7 +202,13 @@ function disconnect(ctx: Ctx, pathKey: string | undefined): Reply {
     const keep: Link[] = [];
     for (const l of t.doc.linked_services as Link[]) {
       const sel = only?.find((w) => w.service === l.service_id);
-      const drop = only ? (sel ? (sel.kpis.length ? l.linked_kpi_ids.filter((k) => sel.kpis.includes(k)) : l.linked_kpi_ids) : []) : l.linked_kpi_ids;
+      const drop = only
+        ? sel
+          ? sel.kpis.length
+            ? l.linked_kpi_ids.filter((k) => sel.kpis.includes(k))
+            : l.linked_kpi_ids
+          : []
+        : l.linked_kpi_ids;
       const rest = l.linked_kpi_ids.filter((k) => !drop.includes(k));
       if (drop.length) {
         const set = removed.get(l.service_id) ?? new Set<string>();
@@ -209,7 +233,12 @@ function linkedKpis(ctx: Ctx, pathKey: string | undefined): Reply {
     for (const id of l.linked_kpi_ids) {
       const kpi = svc.kpis.find((k) => k._key === id);
       if (!kpi) continue;
-      rows.push({ kpi_key: id, kpi_title: String(kpi.title ?? ''), service_title: String(svc.rec.doc.title ?? ''), service_key: l.service_id });
+      rows.push({
+        kpi_key: id,
+        kpi_title: String(kpi.title ?? ''),
+        service_title: String(svc.rec.doc.title ?? ''),
+        service_key: l.service_id,
+      });
     }
   }
   const limit = intParam(ctx, 'limit');

@@ -183,7 +183,14 @@ function shots(id: string, n: number): { path: string; thumb: string }[] {
   }));
 }
 
-function pack(id: string, title: string, version: string, description: string, objects: [string, string, string][], savedSearches: string[]): LibraryPack {
+function pack(
+  id: string,
+  title: string,
+  version: string,
+  description: string,
+  objects: [string, string, string][],
+  savedSearches: string[],
+): LibraryPack {
   const screenshots = shots(id, 2);
   const short = id.toLowerCase();
   return {
@@ -204,7 +211,9 @@ function pack(id: string, title: string, version: string, description: string, o
       if (type === 'service') doc.entity_rules = [];
       if (type === 'kpi_base_search') {
         doc.base_search = `\`${short.replace(/-/g, '_')}_base\``;
-        doc.metrics = [{ _key: `${objId}-metric`, title: 'Count', aggregate_statop: 'avg', entity_statop: 'avg', threshold_field: 'count', unit: '' }];
+        doc.metrics = [
+          { _key: `${objId}-metric`, title: 'Count', aggregate_statop: 'avg', entity_statop: 'avg', threshold_field: 'count', unit: '' },
+        ];
       }
       return {
         group: GROUP_OF_TYPE[type],
@@ -410,10 +419,34 @@ export const IMMUTABLE_ICON_CATEGORIES = ['Server', 'Network', 'Storage', 'Cloud
 
 export const BUILTIN_ICONS: Doc[] = [
   { title: 'Rack server', category: 'Server', svg_path: 'M2 2h20v6H2zM2 10h20v6H2zM2 18h20v4H2z', default_width: 64, default_height: 64 },
-  { title: 'Blade server', category: 'Server', svg_path: 'M4 2h4v20H4zM10 2h4v20h-4zM16 2h4v20h-4z', default_width: 48, default_height: 96 },
-  { title: 'Router', category: 'Network', svg_path: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM7 12h10M12 7v10', default_width: 64, default_height: 64 },
-  { title: 'Firewall', category: 'Network', svg_path: 'M2 4h20v16H2zM2 9h20M2 14h20M8 4v5M16 9v5M8 14v6', default_width: 64, default_height: 48 },
+  {
+    title: 'Blade server',
+    category: 'Server',
+    svg_path: 'M4 2h4v20H4zM10 2h4v20h-4zM16 2h4v20h-4z',
+    default_width: 48,
+    default_height: 96,
+  },
+  {
+    title: 'Router',
+    category: 'Network',
+    svg_path: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zM7 12h10M12 7v10',
+    default_width: 64,
+    default_height: 64,
+  },
+  {
+    title: 'Firewall',
+    category: 'Network',
+    svg_path: 'M2 4h20v16H2zM2 9h20M2 14h20M8 4v5M16 9v5M8 14v6',
+    default_width: 64,
+    default_height: 48,
+  },
   { title: 'Disk array', category: 'Storage', svg_path: 'M4 4h16v4H4zM4 10h16v4H4zM4 16h16v4H4z', default_width: 64, default_height: 80 },
   { title: 'Object bucket', category: 'Cloud', svg_path: 'M4 6l2 14h12l2-14zM3 4h18v2H3z', default_width: 56, default_height: 64 },
-  { title: 'Cloud region', category: 'Cloud', svg_path: 'M6 18a4 4 0 0 1 0-8 6 6 0 0 1 11.7-1.5A4.5 4.5 0 0 1 18 18z', default_width: 96, default_height: 64 },
+  {
+    title: 'Cloud region',
+    category: 'Cloud',
+    svg_path: 'M6 18a4 4 0 0 1 0-8 6 6 0 0 1 11.7-1.5A4.5 4.5 0 0 1 18 18z',
+    default_width: 96,
+    default_height: 64,
+  },
 ];

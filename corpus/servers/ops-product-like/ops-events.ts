@@ -3,10 +3,33 @@
 
 import { randomUUID } from 'node:crypto';
 import { EPISODE_ACTIONS, type EpisodeAction } from './ops-data.js';
-import { badRequest, boolParam, byMethod, created, deleted, isPlainObject, methodNotAllowed, notFound, objectBody, ok, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
+import {
+  badRequest,
+  boolParam,
+  byMethod,
+  created,
+  deleted,
+  isPlainObject,
+  methodNotAllowed,
+  notFound,
+  objectBody,
+  ok,
+  requireWrite,
+  unknownPath,
+  type Ctx,
+  type Doc,
+  type Reply,
+} from './ops-http.js';
 import { applyFilter, clone, epochSeconds, orderAndPage, parseListParams, project, type Rec } from './ops-store.js';
 
-const EVENT_TYPES = new Set(['notable_event_group', 'correlation_search', 'notable_aggregation_policy', 'notable_event_comment', 'notable_event_tag', 'notable_event']);
+const EVENT_TYPES = new Set([
+  'notable_event_group',
+  'correlation_search',
+  'notable_aggregation_policy',
+  'notable_event_comment',
+  'notable_event_tag',
+  'notable_event',
+]);
 const evColl = (type: string) => `ev:${type}`;
 const TICKETS = evColl('external_ticket');
 
@@ -251,7 +274,9 @@ function createTicketLink(ctx: Ctx): Reply {
   }
   const events = idList(body.id ?? '');
   if (events.length === 0) events.push(String(body.id ?? ''));
-  const keys = events.map((e) => linkTicket(ctx, e, String(body.ticket_system ?? ''), String(body.ticket_id ?? ''), String(body.ticket_url ?? '')));
+  const keys = events.map((e) =>
+    linkTicket(ctx, e, String(body.ticket_system ?? ''), String(body.ticket_id ?? ''), String(body.ticket_url ?? '')),
+  );
   return created(ctx, { _key: keys[0] });
 }
 
@@ -301,7 +326,14 @@ function configuration(): Doc {
   return {
     owners: [opt('unassigned', 'unassigned', true), opt('admin', 'Administrator'), opt('ops_viewer', 'ops_viewer')],
     email_formats: [opt('pdf', 'pdf', true), opt('html', 'html'), opt('csv', 'csv')],
-    statuses: [opt('0', 'Unassigned'), opt('1', 'New', true), opt('2', 'In progress'), opt('3', 'Pending'), opt('4', 'Resolved'), opt('5', 'Closed')],
+    statuses: [
+      opt('0', 'Unassigned'),
+      opt('1', 'New', true),
+      opt('2', 'In progress'),
+      opt('3', 'Pending'),
+      opt('4', 'Resolved'),
+      opt('5', 'Closed'),
+    ],
     severities: [
       { color: '#AED3E5', ...opt('1', 'Info', true) },
       { color: '#99D18B', ...opt('2', 'Normal') },
@@ -327,7 +359,8 @@ export function handleEvents(ctx: Ctx, seg: string[]): Reply {
   }
   if (a === 'ticketing') {
     if (seg.length === 1) return byMethod(ctx, { POST: () => createTicketLink(ctx) });
-    if (seg.length === 2) return byMethod(ctx, { GET: () => ticketsOf(ctx, b), POST: () => linkForEvent(ctx, b), PUT: () => linkForEvent(ctx, b) });
+    if (seg.length === 2)
+      return byMethod(ctx, { GET: () => ticketsOf(ctx, b), POST: () => linkForEvent(ctx, b), PUT: () => linkForEvent(ctx, b) });
     if (seg.length === 4) return byMethod(ctx, { DELETE: () => unlinkTicket(ctx, b, c, d) });
     throw unknownPath();
   }
@@ -354,10 +387,23 @@ export function handleEvents(ctx: Ctx, seg: string[]): Reply {
 
 export function seedEvents(ctx: Ctx, serviceKeys: string[]): void {
   const put = (type: string, doc: Doc) => ctx.store.coll(evColl(type)).put(stamp(doc, type));
-  put('notable_aggregation_policy', { _key: 'ops_default_policy', title: 'Default Policy', disabled: 0, is_default: 1, group_severity: 'medium' });
+  put('notable_aggregation_policy', {
+    _key: 'ops_default_policy',
+    title: 'Default Policy',
+    disabled: 0,
+    is_default: 1,
+    group_severity: 'medium',
+  });
   const searches = ['Service Health Degraded', 'Host Unreachable'].map((title, i) => {
     const key = randomUUID();
-    put('correlation_search', { _key: key, title, name: title, disabled: 0, search: `index=ops_summary alert_level>=${4 + i}`, cron_schedule: '*/5 * * * *' });
+    put('correlation_search', {
+      _key: key,
+      title,
+      name: title,
+      disabled: 0,
+      search: `index=ops_summary alert_level>=${4 + i}`,
+      cron_schedule: '*/5 * * * *',
+    });
     return key;
   });
   const episodes = [
@@ -366,7 +412,16 @@ export function seedEvents(ctx: Ctx, serviceKeys: string[]): void {
     ['Intermittent 5xx on web tier', '5', '4'],
   ].map(([title, status, severity], i) => {
     const key = randomUUID();
-    put('notable_event_group', { _key: key, event_id: key, title, status, severity, owner: i === 0 ? 'admin' : 'unassigned', policy_id: 'ops_default_policy', service_ids: serviceKeys.slice(0, 1) });
+    put('notable_event_group', {
+      _key: key,
+      event_id: key,
+      title,
+      status,
+      severity,
+      owner: i === 0 ? 'admin' : 'unassigned',
+      policy_id: 'ops_default_policy',
+      service_ids: serviceKeys.slice(0, 1),
+    });
     for (let n = 0; n < 2; n++) {
       const eid = ctx.store.timeUuid();
       put('notable_event', {
@@ -382,7 +437,13 @@ export function seedEvents(ctx: Ctx, serviceKeys: string[]): void {
     }
     return key;
   });
-  put('notable_event_comment', { _key: ctx.store.objectId(), event_id: episodes[0], comment: 'Investigating with the payments team', user: 'admin', owner: 'admin' });
+  put('notable_event_comment', {
+    _key: ctx.store.objectId(),
+    event_id: episodes[0],
+    comment: 'Investigating with the payments team',
+    user: 'admin',
+    owner: 'admin',
+  });
   put('notable_event_tag', { _key: ctx.store.objectId(), event_id: episodes[0], tag_name: 'payments', user: 'admin', owner: 'admin' });
   linkTicket(ctx, episodes[1], 'ServiceNow', 'INC0012345', 'https://snow.example.invalid/INC0012345');
 }

@@ -66,7 +66,8 @@ function compileField(path: string, cond: unknown, quirks: FilterQuirks): Predic
   if (parts.some((p) => p === '')) throw new Incorrect();
   const values = (d: Doc) => collect(d, parts);
   if (!isOperatorObject(cond)) {
-    if (typeof cond === 'object' && cond !== null && !Array.isArray(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) throw new Incorrect();
+    if (typeof cond === 'object' && cond !== null && !Array.isArray(cond) && Object.keys(cond).some((k) => k.startsWith('$')))
+      throw new Incorrect();
     return (d) => matchesEq(values(d), cond, quirks);
   }
   const preds: Predicate[] = [];

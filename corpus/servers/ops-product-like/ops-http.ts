@@ -50,7 +50,8 @@ export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
 export const conflict = (message: string) => new ApiError(409, message);
 export const unknownPath = (message = 'The requested resource does not exist') => new ApiError(404, message, 'unknown-path');
-export const methodNotAllowed = (method: string, message = `Method ${method} is not supported on this endpoint`) => new ApiError(405, message, 'method');
+export const methodNotAllowed = (method: string, message = `Method ${method} is not supported on this endpoint`) =>
+  new ApiError(405, message, 'method');
 export const contentPackError = (message: string) => new ApiError(500, message, 'content-pack');
 
 export function statusFor(err: ApiError, p: Profile): number {

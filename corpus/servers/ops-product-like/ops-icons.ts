@@ -1,7 +1,20 @@
 // Glass-table icons: /services/SA-ITOA/v1/icon_collection
 
 import { BUILTIN_ICONS, IMMUTABLE_ICON_CATEGORIES } from './ops-data.js';
-import { badRequest, boolParam, byMethod, isPlainObject, jsonBody, notFound, ok, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
+import {
+  badRequest,
+  boolParam,
+  byMethod,
+  isPlainObject,
+  jsonBody,
+  notFound,
+  ok,
+  requireWrite,
+  unknownPath,
+  type Ctx,
+  type Doc,
+  type Reply,
+} from './ops-http.js';
 import { applyFilter, clone, orderAndPage, parseListParams, project, type Collection } from './ops-store.js';
 
 const ICONS = 'icons';
@@ -60,7 +73,8 @@ function save(ctx: Ctx): Reply {
   const docs: Doc[] = items.map((item) => {
     if (!isPlainObject(item)) throw badRequest('Every icon must be an object');
     for (const f of ['title', 'svg_path', 'category']) {
-      if (typeof item[f] !== 'string' || (item[f] as string).trim() === '') throw badRequest(`Icon field "${f}" is required and must be a string`);
+      if (typeof item[f] !== 'string' || (item[f] as string).trim() === '')
+        throw badRequest(`Icon field "${f}" is required and must be a string`);
     }
     size(item.default_width, 'default_width');
     size(item.default_height, 'default_height');
@@ -121,5 +135,12 @@ export function handleIcons(ctx: Ctx, seg: string[]): Reply {
 
 export function seedIcons(ctx: Ctx): void {
   for (const icon of BUILTIN_ICONS) icons(ctx).put({ _key: ctx.store.newKey(), ...clone(icon) });
-  icons(ctx).put({ _key: ctx.store.newKey(), title: 'Payments gateway', category: 'Payments', svg_path: 'M3 6h18v12H3zM3 10h18', default_width: 80, default_height: 56 });
+  icons(ctx).put({
+    _key: ctx.store.newKey(),
+    title: 'Payments gateway',
+    category: 'Payments',
+    svg_path: 'M3 6h18v12H3zM3 10h18',
+    default_width: 80,
+    default_height: 56,
+  });
 }

@@ -3,7 +3,18 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { badRequest, byMethod, isPlainObject, ok, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
-import { buildWrite, commit, countObjects, createObject, deleteByFilter, deleteObject, getObject, listObjects, updateObject, type KindSpec } from './ops-objects.js';
+import {
+  buildWrite,
+  commit,
+  countObjects,
+  createObject,
+  deleteByFilter,
+  deleteObject,
+  getObject,
+  listObjects,
+  updateObject,
+  type KindSpec,
+} from './ops-objects.js';
 import { plainDateTime } from './ops-store.js';
 
 function epochField(doc: Doc, field: string): void {
@@ -97,11 +108,19 @@ function kvRouter(ctx: Ctx, seg: string[], spec: KindSpec): Reply {
   if (a === 'get_supported_object_types' && seg.length === 1) return byMethod(ctx, { GET: () => ok([spec.type]) });
   if (a !== spec.type) throw unknownPath(a === undefined ? undefined : `Unsupported object type "${a}"`);
   if (seg.length === 1) {
-    return byMethod(ctx, { GET: () => listObjects(ctx, spec), POST: () => createObject(ctx, spec), DELETE: () => deleteByFilter(ctx, spec) });
+    return byMethod(ctx, {
+      GET: () => listObjects(ctx, spec),
+      POST: () => createObject(ctx, spec),
+      DELETE: () => deleteByFilter(ctx, spec),
+    });
   }
   if (seg.length === 2) {
     if (b === 'count') return byMethod(ctx, { GET: () => countObjects(ctx, spec) });
-    return byMethod(ctx, { GET: () => getObject(ctx, spec, b), POST: () => updateObject(ctx, spec, b), DELETE: () => deleteObject(ctx, spec, b) });
+    return byMethod(ctx, {
+      GET: () => getObject(ctx, spec, b),
+      POST: () => updateObject(ctx, spec, b),
+      DELETE: () => deleteObject(ctx, spec, b),
+    });
   }
   throw unknownPath();
 }
@@ -113,14 +132,21 @@ export const handleBackup = (ctx: Ctx, seg: string[]) => kvRouter(ctx, seg, back
 
 export function seedMaintenanceAndBackup(ctx: Ctx, restrictedGroup: string, serviceKeys: string[]): void {
   const now = Math.floor(Date.now() / 1000);
-  const put = (spec: KindSpec, body: Doc, key = ctx.store.newKey()) => commit(ctx, spec, [buildWrite(ctx, spec, key, body, undefined, 'create')]);
+  const put = (spec: KindSpec, body: Doc, key = ctx.store.newKey()) =>
+    commit(ctx, spec, [buildWrite(ctx, spec, key, body, undefined, 'create')]);
   put(maintenanceSpec, {
     title: 'Weekly patching window',
     start_time: now + 86400,
     end_time: now + 86400 + 7200,
     objects: serviceKeys.slice(0, 1).map((k) => ({ object_type: 'service', _key: k })),
   });
-  put(maintenanceSpec, { title: 'Payments datacenter move', start_time: now + 3 * 86400, end_time: now + 3 * 86400 + 14400, sec_grp: restrictedGroup, objects: [] });
+  put(maintenanceSpec, {
+    title: 'Payments datacenter move',
+    start_time: now + 3 * 86400,
+    end_time: now + 3 * 86400 + 14400,
+    sec_grp: restrictedGroup,
+    objects: [],
+  });
   put(
     backupSpec,
     {

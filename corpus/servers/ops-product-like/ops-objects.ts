@@ -2,8 +2,35 @@
 // list, create (or update when the _key exists), get, update (partial or full), bulk_update,
 // delete by key, delete by filter, count.
 
-import { badRequest, boolParam, conflict, created, deleted, isPlainObject, jsonBody, notFound, objectBody, ok, requireWrite, type Ctx, type Doc, type Reply } from './ops-http.js';
-import { applyFilter, canRead, clone, DEFAULT_GROUP, isoTimestamp, orderAndPage, parseListParams, project, SCHEMA_VERSION, type Collection, type Rec } from './ops-store.js';
+import {
+  badRequest,
+  boolParam,
+  conflict,
+  created,
+  deleted,
+  isPlainObject,
+  jsonBody,
+  notFound,
+  objectBody,
+  ok,
+  requireWrite,
+  type Ctx,
+  type Doc,
+  type Reply,
+} from './ops-http.js';
+import {
+  applyFilter,
+  canRead,
+  clone,
+  DEFAULT_GROUP,
+  isoTimestamp,
+  orderAndPage,
+  parseListParams,
+  project,
+  SCHEMA_VERSION,
+  type Collection,
+  type Rec,
+} from './ops-store.js';
 
 export type WriteMode = 'create' | 'full' | 'partial';
 
@@ -89,7 +116,15 @@ export interface Built {
  * The document that a write would store. `mode` decides how the payload combines with the
  * stored version; `checkRequired` is false only for defect paths.
  */
-export function buildWrite(ctx: Ctx, spec: KindSpec, key: string, body: Doc, prevRec: Rec | undefined, mode: WriteMode, enforceRequired = true): Built {
+export function buildWrite(
+  ctx: Ctx,
+  spec: KindSpec,
+  key: string,
+  body: Doc,
+  prevRec: Rec | undefined,
+  mode: WriteMode,
+  enforceRequired = true,
+): Built {
   const prev = prevRec?.doc;
   let doc: Doc;
   let required = enforceRequired;

@@ -2,9 +2,34 @@
 
 import { coreColl, SPECS } from './ops-core.js';
 import { contentPackLibrary, FAILED_PACKS, UNREGISTERED_LOCAL_APPS, type LibraryPack, type PackObject } from './ops-data.js';
-import { badRequest, boolValue, byMethod, contentPackError, intParam, isPlainObject, ok, optionalObjectBody, requireWrite, unknownPath, type Ctx, type Doc, type Reply } from './ops-http.js';
+import {
+  badRequest,
+  boolValue,
+  byMethod,
+  contentPackError,
+  intParam,
+  isPlainObject,
+  ok,
+  optionalObjectBody,
+  requireWrite,
+  unknownPath,
+  type Ctx,
+  type Doc,
+  type Reply,
+} from './ops-http.js';
 import { buildWrite, commit, countObjects, createObject, findReadable, updateObject, type KindSpec } from './ops-objects.js';
-import { applyFilter, canRead, clone, compareValues, epochSeconds, filterQuirks, parseFields, plainDateTime, project, type Store } from './ops-store.js';
+import {
+  applyFilter,
+  canRead,
+  clone,
+  compareValues,
+  epochSeconds,
+  filterQuirks,
+  parseFields,
+  plainDateTime,
+  project,
+  type Store,
+} from './ops-store.js';
 import { compileFilter } from './ops-filter.js';
 
 // ---------- library state ----------
@@ -107,7 +132,8 @@ function install(ctx: Ctx, p: LibraryPack): Reply {
   const s = libraryState(ctx.store);
   const body = optionalObjectBody(ctx);
   const resolution = body.resolution === undefined || body.resolution === null || body.resolution === '' ? 'skip' : body.resolution;
-  if (resolution !== 'skip' && resolution !== 'overwrite') throw contentPackError(`resolution must be "skip" or "overwrite", got "${String(resolution)}"`);
+  if (resolution !== 'skip' && resolution !== 'overwrite')
+    throw contentPackError(`resolution must be "skip" or "overwrite", got "${String(resolution)}"`);
   const enabled = boolValue(body.enabled, 'enabled', false) || ctx.bug('cp-enabled-ignored');
   const backfill = boolValue(body.backfill, 'backfill', true);
   if (body.prefix !== undefined && typeof body.prefix !== 'string') throw contentPackError('prefix must be a string');
@@ -142,7 +168,9 @@ function install(ctx: Ctx, p: LibraryPack): Reply {
     failure,
   };
   if (ctx.profile.installSavedSearches) {
-    answer.saved_searches = enabled ? { action_performed: 'enable', success: [...p.savedSearches], failure: [] } : { action_performed: 'none', success: [], failure: [] };
+    answer.saved_searches = enabled
+      ? { action_performed: 'enable', success: [...p.savedSearches], failure: [] }
+      : { action_performed: 'none', success: [], failure: [] };
   }
   return ok(answer);
 }

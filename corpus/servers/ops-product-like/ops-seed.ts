@@ -57,8 +57,22 @@ export function seedAll(ctx: Ctx): void {
     entity_id_fields: 'host',
     is_entity_breakdown: true,
     metrics: [
-      { _key: 'web_latency_metric', title: 'Latency', threshold_field: 'response_time', aggregate_statop: 'avg', entity_statop: 'avg', unit: 'ms' },
-      { _key: 'web_errors_metric', title: 'Errors', threshold_field: 'status_5xx', aggregate_statop: 'sum', entity_statop: 'sum', unit: '' },
+      {
+        _key: 'web_latency_metric',
+        title: 'Latency',
+        threshold_field: 'response_time',
+        aggregate_statop: 'avg',
+        entity_statop: 'avg',
+        unit: 'ms',
+      },
+      {
+        _key: 'web_errors_metric',
+        title: 'Errors',
+        threshold_field: 'status_5xx',
+        aggregate_statop: 'sum',
+        entity_statop: 'sum',
+        unit: '',
+      },
     ],
   });
   put('kpi_threshold_template', {
@@ -78,7 +92,12 @@ export function seedAll(ctx: Ctx): void {
   });
   const db = put('service', { title: 'Database Tier', description: 'Primary databases', entity_rules: hostRule('db-*') });
   get('service', web).services_depends_on = [{ serviceid: db, kpis_depending_on: [`SHKPI-${db}`] }];
-  const payments = put('service', { title: 'Payments API', description: 'Card payments', sec_grp: RESTRICTED_GROUP, entity_rules: hostRule('pay-*') });
+  const payments = put('service', {
+    title: 'Payments API',
+    description: 'Card payments',
+    sec_grp: RESTRICTED_GROUP,
+    entity_rules: hostRule('pay-*'),
+  });
 
   const entity = (title: string, retirable = 0, secGrp = DEFAULT_GROUP) =>
     put('entity', {
@@ -103,7 +122,13 @@ export function seedAll(ctx: Ctx): void {
     entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'os', field_type: 'info', rule_type: 'matches', value: 'linux' }] }],
     kpis: [kpi('CPU Utilization', kbs, 'web_latency_metric')],
   });
-  put('entity_type', { title: 'Linux host', description: 'Hosts running Linux', vital_metrics: [], data_drilldowns: [], dashboard_drilldowns: [] });
+  put('entity_type', {
+    title: 'Linux host',
+    description: 'Hosts running Linux',
+    vital_metrics: [],
+    data_drilldowns: [],
+    dashboard_drilldowns: [],
+  });
   put('glass_table', { title: 'Storefront Overview', description: 'Top-level view of the storefront', svg_content: '', layout: {} });
   put('deep_dive', { title: 'Storefront Deep Dive', focus_id: web, lane_settings_collection: [] });
   put('home_view', { title: 'Service Analyzer', filter: {}, layout: 'tile' });

@@ -109,7 +109,10 @@ export function isoTimestamp(d = new Date()): string {
 
 /** 2022-05-24 05:20:29 */
 export function plainDateTime(d = new Date()): string {
-  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ` + `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+  return (
+    `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ` +
+    `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`
+  );
 }
 
 /** 2022-05-24 05:20:29.350678 */
@@ -167,7 +170,13 @@ export function filterQuirks(ctx: Ctx): FilterQuirks {
   return {
     eqCaseInsensitive: ctx.bug('filter-eq-case-insensitive'),
     neAsEq: ctx.bug('filter-ne-as-eq'),
-    regexMode: ctx.bug('filter-regex-prefix') ? 'prefix' : ctx.bug('filter-regex-substring') ? 'substring' : ctx.bug('filter-regex-exact') ? 'exact' : 'regex',
+    regexMode: ctx.bug('filter-regex-prefix')
+      ? 'prefix'
+      : ctx.bug('filter-regex-substring')
+        ? 'substring'
+        : ctx.bug('filter-regex-exact')
+          ? 'exact'
+          : 'regex',
   };
 }
 

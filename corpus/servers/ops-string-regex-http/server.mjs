@@ -73,7 +73,12 @@ const server = http.createServer((req, res) => {
     try {
       const user = authenticate(req);
       if (!user) {
-        sendJson(res, 401, { messages: [{ type: 'WARN', text: 'call not properly authenticated' }] }, { 'WWW-Authenticate': 'Basic realm="/platform"' });
+        sendJson(
+          res,
+          401,
+          { messages: [{ type: 'WARN', text: 'call not properly authenticated' }] },
+          { 'WWW-Authenticate': 'Basic realm="/platform"' },
+        );
         return;
       }
       if (tooBig) throw new HttpError(413, `Payload larger than ${MAX_BODY} bytes`);

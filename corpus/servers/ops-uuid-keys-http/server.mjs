@@ -103,7 +103,10 @@ async function route(req, url, user, rawBody) {
   if (segs[0] === 'services' && segs[1] === 'SA-ITOA' && segs[2] === 'v1' && segs[3] === 'icon_collection') {
     return handleIcons(makeCtx(req, url, user, rawBody, 'nobody', 'SA-ITOA'), segs.slice(4));
   }
-  throw new ApiError(404, `No endpoint at ${url.pathname}. Use /servicesNS/<user>/<app>/<interface>/... or /services/SA-ITOA/v1/icon_collection`);
+  throw new ApiError(
+    404,
+    `No endpoint at ${url.pathname}. Use /servicesNS/<user>/<app>/<interface>/... or /services/SA-ITOA/v1/icon_collection`,
+  );
 }
 
 function send(req, res, status, body, headers = {}) {

@@ -137,15 +137,19 @@ const VARIANT_CONFIGS: VariantConfig[] = [
       locationHeader: true,
     },
   ),
-  variant('limit-1', 'Per-user maximum of 1 stack; UUID ids with name = id, "+00:00" times, 2 h lifetime, newest first, never-issued key -> 401.', {
-    maxStacks: 1,
-    unknownKeyStatus: 401,
-    idStyle: 'uuid',
-    nameStyle: 'same-as-id',
-    timeStyle: 'utc-offset',
-    lifetimeMs: 2 * HOUR,
-    listOrder: 'newest-first',
-  }),
+  variant(
+    'limit-1',
+    'Per-user maximum of 1 stack; UUID ids with name = id, "+00:00" times, 2 h lifetime, newest first, never-issued key -> 401.',
+    {
+      maxStacks: 1,
+      unknownKeyStatus: 401,
+      idStyle: 'uuid',
+      nameStyle: 'same-as-id',
+      timeStyle: 'utc-offset',
+      lifetimeMs: 2 * HOUR,
+      listOrder: 'newest-first',
+    },
+  ),
   variant(
     'instant',
     'Stacks are created directly RUNNING with login details; delete removes at once; max 3; serial ids, microsecond times, ' +
@@ -163,53 +167,85 @@ const VARIANT_CONFIGS: VariantConfig[] = [
       locationHeader: true,
     },
   ),
-  variant('strict-keys', 'Never-issued keys answer 401 Unauthorized; times carry a +05:30 offset; names derived from the build version; extra fields.', {
-    unknownKeyStatus: 401,
-    timeStyle: 'local-offset',
-    nameStyle: 'by-version',
-    extraFields: true,
-  }),
-  variant('strict-body', 'Create refuses properties other than platformVersion with 400 InvalidRequest; serial ids; plain application/json.', {
-    rejectUnknownFields: true,
-    idStyle: 'serial',
-    contentType: 'application/json',
-  }),
-  variant('limit-first', 'The per-user maximum (2) is checked before the body is validated, so an invalid body at the limit gets 409; UUID ids.', {
-    limitBeforeValidation: true,
-    idStyle: 'uuid',
-  }),
-  variant('error-prone', 'Stacks of unreleased builds end in ERROR after ~250 ms (no login details, still counted); versions newest first; extra fields.', {
-    provisionMs: 250,
-    unreleasedEndsInError: true,
-    versionsOrder: 'descending',
-    extraFields: true,
-  }),
-  variant('late-details', 'RUNNING after ~200 ms but login details only appear ~700 ms later; microsecond times; never-issued key -> 401.', {
-    provisionMs: 200,
-    detailsDelayMs: 700,
-    timeStyle: 'micro',
-    unknownKeyStatus: 401,
-  }),
-  variant('slow-delete', 'Delete leaves the stack STOPPING for ~800 ms, but STOPPING stacks do not count toward the max of 2; list sorted by name.', {
-    stoppingMs: 800,
-    stoppingCounts: false,
-    listOrder: 'by-name',
-  }),
-  variant('short-lifetime', 'Stacks live only 2 minutes (terminationDate = createdAt + 120 s) and vanish (404) once expired; "+00:00" times.', {
-    lifetimeMs: 2 * MINUTE,
-    timeStyle: 'utc-offset',
-  }),
+  variant(
+    'strict-keys',
+    'Never-issued keys answer 401 Unauthorized; times carry a +05:30 offset; names derived from the build version; extra fields.',
+    {
+      unknownKeyStatus: 401,
+      timeStyle: 'local-offset',
+      nameStyle: 'by-version',
+      extraFields: true,
+    },
+  ),
+  variant(
+    'strict-body',
+    'Create refuses properties other than platformVersion with 400 InvalidRequest; serial ids; plain application/json.',
+    {
+      rejectUnknownFields: true,
+      idStyle: 'serial',
+      contentType: 'application/json',
+    },
+  ),
+  variant(
+    'limit-first',
+    'The per-user maximum (2) is checked before the body is validated, so an invalid body at the limit gets 409; UUID ids.',
+    {
+      limitBeforeValidation: true,
+      idStyle: 'uuid',
+    },
+  ),
+  variant(
+    'error-prone',
+    'Stacks of unreleased builds end in ERROR after ~250 ms (no login details, still counted); versions newest first; extra fields.',
+    {
+      provisionMs: 250,
+      unreleasedEndsInError: true,
+      versionsOrder: 'descending',
+      extraFields: true,
+    },
+  ),
+  variant(
+    'late-details',
+    'RUNNING after ~200 ms but login details only appear ~700 ms later; microsecond times; never-issued key -> 401.',
+    {
+      provisionMs: 200,
+      detailsDelayMs: 700,
+      timeStyle: 'micro',
+      unknownKeyStatus: 401,
+    },
+  ),
+  variant(
+    'slow-delete',
+    'Delete leaves the stack STOPPING for ~800 ms, but STOPPING stacks do not count toward the max of 2; list sorted by name.',
+    {
+      stoppingMs: 800,
+      stoppingCounts: false,
+      listOrder: 'by-name',
+    },
+  ),
+  variant(
+    'short-lifetime',
+    'Stacks live only 2 minutes (terminationDate = createdAt + 120 s) and vanish (404) once expired; "+00:00" times.',
+    {
+      lifetimeMs: 2 * MINUTE,
+      timeStyle: 'utc-offset',
+    },
+  ),
   variant('mounted', 'API served under a path prefix: STACKS_BASE_URL ends in /stack-provisioning; UUID ids; never-issued key -> 401.', {
     mountPath: '/stack-provisioning',
     contentType: 'application/json',
     unknownKeyStatus: 401,
     idStyle: 'uuid',
   }),
-  variant('four-part-versions', 'Four-part build numbers where numeric and string order disagree (9.10 > 9.9; unreleased 10.0), listed in no particular order.', {
-    catalogue: 'four-part',
-    versionsOrder: 'shuffled',
-    nameStyle: 'by-version',
-  }),
+  variant(
+    'four-part-versions',
+    'Four-part build numbers where numeric and string order disagree (9.10 > 9.9; unreleased 10.0), listed in no particular order.',
+    {
+      catalogue: 'four-part',
+      versionsOrder: 'shuffled',
+      nameStyle: 'by-version',
+    },
+  ),
 ];
 
 export const STACK_VARIANTS: { id: string; description: string }[] = VARIANT_CONFIGS.map(({ id, description }) => ({ id, description }));
@@ -314,7 +350,8 @@ export const STACK_BUGS: { id: string; clause: string; description: string }[] =
   {
     id: 'version-drift',
     clause: 'The platform version of a new stack is chosen with `platformVersion` in the create body.',
-    description: 'The create answer echoes the requested version, but the stack is provisioned with the default version, which get and list then show.',
+    description:
+      'The create answer echoes the requested version, but the stack is provisioned with the default version, which get and list then show.',
   },
   {
     id: 'termination-before-created',
@@ -392,7 +429,8 @@ export const STACK_BUGS: { id: string; clause: string; description: string }[] =
   {
     id: 'stack-visible-late',
     clause: 'stack appears in list and get results; `terminationDate` is set',
-    description: 'A stack in CREATING is missing from list and get answers 404 until provisioning finishes (no effect where stacks start RUNNING).',
+    description:
+      'A stack in CREATING is missing from list and get answers 404 until provisioning finishes (no effect where stacks start RUNNING).',
   },
   // --- resource shapes ---
   {
@@ -584,7 +622,11 @@ class StackService {
   ) {
     this.catalogue = CATALOGUES[cfg.catalogue];
     // Issued once, like keys handed to a tester: the same at every start, so they can be written down (manifest.json).
-    this.keys = { primary: 'dpk_q7Xm2LwR9tVb4KcN8sEa1Hf3', secondary: 'dpk_Z5nP0yJd6GuT2rWk9BxC7mQe', outsider: 'dpk_h4Ls8VfA1oYc3NjR6tDz0KpU' };
+    this.keys = {
+      primary: 'dpk_q7Xm2LwR9tVb4KcN8sEa1Hf3',
+      secondary: 'dpk_Z5nP0yJd6GuT2rWk9BxC7mQe',
+      outsider: 'dpk_h4Ls8VfA1oYc3NjR6tDz0KpU',
+    };
     this.accountsByKey.set(this.keys.primary, { handle: 'alice.tester', allowListed: true });
     this.accountsByKey.set(this.keys.secondary, { handle: 'bruno.tester', allowListed: true });
     this.accountsByKey.set(this.keys.outsider, { handle: 'carol.outsider', allowListed: false });
@@ -677,7 +719,14 @@ class StackService {
     res.end();
   }
 
-  private sendError(res: ServerResponse, status: number, code: string, message: string, requestId: string, headers: Record<string, string> = {}): void {
+  private sendError(
+    res: ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+    requestId: string,
+    headers: Record<string, string> = {},
+  ): void {
     if (res.headersSent) {
       res.destroy();
       return;
@@ -756,7 +805,10 @@ class StackService {
     if (this.bug('limit-counts-deleted')) {
       used = this.createdTally.get(account.handle) ?? 0;
     } else {
-      used = this.liveStacks(now).filter(({ stack, phase }) => (stack.owner === account.handle || this.bug('limit-global')) && (phase.state !== 'STOPPING' || this.cfg.stoppingCounts)).length;
+      used = this.liveStacks(now).filter(
+        ({ stack, phase }) =>
+          (stack.owner === account.handle || this.bug('limit-global')) && (phase.state !== 'STOPPING' || this.cfg.stoppingCounts),
+      ).length;
     }
     if (used < this.cfg.maxStacks) return null;
     const status = this.bug('limit-429') ? 429 : 409;
@@ -876,7 +928,8 @@ class StackService {
     if (text === null) throw new HttpError(400, 'InvalidRequest', `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
     let parsed: unknown;
     if (text.trim() === '') {
-      if (!this.bug('body-not-json-accepted')) throw new HttpError(400, 'InvalidRequest', 'A JSON request body is required (use {} for defaults).');
+      if (!this.bug('body-not-json-accepted'))
+        throw new HttpError(400, 'InvalidRequest', 'A JSON request body is required (use {} for defaults).');
       parsed = {};
     } else {
       try {
@@ -965,7 +1018,9 @@ class StackService {
     const view = this.summaryView(stack, this.phaseOf(stack, now)!);
     view.platformVersion = chosen.buildVersion; // what the caller asked for / was promised
     const status = this.bug('create-201') ? 201 : this.bug('create-200') ? 200 : 202;
-    const headers: Record<string, string> = this.cfg.locationHeader ? { Location: `${this.cfg.mountPath}/v1/stacks/${encodeURIComponent(id)}` } : {};
+    const headers: Record<string, string> = this.cfg.locationHeader
+      ? { Location: `${this.cfg.mountPath}/v1/stacks/${encodeURIComponent(id)}` }
+      : {};
     this.sendJson(res, status, view, headers);
   }
 

@@ -66,7 +66,11 @@ async function handleCreate(req, res, user) {
   const now = Date.now();
   if (limitReached(user.user, now)) {
     const status = bug('quota-status-429') ? 429 : 409;
-    throw new ServiceError(status, 'MaxStacksLimitReached', `you already have ${MAX_STACKS_PER_USER} stacks; delete one before creating another`);
+    throw new ServiceError(
+      status,
+      'MaxStacksLimitReached',
+      `you already have ${MAX_STACKS_PER_USER} stacks; delete one before creating another`,
+    );
   }
   if (tooLarge) throw new ServiceError(400, 'InvalidRequest', `request body exceeds ${MAX_BODY_BYTES} bytes`);
   const version = chooseVersion(parseCreateBody(text));

@@ -35,9 +35,23 @@ const REGION = 'ap-south-1';
 const VERSIONS = [
   { buildVersion: '10.1.0.50210', releaseName: 'Quetzal', status: 'unreleased', channel: 'nightly', outcome: 'ERROR', bootMs: 2000 },
   { buildVersion: '9.10.0.41207', releaseName: 'Osprey', status: 'released', channel: 'stable', outcome: 'RUNNING', bootMs: COLD_BOOT_MS },
-  { buildVersion: '9.2.14.41350', releaseName: 'Lark', status: 'released', channel: 'lts-hotfix', outcome: 'RUNNING', bootMs: COLD_BOOT_MS },
+  {
+    buildVersion: '9.2.14.41350',
+    releaseName: 'Lark',
+    status: 'released',
+    channel: 'lts-hotfix',
+    outcome: 'RUNNING',
+    bootMs: COLD_BOOT_MS,
+  },
   { buildVersion: '10.0.0.50001', releaseName: 'Pelican', status: 'unreleased', channel: 'preview', outcome: 'RUNNING', bootMs: 3000 },
-  { buildVersion: '9.9.3.40990', releaseName: 'Nighthawk', status: 'released', channel: 'stable', outcome: 'RUNNING', bootMs: COLD_BOOT_MS },
+  {
+    buildVersion: '9.9.3.40990',
+    releaseName: 'Nighthawk',
+    status: 'released',
+    channel: 'stable',
+    outcome: 'RUNNING',
+    bootMs: COLD_BOOT_MS,
+  },
 ];
 const buildSeq = (v) => Number(v.buildVersion.split('.').pop());
 
@@ -184,7 +198,11 @@ function authenticate(req) {
   const h = req.headers['authorization'];
   const m = typeof h === 'string' ? /^\s*bearer[ \t]+([^\s]+)\s*$/i.exec(h) : null;
   if (!m) {
-    return { status: 401, code: 'Unauthorized', message: 'A developer-portal API key is required (Authorization: Bearer <API_KEY>); none was supplied.' };
+    return {
+      status: 401,
+      code: 'Unauthorized',
+      message: 'A developer-portal API key is required (Authorization: Bearer <API_KEY>); none was supplied.',
+    };
   }
   const user = USERS.get(m[1]);
   if (!user?.allowed) {
@@ -233,7 +251,12 @@ function handleCreate(req, res, user, body) {
   const mine = userStacks(user.id, now);
   if (mine.length >= MAX_STACKS_PER_USER) {
     const st = bug('limit-429') ? 429 : 409;
-    return sendError(res, st, 'MaxStacksLimitReached', `Stack quota exhausted: ${mine.length} of ${MAX_STACKS_PER_USER} stacks in use (stopping and failed stacks count towards the quota).`);
+    return sendError(
+      res,
+      st,
+      'MaxStacksLimitReached',
+      `Stack quota exhausted: ${mine.length} of ${MAX_STACKS_PER_USER} stacks in use (stopping and failed stacks count towards the quota).`,
+    );
   }
   const parsed = parseCreateBody(req, body);
   if (parsed.error) {
@@ -252,7 +275,12 @@ function handleCreate(req, res, user, body) {
         version = latestReleased();
         reportedVersion = parsed.platformVersion;
       } else {
-        return sendError(res, 400, 'InvalidRequest', `Platform version ${parsed.platformVersion} is not offered by this service; see GET /v1/stacks/versions.`);
+        return sendError(
+          res,
+          400,
+          'InvalidRequest',
+          `Platform version ${parsed.platformVersion} is not offered by this service; see GET /v1/stacks/versions.`,
+        );
       }
     } else {
       reportedVersion = version.buildVersion;
@@ -423,7 +451,9 @@ server.on('clientError', (_err, socket) => {
   try {
     if (socket.writable) {
       const text = JSON.stringify({ code: 'InvalidRequest', message: 'The HTTP request could not be parsed.' });
-      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      );
     } else socket.destroy();
   } catch {
     /* ignore */

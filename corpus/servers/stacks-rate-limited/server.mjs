@@ -59,7 +59,28 @@ const ADJECTIVES = [
   'velvet',
   'woven',
 ];
-const ANIMALS = ['falcon', 'badger', 'heron', 'lynx', 'otter', 'marten', 'osprey', 'ibex', 'gecko', 'kestrel', 'puffin', 'raven', 'stoat', 'tapir', 'vole', 'wombat', 'yak', 'zebu', 'newt', 'crane'];
+const ANIMALS = [
+  'falcon',
+  'badger',
+  'heron',
+  'lynx',
+  'otter',
+  'marten',
+  'osprey',
+  'ibex',
+  'gecko',
+  'kestrel',
+  'puffin',
+  'raven',
+  'stoat',
+  'tapir',
+  'vole',
+  'wombat',
+  'yak',
+  'zebu',
+  'newt',
+  'crane',
+];
 
 // ---------------------------------------------------------------------------
 // State
@@ -314,7 +335,9 @@ async function handleCreate(ctx, bodyInfo) {
   const active = [...stacks.values()].filter((s) => s.owner === ctx.principal.user && s.deletedAt === null).length;
   if (active >= MAX_ACTIVE_STACKS) {
     const code = bug('limit-wrong-code') ? 'StackLimitExceeded' : 'MaxStacksLimitReached';
-    return sendError(ctx, 409, code, `Maximum number of stacks (${MAX_ACTIVE_STACKS}) reached; delete a stack first.`, [{ limit: MAX_ACTIVE_STACKS, active }]);
+    return sendError(ctx, 409, code, `Maximum number of stacks (${MAX_ACTIVE_STACKS}) reached; delete a stack first.`, [
+      { limit: MAX_ACTIVE_STACKS, active },
+    ]);
   }
 
   const warm = version === LATEST_RELEASED;
@@ -385,7 +408,14 @@ async function handle(req, res) {
     }
     if (!r.allow.includes(req.method)) {
       await bodyPromise;
-      return await sendError(ctx, 405, 'MethodNotAllowed', `Method ${req.method} is not allowed on ${path}; allowed: ${r.allow.join(', ')}.`, [{ allow: r.allow }], { Allow: r.allow.join(', ') });
+      return await sendError(
+        ctx,
+        405,
+        'MethodNotAllowed',
+        `Method ${req.method} is not allowed on ${path}; allowed: ${r.allow.join(', ')}.`,
+        [{ allow: r.allow }],
+        { Allow: r.allow.join(', ') },
+      );
     }
 
     const auth = authenticate(req);
@@ -396,9 +426,16 @@ async function handle(req, res) {
     }
     if (rateLimited(auth.key)) {
       await bodyPromise;
-      return await sendError(ctx, 429, 'TooManyRequests', `Rate limit of ${RATE_LIMIT} requests per second exceeded for this API key.`, [{ limit: RATE_LIMIT, windowSeconds: 1 }], {
-        'Retry-After': '1',
-      });
+      return await sendError(
+        ctx,
+        429,
+        'TooManyRequests',
+        `Rate limit of ${RATE_LIMIT} requests per second exceeded for this API key.`,
+        [{ limit: RATE_LIMIT, windowSeconds: 1 }],
+        {
+          'Retry-After': '1',
+        },
+      );
     }
     if (!auth.principal.allowed && !bug('no-allowlist')) {
       await bodyPromise;

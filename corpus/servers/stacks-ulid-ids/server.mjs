@@ -50,7 +50,9 @@ function compareBuild(a, b) {
   return 0;
 }
 // "the latest released version" = highest build number with status `released`.
-const DEFAULT_VERSION = (bugs.has('default-unreleased') ? VERSIONS.slice() : VERSIONS.filter((v) => v.status === 'released')).sort((a, b) => compareBuild(b.buildVersion, a.buildVersion))[0];
+const DEFAULT_VERSION = (bugs.has('default-unreleased') ? VERSIONS.slice() : VERSIONS.filter((v) => v.status === 'released')).sort((a, b) =>
+  compareBuild(b.buildVersion, a.buildVersion),
+)[0];
 const VERSION_BY_BUILD = new Map(VERSIONS.map((v) => [v.buildVersion, v]));
 
 // ---------------------------------------------------------------------------
@@ -259,7 +261,11 @@ async function handle(req, res) {
     // DELETE /v1/stacks/versions falls through to deleteStack below (no such stack -> 404).
     allowed = ['GET'];
     route = req.method === 'GET' ? 'listStackVersions' : req.method === 'DELETE' ? 'deleteStack' : 'methodNotAllowed';
-  } else if (pathname.startsWith('/v1/stacks/') && pathname.indexOf('/', '/v1/stacks/'.length) === -1 && pathname.length > '/v1/stacks/'.length) {
+  } else if (
+    pathname.startsWith('/v1/stacks/') &&
+    pathname.indexOf('/', '/v1/stacks/'.length) === -1 &&
+    pathname.length > '/v1/stacks/'.length
+  ) {
     allowed = ['GET', 'DELETE'];
     route = { GET: 'getStack', DELETE: 'deleteStack' }[req.method] || 'methodNotAllowed';
   }
@@ -327,7 +333,12 @@ async function handle(req, res) {
       }
       const active = ownedStacks(user).filter((s) => s.state !== 'STOPPING').length;
       if (active >= MAX_STACKS_PER_USER) {
-        return sendError(res, bugs.has('limit-status-429') ? 429 : 409, 'MaxStacksLimitReached', `Maximum number of stacks reached (${MAX_STACKS_PER_USER} per user); delete a stack first`);
+        return sendError(
+          res,
+          bugs.has('limit-status-429') ? 429 : 409,
+          'MaxStacksLimitReached',
+          `Maximum number of stacks reached (${MAX_STACKS_PER_USER} per user); delete a stack first`,
+        );
       }
       const s = createStack(user, version);
       return send(res, 202, summary(s), { Location: `/v1/stacks/${s.id}` });
@@ -394,7 +405,9 @@ const server = http.createServer((req, res) => {
 server.on('clientError', (_err, socket) => {
   if (socket.writable) {
     const body = JSON.stringify({ code: 'InvalidRequest', message: 'Malformed HTTP request' }, null, 2) + '\n';
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   } else {
     socket.destroy();
   }

@@ -425,7 +425,10 @@ server.on('clientError', (_err, socket) => {
   try {
     if (socket.writable) {
       const body = JSON.stringify({ code: 'BadHttpRequest', message: 'Malformed HTTP request' });
-      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n' + `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     } else socket.destroy();
   } catch {
     /* ignore */

@@ -1,7 +1,8 @@
 import { TOOL } from '../tool';
 import type { Exchange } from '../types';
 
-const pairs = (o: Record<string, string>) => Object.entries(o).map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' ? '***' : value }));
+const pairs = (o: Record<string, string>) =>
+  Object.entries(o).map(([name, value]) => ({ name, value: name.toLowerCase() === 'authorization' ? '***' : value }));
 
 /** HAR 1.2 of the run's traffic; credentials are masked here and again over the whole file when it is written. */
 export function toHar(exchanges: Exchange[]) {
@@ -22,7 +23,9 @@ export function toHar(exchanges: Exchange[]) {
           cookies: [],
           headersSize: -1,
           bodySize: ex.request.body?.length ?? 0,
-          ...(ex.request.body !== undefined ? { postData: { mimeType: ex.request.headers['content-type'] ?? 'application/json', text: ex.request.body } } : {}),
+          ...(ex.request.body !== undefined
+            ? { postData: { mimeType: ex.request.headers['content-type'] ?? 'application/json', text: ex.request.body } }
+            : {}),
         },
         response: {
           status: ex.status,

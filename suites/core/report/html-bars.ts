@@ -47,7 +47,8 @@ export function barsSection(r: ComplianceReport): string {
     return `<section class="bars-api" data-api="${h(api)}"><h3>${h(api)}${title ? ` <span class="muted">${h(title)}</span>` : ''}</h3>${row('api', api, undefined, `all ${api}`, countOf(reqs))}<div class="bars-groups">${groups.map((g) => row('group', api, g, g, countOf(reqs.filter((q) => q.group === g)))).join('')}</div></section>`;
   });
   const legend = BAR_STATUSES.map(
-    (s) => `<span class="key"><svg viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><rect class="seg-${s}" width="10" height="10"></rect></svg> ${s}</span>`,
+    (s) =>
+      `<span class="key"><svg viewBox="0 0 10 10" width="10" height="10" aria-hidden="true"><rect class="seg-${s}" width="10" height="10"></rect></svg> ${s}</span>`,
   ).join('');
   return `<section id="bars"><h2>Results by API and group</h2><div class="legend">${legend}<span class="muted">requirements of every level<span class="noprint">; a label filters the table</span></span></div>${blocks.join('')}</section>`;
 }

@@ -19,7 +19,12 @@ const targetOf = (a: Api) => (a.target.embedded ? `embedded reference implementa
 
 /** Each role, the variable that supplied it and the user's name where it is no secret: `primary: admin (OPS_USERNAME/OPS_PASSWORD)`. */
 const usersOf = (a: Api) =>
-  (a.users ?? []).map((u) => `${h(u.role)}${u.name ? `: <b>${h(u.name)}</b>` : ''} <span class="muted">(${h(a.target.embedded ? 'demo user' : u.variable)})</span>`).join(', ') || 'none';
+  (a.users ?? [])
+    .map(
+      (u) =>
+        `${h(u.role)}${u.name ? `: <b>${h(u.name)}</b>` : ''} <span class="muted">(${h(a.target.embedded ? 'demo user' : u.variable)})</span>`,
+    )
+    .join(', ') || 'none';
 
 const documentsOf = (a: Api) =>
   (a.documents ?? [{ kind: 'OpenAPI description', name: 'OpenAPI description', sha256: a.specSha256 }])
@@ -33,7 +38,10 @@ function facts_(r: ComplianceReport): string {
     ...r.apis.map((a): [string, string] => [`${h(a.api)} target`, `${h(targetOf(a))}<div class="muted">${h(a.title)}</div>`]),
     ...r.apis.map((a): [string, string] => [`${h(a.api)} users`, usersOf(a)]),
     ...r.apis.map((a): [string, string] => [`${h(a.api)} documents`, documentsOf(a)]),
-    ['suite', `${h(r.tool.name)} ${h(r.tool.version)} · commit <code>${h(r.tool.commit ?? 'unknown')}</code> · node ${h(run.node)} · seed <code>${run.seed}</code>`],
+    [
+      'suite',
+      `${h(r.tool.name)} ${h(r.tool.version)} · commit <code>${h(r.tool.commit ?? 'unknown')}</code> · node ${h(run.node)} · seed <code>${run.seed}</code>`,
+    ],
   ];
   return `<dl class="front">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
@@ -56,7 +64,9 @@ function cards(r: ComplianceReport): string {
 /** The header: verdict, label, what was checked against what, counts. */
 export function frontHeader(r: ComplianceReport): string {
   const verdict = verdictWord(r.summary);
-  const label = r.run.label ? `<div class="label">${h(r.run.label)}</div>` : '<div class="label muted">no deployment label given (--label)</div>';
+  const label = r.run.label
+    ? `<div class="label">${h(r.run.label)}</div>`
+    : '<div class="label muted">no deployment label given (--label)</div>';
   return `<header id="summary"><h1>Conformance report: <span class="${verdict === 'PASS' ? 'pass' : 'fail'}">${verdict}</span></h1>${r.summary.gate === 'incomplete' ? `<p class="fail"><b>${h(INTERRUPTED)}</b></p>` : ''}${label}${facts_(r)}${cards(r)}</header>`;
 }
 
@@ -64,7 +74,9 @@ function failureItem(q: Req, linked: boolean): string {
   const first = q.evidence.find((e) => e.outcome === 'fail') ?? q.evidence[0];
   const id = linked ? `<a class="fm-link" href="#${anchors(q).evidence}"><code>${h(q.id)}</code></a>` : `<code>${h(q.id)}</code>`;
   return `<li class="fm" data-api="${h(q.api)}" data-id="${h(q.id)}">${id} <span class="muted">${h(q.api)} · ${h(q.group)}${q.level === 'MUST' ? '' : ` · ${h(q.level)}`}</span>${q.intermittent ? ' <span class="tag">intermittent</span>' : ''}<div>${h(q.summary)}</div>${
-    first ? `<div class="fm-msg">${h(first.message)}${q.failed > 1 ? ` (${q.failed} failed assertions)` : ''}</div>${linked ? facts(first) : ''}` : ''
+    first
+      ? `<div class="fm-msg">${h(first.message)}${q.failed > 1 ? ` (${q.failed} failed assertions)` : ''}</div>${linked ? facts(first) : ''}`
+      : ''
   }${q.hint ? `<div class="fm-hint"><b>Hint:</b> ${h(q.hint)}</div>` : ''}</li>`;
 }
 
@@ -75,10 +87,15 @@ export function failuresSection(r: ComplianceReport, summaryOnly = false): strin
   const other = failed.filter((q) => q.level !== 'MUST');
   const m = r.summary.byLevel.MUST;
   const notRun =
-    m.untested + m.skipped ? `<p class="muted">${m.untested} MUST requirement${m.untested === 1 ? ' was' : 's were'} untested and ${m.skipped} skipped: not verified, see the table.</p>` : '';
+    m.untested + m.skipped
+      ? `<p class="muted">${m.untested} MUST requirement${m.untested === 1 ? ' was' : 's were'} untested and ${m.skipped} skipped: not verified, see the table.</p>`
+      : '';
   const shown = summaryOnly ? must.slice(0, SUMMARY_FAILURES) : must;
   const more = must.length > shown.length ? `<p class="muted">and ${must.length - shown.length} more, in the full report.</p>` : '';
-  const warnings = other.length && !summaryOnly ? `<div class="warnings"><h3>Other failures, not gating (${other.length})</h3><ol>${other.map((q) => failureItem(q, true)).join('')}</ol></div>` : '';
+  const warnings =
+    other.length && !summaryOnly
+      ? `<div class="warnings"><h3>Other failures, not gating (${other.length})</h3><ol>${other.map((q) => failureItem(q, true)).join('')}</ol></div>`
+      : '';
   if (!must.length)
     return `<section id="failed-must" class="attention none"><h2>No MUST requirement failed</h2><p>${m.passed} of ${m.total} MUST requirements passed.</p>${notRun}${warnings}</section>`;
   return `<section id="failed-must" class="attention"><h2>Failed MUST requirements (${must.length})</h2><p class="muted">These fail the run.${summaryOnly ? '' : ' Each links to its evidence: curl reproducer, request and response.'}</p><ol>${shown.map((q) => failureItem(q, !summaryOnly)).join('')}</ol>${more}${notRun}${warnings}</section>`;

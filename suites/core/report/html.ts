@@ -11,7 +11,8 @@ type Api = ComplianceReport['apis'][number];
 
 function evidenceItem(e: AssertionRecord, open: boolean): string {
   const ev = e.evidence;
-  const part = (label: string, text: string | undefined) => (text ? `<details class="rr"${open ? ' open' : ''}><summary>${label}</summary><pre>${h(text)}</pre></details>` : '');
+  const part = (label: string, text: string | undefined) =>
+    text ? `<details class="rr"${open ? ' open' : ''}><summary>${label}</summary><pre>${h(text)}</pre></details>` : '';
   return `<div class="ev ev-${h(e.outcome)}"><div class="ev-head"><b>${h(e.outcome)}</b> ${h(e.message)}${e.intermittent ? ' <i>(intermittent: passed on re-run)</i>' : ''}</div>${facts(e)}<div class="sub">check <code>${h(e.check)}</code></div>${
     ev?.curl ? `<div class="lbl">curl reproducer</div><pre class="curl">${h(ev.curl)}</pre>` : ''
   }${part('request', ev?.request)}${part('response', ev?.response)}${ev?.details ? `<details class="rr"><summary>details</summary><pre>${h(JSON.stringify(ev.details, null, 2))}</pre></details>` : ''}</div>`;

@@ -5,7 +5,13 @@ import { INTERRUPTED, verdictWord } from './verdict';
 type Req = ComplianceReport['requirements'][number];
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const icon: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', untested: '❔ untested', error: '⚠️ tool error' };
+const icon: Record<string, string> = {
+  passed: '✅ passed',
+  failed: '❌ failed',
+  skipped: '⏭️ skipped',
+  untested: '❔ untested',
+  error: '⚠️ tool error',
+};
 
 /** The anchor GitHub gives a heading, for the contents. */
 const anchor = (title: string) =>
@@ -39,31 +45,45 @@ function frontPage(r: ComplianceReport): string[] {
   if (r.summary.gate === 'incomplete') out.push(`**${INTERRUPTED}**`, '');
   out.push(r.run.label ? `**${esc(r.run.label)}**` : '_no deployment label given (--label)_', '', '| | |', '|---|---|');
   out.push(`| date | ${r.run.startedAt} · ${(r.run.durationMs / 1000).toFixed(1)} s |`);
-  for (const a of r.apis) out.push(`| ${a.api} target | ${a.target.embedded ? `embedded reference implementation (${a.target.baseUrl})` : a.target.baseUrl} |`);
+  for (const a of r.apis)
+    out.push(`| ${a.api} target | ${a.target.embedded ? `embedded reference implementation (${a.target.baseUrl})` : a.target.baseUrl} |`);
   for (const a of r.apis) out.push(`| ${a.api} users | ${usersOf(a)} |`);
   for (const a of r.apis) out.push(`| ${a.api} documents | ${documentsOf(a)} |`);
-  out.push(`| suite | ${r.tool.name} ${r.tool.version} · commit \`${r.tool.commit ?? 'unknown'}\` · node ${r.run.node} · seed \`${r.run.seed}\` · ${r.run.runs} property runs |`, '');
+  out.push(
+    `| suite | ${r.tool.name} ${r.tool.version} · commit \`${r.tool.commit ?? 'unknown'}\` · node ${r.run.node} · seed \`${r.run.seed}\` · ${r.run.runs} property runs |`,
+    '',
+  );
   out.push(...counts(r), '', ...failedMust(r));
   return out;
 }
 
 const usersOf = (a: ComplianceReport['apis'][number]) =>
-  (a.users ?? []).map((u) => `${u.role}${u.name ? `: **${esc(u.name)}**` : ''} (${a.target.embedded ? 'demo user' : u.variable})`).join(', ') || 'none';
+  (a.users ?? [])
+    .map((u) => `${u.role}${u.name ? `: **${esc(u.name)}**` : ''} (${a.target.embedded ? 'demo user' : u.variable})`)
+    .join(', ') || 'none';
 
 const documentsOf = (a: ComplianceReport['apis'][number]) =>
-  (a.documents ?? [{ kind: 'OpenAPI description', name: 'OpenAPI description', sha256: a.specSha256 }]).map((d) => `${d.kind} \`${d.name}\` sha256 \`${d.sha256}\``).join('<br>');
+  (a.documents ?? [{ kind: 'OpenAPI description', name: 'OpenAPI description', sha256: a.specSha256 }])
+    .map((d) => `${d.kind} \`${d.name}\` sha256 \`${d.sha256}\``)
+    .join('<br>');
 
 function counts(r: ComplianceReport): string[] {
   const out = ['| API | target | passed | failed | warnings | skipped | untested | requests |', '|---|---|---|---|---|---|---|---|'];
   for (const a of r.apis) {
     const c = gateCounts(r, a.api);
-    out.push(`| ${a.api} | ${a.target.embedded ? 'embedded' : a.target.baseUrl} | ${c.passed} | ${c.failed} | ${c.warnings} | ${c.skipped} | ${c.untested} | ${a.stats.requests} |`);
+    out.push(
+      `| ${a.api} | ${a.target.embedded ? 'embedded' : a.target.baseUrl} | ${c.passed} | ${c.failed} | ${c.warnings} | ${c.skipped} | ${c.untested} | ${a.stats.requests} |`,
+    );
   }
   out.push('', '| level | passed | failed | skipped | untested |', '|---|---|---|---|---|');
-  for (const [level, c] of Object.entries(r.summary.byLevel)) out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.untested} |`);
+  for (const [level, c] of Object.entries(r.summary.byLevel))
+    out.push(`| ${level} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.untested} |`);
   for (const a of r.apis.filter((x) => x.crossCheck)) {
     const c = a.crossCheck!;
-    out.push('', `Prism proxy cross-check (${a.api}): ${c.agreed} of ${c.exchanges} answers judged alike; ${c.prismOnly.length} flagged only by Prism, ${c.suiteOnly.length} only by this suite.`);
+    out.push(
+      '',
+      `Prism proxy cross-check (${a.api}): ${c.agreed} of ${c.exchanges} answers judged alike; ${c.prismOnly.length} flagged only by Prism, ${c.suiteOnly.length} only by this suite.`,
+    );
   }
   return out;
 }
@@ -72,7 +92,11 @@ function counts(r: ComplianceReport): string[] {
 function failedMust(r: ComplianceReport): string[] {
   const must = r.requirements.filter((q) => q.status === 'failed' && q.level === 'MUST');
   if (!must.length) return [`**No MUST requirement failed** (${r.summary.byLevel.MUST.passed} of ${r.summary.byLevel.MUST.total} passed).`];
-  return [`**Failed MUST requirements (${must.length})**`, '', ...must.map((q) => `- \`${q.id}\` (${q.api}): ${esc(q.evidence[0]?.message ?? q.summary)}`)];
+  return [
+    `**Failed MUST requirements (${must.length})**`,
+    '',
+    ...must.map((q) => `- \`${q.id}\` (${q.api}): ${esc(q.evidence[0]?.message ?? q.summary)}`),
+  ];
 }
 
 /** A table of failed requirements with their first failure, then their curl reproducers; nothing when there are none. */

@@ -18,20 +18,27 @@ const shardText = (s: Shard) => (s ? `shard ${s.index}/${s.count}` : 'a whole ru
 function checkMergeable(parts: ComplianceReport[], names: string[]): void {
   const versions = parts.map((p) => `${p.tool.name} ${p.tool.version}${p.tool.commit ? ` (${p.tool.commit.slice(0, 12)})` : ''}`);
   const otherVersion = versions.findIndex((v) => v !== versions[0]);
-  if (otherVersion >= 0) throw new UsageError(`cannot merge: ${names[0]} was written by ${versions[0]} but ${names[otherVersion]} by ${versions[otherVersion]} (run every shard with the same suite)`);
+  if (otherVersion >= 0)
+    throw new UsageError(
+      `cannot merge: ${names[0]} was written by ${versions[0]} but ${names[otherVersion]} by ${versions[otherVersion]} (run every shard with the same suite)`,
+    );
   const specs = new Map<string, { name: string; sha: string }>();
   for (const [i, part] of parts.entries()) {
     for (const a of part.apis) {
       const first = specs.get(a.api);
       if (first && first.sha !== a.specSha256)
-        throw new UsageError(`cannot merge: ${first.name} and ${names[i]} judged the ${a.api} API against different specs (sha256 ${first.sha.slice(0, 12)} and ${a.specSha256.slice(0, 12)})`);
+        throw new UsageError(
+          `cannot merge: ${first.name} and ${names[i]} judged the ${a.api} API against different specs (sha256 ${first.sha.slice(0, 12)} and ${a.specSha256.slice(0, 12)})`,
+        );
       if (!first) specs.set(a.api, { name: names[i], sha: a.specSha256 });
     }
   }
   const seeds = new Set(parts.map((p) => p.run.seed));
   if (seeds.size > 1) {
     const other = parts.findIndex((p) => p.run.seed !== parts[0].run.seed);
-    throw new UsageError(`cannot merge: ${names[0]} has seed ${parts[0].run.seed} but ${names[other]} has seed ${parts[other].run.seed} (the shards of one run share --seed)`);
+    throw new UsageError(
+      `cannot merge: ${names[0]} has seed ${parts[0].run.seed} but ${names[other]} has seed ${parts[other].run.seed} (the shards of one run share --seed)`,
+    );
   }
   const seen = new Map<string, { name: string; shard: Shard }>();
   for (const [i, part] of parts.entries()) {
@@ -42,7 +49,9 @@ function checkMergeable(parts: ComplianceReport[], names: string[]): void {
       if (dup) throw new UsageError(`cannot merge: ${dup.name} and ${names[i]} are both ${shardText(shard)} of the ${api} API`);
       for (const [k, v] of seen) {
         if (k.split(' ')[0] === api && (v.shard?.count ?? 1) !== (shard?.count ?? 1)) {
-          throw new UsageError(`cannot merge: ${v.name} is ${shardText(v.shard)} but ${names[i]} is ${shardText(shard)} of the ${api} API (shards of one run use the same N)`);
+          throw new UsageError(
+            `cannot merge: ${v.name} is ${shardText(v.shard)} but ${names[i]} is ${shardText(shard)} of the ${api} API (shards of one run use the same N)`,
+          );
         }
       }
       seen.set(key, { name: names[i], shard });
@@ -70,8 +79,14 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
         reason: winner.status === 'passed' || winner.status === 'failed' ? undefined : winner.reason,
         passed: seen.passed + q.passed,
         failed: seen.failed + q.failed,
-        intermittent: seen.failed + q.failed > 0 ? Boolean((seen.failed === 0 || seen.intermittent) && (q.failed === 0 || q.intermittent)) || undefined : undefined,
-        evidence: winner.status === seen.status ? [...seen.evidence, ...q.evidence.filter((e) => e.outcome === (winner.status === 'failed' ? 'fail' : e.outcome))] : winner.evidence,
+        intermittent:
+          seen.failed + q.failed > 0
+            ? Boolean((seen.failed === 0 || seen.intermittent) && (q.failed === 0 || q.intermittent)) || undefined
+            : undefined,
+        evidence:
+          winner.status === seen.status
+            ? [...seen.evidence, ...q.evidence.filter((e) => e.outcome === (winner.status === 'failed' ? 'fail' : e.outcome))]
+            : winner.evidence,
         observations: [...seen.observations, ...q.observations.filter((o) => !seen.observations.some((x) => x.note === o.note))],
       });
     }
@@ -88,8 +103,14 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
         assertions: seen.stats.assertions + a.stats.assertions,
         ms: Math.max(seen.stats.ms, a.stats.ms),
       };
-      seen.cleanup = { created: seen.cleanup.created + a.cleanup.created, removed: seen.cleanup.removed + a.cleanup.removed, failed: [...seen.cleanup.failed, ...a.cleanup.failed] };
-      seen.checks = seen.checks.map((c) => (c.outcome === 'filtered' ? (a.checks.find((x) => x.id === c.id && x.outcome !== 'filtered') ?? c) : c));
+      seen.cleanup = {
+        created: seen.cleanup.created + a.cleanup.created,
+        removed: seen.cleanup.removed + a.cleanup.removed,
+        failed: [...seen.cleanup.failed, ...a.cleanup.failed],
+      };
+      seen.checks = seen.checks.map((c) =>
+        c.outcome === 'filtered' ? (a.checks.find((x) => x.id === c.id && x.outcome !== 'filtered') ?? c) : c,
+      );
     }
   }
   for (const a of apis.values()) a.summary = countOf(requirements.filter((q) => q.api === a.api));

@@ -40,7 +40,13 @@ export function suiteCommit(): string {
     try {
       // An installed package sits inside the user's checkout: its commit is not the suite's.
       if (!existsSync(join(ROOT, '.git'))) throw new Error('not a checkout of the suite');
-      commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || 'unknown';
+      commit =
+        execFileSync('git', ['rev-parse', 'HEAD'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          timeout: 5000,
+        }).trim() || 'unknown';
     } catch {
       commit = 'unknown';
     }

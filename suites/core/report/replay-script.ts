@@ -42,9 +42,14 @@ export function replayScript(r: ComplianceReport, q: Req): string {
     '#!/bin/sh',
     `# Replays ${q.id} [${q.level}] of the ${q.api} API: every request its failing case sent in the run of ${r.run.startedAt} (seed ${r.run.seed}), in order.`,
     `# It failed: ${(first?.message ?? '').replace(/\n/g, ' ')}`,
-    ...checks.map((c) => `# check ${c.id}: ${c.sequence ? `${c.sequence.length} requests` : 'no requests recorded (the report predates replay sequences, or the check sent none)'}`),
+    ...checks.map(
+      (c) =>
+        `# check ${c.id}: ${c.sequence ? `${c.sequence.length} requests` : 'no requests recorded (the report predates replay sequences, or the check sent none)'}`,
+    ),
     `# Credentials come from the environment, as in the run${variables.length ? `: ${variables.join(', ')}` : ''}. BASE points the requests elsewhere.`,
-    ...(api?.target.embedded ? ['# The run checked its embedded implementation, which is gone: set BASE to a running one (npm run ref:<api>).'] : []),
+    ...(api?.target.embedded
+      ? ['# The run checked its embedded implementation, which is gone: set BASE to a running one (npm run ref:<api>).']
+      : []),
     'set -u',
     ...variables.map((v) => `: "\${${v}:?set ${v}}"`),
     `BASE="\${BASE:-${base}}"`,

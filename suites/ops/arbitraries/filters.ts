@@ -42,7 +42,9 @@ export function filterFor(rows: Doc[]): fc.Arbitrary<GeneratedFilter> {
       })
     : equality;
   const simple = fc.oneof(equality, regex, ne);
-  const combined = fc.tuple(simple, simple, fc.constantFrom('$and', '$or')).map(([x, y, op]) => ({ kind: 'combined' as const, filter: { [op]: [x.filter, y.filter] } }));
+  const combined = fc
+    .tuple(simple, simple, fc.constantFrom('$and', '$or'))
+    .map(([x, y, op]) => ({ kind: 'combined' as const, filter: { [op]: [x.filter, y.filter] } }));
   return fc.oneof({ weight: 3, arbitrary: simple }, { weight: 1, arbitrary: combined });
 }
 

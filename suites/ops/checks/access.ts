@@ -46,12 +46,24 @@ export const basicAuthRequired: OpsCheck = {
       // Status codes are not shown: a refusal, or a success that shows no row (the caller can read nothing), both hold.
       const read = await ctx.http.send('coreList', { as: null, headers, params: { object_type: 'service' } });
       const shownRows = ok(read) ? rows(read).length : 0;
-      ctx.expect.that('OPS-AUTH-ACCESS-CHECKS', `a list with ${what}`, shownRows === 0, { expected: 'no rows', actual: `${read.status} with ${shownRows} rows` }, read);
+      ctx.expect.that(
+        'OPS-AUTH-ACCESS-CHECKS',
+        `a list with ${what}`,
+        shownRows === 0,
+        { expected: 'no rows', actual: `${read.status} with ${shownRows} rows` },
+        read,
+      );
       ctx.observe('OPS-ERR-STATUS-NOT-SHOWN', `${what}: ${read.status} ${read.text.slice(0, 100).replace(/\s+/g, ' ')}`);
       const title = tagged(ctx, `must not exist (${what})`);
       const write = await ctx.http.send('coreCreate', { as: null, headers, params: { object_type: 'service' }, body: { title } });
       const made = countOf(await countIn(ctx, SERVICE, { filter: JSON.stringify({ title }) }));
-      ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', `services titled as a create with ${what} sent (it answered ${write.status})`, made, 0, write);
+      ctx.expect.equal(
+        'OPS-AUTH-ACCESS-CHECKS',
+        `services titled as a create with ${what} sent (it answered ${write.status})`,
+        made,
+        0,
+        write,
+      );
       ctx.observe('OPS-ERR-STATUS-NOT-SHOWN', `a create with ${what} answered ${write.status}`);
     }
   },
@@ -85,14 +97,27 @@ export const readOnlyCannotWrite: OpsCheck = {
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'changed by reader' }, 1, { as: 'readonly' });
     const del = await deleteIn(ctx, SERVICE, key, { as: 'readonly' });
     const after = await getIn(ctx, SERVICE, key);
-    ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', `cf_note after a read-only update (it answered ${upd.status})`, after.json?.cf_note, 'original', upd);
-    ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', `whether the object still reads after a read-only delete (it answered ${del.status})`, ok(after), true, del);
+    ctx.expect.equal(
+      'OPS-AUTH-ACCESS-CHECKS',
+      `cf_note after a read-only update (it answered ${upd.status})`,
+      after.json?.cf_note,
+      'original',
+      upd,
+    );
+    ctx.expect.equal(
+      'OPS-AUTH-ACCESS-CHECKS',
+      `whether the object still reads after a read-only delete (it answered ${del.status})`,
+      ok(after),
+      true,
+      del,
+    );
   },
 };
 
 export const resultsRestrictedToReadable: OpsCheck = {
   id: 'ops.auth.results-readable',
-  title: 'Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count',
+  title:
+    'Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count',
   requirements: ['OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS'],
   needs: ['readonly'],
   async run(ctx) {
@@ -113,7 +138,9 @@ export const resultsRestrictedToReadable: OpsCheck = {
     };
     // Each collection's objects are the run's own, so the collections are judged side by side; a window is as
     // readable as the objects it names, so the unreadable window names the unreadable service.
-    const services = judge(SERVICE).then((hiddenService) => judge(MAINTENANCE, { sec_grp_list: [teamKey], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] }));
+    const services = judge(SERVICE).then((hiddenService) =>
+      judge(MAINTENANCE, { sec_grp_list: [teamKey], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] }),
+    );
     await Promise.all([services, judge(BACKUP), judgeRetirable(ctx, teamKey)]);
   },
 };
@@ -135,23 +162,49 @@ async function judgeRetirable(ctx: OpsContext, team: string): Promise<void> {
 /** Whether `as`, reading the run's `hidden` object of `c` or not, finds in its list and count only what it can read. */
 async function judgeReader(ctx: OpsContext, c: Collection, hidden: Created, filter: string, req: string, as: string): Promise<void> {
   if (!hidden.key) return;
-  const [probe, adminList, list] = await Promise.all([getIn(ctx, c, hidden.key, { as }), listIn(ctx, c, { filter }), listIn(ctx, c, { filter }, { as })]);
+  const [probe, adminList, list] = await Promise.all([
+    getIn(ctx, c, hidden.key, { as }),
+    listIn(ctx, c, { filter }),
+    listIn(ctx, c, { filter }, { as }),
+  ]);
   const admin = new Set(keys(rows(adminList)));
   const mine = keys(rows(list));
   if (ok(probe)) {
     // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
     // Either the object is readable and missing from the list, or it is not and the read returned it.
-    if (!mine.includes(hidden.key)) ctx.expect.contains('OPS-AUTH-RESULTS-READABLE', `the ${as} list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`, mine, hidden.key, probe);
-    else ctx.untested(req, `the ${as} caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`, probe);
+    if (!mine.includes(hidden.key))
+      ctx.expect.contains(
+        'OPS-AUTH-RESULTS-READABLE',
+        `the ${as} list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`,
+        mine,
+        hidden.key,
+        probe,
+      );
+    else
+      ctx.untested(
+        req,
+        `the ${as} caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`,
+        probe,
+      );
   } else {
     // A list refused as a whole shows nothing it may not: the capability each endpoint needs is not shown.
     const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
     if (ok(list))
-      ctx.expect.equal('OPS-AUTH-RESULTS-READABLE', `the ${as} list of ${c.type}, refused ${hidden.key} (${probe.status}): rows it cannot read or the administrator does not list`, extra, [], list);
+      ctx.expect.equal(
+        'OPS-AUTH-RESULTS-READABLE',
+        `the ${as} list of ${c.type}, refused ${hidden.key} (${probe.status}): rows it cannot read or the administrator does not list`,
+        extra,
+        [],
+        list,
+      );
   }
   const count = await countIn(ctx, c, { filter }, { as });
   if (!ok(list) || !ok(count))
-    ctx.untested(req, `the ${as} ${c.type} ${ok(list) ? 'count' : 'list'} was refused (${ok(list) ? count.status : list.status}): no count to hold against a list`, ok(list) ? count : list);
+    ctx.untested(
+      req,
+      `the ${as} ${c.type} ${ok(list) ? 'count' : 'list'} was refused (${ok(list) ? count.status : list.status}): no count to hold against a list`,
+      ok(list) ? count : list,
+    );
   else if (c === SERVICE) {
     // "Results are restricted to objects the caller can read. Counts of maintenance windows and jobs reflect the
     // caller's access": whether the other counts are results is not said, so a core count may count every object.
@@ -163,8 +216,16 @@ async function judgeReader(ctx: OpsContext, c: Collection, hidden: Created, filt
       { expected: `${mine.length} (its list) or ${admin.size} (the administrator's)`, actual: compact(n) },
       count,
     );
-    if (n !== mine.length) ctx.observe(req, `the ${as} count of services counts objects the caller cannot read (${n}, its list ${mine.length})`);
-  } else ctx.expect.equal(req, `${c.type}: the ${as} count of the run's objects, against the rows of its list (${admin.size} for the administrator)`, countOf(count), mine.length, count);
+    if (n !== mine.length)
+      ctx.observe(req, `the ${as} count of services counts objects the caller cannot read (${n}, its list ${mine.length})`);
+  } else
+    ctx.expect.equal(
+      req,
+      `${c.type}: the ${as} count of the run's objects, against the rows of its list (${admin.size} for the administrator)`,
+      countOf(count),
+      mine.length,
+      count,
+    );
   // Without a filter too, while an object it cannot read is there: the caller's count is the length of its list.
   if (c !== SERVICE && !ok(probe) && ok(list) && ok(count)) await assertWholeCount(ctx, c, req, `rows of the ${as} list`, { as });
   // And the other way: an object of the run's in the default group that the caller reads by key is in its list.
@@ -183,36 +244,60 @@ const GLOBAL_TEAM = 'default_ops_security_group';
 
 export const teamRestrictedWriter: OpsCheck = {
   id: 'ops.auth.team-restricted-writer',
-  title: 'A caller with write access who cannot read the Global team MUST NOT link a service to a template, and MUST NOT overwrite, update or delete an object it cannot read',
+  title:
+    'A caller with write access who cannot read the Global team MUST NOT link a service to a template, and MUST NOT overwrite, update or delete an object it cannot read',
   requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-ACCESS-CHECKS'],
   needs: ['restricted'],
   async run(ctx) {
     const as = 'restricted';
     const global = await getIn(ctx, TEAM, GLOBAL_TEAM, { as });
-    if (ok(global)) return ctx.untested('OPS-AUTH-TEMPLATE-LINK', `the restricted user reads the Global team (${GLOBAL_TEAM}), so it is not restricted as the rule needs`, global);
+    if (ok(global))
+      return ctx.untested(
+        'OPS-AUTH-TEMPLATE-LINK',
+        `the restricted user reads the Global team (${GLOBAL_TEAM}), so it is not restricted as the rule needs`,
+        global,
+      );
     // A team the user reads holds a service it may write.
     // The template is in that team too, so that only the Global rule stands between the user and the link.
     const team = rows(await listIn(ctx, TEAM, {}, { as })).find((t) => typeof t._key === 'string' && t._key !== GLOBAL_TEAM);
-    const tpl = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'restricted template', { entity_rules: [], ...(team ? { sec_grp: team._key } : {}) });
+    const tpl = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'restricted template', {
+      entity_rules: [],
+      ...(team ? { sec_grp: team._key } : {}),
+    });
     const svc = team ? await createIn(ctx, SERVICE, 'restricted linked service', { sec_grp: team._key }, { as }) : undefined;
     if (!svc?.key || !tpl.key)
-      ctx.untested('OPS-AUTH-TEMPLATE-LINK', `the restricted user ${team ? 'could not create a service in its team' : 'reads no team but Global'}, or no template could be made`);
+      ctx.untested(
+        'OPS-AUTH-TEMPLATE-LINK',
+        `the restricted user ${team ? 'could not create a service in its team' : 'reads no team but Global'}, or no template could be made`,
+      );
     else {
       const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as, params: { _key: svc.key }, body: { _key: tpl.key } });
       const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });
       const linked = ok(after) && after.json?._key === tpl.key;
       // The effect is the rule; what the refusal answers is not shown.
-      ctx.expect.equal('OPS-AUTH-TEMPLATE-LINK', `whether the service is linked after a link by a caller who cannot read the Global team (it answered ${link.status})`, linked, false, link);
+      ctx.expect.equal(
+        'OPS-AUTH-TEMPLATE-LINK',
+        `whether the service is linked after a link by a caller who cannot read the Global team (it answered ${link.status})`,
+        linked,
+        false,
+        link,
+      );
     }
 
     // An object in a team of the run's, which nobody granted the restricted user.
     const hiddenTeam = await createNeeded(ctx, TEAM, 'restricted hidden team');
     const { key } = await createNeeded(ctx, SERVICE, 'restricted hidden service', { sec_grp: hiddenTeam.key, cf_note: 'original' });
-    if (ok(await getIn(ctx, SERVICE, key, { as }))) return ctx.untested('OPS-AUTH-ACCESS-CHECKS', `the restricted user reads ${key}, a service in a team nobody granted it`);
+    if (ok(await getIn(ctx, SERVICE, key, { as })))
+      return ctx.untested('OPS-AUTH-ACCESS-CHECKS', `the restricted user reads ${key}, a service in a team nobody granted it`);
     const writes: [string, () => Promise<Exchange>][] = [
       [
         'POST service with its _key',
-        () => ctx.http.send('coreCreate', { as, params: { object_type: 'service' }, body: { _key: key, title: tagged(ctx, 'restricted overwrite'), cf_note: 'overwritten' } }),
+        () =>
+          ctx.http.send('coreCreate', {
+            as,
+            params: { object_type: 'service' },
+            body: { _key: key, title: tagged(ctx, 'restricted overwrite'), cf_note: 'overwritten' },
+          }),
       ],
       [
         'bulk_update of it',

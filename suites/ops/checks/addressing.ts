@@ -15,12 +15,25 @@ const INTERFACES: [string, keyof operations, Record<string, string>][] = [
 export const interfacesAtTheirPaths: OpsCheck = {
   id: 'ops.addressing.interfaces',
   title: 'Each interface MUST answer at its documented path segment, under user nobody and app SA-ITOA',
-  requirements: ['OPS-ADDR-IF-CORE', 'OPS-ADDR-IF-EVENTS', 'OPS-ADDR-IF-MAINTENANCE', 'OPS-ADDR-IF-BACKUP', 'OPS-ADDR-IF-ICONS', 'OPS-ADDR-USER-APP'],
+  requirements: [
+    'OPS-ADDR-IF-CORE',
+    'OPS-ADDR-IF-EVENTS',
+    'OPS-ADDR-IF-MAINTENANCE',
+    'OPS-ADDR-IF-BACKUP',
+    'OPS-ADDR-IF-ICONS',
+    'OPS-ADDR-USER-APP',
+  ],
   async run(ctx) {
     for (const [requirement, op, params] of INTERFACES) {
       const ex = await ctx.http.send(op, { params });
       const path = new URL(ex.request.url).pathname;
-      ctx.expect.equal(requirement, `${path}: success and a JSON body`, { success: ok(ex), json: ex.json !== undefined }, { success: true, json: true }, ex);
+      ctx.expect.equal(
+        requirement,
+        `${path}: success and a JSON body`,
+        { success: ok(ex), json: ex.json !== undefined },
+        { success: true, json: true },
+        ex,
+      );
     }
     const ns = await ctx.http.send('coreGetSupportedObjectTypes', { params: { user: 'nobody', app: 'SA-ITOA' } });
     ctx.expect.status('OPS-ADDR-USER-APP', '/servicesNS/nobody/SA-ITOA/itoa_interface', ns, '2xx');
@@ -37,11 +50,16 @@ export const platformLimits: OpsCheck = {
     ctx.observe('OPS-ADDR-CORE-SETTINGS', `compression on request: ${gz.headers['content-encoding'] ?? 'none'}`);
 
     const big = 'x'.repeat(512 * 1024);
-    const made = await createIn(ctx, SERVICE, 'large payload', { description: big, cf_nested: { deep: { list: [1, 'two', { three: 3 }] } } });
+    const made = await createIn(ctx, SERVICE, 'large payload', {
+      description: big,
+      cf_nested: { deep: { list: [1, 'two', { three: 3 }] } },
+    });
     ctx.observe('OPS-LIMITS-PAYLOAD', `a create of about 0.5 MB answers ${made.ex.status}`);
     if (made.key) {
       const got = (await getIn(ctx, SERVICE, made.key)).json;
-      const kept = (got?.description as string | undefined)?.length === big.length && JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
+      const kept =
+        (got?.description as string | undefined)?.length === big.length &&
+        JSON.stringify(got?.cf_nested) === '{"deep":{"list":[1,"two",{"three":3}]}}';
       // Schemas beyond the listed fields are not shown: what a create keeps of them is recorded, not judged.
       ctx.observe(
         'OPS-COMMON-FULL-SCHEMAS',
@@ -61,13 +79,18 @@ export const platformLimits: OpsCheck = {
 
 export const templateLinkNeedsWriteAccess: OpsCheck = {
   id: 'ops.auth.template-link-access',
-  title: 'Linking a service to a template MUST NOT take effect for a caller without write access to the service (what the refusal answers is recorded)',
+  title:
+    'Linking a service to a template MUST NOT take effect for a caller without write access to the service (what the refusal answers is recorded)',
   requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-CAPABILITIES'],
   needs: ['readonly'],
   async run(ctx) {
     const { key: tplKey } = await createNeeded(ctx, BASE_SERVICE_TEMPLATE, 'access template', { entity_rules: [] });
     const svc = await createNeeded(ctx, SERVICE, 'access linked service');
-    const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { as: 'readonly', params: { _key: svc.key }, body: { _key: tplKey } });
+    const link = await ctx.http.send('serviceLinkBaseServiceTemplate', {
+      as: 'readonly',
+      params: { _key: svc.key },
+      body: { _key: tplKey },
+    });
     // The effect below is the rule; what the refusal answers is not shown.
     ctx.observe('OPS-AUTH-CAPABILITIES', `a link by a caller without write access answered ${link.status}`);
     const after = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: svc.key } });

@@ -4,7 +4,23 @@ import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { SERVICE } from '../collections';
-import { absentFields, allNeeded, countOf, createIn, deleteIn, keyOf, lackingFields, ok, ownFilter, same, schemaFindings, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  absentFields,
+  allNeeded,
+  countOf,
+  createIn,
+  deleteIn,
+  keyOf,
+  lackingFields,
+  ok,
+  ownFilter,
+  same,
+  schemaFindings,
+  tagged,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import { Unmet } from '../../core/precondition';
@@ -69,7 +85,8 @@ async function createPacks(ctx: OpsContext, bodies: [string, Doc][]): Promise<(M
 
 /** Identifier → title pairs of a single-read `ops_objects` member: `{id: title}` entries in an array, or one such map. */
 function singleReadPairs(v: unknown): [string, unknown][] | undefined {
-  if (Array.isArray(v)) return v.every((e) => isDoc(e) && Object.keys(e).length === 1) ? v.flatMap((e) => Object.entries(e as Doc)) : undefined;
+  if (Array.isArray(v))
+    return v.every((e) => isDoc(e) && Object.keys(e).length === 1) ? v.flatMap((e) => Object.entries(e as Doc)) : undefined;
   return isDoc(v) ? Object.entries(v) : undefined;
 }
 /** Identifiers of an `ops_objects` member in either form. */
@@ -77,7 +94,10 @@ const idsIn = (v: unknown): string[] => (Array.isArray(v) && v.every(str) ? v : 
 
 /** `n` services of the run's for a pack to name, as `{_key, title}`; Unmet when one is refused. */
 async function ownServices(ctx: OpsContext, n: number): Promise<Doc[]> {
-  const made = allNeeded(await Promise.all(Array.from({ length: n }, (_, i) => createIn(ctx, SERVICE, `cpa service ${i}`))), `${n} service(s) for the pack to name`);
+  const made = allNeeded(
+    await Promise.all(Array.from({ length: n }, (_, i) => createIn(ctx, SERVICE, `cpa service ${i}`))),
+    `${n} service(s) for the pack to name`,
+  );
   return made.map((m) => ({ _key: m.key, title: m.body.title }));
 }
 
@@ -85,11 +105,30 @@ const crud: OpsCheck = {
   id: 'ops.authoring.crud',
   title:
     'A custom content pack MUST be created with {_key}, read back by key as object_type content_pack in one of the six statuses, updated in full with {_key}, and deleted (the answer SHOULD give its details)',
-  requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET', 'OPS-CPA-UPDATE', 'OPS-CPA-DELETE', 'OPS-CPA-DELETE-DETAILS', 'OPS-CPA-OBJECT-TYPE', 'OPS-CPA-STATUS', 'OPS-CPA-TRANSITIONS', 'OPS-CPA-FIELDS'],
+  requirements: [
+    'OPS-CPA-CREATE',
+    'OPS-CPA-GET',
+    'OPS-CPA-UPDATE',
+    'OPS-CPA-DELETE',
+    'OPS-CPA-DELETE-DETAILS',
+    'OPS-CPA-OBJECT-TYPE',
+    'OPS-CPA-STATUS',
+    'OPS-CPA-TRANSITIONS',
+    'OPS-CPA-FIELDS',
+  ],
   uses: ['authoring'],
   async run(ctx) {
     const made = await createPack(ctx, 'crud');
-    if (!ctx.expect.that('OPS-CPA-CREATE', 'create of a pack', !!made.key, { expected: 'a success with {_key}', actual: shown(made.ex) }, made.ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-CPA-CREATE',
+        'create of a pack',
+        !!made.key,
+        { expected: 'a success with {_key}', actual: shown(made.ex) },
+        made.ex,
+      )
+    )
+      return;
     const key = made.key!;
     const got = await read(ctx, key);
     const d = asDoc(got.json);
@@ -114,7 +153,13 @@ const crud: OpsCheck = {
       platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] },
     });
     const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body: next });
-    ctx.expect.equal('OPS-CPA-UPDATE', 'update of the pack: success and {_key}', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: key }, upd);
+    ctx.expect.equal(
+      'OPS-CPA-UPDATE',
+      'update of the pack: success and {_key}',
+      { success: ok(upd), _key: keyOf(upd) },
+      { success: true, _key: key },
+      upd,
+    );
     const again = await read(ctx, key);
     const a = asDoc(again.json);
     const stale = FIELDS.filter((f) => a[f] !== next[f]);
@@ -123,12 +168,19 @@ const crud: OpsCheck = {
       'OPS-CPA-UPDATE',
       'the pack read after the update',
       stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]),
-      { expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }), actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }) },
+      {
+        expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }),
+        actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }),
+      },
       again,
     );
     // A full update that sends no status may leave the pack without one (transitions are not shown); one it holds is one of the six.
     if (a.status !== undefined) ctx.expect.oneOf('OPS-CPA-STATUS', 'status of the pack after an update', String(a.status), STATUSES, again);
-    if (a.status !== d.status) ctx.observe('OPS-CPA-TRANSITIONS', `an update that sent no status moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`);
+    if (a.status !== d.status)
+      ctx.observe(
+        'OPS-CPA-TRANSITIONS',
+        `an update that sent no status moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`,
+      );
 
     const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
     const details = asDoc(del.json);
@@ -144,7 +196,12 @@ const crud: OpsCheck = {
     if (ok(del) && made.key) ctx.ledger.forget(packEntry(made.key));
     const gone = await read(ctx, key);
     ctx.expect.status('OPS-CPA-DELETE', 'GET of the deleted pack', gone, 'not 2xx');
-    ctx.expect.absent('OPS-CPA-DELETE', "keys the list of the run's packs shows after the delete", keysOf(await list(ctx, { filter: ownFilter(ctx) })), key);
+    ctx.expect.absent(
+      'OPS-CPA-DELETE',
+      "keys the list of the run's packs shows after the delete",
+      keysOf(await list(ctx, { filter: ownFilter(ctx) })),
+      key,
+    );
 
     // A pack outlives the objects it names: one naming a service deleted since still reads and deletes.
     const { key: orphan } = await createIn(ctx, SERVICE, 'cpa service 0');
@@ -154,15 +211,23 @@ const crud: OpsCheck = {
     const orphanRead = await read(ctx, naming.key);
     ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming a service deleted since', orphanRead, '2xx');
     const named = asDoc(orphanRead.json).ops_objects;
-    ctx.expect.contains('OPS-CPA-FIELDS', 'identifiers of the single read of a pack naming a service deleted since', idsIn(isDoc(named) ? named.service : undefined), orphan, orphanRead);
+    ctx.expect.contains(
+      'OPS-CPA-FIELDS',
+      'identifiers of the single read of a pack naming a service deleted since',
+      idsIn(isDoc(named) ? named.service : undefined),
+      orphan,
+      orphanRead,
+    );
     const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
-    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming a service deleted since', dropped, '2xx')) ctx.ledger.forget(packEntry(naming.key));
+    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming a service deleted since', dropped, '2xx'))
+      ctx.ledger.forget(packEntry(naming.key));
     // Likewise a pack naming an object of a listed type that holds none (such a pack may be refused).
     const unused = await createPack(ctx, 'crud unused type', { ops_objects: { entity_filter_rule: [`${ctx.options.runTag}-rule`] } });
     if (!unused.key) return;
     ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming an entity_filter_rule no store holds', await read(ctx, unused.key), '2xx');
     const unusedGone = await ctx.http.send('cpAuthDelete', { params: id(unused.key) });
-    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming an entity_filter_rule no store holds', unusedGone, '2xx')) ctx.ledger.forget(packEntry(unused.key));
+    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming an entity_filter_rule no store holds', unusedGone, '2xx'))
+      ctx.ledger.forget(packEntry(unused.key));
   },
 };
 
@@ -190,7 +255,9 @@ const READ_FIELDS = [
  * identifier arrays of user_selected_objects.
  */
 function fieldProblems(d: Doc): string[] {
-  const findings = schemaFindings('CustomContentPack', d).filter((f) => f.requirement === 'OPS-CPA-FIELDS' && !f.at.startsWith('/ops_objects'));
+  const findings = schemaFindings('CustomContentPack', d).filter(
+    (f) => f.requirement === 'OPS-CPA-FIELDS' && !f.at.startsWith('/ops_objects'),
+  );
   const absent = [
     ...absentFields(d, READ_FIELDS, 'pack'),
     ...absentFields(d.metadata, ['icon', 'main_screenshot', 'screenshots'], 'pack.metadata'),
@@ -198,13 +265,16 @@ function fieldProblems(d: Doc): string[] {
   ];
   const u = asDoc(d.user_selected_objects);
   const idArrays = (v: unknown) => isDoc(v) && Object.values(v).every((a) => Array.isArray(a) && a.every(str));
-  const open = ['ops_objects', 'platform_objects'].filter((k) => !idArrays(u[k])).map((k) => `user_selected_objects.${k} is not a map of identifier arrays: ${compact(u[k])}`);
+  const open = ['ops_objects', 'platform_objects']
+    .filter((k) => !idArrays(u[k]))
+    .map((k) => `user_selected_objects.${k} is not a map of identifier arrays: ${compact(u[k])}`);
   return [...findings.map((f) => f.message), ...absent.map((f) => `${f} is absent`), ...(isDoc(d.user_selected_objects) ? open : [])];
 }
 
 const forms: OpsCheck = {
   id: 'ops.authoring.fields',
-  title: 'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
+  title:
+    'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
   requirements: ['OPS-CPA-FIELDS'],
   uses: ['authoring'],
   async run(ctx) {
@@ -232,20 +302,38 @@ const forms: OpsCheck = {
       'OPS-CPA-FIELDS',
       'ops_objects.service of a single read',
       titled,
-      { expected: `{id: title} entries for ${ids.join(', ')}`, actual: compact(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects) },
+      {
+        expected: `{id: title} entries for ${ids.join(', ')}`,
+        actual: compact(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects),
+      },
       got,
     );
     const row = docs((await list(ctx, { filter: ownFilter(ctx) })).json).find((r) => r._key === made.key);
     const listForm = isDoc(row?.ops_objects) ? row.ops_objects.service : undefined;
-    ctx.expect.that('OPS-CPA-FIELDS', 'ops_objects.service of the list row', Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids), {
-      expected: `the identifiers ${ids.join(', ')}`,
-      actual: compact(listForm),
-    });
+    ctx.expect.that(
+      'OPS-CPA-FIELDS',
+      'ops_objects.service of the list row',
+      Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids),
+      {
+        expected: `the identifiers ${ids.join(', ')}`,
+        actual: compact(listForm),
+      },
+    );
   },
 };
 
 /** The pack's own documented fields: with `fields`, those not asked for must be left out; other fields a server adds are its own. */
-const LISTED = ['title', 'description', 'overview', 'cp_version', 'status', 'metadata', 'ops_objects', 'platform_objects', 'user_selected_objects'];
+const LISTED = [
+  'title',
+  'description',
+  'overview',
+  'cp_version',
+  'status',
+  'metadata',
+  'ops_objects',
+  'platform_objects',
+  'user_selected_objects',
+];
 
 const extraFields: OpsCheck = {
   id: 'ops.authoring.list-fields',
@@ -256,12 +344,27 @@ const extraFields: OpsCheck = {
   async run(ctx) {
     const { key: service } = await createIn(ctx, SERVICE, 'cpa service 0');
     const made = await createPacks(ctx, [
-      ['extra a', { ops_objects: service ? { service: [service] } : {}, platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), lookups: ['l1', 'l2'] } }],
+      [
+        'extra a',
+        {
+          ops_objects: service ? { service: [service] } : {},
+          platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), lookups: ['l1', 'l2'] },
+        },
+      ],
       ['extra b', {}],
     ]);
     const full = await list(ctx, { filter: ownFilter(ctx) });
     const rows = docs(full.json);
-    if (!ctx.expect.equal('OPS-CPA-LIST', "the list of the run's packs: success and rows", { success: ok(full), rows: rows.length }, { success: true, rows: made.length }, full)) return;
+    if (
+      !ctx.expect.equal(
+        'OPS-CPA-LIST',
+        "the list of the run's packs: success and rows",
+        { success: ok(full), rows: rows.length },
+        { success: true, rows: made.length },
+        full,
+      )
+    )
+      return;
     // "Returned only when no fields parameter is given" forbids them with fields; that they come without it is the SHOULD.
     const lacking = rows.filter((r) => EXTRA.some((f) => r[f] === undefined));
     ctx.expect.equal(
@@ -281,10 +384,15 @@ const extraFields: OpsCheck = {
       const ex = await list(ctx, { filter: ownFilter(ctx), fields: fields.join(',') });
       const got = docs(ex.json);
       if (!ok(ex) || got.length !== made.length)
-        throw new Violation(`fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`, 'OPS-CPA-LIST', ex, {
-          expected: `a success with ${made.length} rows`,
-          actual: `${ex.status} with ${got.length} rows`,
-        });
+        throw new Violation(
+          `fields=${fields.join(',')} answered ${ex.status} with ${got.length} rows, not ${made.length}`,
+          'OPS-CPA-LIST',
+          ex,
+          {
+            expected: `a success with ${made.length} rows`,
+            actual: `${ex.status} with ${got.length} rows`,
+          },
+        );
       for (const r of got) {
         const extra = EXTRA.filter((f) => r[f] !== undefined);
         if (extra.length)
@@ -304,7 +412,10 @@ const extraFields: OpsCheck = {
           );
       }
     });
-    await checkProperty(ctx, ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'], 'authoring list fields', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
+    await checkProperty(ctx, ['OPS-CPA-LIST-EXTRA-FIELDS', 'OPS-CPA-LIST'], 'authoring list fields', property, {
+      runs: Math.min(ctx.options.runs, 10),
+      concurrent: true,
+    });
   },
 };
 
@@ -312,7 +423,8 @@ const SIZE = 6;
 
 const paging: OpsCheck = {
   id: 'ops.authoring.list-paging',
-  title: 'The authoring list MUST apply filter, then sort by sort_key in sort_dir order (asc or des), then skip offset and return at most count packs',
+  title:
+    'The authoring list MUST apply filter, then sort by sort_key in sort_dir order (asc or des), then skip offset and return at most count packs',
   requirements: ['OPS-CPA-LIST'],
   uses: ['authoring'],
   async run(ctx) {
@@ -328,7 +440,10 @@ const paging: OpsCheck = {
         'OPS-CPA-LIST',
         "the list filtered on the run's titles",
         ok(filtered) && sameSet(keysOf(filtered), mine),
-        { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${filtered.status} listing ${keysOf(filtered).join(', ') || 'none'}` },
+        {
+          expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`,
+          actual: `${filtered.status} listing ${keysOf(filtered).join(', ') || 'none'}`,
+        },
         filtered,
       )
     )
@@ -339,53 +454,74 @@ const paging: OpsCheck = {
       'OPS-CPA-LIST',
       "the list at the documented path content_pack/ (trailing slash), filtered on the run's titles",
       ok(slashed) && sameSet(keysOf(slashed), mine),
-      { expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`, actual: `${slashed.status} listing ${keysOf(slashed).join(', ') || 'none'}` },
+      {
+        expected: `a success listing the run's ${mine.length} packs ${mine.join(', ')}`,
+        actual: `${slashed.status} listing ${keysOf(slashed).join(', ') || 'none'}`,
+      },
       slashed,
     );
-    const property = fc.asyncProperty(fc.constantFrom('title', 'description'), fc.constantFrom('asc', 'des'), fc.integer({ min: 1, max: SIZE + 1 }), async (key, dir, size) => {
-      const whole = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir });
-      const all = keysOf(whole);
-      // The order under the collation the server's answer follows, where it follows one (the document names none).
-      const orders = orderings(
-        made,
-        (m) => String(m.body[key]),
-        dir === 'asc' ? 1 : -1,
-        (m) => m.key,
-        all,
-      );
-      const expected = orders[0]!;
-      if (JSON.stringify(all) !== JSON.stringify(expected)) {
-        const reversed = orders.some((o) => JSON.stringify([...all].reverse()) === JSON.stringify(o));
-        throw new Violation(
-          `sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
-          'OPS-CPA-LIST',
-          whole,
-          { expected: expected.join(','), actual: all.join(',') },
+    const property = fc.asyncProperty(
+      fc.constantFrom('title', 'description'),
+      fc.constantFrom('asc', 'des'),
+      fc.integer({ min: 1, max: SIZE + 1 }),
+      async (key, dir, size) => {
+        const whole = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir });
+        const all = keysOf(whole);
+        // The order under the collation the server's answer follows, where it follows one (the document names none).
+        const orders = orderings(
+          made,
+          (m) => String(m.body[key]),
+          dir === 'asc' ? 1 : -1,
+          (m) => m.key,
+          all,
         );
-      }
-      for (let offset = 0; offset < SIZE + size; offset += size) {
-        const page = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir, count: size, offset });
-        const got = keysOf(page);
-        const want = expected.slice(offset, offset + size);
-        if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want))
-          throw new Violation(`count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`, 'OPS-CPA-LIST', page, {
-            expected: want.join(',') || '(none)',
-            actual: `${page.status} ${got.join(',') || '(none)'}`,
-          });
-      }
-    });
+        const expected = orders[0]!;
+        if (JSON.stringify(all) !== JSON.stringify(expected)) {
+          const reversed = orders.some((o) => JSON.stringify([...all].reverse()) === JSON.stringify(o));
+          throw new Violation(
+            `sorted by ${key} with sort_dir=${dir} the packs came ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
+            'OPS-CPA-LIST',
+            whole,
+            { expected: expected.join(','), actual: all.join(',') },
+          );
+        }
+        for (let offset = 0; offset < SIZE + size; offset += size) {
+          const page = await list(ctx, { filter: ownFilter(ctx), sort_key: key, sort_dir: dir, count: size, offset });
+          const got = keysOf(page);
+          const want = expected.slice(offset, offset + size);
+          if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want))
+            throw new Violation(
+              `count=${size} offset=${offset} sorted by ${key} ${dir} gave ${got.join(',') || '(none)'}, expected ${want.join(',') || '(none)'}`,
+              'OPS-CPA-LIST',
+              page,
+              {
+                expected: want.join(',') || '(none)',
+                actual: `${page.status} ${got.join(',') || '(none)'}`,
+              },
+            );
+        }
+      },
+    );
     // The descending order under its documented spelling `des` is always tried, on top of the generated cases.
-    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, { runs: Math.ceil(ctx.options.runs / 2) + 1, examples: [['title', 'des', 4]], concurrent: true });
+    await checkProperty(ctx, 'OPS-CPA-LIST', 'authoring list sort and paging', property, {
+      runs: Math.ceil(ctx.options.runs / 2) + 1,
+      examples: [['title', 'des', 4]],
+      concurrent: true,
+    });
   },
 };
 
 const statusAndSearch: OpsCheck = {
   id: 'ops.authoring.list-status-search',
-  title: 'The authoring list with status MUST return exactly the packs in that status; with search MUST return exactly the packs whose title contains it',
+  title:
+    'The authoring list with status MUST return exactly the packs in that status; with search MUST return exactly the packs whose title contains it',
   requirements: ['OPS-CPA-LIST-STATUS', 'OPS-CPA-LIST-SEARCH', 'OPS-CPA-STATUS'],
   shares: ['authoring'],
   async run(ctx) {
-    const words = fc.sample(fc.uniqueArray(fc.stringMatching(/^[a-z]{4,8}$/), { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
+    const words = fc.sample(fc.uniqueArray(fc.stringMatching(/^[a-z]{4,8}$/), { minLength: 5, maxLength: 5 }), {
+      seed: ctx.options.seed,
+      numRuns: 1,
+    })[0];
     const asked = fc.sample(fc.shuffledSubarray(STATUSES, { minLength: 5, maxLength: 5 }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const made = await createPacks(
       ctx,
@@ -429,7 +565,8 @@ const statusAndSearch: OpsCheck = {
     const notes = new Set<string>();
     const searched = async (q: string) => {
       const ex = await list(ctx, { search: q });
-      if (!ok(ex)) throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex, { expected: 'a success', actual: shown(ex) });
+      if (!ok(ex))
+        throw new Violation(`search=${q} answered ${shown(ex)}`, 'OPS-CPA-LIST-SEARCH', ex, { expected: 'a success', actual: shown(ex) });
       const rows = docs(ex.json);
       const stray = rows.filter(
         (r) =>
@@ -438,19 +575,30 @@ const statusAndSearch: OpsCheck = {
             .includes(q.toLowerCase()),
       );
       if (stray.length)
-        throw new Violation(`search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`, 'OPS-CPA-LIST-SEARCH', ex, {
-          expected: `titles containing ${JSON.stringify(q)}`,
-          actual: compact(stray.map((r) => r.title)),
-        });
+        throw new Violation(
+          `search=${q} listed ${stray.map((r) => JSON.stringify(r.title)).join(', ')}, whose title does not contain it`,
+          'OPS-CPA-LIST-SEARCH',
+          ex,
+          {
+            expected: `titles containing ${JSON.stringify(q)}`,
+            actual: compact(stray.map((r) => r.title)),
+          },
+        );
       const got = new Set(rows.map((r) => String(r._key)));
       const lost = made.filter((m) => String(m.body.title).includes(q) && !got.has(m.key));
       if (lost.length)
-        throw new Violation(`search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`, 'OPS-CPA-LIST-SEARCH', ex, {
-          expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`,
-          actual: 'without them',
-        });
+        throw new Violation(
+          `search=${q} left out ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}, whose title contains it`,
+          'OPS-CPA-LIST-SEARCH',
+          ex,
+          {
+            expected: `with ${lost.map((m) => JSON.stringify(m.body.title)).join(', ')}`,
+            actual: 'without them',
+          },
+        );
       const folded = made.filter((m) => !String(m.body.title).includes(q) && String(m.body.title).toLowerCase().includes(q.toLowerCase()));
-      if (folded.length) notes.add(`search matches titles ${folded.every((m) => got.has(m.key)) ? 'regardless of case' : 'case-sensitively'}`);
+      if (folded.length)
+        notes.add(`search matches titles ${folded.every((m) => got.has(m.key)) ? 'regardless of case' : 'case-sensitively'}`);
     };
     // A piece of one title's last word, as written and upper-cased; whole titles and a string no title holds.
     const piece = fc.tuple(fc.constantFrom(...words), fc.nat(), fc.nat()).map(([w, a, b]) => {
@@ -460,14 +608,18 @@ const statusAndSearch: OpsCheck = {
     const property = fc.asyncProperty(piece, fc.constantFrom(...made.map((m) => String(m.body.title))), async (q, title) => {
       for (const text of [q, q.toUpperCase(), title, `${ctx.options.runTag}absent`]) await searched(text);
     });
-    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
+    await checkProperty(ctx, 'OPS-CPA-LIST-SEARCH', 'authoring list search', property, {
+      runs: Math.ceil(ctx.options.runs / 2),
+      concurrent: true,
+    });
     for (const n of notes) ctx.observe('OPS-CPA-LIST-SEARCH', n);
   },
 };
 
 const count: OpsCheck = {
   id: 'ops.authoring.count',
-  title: 'GET content_pack_authorship/content_pack/count MUST answer {count} with the number of packs the filter matches; no filter counts all',
+  title:
+    'GET content_pack_authorship/content_pack/count MUST answer {count} with the number of packs the filter matches; no filter counts all',
   requirements: ['OPS-CPA-COUNT'],
   shares: ['authoring'],
   async run(ctx) {
@@ -505,8 +657,16 @@ const updateRoundTrip: OpsCheck = {
     const services = await ownServices(ctx, 3);
     const [{ key }] = await createPacks(ctx, [['round trip', {}]]);
     let n = 0;
-    const platform = fc.record(Object.fromEntries(KINDS.map((k) => [k, fc.uniqueArray(word, { maxLength: 3 })])) as Record<string, fc.Arbitrary<string[]>>);
-    const shape = fc.record({ description: word, overview: word, cp_version: semver, platform, services: fc.subarray(services.map((s) => String(s._key))) });
+    const platform = fc.record(
+      Object.fromEntries(KINDS.map((k) => [k, fc.uniqueArray(word, { maxLength: 3 })])) as Record<string, fc.Arbitrary<string[]>>,
+    );
+    const shape = fc.record({
+      description: word,
+      overview: word,
+      cp_version: semver,
+      platform,
+      services: fc.subarray(services.map((s) => String(s._key))),
+    });
     const property = fc.asyncProperty(shape, async (r) => {
       const ops = r.services.length ? { service: r.services } : {};
       const body = packBody(ctx, `round trip ${n++}`, {
@@ -518,7 +678,11 @@ const updateRoundTrip: OpsCheck = {
         user_selected_objects: { ops_objects: ops, platform_objects: r.platform },
       });
       const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body });
-      if (!ok(upd) || keyOf(upd) !== key) throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd, { expected: `a success with {_key: ${key}}`, actual: shown(upd) });
+      if (!ok(upd) || keyOf(upd) !== key)
+        throw new Violation(`update answered ${shown(upd)}`, 'OPS-CPA-UPDATE', upd, {
+          expected: `a success with {_key: ${key}}`,
+          actual: shown(upd),
+        });
       const got = await read(ctx, key);
       const d = asDoc(got.json);
       const stale = FIELDS.filter((f) => d[f] !== body[f]);
@@ -537,7 +701,10 @@ const updateRoundTrip: OpsCheck = {
     // A client may send back what it read: the single read ({id: title} entries) as the full pack. Refused, or
     // stored with the same identifiers.
     const named = [String(services[0]._key)];
-    const setUp = await ctx.http.send('cpAuthUpdate', { params: id(key), body: packBody(ctx, 'round trip read back', { ops_objects: { service: named } }) });
+    const setUp = await ctx.http.send('cpAuthUpdate', {
+      params: id(key),
+      body: packBody(ctx, 'round trip read back', { ops_objects: { service: named } }),
+    });
     if (!ok(setUp)) return;
     const before = await read(ctx, key);
     const back = await ctx.http.send('cpAuthUpdate', { params: id(key), body: before.json });
@@ -547,7 +714,13 @@ const updateRoundTrip: OpsCheck = {
       const o = asDoc(ex.json).ops_objects;
       return idsIn(isDoc(o) ? o.service : undefined);
     };
-    ctx.expect.equal('OPS-CPA-UPDATE', 'service identifiers of the pack after its single read was sent back as the update', serviceIds(after), named, after);
+    ctx.expect.equal(
+      'OPS-CPA-UPDATE',
+      'service identifiers of the pack after its single read was sent back as the update',
+      serviceIds(after),
+      named,
+      after,
+    );
   },
 };
 
@@ -556,25 +729,49 @@ const shot = (v: unknown) => (isDoc(v) ? { path: v.path, thumb: v.thumb } : v);
 
 const readBack: OpsCheck = {
   id: 'ops.authoring.read-back',
-  title: 'A custom content pack MUST read back with the metadata, platform_objects and user_selected_objects it was created with, adding no platform object of its own',
+  title:
+    'A custom content pack MUST read back with the metadata, platform_objects and user_selected_objects it was created with, adding no platform object of its own',
   requirements: ['OPS-CPA-CREATE', 'OPS-CPA-GET'],
   shares: ['authoring'],
   async run(ctx) {
     const services = await ownServices(ctx, 1);
     const service = String(services[0]._key);
     const macro = `${ctx.options.runTag}_macro`;
-    const metadata = { icon: 'pack.png', main_screenshot: { path: 'shots/main.png', thumb: 'shots/main_thumb.png' }, screenshots: [{ path: 'shots/one.png', thumb: 'shots/one_thumb.png' }] };
+    const metadata = {
+      icon: 'pack.png',
+      main_screenshot: { path: 'shots/main.png', thumb: 'shots/main_thumb.png' },
+      screenshots: [{ path: 'shots/one.png', thumb: 'shots/one_thumb.png' }],
+    };
     const selected = { ops_objects: { service: [service] }, platform_objects: { macros: [macro] } };
     // platform_objects names macros only: the other kinds are left out, which leaves them empty.
-    const made = await createPack(ctx, 'read back', { metadata, ops_objects: { service: [service] }, platform_objects: { macros: [macro] }, user_selected_objects: selected });
-    if (!ctx.expect.that('OPS-CPA-CREATE', 'create of a pack with metadata, macros and selected objects', !!made.key, { expected: 'a success with {_key}', actual: shown(made.ex) }, made.ex)) return;
+    const made = await createPack(ctx, 'read back', {
+      metadata,
+      ops_objects: { service: [service] },
+      platform_objects: { macros: [macro] },
+      user_selected_objects: selected,
+    });
+    if (
+      !ctx.expect.that(
+        'OPS-CPA-CREATE',
+        'create of a pack with metadata, macros and selected objects',
+        !!made.key,
+        { expected: 'a success with {_key}', actual: shown(made.ex) },
+        made.ex,
+      )
+    )
+      return;
     const got = await read(ctx, made.key!);
     const d = asDoc(got.json);
     const m = asDoc(d.metadata);
     ctx.expect.equal(
       'OPS-CPA-GET',
       'metadata of the pack as read (icon, main_screenshot and screenshots as {path, thumb})',
-      { success: ok(got), icon: m.icon, main_screenshot: shot(m.main_screenshot), screenshots: Array.isArray(m.screenshots) ? m.screenshots.map(shot) : m.screenshots },
+      {
+        success: ok(got),
+        icon: m.icon,
+        main_screenshot: shot(m.main_screenshot),
+        screenshots: Array.isArray(m.screenshots) ? m.screenshots.map(shot) : m.screenshots,
+      },
       { success: true, ...metadata },
       got,
     );
@@ -588,7 +785,10 @@ const readBack: OpsCheck = {
       got,
     );
     const u = asDoc(d.user_selected_objects);
-    const chosen = { ops_objects: { service: idsIn(asDoc(u.ops_objects).service) }, platform_objects: { macros: asDoc(u.platform_objects).macros } };
+    const chosen = {
+      ops_objects: { service: idsIn(asDoc(u.ops_objects).service) },
+      platform_objects: { macros: asDoc(u.platform_objects).macros },
+    };
     ctx.expect.equal('OPS-CPA-GET', 'user_selected_objects of the pack as read', chosen, selected, got);
 
     const bare = await createPack(ctx, 'read back without screenshots', { metadata: { icon: null, main_screenshot: {} } });

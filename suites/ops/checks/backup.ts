@@ -40,7 +40,10 @@ const jobFieldProblems = (d: Doc) =>
 /** The default scheduled backup as the server lists it: found by its title, or failing that by its key. */
 async function defaultBackup(ctx: OpsContext): Promise<Doc | undefined> {
   const all = rows(await listIn(ctx, BACKUP));
-  return all.find((j) => /^default scheduled backup$/i.test(String(j.title ?? '').trim())) ?? all.find((j) => /default/i.test(String(j._key)) && /schedul/i.test(`${j._key} ${j.title}`));
+  return (
+    all.find((j) => /^default scheduled backup$/i.test(String(j.title ?? '').trim())) ??
+    all.find((j) => /default/i.test(String(j._key)) && /schedul/i.test(`${j._key} ${j.title}`))
+  );
 }
 
 const objectType: OpsCheck = {
@@ -54,7 +57,10 @@ const objectType: OpsCheck = {
       'OPS-BR-LIST',
       'GET backup_restore',
       ok(ex) && Array.isArray(ex.json),
-      { expected: 'a success with an array of jobs', actual: `${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}` },
+      {
+        expected: 'a success with an array of jobs',
+        actual: `${ex.status} ${Array.isArray(ex.json) ? `with ${rows(ex).length} jobs` : ex.text.slice(0, 80)}`,
+      },
       ex,
     );
     const wrong = rows(ex).filter((j) => j.object_type !== 'backup_restore');
@@ -70,7 +76,8 @@ const objectType: OpsCheck = {
 
 const createAndRead: OpsCheck = {
   id: 'ops.backup.create-read',
-  title: "POST backup_restore with the sample's title, job_type and status MUST answer {_key}; the job MUST read back by key and in the list with what was sent, as object_type backup_restore",
+  title:
+    "POST backup_restore with the sample's title, job_type and status MUST answer {_key}; the job MUST read back by key and in the list with what was sent, as object_type backup_restore",
   requirements: ['OPS-BR-CREATE', 'OPS-BR-GET', 'OPS-BR-LIST', 'OPS-BR-OBJECT-TYPE', 'OPS-BR-FIELDS', 'OPS-BR-TRANSITIONS'],
   shares: ['backup'],
   async run(ctx) {
@@ -110,7 +117,10 @@ const createAndRead: OpsCheck = {
       'OPS-BR-LIST',
       `the list of the run's jobs, against ${made.key}`,
       !!row && row.title === made.body.title,
-      { expected: `the job, titled ${compact(made.body.title)}`, actual: row ? `titled ${compact(row.title)}` : `not listed (${list.status})` },
+      {
+        expected: `the job, titled ${compact(made.body.title)}`,
+        actual: row ? `titled ${compact(row.title)}` : `not listed (${list.status})`,
+      },
       list,
     );
     const statuses = row ? [d.status, row.status] : [d.status];
@@ -120,7 +130,10 @@ const createAndRead: OpsCheck = {
       statuses.every((s) => typeof s === 'string'),
       { expected: 'strings', actual: compact(statuses) },
     );
-    ctx.observe('OPS-BR-TRANSITIONS', `a job created with status Queued reads ${JSON.stringify(d.status)} and then ${JSON.stringify(row?.status)}`);
+    ctx.observe(
+      'OPS-BR-TRANSITIONS',
+      `a job created with status Queued reads ${JSON.stringify(d.status)} and then ${JSON.stringify(row?.status)}`,
+    );
     // Of the fields seen on jobs, those every job has from its creation on (times of a run come with the run).
     ctx.expect.equal('OPS-BR-FIELDS', 'fields listed for jobs that a new job lacks', lackingFields(d, NEW_JOB_FIELDS), [], got);
     await otherJobForms(ctx);
@@ -144,26 +157,52 @@ async function otherJobForms(ctx: OpsContext) {
     ctx.expect.equal('OPS-BR-GET', 'rules of the job written with rules: []', asDoc(read.json ?? {}).rules, [], read);
   }
   const restore = await createIn(ctx, BACKUP, 'restore job', { job_type: 'Restore', status: 'Queued' });
-  if (!restore.key) return ctx.observe('OPS-BR-CREATE', `a job with job_type Restore was refused: ${restore.ex.status} ${restore.ex.text.slice(0, 100)}`);
+  if (!restore.key)
+    return ctx.observe('OPS-BR-CREATE', `a job with job_type Restore was refused: ${restore.ex.status} ${restore.ex.text.slice(0, 100)}`);
   const read = await getIn(ctx, BACKUP, restore.key);
   ctx.expect.equal('OPS-BR-GET', 'job_type of the job written as Restore', asDoc(read.json ?? {}).job_type, 'Restore', read);
 }
 
 const updateDeleteCount: OpsCheck = {
   id: 'ops.backup.update-delete-count',
-  title: 'POST backup_restore/<_key> MUST update the job and answer {_key}; DELETE by key MUST remove only that job; count MUST follow the filter and equal the list without one',
+  title:
+    'POST backup_restore/<_key> MUST update the job and answer {_key}; DELETE by key MUST remove only that job; count MUST follow the filter and equal the list without one',
   requirements: ['OPS-BR-UPDATE', 'OPS-BR-DELETE', 'OPS-BR-COUNT'],
   shares: ['backup'],
   async run(ctx) {
-    const made = allNeeded(await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, BACKUP, `backup ${n}`, { job_type: 'Backup', status: 'Queued' }))), 'three jobs');
+    const made = allNeeded(
+      await Promise.all(['a', 'b', 'c'].map((n) => createIn(ctx, BACKUP, `backup ${n}`, { job_type: 'Backup', status: 'Queued' }))),
+      'three jobs',
+    );
     const ks = made.map((m) => m.key);
     const title = tagged(ctx, 'backup a renamed');
-    const upd = await ctx.http.send('brUpdate', { params: { object_type: 'backup_restore', _key: ks[0] }, query: { is_partial_data: 1 }, body: { title } });
-    ctx.expect.equal('OPS-BR-UPDATE', 'a partial update: success and _key', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: ks[0] }, upd);
+    const upd = await ctx.http.send('brUpdate', {
+      params: { object_type: 'backup_restore', _key: ks[0] },
+      query: { is_partial_data: 1 },
+      body: { title },
+    });
+    ctx.expect.equal(
+      'OPS-BR-UPDATE',
+      'a partial update: success and _key',
+      { success: ok(upd), _key: keyOf(upd) },
+      { success: true, _key: ks[0] },
+      upd,
+    );
     const after = (await getIn(ctx, BACKUP, ks[0])).json;
-    ctx.expect.equal('OPS-BR-UPDATE', 'title and job_type after renaming', { title: after?.title, job_type: after?.job_type }, { title, job_type: 'Backup' });
+    ctx.expect.equal(
+      'OPS-BR-UPDATE',
+      'title and job_type after renaming',
+      { title: after?.title, job_type: after?.job_type },
+      { title, job_type: 'Backup' },
+    );
     const own = await countIn(ctx, BACKUP, { filter: ownFilter(ctx) });
-    ctx.expect.equal('OPS-BR-COUNT', "count of the run's jobs (three created): success and count", { success: ok(own), count: countOf(own) }, { success: true, count: 3 }, own);
+    ctx.expect.equal(
+      'OPS-BR-COUNT',
+      "count of the run's jobs (three created): success and count",
+      { success: ok(own), count: countOf(own) },
+      { success: true, count: 3 },
+      own,
+    );
     // Without a filter every job counts, and other checks may be writing: compare count and list at rest.
     await assertWholeCount(ctx, BACKUP, 'OPS-BR-COUNT', 'jobs');
     await deleteOneOfThree(ctx, BACKUP, ks);
@@ -180,7 +219,10 @@ const defaultSurvivesSingle: OpsCheck = {
     const found = need(await defaultBackup(ctx), 'no job titled "Default Scheduled Backup" is listed');
     const key = String(found._key);
     const del = await deleteIn(ctx, BACKUP, key);
-    ctx.observe('OPS-BR-DEFAULT-SURVIVES-SINGLE', `DELETE of the default scheduled backup answered ${del.status} ${del.text.slice(0, 120)}`);
+    ctx.observe(
+      'OPS-BR-DEFAULT-SURVIVES-SINGLE',
+      `DELETE of the default scheduled backup answered ${del.status} ${del.text.slice(0, 120)}`,
+    );
     const got = await getIn(ctx, BACKUP, key);
     const listed = keys(rows(await listIn(ctx, BACKUP))).includes(key);
     ctx.expect.equal(
@@ -195,7 +237,8 @@ const defaultSurvivesSingle: OpsCheck = {
 
 const defaultSurvivesBulk: OpsCheck = {
   id: 'ops.backup.default-survives-bulk-delete',
-  title: 'A bulk DELETE of backup_restore that selects the default scheduled backup MUST leave it in place, while deleting the ordinary jobs it selects',
+  title:
+    'A bulk DELETE of backup_restore that selects the default scheduled backup MUST leave it in place, while deleting the ordinary jobs it selects',
   requirements: ['OPS-BR-DEFAULT-SURVIVES-BULK', 'OPS-BR-BULK-DELETE'],
   shares: ['backup'],
   destructive: true,
@@ -206,7 +249,10 @@ const defaultSurvivesBulk: OpsCheck = {
     // One filter per target, both in the equality form the document shows, so nothing else can be selected.
     const own = mine.key ? await bulkDeleteIn(ctx, BACKUP, { filter: JSON.stringify({ _key: mine.key }) }) : undefined;
     const bulk = await bulkDeleteIn(ctx, BACKUP, { filter: JSON.stringify({ _key: key }) });
-    ctx.observe('OPS-BR-DEFAULT-SURVIVES-BULK', `a bulk DELETE selecting the default scheduled backup answered ${bulk.status} ${bulk.text.slice(0, 120)}`);
+    ctx.observe(
+      'OPS-BR-DEFAULT-SURVIVES-BULK',
+      `a bulk DELETE selecting the default scheduled backup answered ${bulk.status} ${bulk.text.slice(0, 120)}`,
+    );
     const got = await getIn(ctx, BACKUP, key);
     const listed = keys(rows(await listIn(ctx, BACKUP))).includes(key);
     ctx.expect.equal(

@@ -11,7 +11,9 @@ export const bulkDeleteByFilter: OpsCheck = {
     await Promise.all(
       QUERYABLE.map(async (c) => {
         // Rows on both sides of the filter: the run's own rows it does not select must survive as well as others'.
-        const made = await Promise.all(['x', 'y', 'z', 'keep'].map((n) => createIn(ctx, c, `bulk ${n === 'keep' ? 'keep' : `delete ${n}`}`)));
+        const made = await Promise.all(
+          ['x', 'y', 'z', 'keep'].map((n) => createIn(ctx, c, `bulk ${n === 'keep' ? 'keep' : `delete ${n}`}`)),
+        );
         const mine = made
           .slice(0, 3)
           .map((m) => m.key)
@@ -38,7 +40,13 @@ export const bulkDeleteByFilter: OpsCheck = {
           { success: true, remaining: [], lost: [] },
           ex,
         );
-        ctx.expect.that(requirement, `the body of DELETE ${c.type}?filter=...`, emptyBody(ex), { expected: 'empty', actual: ex.text.trim() }, ex);
+        ctx.expect.that(
+          requirement,
+          `the body of DELETE ${c.type}?filter=...`,
+          emptyBody(ex),
+          { expected: 'empty', actual: ex.text.trim() },
+          ex,
+        );
       }),
     );
   },

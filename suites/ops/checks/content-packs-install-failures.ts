@@ -20,7 +20,8 @@ async function freeService(ctx: OpsContext): Promise<{ pack: Doc; id: string; ti
 
 export const installFailures: OpsCheck = {
   id: 'ops.content-packs.install-failures',
-  title: 'A service an install does install MUST NOT also be reported in failure (what an install does with an identifier the pack does not hold is observed)',
+  title:
+    'A service an install does install MUST NOT also be reported in failure (what an install does with an identifier the pack does not hold is observed)',
   requirements: ['OPS-CP-INSTALL-RESULT', 'OPS-ERR-CP-INSTALL-FAILURES'],
   shares: ['content-packs'],
   destructive: true,
@@ -29,7 +30,8 @@ export const installFailures: OpsCheck = {
     const { pack } = found;
     const prefix = `${ctx.options.runTag} `;
     // The document: `content` is "sent as an object mapping object-type name to an array of identifiers".
-    const install = (id: string) => ctx.http.send('contentPackInstall', { params: packParams(pack), body: { content: { service: [id] }, prefix, resolution: 'skip' } });
+    const install = (id: string) =>
+      ctx.http.send('contentPackInstall', { params: packParams(pack), body: { content: { service: [id] }, prefix, resolution: 'skip' } });
 
     // What an install does with an identifier the pack does not hold is not said (refusing it, reporting it in
     // failure and ignoring it are all readings of "install only these objects"): observed, never judged.
@@ -48,8 +50,16 @@ export const installFailures: OpsCheck = {
     const byKey = await getIn(ctx, SERVICE, found.id);
     const ours = docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: { $regex: `^${ctx.options.runTag} ` } }) })).json);
     const installed = ok(byKey) && isDoc(byKey.json) ? [byKey.json, ...ours] : ours;
-    for (const key of new Set(installed.map((d) => d._key).filter(str))) ctx.ledger.add(`service ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: 'service', _key: key } }));
-    if (!ok(ex) || !successIds(ex).includes(found.id)) return ctx.untested('OPS-CP-INSTALL-RESULT', `installing ${found.id} of ${pack.id} answered ${shown(ex)}, without it in success`, ex);
-    ctx.expect.equal('OPS-CP-INSTALL-RESULT', `failure entries for ${found.id}, which success reports installed`, failuresFor(ex, found.id), [], ex);
+    for (const key of new Set(installed.map((d) => d._key).filter(str)))
+      ctx.ledger.add(`service ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: 'service', _key: key } }));
+    if (!ok(ex) || !successIds(ex).includes(found.id))
+      return ctx.untested('OPS-CP-INSTALL-RESULT', `installing ${found.id} of ${pack.id} answered ${shown(ex)}, without it in success`, ex);
+    ctx.expect.equal(
+      'OPS-CP-INSTALL-RESULT',
+      `failure entries for ${found.id}, which success reports installed`,
+      failuresFor(ex, found.id),
+      [],
+      ex,
+    );
   },
 };

@@ -49,14 +49,22 @@ async function namesakes(ctx: OpsContext, x: Pick): Promise<Set<string>> {
  * The object an install left: under its title with the run's prefix, under the pack's identifier, or else a new
  * object under the pack's own title (an install that dropped the prefix, which the prefix checks judge).
  */
-async function installed(ctx: OpsContext, x: Pick, swept: Record<string, string[]>, before: Set<string>, track: ReturnType<typeof tracker>): Promise<Doc | undefined> {
+async function installed(
+  ctx: OpsContext,
+  x: Pick,
+  swept: Record<string, string[]>,
+  before: Set<string>,
+  track: ReturnType<typeof tracker>,
+): Promise<Doc | undefined> {
   const title = `${ctx.options.runTag} ${x.title}`;
   const byTitle = await listIn(ctx, core(x.type), { filter: JSON.stringify({ title }) });
   const row = docs(byTitle.json).find((d) => d.title === title && (swept[x.type] ?? []).includes(String(d._key)));
   if (row) return row;
   const byKey = await getIn(ctx, core(x.type), x.id);
   if (ok(byKey) && isDoc(byKey.json)) return byKey.json;
-  const bare = docs((await listIn(ctx, core(x.type), { filter: JSON.stringify({ title: x.title }) })).json).find((d) => d.title === x.title && !before.has(String(d._key)));
+  const bare = docs((await listIn(ctx, core(x.type), { filter: JSON.stringify({ title: x.title }) })).json).find(
+    (d) => d.title === x.title && !before.has(String(d._key)),
+  );
   if (bare) track(x.type, bare._key);
   return bare;
 }
@@ -90,7 +98,10 @@ export const installEachType: OpsCheck = {
         'OPS-CP-INSTALL-CONTENT',
         `${label}: the object is installed, listed in success and not in failure`,
         !!there && successIds(ex).includes(x.id) && failed.length === 0,
-        { expected: `${x.id} installed and in success`, actual: `${there ? 'installed' : 'not installed'}; success ${compact(successIds(ex))}; failure ${compact(failed)}` },
+        {
+          expected: `${x.id} installed and in success`,
+          actual: `${there ? 'installed' : 'not installed'}; success ${compact(successIds(ex))}; failure ${compact(failed)}`,
+        },
         ex,
       );
       // An object installed under the pack's identifier is what the preview entry's `installed` names.
@@ -102,10 +113,24 @@ export const installEachType: OpsCheck = {
           return { preview, entry: isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined };
         };
         const after = await entryOf();
-        if (after.entry) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `installed in the preview entry of ${x.id} after it was installed`, after.entry.installed, true, after.preview);
+        if (after.entry)
+          ctx.expect.equal(
+            'OPS-CP-PREVIEW-ENTRY',
+            `installed in the preview entry of ${x.id} after it was installed`,
+            after.entry.installed,
+            true,
+            after.preview,
+          );
         if (ok(await deleteIn(ctx, core(x.type), x.id))) {
           const gone = await entryOf();
-          if (gone.entry) ctx.expect.equal('OPS-CP-PREVIEW-ENTRY', `installed in the preview entry of ${x.id} after it was deleted`, gone.entry.installed, false, gone.preview);
+          if (gone.entry)
+            ctx.expect.equal(
+              'OPS-CP-PREVIEW-ENTRY',
+              `installed in the preview entry of ${x.id} after it was deleted`,
+              gone.entry.installed,
+              false,
+              gone.preview,
+            );
         }
       }
       if (x.type !== 'kpi_base_search' || !there) continue;
@@ -113,10 +138,20 @@ export const installEachType: OpsCheck = {
       if (there._key !== x.id) await deleteIn(ctx, core(x.type), String(there._key));
       const again = await installOne(x, {});
       if (!ok(again.ex) || !again.there) {
-        ctx.untested('OPS-CP-INSTALL-ENABLED', `the base search ${x.id} could not be installed a second time (${shown(again.ex)})`, again.ex);
+        ctx.untested(
+          'OPS-CP-INSTALL-ENABLED',
+          `the base search ${x.id} could not be installed a second time (${shown(again.ex)})`,
+          again.ex,
+        );
         continue;
       }
-      ctx.expect.equal('OPS-CP-INSTALL-ENABLED', `enabled of base search ${x.id} installed without enabled, against with enabled=1`, again.there.enabled, there.enabled, again.ex);
+      ctx.expect.equal(
+        'OPS-CP-INSTALL-ENABLED',
+        `enabled of base search ${x.id} installed without enabled, against with enabled=1`,
+        again.there.enabled,
+        there.enabled,
+        again.ex,
+      );
     }
   },
 };
@@ -159,7 +194,8 @@ export const installEventObjects: OpsCheck = {
       ...rows(await emList(ctx, x.type)).filter((d) => d.title === title),
     ];
     const earlier = new Map<string, Set<string>>();
-    const read = async (x: Pick) => (await titled(x, prefix + x.title))[0] ?? (await titled(x, x.title)).find((d) => !earlier.get(x.id)?.has(String(d._key)));
+    const read = async (x: Pick) =>
+      (await titled(x, prefix + x.title))[0] ?? (await titled(x, x.title)).find((d) => !earlier.get(x.id)?.has(String(d._key)));
     for (const x of found.values()) {
       const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]}`;
       if (x.type === READABLE_EVENT_TYPE) earlier.set(x.id, new Set((await titled(x, x.title)).map((d) => String(d._key))));
@@ -177,16 +213,33 @@ export const installEventObjects: OpsCheck = {
       );
       if (x.type !== READABLE_EVENT_TYPE) continue;
       const on = await read(x);
-      if (!ctx.expect.that('OPS-CP-INSTALL-CONTENT', `${label}: the correlation search listed afterwards`, on !== undefined, { expected: `titled "${prefix}${x.title}"`, actual: 'not listed' }, ex))
+      if (
+        !ctx.expect.that(
+          'OPS-CP-INSTALL-CONTENT',
+          `${label}: the correlation search listed afterwards`,
+          on !== undefined,
+          { expected: `titled "${prefix}${x.title}"`, actual: 'not listed' },
+          ex,
+        )
+      )
         continue;
-      const off = ok(await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite' })) ? await read(x) : undefined;
+      const off = ok(await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite' }))
+        ? await read(x)
+        : undefined;
       if (on?.enabled !== undefined && off?.enabled !== undefined)
-        ctx.expect.equal('OPS-CP-INSTALL-ENABLED', `enabled of correlation search ${x.id} installed with enabled=1, then again with it unset`, [isOn(on.enabled), isOn(off.enabled)], [true, false]);
-      else ctx.observe('OPS-CP-INSTALL-ENABLED', `the installed correlation search shows no enabled field: ${compact(Object.keys(on ?? {}))}`);
+        ctx.expect.equal(
+          'OPS-CP-INSTALL-ENABLED',
+          `enabled of correlation search ${x.id} installed with enabled=1, then again with it unset`,
+          [isOn(on.enabled), isOn(off.enabled)],
+          [true, false],
+        );
+      else
+        ctx.observe('OPS-CP-INSTALL-ENABLED', `the installed correlation search shows no enabled field: ${compact(Object.keys(on ?? {}))}`);
       const key = String((off ?? on)?._key);
       const del = await ctx.http.raw('DELETE', emPath(ctx, `${x.type}/${encodeURIComponent(key)}`));
       if (!ok(del)) left.push(`${x.type} ${key} (DELETE answered ${del.status})`);
     }
-    if (left.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `left in place, as this API offers no documented delete for them: ${left.join(', ')}`);
+    if (left.length)
+      ctx.observe('OPS-CP-INSTALL-CONTENT', `left in place, as this API offers no documented delete for them: ${left.join(', ')}`);
   },
 };

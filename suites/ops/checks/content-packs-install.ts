@@ -3,10 +3,36 @@ import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
-import { absentFields, deleteIn, getIn, listIn, ok, ownFilter, schemaFindings, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  absentFields,
+  deleteIn,
+  getIn,
+  listIn,
+  ok,
+  ownFilter,
+  schemaFindings,
+  updateIn,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
-import { docs, failures, failuresFor, member, listPacks, packsOf, packParams, previewOf, savedSearchesOf, shown, str, successEntries, successIds } from './content-packs-support';
+import {
+  docs,
+  failures,
+  failuresFor,
+  member,
+  listPacks,
+  packsOf,
+  packParams,
+  previewOf,
+  savedSearchesOf,
+  shown,
+  str,
+  successEntries,
+  successIds,
+} from './content-packs-support';
 
 /**
  * The group the document's preview example calls `services`. Installs are limited to services wherever the rule
@@ -50,7 +76,12 @@ const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown 
   Object.fromEntries(
     Object.entries(preview)
       .filter(([g, v]) => g !== 'saved_searches' && Array.isArray(v))
-      .map(([g, v]) => [g, docs(v).flatMap((e) => (str(e.id) && str(e.title) ? [{ id: e.id, title: e.title, installed: e.installed, dependent: e.has_dependency !== false }] : []))]),
+      .map(([g, v]) => [
+        g,
+        docs(v).flatMap((e) =>
+          str(e.id) && str(e.title) ? [{ id: e.id, title: e.title, installed: e.installed, dependent: e.has_dependency !== false }] : [],
+        ),
+      ]),
   );
 
 /** Packs with services the run can install and remove again, most free services first. */
@@ -83,7 +114,10 @@ const SERVICE_TYPE = 'service';
 const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
 
 /** The InstallResult schema's findings in one member of the result (or in the result as a whole). */
-const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallResult', ex.json).filter((f) => f.at === '(body)' || members.some((m) => f.at === `/${m}` || f.at.startsWith(`/${m}/`)));
+const findingsIn = (ex: Exchange, members: string[]) =>
+  schemaFindings('InstallResult', ex.json).filter(
+    (f) => f.at === '(body)' || members.some((m) => f.at === `/${m}` || f.at.startsWith(`/${m}/`)),
+  );
 
 /**
  * `success` and `failure` as the InstallResult schema gives them; the schema types their entries' fields without
@@ -91,7 +125,9 @@ const findingsIn = (ex: Exchange, members: string[]) => schemaFindings('InstallR
  */
 export function resultProblems(ex: Exchange): string[] {
   const items = docs(member(ex, 'success')).flatMap((g) =>
-    Object.entries(g).flatMap(([group, entries]) => docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`))),
+    Object.entries(g).flatMap(([group, entries]) =>
+      docs(entries).flatMap((i, n) => absentFields(i, ['id', 'title'], `success.${group}[${n}]`)),
+    ),
   );
   const failures = docs(member(ex, 'failure')).flatMap((f, n) => absentFields(f, ['content_type', 'id', 'title', 'type'], `failure[${n}]`));
   return [...findingsIn(ex, ['success', 'failure']).map((f) => f.message), ...[...items, ...failures].map((f) => `${f} is absent`)];
@@ -157,7 +193,14 @@ export const installResolution: OpsCheck = {
   id: 'ops.content-packs.install-resolution',
   title:
     'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
-  requirements: ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES', 'OPS-CP-INSTALL-FAILURE-TYPE'],
+  requirements: [
+    'OPS-CP-INSTALL',
+    'OPS-CP-INSTALL-RESOLUTION',
+    'OPS-CP-INSTALL-RESULT',
+    'OPS-CP-INSTALL-PREFIX',
+    'OPS-ERR-CP-INSTALL-FAILURES',
+    'OPS-CP-INSTALL-FAILURE-TYPE',
+  ],
   shares: ['content-packs'],
   destructive: true,
   async run(ctx) {
@@ -210,15 +253,28 @@ export const installResolution: OpsCheck = {
           // As read back: a partial update may leave out cf_marker, a field outside the schema (OPS-PARTIAL-NEW-FIELDS).
           const reread = await getIn(ctx, SERVICE, String(before._key));
           before = isDoc(reread.json) ? reread.json : { ...before, title: changed, cf_marker: tag };
-          if (before.title !== changed) throw new Violation(`the installed service, changed to the title ${JSON.stringify(changed)}, reads ${shown(reread)}`, 'OPS-CP-INSTALL-RESOLUTION', reread);
+          if (before.title !== changed)
+            throw new Violation(
+              `the installed service, changed to the title ${JSON.stringify(changed)}, reads ${shown(reread)}`,
+              'OPS-CP-INSTALL-RESOLUTION',
+              reread,
+            );
         }
       }
       const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
       const ex = await install(ctx, pack, body);
       const label = `with ${x.id} ${prior === 'absent' ? 'not installed' : prior === 'installed' ? 'installed' : 'installed and changed'}, install ${JSON.stringify(body)}`;
-      if (!ok(ex)) throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex, { expected: 'a success', actual: shown(ex) });
+      if (!ok(ex))
+        throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
+          expected: 'a success',
+          actual: shown(ex),
+        });
       const bad = resultProblems(ex);
-      if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
+      if (bad.length)
+        throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, {
+          expected: 'success and failure as the document gives them',
+          actual: bad.join('; '),
+        });
       const listed = successIds(ex).includes(x.id);
       const failed = failuresFor(ex, x.id);
       const after = await findService(ctx, x.id, titles);
@@ -226,7 +282,9 @@ export const installResolution: OpsCheck = {
       last = after;
       const kept = !!before && after?.title === before.title && after?.cf_marker === before.cf_marker;
       const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
-      const now = after ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps cf_marker' : ' without cf_marker'}` : 'the service is not there';
+      const now = after
+        ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps cf_marker' : ' without cf_marker'}`
+        : 'the service is not there';
       if (prior === 'absent') {
         if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex, { expected: `service ${x.id} installed`, actual: now });
         if (after.title !== p2 + x.title)
@@ -235,33 +293,55 @@ export const installResolution: OpsCheck = {
             actual: `title ${JSON.stringify(after.title)}`,
           });
         if (!listed)
-          throw new Violation(`${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`, 'OPS-CP-INSTALL-RESULT', ex, {
-            expected: `success listing ${x.id}`,
-            actual: compact(member(ex, 'success')),
-          });
+          throw new Violation(
+            `${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`,
+            'OPS-CP-INSTALL-RESULT',
+            ex,
+            {
+              expected: `success listing ${x.id}`,
+              actual: compact(member(ex, 'success')),
+            },
+          );
       } else if (resolution === 'skip') {
         // Skipping is what skip asks for, not a failure: a failure entry is allowed, not required.
         if (listed || !kept)
-          throw new Violation(`${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`, 'OPS-CP-INSTALL-RESOLUTION', ex, {
-            expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`,
-            actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
-          });
-        notes.add(`with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`);
+          throw new Violation(
+            `${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`,
+            'OPS-CP-INSTALL-RESOLUTION',
+            ex,
+            {
+              expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`,
+              actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
+            },
+          );
+        notes.add(
+          `with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`,
+        );
       } else if (resolution === 'overwrite') {
         if (!listed || !replaced)
-          throw new Violation(`${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`, 'OPS-CP-INSTALL-RESOLUTION', ex, {
-            expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`,
-            actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
-          });
+          throw new Violation(
+            `${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`,
+            'OPS-CP-INSTALL-RESOLUTION',
+            ex,
+            {
+              expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`,
+              actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
+            },
+          );
       } else if (listed) {
         notes.add(`without resolution an installed object is installed again: ${now}`);
       } else {
         // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
         if (!failed.length)
-          throw new Violation(`${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
-            expected: `${x.id} in success or in failure`,
-            actual: compact(ex.json),
-          });
+          throw new Violation(
+            `${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`,
+            'OPS-ERR-CP-INSTALL-FAILURES',
+            ex,
+            {
+              expected: `${x.id} in success or in failure`,
+              actual: compact(ex.json),
+            },
+          );
         if (!kept)
           throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
             expected: `the service left titled ${JSON.stringify(before?.title)}${before?.cf_marker ? ' with cf_marker' : ''}`,
@@ -285,8 +365,15 @@ export const installResolution: OpsCheck = {
     await reset().catch(() => undefined);
     for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
     const types = [...conflictTypes];
-    if (types.length) ctx.expect.equal('OPS-CP-INSTALL-FAILURE-TYPE', 'failure types reported for an installed object installed again without resolution', types, ['OBJECT_ALREADY_EXISTS']);
-    else if (held) ctx.untested('OPS-CP-INSTALL-FAILURE-TYPE', 'without resolution the installed object was installed again, never reported in failure');
+    if (types.length)
+      ctx.expect.equal(
+        'OPS-CP-INSTALL-FAILURE-TYPE',
+        'failure types reported for an installed object installed again without resolution',
+        types,
+        ['OBJECT_ALREADY_EXISTS'],
+      );
+    else if (held)
+      ctx.untested('OPS-CP-INSTALL-FAILURE-TYPE', 'without resolution the installed object was installed again, never reported in failure');
   },
 };
 
@@ -296,11 +383,13 @@ const FLAGS: Flag[] = ['unset', 'on', 'off'];
 const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : numeric ? (f === 'on' ? 1 : 0) : f === 'on');
 
 /** `backfill_enabled` wherever the installed service shows it: on the service or on its KPIs. */
-const backfillFlags = (d: Doc): unknown[] => [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
+const backfillFlags = (d: Doc): unknown[] =>
+  [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
 
 export const installOptions: OpsCheck = {
   id: 'ops.content-packs.install-options',
-  title: 'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
+  title:
+    'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
   requirements: [
     'OPS-CP-INSTALL-OPTIONAL',
     'OPS-CP-INSTALL-ENABLED',
@@ -353,7 +442,8 @@ export const installOptions: OpsCheck = {
     );
     // Both forms of a Boolean in every run: the form follows the combination (flipped by the seed), so that each of
     // 1, 0, true and false is sent for enabled and for backfill alike.
-    const numericFor = (enabled: Flag, backfill: Flag, flip: boolean) => ((FLAGS.indexOf(enabled) + FLAGS.indexOf(backfill)) % 2 === 0) !== flip;
+    const numericFor = (enabled: Flag, backfill: Flag, flip: boolean) =>
+      ((FLAGS.indexOf(enabled) + FLAGS.indexOf(backfill)) % 2 === 0) !== flip;
     const property = fc.asyncProperty(cases, async ([combos, flip]) => {
       for (const [enabled, backfill] of combos) {
         await reset();
@@ -370,14 +460,23 @@ export const installOptions: OpsCheck = {
             actual: `${shown(ex)}${after ? '' : ', no service installed'}`,
           });
         const bad = resultProblems(ex);
-        if (bad.length) throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, { expected: 'success and failure as the document gives them', actual: bad.join('; ') });
+        if (bad.length)
+          throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, {
+            expected: 'success and failure as the document gives them',
+            actual: bad.join('; '),
+          });
         const others = successIds(ex).filter((id) => id !== x.id);
         if (others.length && x.dependent) dependencies.add(others.join(', '));
         else if (others.length)
-          throw new Violation(`${label} reported ${others.join(', ')} installed too, which content did not name`, 'OPS-CP-INSTALL-CONTENT', ex, {
-            expected: `${x.id} alone in success`,
-            actual: compact(successIds(ex)),
-          });
+          throw new Violation(
+            `${label} reported ${others.join(', ')} installed too, which content did not name`,
+            'OPS-CP-INSTALL-CONTENT',
+            ex,
+            {
+              expected: `${x.id} alone in success`,
+              actual: compact(successIds(ex)),
+            },
+          );
         checkSaved(ex, label);
         if (after.title !== prefix + x.title)
           throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex, {
@@ -385,10 +484,15 @@ export const installOptions: OpsCheck = {
             actual: `title ${JSON.stringify(after.title)}`,
           });
         if (isOn(after.enabled) !== (enabled === 'on'))
-          throw new Violation(`${label} installed the service with enabled=${JSON.stringify(after.enabled)}`, 'OPS-CP-INSTALL-ENABLED', ex, {
-            expected: enabled === 'on' ? 'enabled' : 'not enabled',
-            actual: `enabled=${JSON.stringify(after.enabled)}`,
-          });
+          throw new Violation(
+            `${label} installed the service with enabled=${JSON.stringify(after.enabled)}`,
+            'OPS-CP-INSTALL-ENABLED',
+            ex,
+            {
+              expected: enabled === 'on' ? 'enabled' : 'not enabled',
+              actual: `enabled=${JSON.stringify(after.enabled)}`,
+            },
+          );
         // The document names no field that shows backfill: what a server reports is recorded, never judged.
         const flags = backfillFlags(after);
         if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);
@@ -402,11 +506,17 @@ export const installOptions: OpsCheck = {
       { runs: 1 },
     );
     if (dependencies.size) {
-      ctx.observe('OPS-CP-INSTALL-CONTENT', `installing ${x.id}, which its preview does not say is free of dependencies, also installed ${[...dependencies].join('; ')}`);
+      ctx.observe(
+        'OPS-CP-INSTALL-CONTENT',
+        `installing ${x.id}, which its preview does not say is free of dependencies, also installed ${[...dependencies].join('; ')}`,
+      );
       await sweep(ctx, track);
     }
     if (held) {
-      ctx.untested('OPS-CP-INSTALL-BACKFILL', 'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted');
+      ctx.untested(
+        'OPS-CP-INSTALL-BACKFILL',
+        'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted',
+      );
       for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
     }
     // The property judged every result that carried saved_searches; it held.
@@ -419,7 +529,8 @@ export const installOptions: OpsCheck = {
 
     // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
     await reset();
-    const namesake = async () => docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: x.title }) })).json).filter((d) => d.title === x.title);
+    const namesake = async () =>
+      docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: x.title }) })).json).filter((d) => d.title === x.title);
     const earlier = new Set((await namesake()).map((d) => String(d._key)));
     const bare = await install(ctx, pack, only(x.id));
     const plain = (await findService(ctx, x.id, [])) ?? (await namesake()).find((d) => !earlier.has(String(d._key)));
@@ -428,8 +539,20 @@ export const installOptions: OpsCheck = {
       await deleteIn(ctx, SERVICE, String(plain._key));
     }
     ctx.expect.status('OPS-CP-INSTALL-OPTIONAL', 'install with content only', bare, '2xx');
-    if (plain) ctx.expect.equal('OPS-CP-INSTALL-PREFIX', `title of ${x.id} installed without prefix, against the pack's`, plain.title, x.title, bare);
-    else ctx.untested('OPS-CP-INSTALL-PREFIX', `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`, bare);
+    if (plain)
+      ctx.expect.equal(
+        'OPS-CP-INSTALL-PREFIX',
+        `title of ${x.id} installed without prefix, against the pack's`,
+        plain.title,
+        x.title,
+        bare,
+      );
+    else
+      ctx.untested(
+        'OPS-CP-INSTALL-PREFIX',
+        `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`,
+        bare,
+      );
 
     const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
     const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
@@ -441,7 +564,10 @@ export const installOptions: OpsCheck = {
       read,
     );
     if (Array.isArray(versions))
-      ctx.observe('OPS-CP-INSTALLED-VERSIONS', `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`);
+      ctx.observe(
+        'OPS-CP-INSTALLED-VERSIONS',
+        `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`,
+      );
   },
 };
 
@@ -481,7 +607,11 @@ export const installContent: OpsCheck = {
       const stray = Object.entries(swept)
         .flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`))
         .filter((k) => k !== `service ${String(xThere?._key)}`);
-      if (x.dependent) ctx.observe('OPS-CP-INSTALL-CONTENT', `the preview does not say ${x.id} depends on nothing; besides it the install left ${yThere ? y.id : compact(stray)}`);
+      if (x.dependent)
+        ctx.observe(
+          'OPS-CP-INSTALL-CONTENT',
+          `the preview does not say ${x.id} depends on nothing; besides it the install left ${yThere ? y.id : compact(stray)}`,
+        );
       else
         ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${x.id} the install left`, !yThere && stray.length === 0, {
           expected: 'none',
@@ -490,14 +620,20 @@ export const installContent: OpsCheck = {
     }
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
-    const cost = (c: Candidate) => (Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length + Number(c.saved)) * 1000 + Object.values(c.groups).flat().length;
+    const cost = (c: Candidate) =>
+      (Object.keys(c.groups).filter((g) => !GROUP_TYPES[g]).length + Number(c.saved)) * 1000 + Object.values(c.groups).flat().length;
     const pick = [...all].sort((a, b) => cost(a) - cost(b))[0]!;
     const fresh = await previewOf(ctx, pick.pack);
-    const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) => es.filter((e) => e.installed === false).map((e) => [g, e.id] as const));
+    const expected = Object.entries(entriesOf(isDoc(fresh.json) ? fresh.json : {})).flatMap(([g, es]) =>
+      es.filter((e) => e.installed === false).map((e) => [g, e.id] as const),
+    );
     const ex = await install(ctx, pick.pack, { prefix, resolution: 'skip' });
     await sweep(ctx, track);
     ctx.expect.status('OPS-CP-INSTALL', `install of all of ${pick.pack.id}`, ex, '2xx');
-    const reported = new Set([...successEntries(ex).map((e) => `${e.group}/${e.id}`), ...failures(ex).map((f) => `${String(f.content_type)}/${f.packId}`)]);
+    const reported = new Set([
+      ...successEntries(ex).map((e) => `${e.group}/${e.id}`),
+      ...failures(ex).map((f) => `${String(f.content_type)}/${f.packId}`),
+    ]);
     const missing = expected.filter(([g, id]) => !reported.has(`${g}/${id}`) && ![...reported].some((r) => r.endsWith(`/${id}`)));
     ctx.expect.equal(
       'OPS-CP-INSTALL-CONTENT',
@@ -518,7 +654,14 @@ export const installContent: OpsCheck = {
         true,
         fresh,
       );
-    const kept = [...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length), ...(pick.saved ? ['saved searches'] : [])];
-    if (kept.length) ctx.observe('OPS-CP-INSTALL-CONTENT', `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`);
+    const kept = [
+      ...Object.keys(pick.groups).filter((g) => !GROUP_TYPES[g] && pick.groups[g].length),
+      ...(pick.saved ? ['saved searches'] : []),
+    ];
+    if (kept.length)
+      ctx.observe(
+        'OPS-CP-INSTALL-CONTENT',
+        `the ${kept.join(', ')} of ${pick.pack.id} installed by this check cannot be removed over this API and were left in place`,
+      );
   },
 };

@@ -4,11 +4,27 @@ import { ok, type Doc, type OpsCheck } from '../support';
 import { compact } from '../../core/expect';
 import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
-import { docs, str, shown, member, listPacks, libraryOf, packsOf, idsOf, failuresOf, packParams, previewOf, packFieldProblems, savedSearchesOf, sortedIn } from './content-packs-support';
+import {
+  docs,
+  str,
+  shown,
+  member,
+  listPacks,
+  libraryOf,
+  packsOf,
+  idsOf,
+  failuresOf,
+  packParams,
+  previewOf,
+  packFieldProblems,
+  savedSearchesOf,
+  sortedIn,
+} from './content-packs-support';
 
 export const libraryList: OpsCheck = {
   id: 'ops.content-packs.list',
-  title: 'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
+  title:
+    'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
   requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
   uses: ['content-packs'],
   async run(ctx) {
@@ -21,12 +37,16 @@ export const libraryList: OpsCheck = {
         'OPS-CP-LIST-SHAPE',
         'the library list',
         shaped,
-        { expected: 'a success with success and failure arrays', actual: shaped ? `${packs.length} packs in success, ${(failure as unknown[]).length} entries in failure` : shown(ex) },
+        {
+          expected: 'a success with success and failure arrays',
+          actual: shaped ? `${packs.length} packs in success, ${(failure as unknown[]).length} entries in failure` : shown(ex),
+        },
         ex,
       )
     )
       return;
-    if (member(ex, 'items') !== undefined) ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
+    if (member(ex, 'items') !== undefined)
+      ctx.observe('OPS-CP-LIST-SHAPE', 'the list wraps {success, failure} in {items: ...}, as some releases do');
     ctx.expect.equal(
       'OPS-CP-LIST-SHAPE',
       'entries of success that are not content pack objects',
@@ -47,7 +67,11 @@ export const libraryList: OpsCheck = {
     // one without a version may be about another version of it (a library may list each version as its own entry).
     const doubled = failed.filter((f) => f.version !== undefined && packs.some((p) => p.id === f.id && p.version === f.version));
     const unversioned = failed.filter((f) => f.version === undefined && packs.some((p) => p.id === f.id));
-    if (unversioned.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries without a version name listed packs: ${unversioned.map((f) => String(f.id)).join(', ')}`);
+    if (unversioned.length)
+      ctx.observe(
+        'OPS-ERR-CP-LIST-FAILURES',
+        `failure entries without a version name listed packs: ${unversioned.map((f) => String(f.id)).join(', ')}`,
+      );
     ctx.expect.equal(
       'OPS-ERR-CP-LIST-FAILURES',
       `of ${failed.length} packs that failed to load, those also listed in success`,
@@ -61,7 +85,8 @@ export const libraryList: OpsCheck = {
 
 export const libraryPaging: OpsCheck = {
   id: 'ops.content-packs.list-paging',
-  title: 'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
+  title:
+    'GET content_pack MUST return at most count packs after skipping offset, sorted by sort_key in sort_dir order (asc or desc), and report the same load failures whatever the paging',
   requirements: ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'],
   uses: ['content-packs'],
   async run(ctx) {
@@ -72,60 +97,92 @@ export const libraryPaging: OpsCheck = {
     const allIds = JSON.stringify([...idsOf(all)].sort());
     const failureCount = failuresOf(whole)?.length;
     // Only keys whose values differ on every pack, whatever the case: then each order has one right answer.
-    const sortable = ['id', 'title', 'version', 'author'].filter((k) => all.every((p) => str(p[k])) && new Set(all.map((p) => String(p[k]).toLowerCase())).size === n);
-    const property = fc.asyncProperty(fc.constantFrom<string | null>(...sortable, null), fc.constantFrom('asc', 'desc'), fc.integer({ min: 1, max: n }), fc.nat(), async (key, dir, size, shift) => {
-      const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
-      const full = await listPacks(ctx, sort);
-      const order = idsOf(packsOf(full));
-      if (!ok(full) || JSON.stringify([...order].sort()) !== allIds)
-        throw new Violation(`with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`, 'OPS-CP-LIST', full, {
-          expected: `a success with the library's ${n} packs`,
-          actual: `${full.status} with ${order.join(', ')}`,
-        });
-      if (key !== null) {
-        const values = packsOf(full).map((p) => String(p[key]));
-        if (!sortedIn(values, dir === 'asc' ? 1 : -1))
-          throw new Violation(`sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`, 'OPS-CP-LIST', full, {
-            expected: `${key} values ${dir === 'asc' ? 'ascending' : 'descending'}`,
-            actual: compact(values),
-          });
-        const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
-        const back = idsOf(packsOf(other)).reverse();
-        if (JSON.stringify(back) !== JSON.stringify(order))
-          throw new Violation(`sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`, 'OPS-CP-LIST', other);
-      }
-      // Pages of `size` from a random first offset, past the end: together they must be the list from there on.
-      // Without sort_key the document gives no order, so a page is judged only by its size and its packs.
-      for (let offset = shift % size; offset < n + size; offset += size) {
-        const page = await listPacks(ctx, { ...sort, count: size, offset });
-        const want = order.slice(offset, offset + size);
-        const got = idsOf(packsOf(page));
-        const right = key === null ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id)) : JSON.stringify(got) === JSON.stringify(want);
-        if (!ok(page) || !right)
+    const sortable = ['id', 'title', 'version', 'author'].filter(
+      (k) => all.every((p) => str(p[k])) && new Set(all.map((p) => String(p[k]).toLowerCase())).size === n,
+    );
+    const property = fc.asyncProperty(
+      fc.constantFrom<string | null>(...sortable, null),
+      fc.constantFrom('asc', 'desc'),
+      fc.integer({ min: 1, max: n }),
+      fc.nat(),
+      async (key, dir, size, shift) => {
+        const sort = key === null ? {} : { sort_key: key, sort_dir: dir };
+        const full = await listPacks(ctx, sort);
+        const order = idsOf(packsOf(full));
+        if (!ok(full) || JSON.stringify([...order].sort()) !== allIds)
           throw new Violation(
-            `count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`,
+            `with ${JSON.stringify(sort)} the list answered ${full.status} with packs ${order.join(', ')}, not the ${n} packs of the library`,
             'OPS-CP-LIST',
-            page,
-            { expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)', actual: `${page.status} ${got.join(',') || '(none)'}` },
+            full,
+            {
+              expected: `a success with the library's ${n} packs`,
+              actual: `${full.status} with ${order.join(', ')}`,
+            },
           );
-        // Every answer of the list reports the packs that failed to load, paged or not: as many entries as the whole list.
-        // What an entry holds is not shown (a server may stamp each with the time it was read), so only the number is judged.
-        if (failuresOf(page)?.length !== failureCount)
-          throw new Violation(
-            `count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failureCount} entries`,
-            'OPS-ERR-CP-LIST-FAILURES',
-            page,
-            { expected: `${failureCount} entries`, actual: JSON.stringify(failuresOf(page)) },
-          );
-      }
+        if (key !== null) {
+          const values = packsOf(full).map((p) => String(p[key]));
+          if (!sortedIn(values, dir === 'asc' ? 1 : -1))
+            throw new Violation(
+              `sort_key=${key} sort_dir=${dir} listed ${key} values ${JSON.stringify(values)}, which is not ${dir === 'asc' ? 'ascending' : 'descending'}`,
+              'OPS-CP-LIST',
+              full,
+              {
+                expected: `${key} values ${dir === 'asc' ? 'ascending' : 'descending'}`,
+                actual: compact(values),
+              },
+            );
+          const other = await listPacks(ctx, { sort_key: key, sort_dir: dir === 'asc' ? 'desc' : 'asc' });
+          const back = idsOf(packsOf(other)).reverse();
+          if (JSON.stringify(back) !== JSON.stringify(order))
+            throw new Violation(
+              `sort_dir=asc and sort_dir=desc by ${key} are not each other's reverse: ${order.join(',')} against ${back.reverse().join(',')}`,
+              'OPS-CP-LIST',
+              other,
+            );
+        }
+        // Pages of `size` from a random first offset, past the end: together they must be the list from there on.
+        // Without sort_key the document gives no order, so a page is judged only by its size and its packs.
+        for (let offset = shift % size; offset < n + size; offset += size) {
+          const page = await listPacks(ctx, { ...sort, count: size, offset });
+          const want = order.slice(offset, offset + size);
+          const got = idsOf(packsOf(page));
+          const right =
+            key === null
+              ? got.length === want.length && new Set(got).size === got.length && got.every((id) => order.includes(id))
+              : JSON.stringify(got) === JSON.stringify(want);
+          if (!ok(page) || !right)
+            throw new Violation(
+              `count=${size} offset=${offset} with ${JSON.stringify(sort)} answered ${page.status} with ${got.join(',') || '(none)'}, expected ${key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)'}`,
+              'OPS-CP-LIST',
+              page,
+              {
+                expected: key === null ? `${want.length} distinct packs of the library` : want.join(',') || '(none)',
+                actual: `${page.status} ${got.join(',') || '(none)'}`,
+              },
+            );
+          // Every answer of the list reports the packs that failed to load, paged or not: as many entries as the whole list.
+          // What an entry holds is not shown (a server may stamp each with the time it was read), so only the number is judged.
+          if (failuresOf(page)?.length !== failureCount)
+            throw new Violation(
+              `count=${size} offset=${offset} reported failure ${JSON.stringify(libraryOf(page).failure).slice(0, 160)}, the whole list ${failureCount} entries`,
+              'OPS-ERR-CP-LIST-FAILURES',
+              page,
+              { expected: `${failureCount} entries`, actual: JSON.stringify(failuresOf(page)) },
+            );
+        }
+      },
+    );
+    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, {
+      runs: Math.ceil(ctx.options.runs / 2),
+      concurrent: true,
     });
-    await checkProperty(ctx, ['OPS-CP-LIST', 'OPS-ERR-CP-LIST-FAILURES'], 'content-pack list paging and sorting', property, { runs: Math.ceil(ctx.options.runs / 2), concurrent: true });
   },
 };
 
 export const libraryGet: OpsCheck = {
   id: 'ops.content-packs.get',
-  title: 'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
+  title:
+    'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
   requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
   uses: ['content-packs'],
   async run(ctx) {
@@ -136,8 +193,15 @@ export const libraryGet: OpsCheck = {
       const d = isDoc(ex.json) ? ex.json : {};
       const good = ok(ex) && d.id === p.id && d.version === p.version && d.title === p.title;
       const named = (o: Doc) => compact({ id: o.id, version: o.version, title: o.title });
-      ctx.expect.that('OPS-CP-GET', `GET ${p.id}/${p.version}`, good, { expected: `a success with the listed ${named(p)}`, actual: `${ex.status} with ${named(d)}` }, ex);
-      if (ok(ex)) ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
+      ctx.expect.that(
+        'OPS-CP-GET',
+        `GET ${p.id}/${p.version}`,
+        good,
+        { expected: `a success with the listed ${named(p)}`, actual: `${ex.status} with ${named(d)}` },
+        ex,
+      );
+      if (ok(ex))
+        ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
     }
     const p = packs[0];
     for (const params of [
@@ -174,7 +238,9 @@ export const libraryPreview: OpsCheck = {
         ok(ex) && !!body && notArrays.length === 0,
         {
           expected: 'a success with an object of arrays keyed by group',
-          actual: body ? `${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}` : shown(ex),
+          actual: body
+            ? `${ex.status} with groups ${groups.map(([g]) => g).join(', ') || '(none)'}${notArrays.length ? `; ${notArrays.join(', ')} not arrays` : ''}`
+            : shown(ex),
         },
         ex,
       );
@@ -189,7 +255,13 @@ export const libraryPreview: OpsCheck = {
       current += newer.length;
       const say = (bad: (readonly [string, Doc])[]) => bad.map(([g, d]) => ({ [g]: d }));
       if (entries.length)
-        ctx.expect.equal('OPS-CP-PREVIEW-OLDER-FORM', `preview entries of ${p.id} without string id, title, description and boolean installed (of ${entries.length})`, say(notOld), [], ex);
+        ctx.expect.equal(
+          'OPS-CP-PREVIEW-OLDER-FORM',
+          `preview entries of ${p.id} without string id, title, description and boolean installed (of ${entries.length})`,
+          say(notOld),
+          [],
+          ex,
+        );
       if (newer.length)
         ctx.expect.equal(
           'OPS-CP-PREVIEW-ENTRY',
@@ -206,7 +278,10 @@ export const libraryPreview: OpsCheck = {
           'OPS-CP-PREVIEW-SAVED-SEARCHES',
           `saved_searches of the preview of ${p.id}`,
           good,
-          { expected: 'boolean has_saved_searches and has_consistent_status (in the member, or in each of its entries)', actual: compact(s) },
+          {
+            expected: 'boolean has_saved_searches and has_consistent_status (in the member, or in each of its entries)',
+            actual: compact(s),
+          },
           ex,
         );
       }

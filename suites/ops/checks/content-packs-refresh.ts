@@ -34,6 +34,9 @@ export const libraryRefresh: OpsCheck = {
       'OPS-CP-REFRESH-SYNC',
       `the library listed ${before.length} packs before the refreshes and ${after.length} after${before.join() === after.join() ? ', the same ones' : ` (${after.join(', ')})`}`,
     );
-    ctx.untested('OPS-CP-REFRESH-SYNC', 'ops_content_packs.conf, which refresh synchronizes with the installed content packs, cannot be read over this API');
+    ctx.untested(
+      'OPS-CP-REFRESH-SYNC',
+      'ops_content_packs.conf, which refresh synchronizes with the installed content packs, cannot be read over this API',
+    );
   },
 };

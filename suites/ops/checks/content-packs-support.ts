@@ -30,7 +30,9 @@ function packIdReader(ex: Exchange): (id: unknown) => string {
 /** `success` as `group/identifier` entries, identifiers as the pack names them. */
 export function successEntries(ex: Exchange): { group: string; id: string }[] {
   const asPackId = packIdReader(ex);
-  return docs(member(ex, 'success')).flatMap((g) => Object.entries(g).flatMap(([group, items]) => docs(items).map((e) => ({ group, id: asPackId(e.id) }))));
+  return docs(member(ex, 'success')).flatMap((g) =>
+    Object.entries(g).flatMap(([group, items]) => docs(items).map((e) => ({ group, id: asPackId(e.id) }))),
+  );
 }
 /** Identifiers `success` reports installed, whatever group it files them under. */
 export const successIds = (ex: Exchange) => successEntries(ex).map((e) => e.id);
@@ -41,7 +43,8 @@ export function failures(ex: Exchange): (Doc & { packId: string })[] {
 }
 export const failuresFor = (ex: Exchange, id: string) => failures(ex).filter((f) => f.packId === id);
 
-export const listPacks = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('contentPackList', { query });
+export const listPacks = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) =>
+  ctx.http.send('contentPackList', { query });
 /** The list's `{success, failure}`; some releases wrap it in `{items: {...}}` (seen in the field), which is read the same. */
 export const libraryOf = (ex: Exchange): Doc => {
   const items = member(ex, 'items');
@@ -67,23 +70,41 @@ export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.v
  */
 export function savedSearchesOf(preview: unknown): { has: boolean } | undefined {
   const member = isDoc(preview) ? preview.saved_searches : undefined;
-  const flagged = (d: unknown): d is Doc => isDoc(d) && typeof d.has_saved_searches === 'boolean' && typeof d.has_consistent_status === 'boolean';
+  const flagged = (d: unknown): d is Doc =>
+    isDoc(d) && typeof d.has_saved_searches === 'boolean' && typeof d.has_consistent_status === 'boolean';
   if (flagged(member)) return { has: member.has_saved_searches === true };
   if (Array.isArray(member) && member.every(flagged)) return { has: member.some((e) => e.has_saved_searches === true) };
   return undefined;
 }
 export const previewOf = (ctx: OpsContext, p: Doc) => ctx.http.send('contentPackPreview', { params: packParams(p) });
 
-const PACK_FIELDS = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
+const PACK_FIELDS = [
+  'id',
+  'title',
+  'description',
+  'overview',
+  'author',
+  'version',
+  'icon',
+  'help_links',
+  'installed_versions',
+  'screenshots',
+  'main_screenshot',
+];
 
 /**
  * A pack's documented fields: their types are the ContentPack schema's, which leaves every field optional; the
  * document lists them all as fields of a pack, so an absent one is a problem too.
  */
 export function packFieldProblems(p: Doc): string[] {
-  const shots = [...(Array.isArray(p.screenshots) ? p.screenshots.map((s, i) => [s, `screenshots[${i}]`] as const) : []), [p.main_screenshot, 'main_screenshot'] as const];
+  const shots = [
+    ...(Array.isArray(p.screenshots) ? p.screenshots.map((s, i) => [s, `screenshots[${i}]`] as const) : []),
+    [p.main_screenshot, 'main_screenshot'] as const,
+  ];
   const absent = [...absentFields(p, PACK_FIELDS, 'pack'), ...shots.flatMap(([s, where]) => absentFields(s, ['path', 'thumb'], where))];
-  return [...schemaFindings('ContentPack', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)].map((b) => `${String(p.id)}: ${b}`);
+  return [...schemaFindings('ContentPack', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)].map(
+    (b) => `${String(p.id)}: ${b}`,
+  );
 }
 
 /** A list sorted in none of the collations a server may use is out of order. */

@@ -41,7 +41,15 @@ export const createReturnsKey: OpsCheck = {
         continue;
       }
       ctx.expect.status('OPS-COMMON-POST-BODY', `create of a ${c.type} with a dictionary body`, ex, '2xx');
-      if (!ctx.expect.that('OPS-CORE-CREATE', `create of a ${c.type}`, ok(ex) && key !== undefined, { expected: 'a success with a string _key', actual: `${ex.status} ${ex.text.slice(0, 120)}` }, ex))
+      if (
+        !ctx.expect.that(
+          'OPS-CORE-CREATE',
+          `create of a ${c.type}`,
+          ok(ex) && key !== undefined,
+          { expected: 'a success with a string _key', actual: `${ex.status} ${ex.text.slice(0, 120)}` },
+          ex,
+        )
+      )
         continue;
       const got = await getIn(ctx, c, key!);
       const d = got.json;
@@ -64,27 +72,44 @@ export const readAfterWrite: OpsCheck = {
     const { key, body } = await createNeeded(ctx, SERVICE, 'Read After Write', { cf_note: 'first', cf_level: 3, cf_tags: ['a', 'b'] });
     const got = await getIn(ctx, SERVICE, key);
     const d = got.json;
-    const same = ok(got) && d!.title === body.title && d!.cf_note === 'first' && d!.cf_level === 3 && JSON.stringify(d!.cf_tags) === '["a","b"]';
+    const same =
+      ok(got) && d!.title === body.title && d!.cf_note === 'first' && d!.cf_level === 3 && JSON.stringify(d!.cf_tags) === '["a","b"]';
     const written = { title: body.title, cf_note: 'first', cf_level: 3, cf_tags: ['a', 'b'] };
     ctx.expect.that(
       'OPS-CORE-GET',
       'the service read back after create',
       same,
-      { expected: compact(written), actual: `${got.status} ${compact({ title: d?.title, cf_note: d?.cf_note, cf_level: d?.cf_level, cf_tags: d?.cf_tags })}` },
+      {
+        expected: compact(written),
+        actual: `${got.status} ${compact({ title: d?.title, cf_note: d?.cf_note, cf_level: d?.cf_level, cf_tags: d?.cf_tags })}`,
+      },
       got,
     );
     // The title, a field of every schema: a partial update may leave the made-up cf_note out (OPS-PARTIAL-NEW-FIELDS).
     const renamed = `${body.title} renamed`;
     const upd = await updateIn(ctx, SERVICE, key, { title: renamed, cf_note: 'second' }, 1);
-    ctx.expect.equal('OPS-CORE-UPDATE', 'update by key: success and _key', { success: ok(upd), _key: keyOf(upd) }, { success: true, _key: key }, upd);
+    ctx.expect.equal(
+      'OPS-CORE-UPDATE',
+      'update by key: success and _key',
+      { success: ok(upd), _key: keyOf(upd) },
+      { success: true, _key: key },
+      upd,
+    );
     const again = await getIn(ctx, SERVICE, key);
     ctx.expect.equal('OPS-CORE-UPDATE', 'title after the update', again.json?.title, renamed, again);
-    ctx.observe('OPS-PARTIAL-NEW-FIELDS', `a partial update sending cf_note "second" over "first" left cf_note ${compact(again.json?.cf_note)}`);
+    ctx.observe(
+      'OPS-PARTIAL-NEW-FIELDS',
+      `a partial update sending cf_note "second" over "first" left cf_note ${compact(again.json?.cf_note)}`,
+    );
     // sec_grp is written by the client as much as by the server: one set to a team of the run's reads back as sent.
     const team = await createIn(ctx, TEAM, 'Read After Write Team');
     if (!team.key) return;
     const placed = await createIn(ctx, SERVICE, 'Read After Write In Team', { sec_grp: team.key });
-    if (!placed.key) return ctx.observe('OPS-CORE-GET', `a service created with sec_grp ${team.key} (a team of the run's) was refused: ${placed.ex.status} ${placed.ex.text.slice(0, 100)}`);
+    if (!placed.key)
+      return ctx.observe(
+        'OPS-CORE-GET',
+        `a service created with sec_grp ${team.key} (a team of the run's) was refused: ${placed.ex.status} ${placed.ex.text.slice(0, 100)}`,
+      );
     const inTeam = await getIn(ctx, SERVICE, placed.key);
     ctx.expect.equal('OPS-CORE-GET', "sec_grp of a service created in a team of the run's", inTeam.json?.sec_grp, team.key, inTeam);
   },
@@ -96,7 +121,10 @@ export const deleteRemovesExactlyOne: OpsCheck = {
   requirements: ['OPS-CORE-DELETE', 'OPS-COMMON-IRREVERSIBLE'],
   uses: ['deep_dive'],
   async run(ctx) {
-    const made = allNeeded(await Promise.all(['One', 'Two', 'Three'].map((n) => createIn(ctx, DEEP_DIVE, `Delete ${n}`))), 'three deep dives');
+    const made = allNeeded(
+      await Promise.all(['One', 'Two', 'Three'].map((n) => createIn(ctx, DEEP_DIVE, `Delete ${n}`))),
+      'three deep dives',
+    );
     const ks = made.map((m) => m.key);
     const del = await deleteOneOfThree(ctx, DEEP_DIVE, ks);
     if (!del) return;
@@ -120,18 +148,31 @@ export const identifyingNameIsLowerCasedTitle: OpsCheck = {
     const { key, body } = await createNeeded(ctx, SERVICE, 'MiXeD Case Title');
     const got = (await getIn(ctx, SERVICE, key)).json;
     // The document defines the value, not the presence ("commonly carry"): an object without it has nothing to judge.
-    if (got?.identifying_name === undefined) return ctx.untested('OPS-COMMON-IDENTIFYING-NAME', 'the stored service carries no identifying_name');
-    ctx.expect.equal('OPS-COMMON-IDENTIFYING-NAME', `identifying_name of a service titled ${JSON.stringify(body.title)}`, got.identifying_name, String(body.title).toLowerCase());
+    if (got?.identifying_name === undefined)
+      return ctx.untested('OPS-COMMON-IDENTIFYING-NAME', 'the stored service carries no identifying_name');
+    ctx.expect.equal(
+      'OPS-COMMON-IDENTIFYING-NAME',
+      `identifying_name of a service titled ${JSON.stringify(body.title)}`,
+      got.identifying_name,
+      String(body.title).toLowerCase(),
+    );
     const title = `${body.title} RENAMED`;
     await updateIn(ctx, SERVICE, key, { title }, 1);
     const renamed = await getIn(ctx, SERVICE, key);
-    ctx.expect.equal('OPS-COMMON-IDENTIFYING-NAME', `identifying_name after renaming to ${JSON.stringify(title)}`, renamed.json?.identifying_name, title.toLowerCase(), renamed);
+    ctx.expect.equal(
+      'OPS-COMMON-IDENTIFYING-NAME',
+      `identifying_name after renaming to ${JSON.stringify(title)}`,
+      renamed.json?.identifying_name,
+      title.toLowerCase(),
+      renamed,
+    );
   },
 };
 
 export const commonFieldsAreMaintained: OpsCheck = {
   id: 'ops.core.common-fields',
-  title: 'Stored objects SHOULD carry the common fields and a mod_timestamp that moves forward on every write; _version MUST hold the schema version',
+  title:
+    'Stored objects SHOULD carry the common fields and a mod_timestamp that moves forward on every write; _version MUST hold the schema version',
   requirements: ['OPS-COMMON-FIELDS', 'OPS-VERSION-OBJECT-VERSION', 'OPS-COMMON-SEC-GRP-DEFAULT'],
   async run(ctx) {
     const { key, body } = await createNeeded(ctx, SERVICE, 'Common Fields');
@@ -146,7 +187,14 @@ export const commonFieldsAreMaintained: OpsCheck = {
       { expected: 'a non-empty string', actual: compact(d?._version) },
       first,
     );
-    if (d?.sec_grp !== undefined) ctx.expect.equal('OPS-COMMON-SEC-GRP-DEFAULT', 'sec_grp of an object created without one', d.sec_grp, 'default_ops_security_group', first);
+    if (d?.sec_grp !== undefined)
+      ctx.expect.equal(
+        'OPS-COMMON-SEC-GRP-DEFAULT',
+        'sec_grp of an object created without one',
+        d.sec_grp,
+        'default_ops_security_group',
+        first,
+      );
     else ctx.untested('OPS-COMMON-SEC-GRP-DEFAULT', 'the stored object has no sec_grp to compare', first);
     let last = String(d?.mod_timestamp ?? '');
     // Five writes where waiting is cheap: sub-second digits that do not grow are caught whatever their luck.
@@ -157,7 +205,13 @@ export const commonFieldsAreMaintained: OpsCheck = {
       await updateIn(ctx, SERVICE, key, { title: `${body.title} ${note}`, cf_note: note }, 1);
       const next = await getIn(ctx, SERVICE, key);
       const ts = String(next.json?.mod_timestamp ?? '');
-      ctx.expect.that('OPS-COMMON-FIELDS', 'mod_timestamp after a write', Date.parse(ts) > Date.parse(last), { expected: `after ${last}`, actual: ts }, next);
+      ctx.expect.that(
+        'OPS-COMMON-FIELDS',
+        'mod_timestamp after a write',
+        Date.parse(ts) > Date.parse(last),
+        { expected: `after ${last}`, actual: ts },
+        next,
+      );
       last = ts;
     }
   },
@@ -171,7 +225,13 @@ export const countAgreesWithList: OpsCheck = {
     await Promise.all(['Count A', 'Count B'].map((t) => createIn(ctx, SERVICE, t)));
     const own = { filter: ownFilter(ctx) };
     const [list, count] = [await listIn(ctx, SERVICE, own), await countIn(ctx, SERVICE, own)];
-    ctx.expect.equal('OPS-CORE-COUNT', 'count and list rows with the run filter (2 created)', { count: countOf(count), rows: rows(list).length }, { count: 2, rows: 2 }, count);
+    ctx.expect.equal(
+      'OPS-CORE-COUNT',
+      'count and list rows with the run filter (2 created)',
+      { count: countOf(count), rows: rows(list).length },
+      { count: 2, rows: 2 },
+      count,
+    );
     // Without a filter the whole collection counts, and other checks may be writing to it: compare it at rest.
     await assertWholeCount(ctx, SERVICE, 'OPS-CORE-COUNT', 'services');
   },
@@ -179,7 +239,8 @@ export const countAgreesWithList: OpsCheck = {
 
 export const createWithKeyUpdates: OpsCheck = {
   id: 'ops.core.create-or-update',
-  title: 'POST <object_type> with the _key of an existing object MUST NOT create a second object: it updates that object and answers its _key, or is refused and leaves the original intact',
+  title:
+    'POST <object_type> with the _key of an existing object MUST NOT create a second object: it updates that object and answers its _key, or is refused and leaves the original intact',
   requirements: ['OPS-CORE-CREATE-UPSERT'],
   async run(ctx) {
     const { key, body } = await createNeeded(ctx, SERVICE, 'Upsert');
@@ -194,7 +255,10 @@ export const createWithKeyUpdates: OpsCheck = {
       'OPS-CORE-CREATE-UPSERT',
       `POST with the existing _key ${key}`,
       copies === 1 && (!ok(ex) || answered === key),
-      { expected: `one object with that key, and a refusal or {_key: ${key}}`, actual: `${copies} object(s) with it; answered ${ex.status} {_key: ${compact(answered)}}` },
+      {
+        expected: `one object with that key, and a refusal or {_key: ${key}}`,
+        actual: `${copies} object(s) with it; answered ${ex.status} {_key: ${compact(answered)}}`,
+      },
       ex,
     );
     const got = await getIn(ctx, SERVICE, key);

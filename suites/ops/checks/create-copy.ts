@@ -9,7 +9,8 @@ const WINDOW = core('custom_threshold_windows');
  * Fields a server keeps for itself (identity, bookkeeping, computed views) and links to other objects a second
  * object could not share: what is left of a listed object is a body of its type's schema the server itself wrote.
  */
-const SERVER_OWNED = /^(_.*|create_.*|mod_.*|identifying_name|permissions|retirable|services|can_.*|linked_services|overlapping_kpis|is_overlapping|last_stopped_time|next_scheduled_time)$/;
+const SERVER_OWNED =
+  /^(_.*|create_.*|mod_.*|identifying_name|permissions|retirable|services|can_.*|linked_services|overlapping_kpis|is_overlapping|last_stopped_time|next_scheduled_time)$/;
 
 /** An entity's alias and informational values made the run's own, so the copy matches no rule the original does. */
 function ownValues(ctx: OpsContext, d: Doc): Doc {
@@ -69,7 +70,10 @@ export const createFromCopy: OpsCheck = {
         'OPS-COMMON-POST-BODY',
         `${label}: the copy read back under its key`,
         ok(got) && isDoc(got.json) && got.json.title === made.body.title,
-        { expected: `title ${JSON.stringify(made.body.title)}`, actual: `${got.status} ${compact(isDoc(got.json) ? got.json.title : got.text.slice(0, 80))}` },
+        {
+          expected: `title ${JSON.stringify(made.body.title)}`,
+          actual: `${got.status} ${compact(isDoc(got.json) ? got.json.title : got.text.slice(0, 80))}`,
+        },
         got,
       );
     }

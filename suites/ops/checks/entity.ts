@@ -2,7 +2,21 @@ import { ENTITY, SERVICE } from '../collections';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import { Unmet } from '../../core/precondition';
-import { absentFields, createIn, createNeeded, getIn, keys, lackingFields, listIn, ok, rows, schemaFindings, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  absentFields,
+  createIn,
+  createNeeded,
+  getIn,
+  keys,
+  lackingFields,
+  listIn,
+  ok,
+  rows,
+  schemaFindings,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 
 /**
  * A service and `n` entities linked to it both ways a server may link them: the entities name the service in
@@ -14,13 +28,20 @@ async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}) 
   const rules = [{ rule_condition: 'AND', rule_items: [{ field: 'cf_member', field_type: 'alias', rule_type: 'matches', value: member }] }];
   const svc = await createNeeded(ctx, SERVICE, 'Retire Service', { entity_rules: rules });
   const service = svc.key;
-  const memberOf = { services: [{ _key: service, title: svc.body.title }], identifier: { fields: ['cf_member'], values: [member] }, cf_member: [member] };
+  const memberOf = {
+    services: [{ _key: service, title: svc.body.title }],
+    identifier: { fields: ['cf_member'], values: [member] },
+    cf_member: [member],
+  };
   const entity = async (title: string, more: Doc = {}) => (await createNeeded(ctx, ENTITY, title, { ...memberOf, ...more })).key;
   const entities = [];
   for (let i = 0; i < n; i++) entities.push(await entity(`Retire Entity ${i}`, extra));
   const linked = await linkedTo(ctx, service, entities);
   const unlinked = entities.filter((e) => !linked.includes(e));
-  if (unlinked.length) throw new Unmet(`the entities ${unlinked.join(', ')} are not seen linked to the service ${service} (by services._key nor in their services)`);
+  if (unlinked.length)
+    throw new Unmet(
+      `the entities ${unlinked.join(', ')} are not seen linked to the service ${service} (by services._key nor in their services)`,
+    );
   return { service, entities, entity };
 }
 
@@ -49,7 +70,10 @@ export const retireAndRestore: OpsCheck = {
       retire,
     );
     const linked = await linkedTo(ctx, made.service, made.entities);
-    ctx.expect.that('OPS-ENTITY-RETIRE', `the service's entities after retiring ${a}`, !linked.includes(a) && linked.includes(b), { expected: `${b} without ${a}`, actual: compact(linked) });
+    ctx.expect.that('OPS-ENTITY-RETIRE', `the service's entities after retiring ${a}`, !linked.includes(a) && linked.includes(b), {
+      expected: `${b} without ${a}`,
+      actual: compact(linked),
+    });
     const read = await getIn(ctx, ENTITY, a);
     const entity = asDoc(read.json ?? {});
     const fields = Object.keys(entity).filter((k) => /retire/i.test(k));
@@ -67,7 +91,10 @@ export const retireAndRestore: OpsCheck = {
       restore,
     );
     const relinked = await linkedTo(ctx, made.service, made.entities);
-    ctx.expect.that('OPS-ENTITY-RESTORE', `the service's entities after restoring ${a}`, relinked.includes(a) && relinked.includes(b), { expected: `${a} and ${b}`, actual: compact(relinked) });
+    ctx.expect.that('OPS-ENTITY-RESTORE', `the service's entities after restoring ${a}`, relinked.includes(a) && relinked.includes(b), {
+      expected: `${a} and ${b}`,
+      actual: compact(relinked),
+    });
 
     // An entity that belonged to no service comes back with none (services entries are {_key, title} links).
     const loose = await createIn(ctx, ENTITY, 'Retire Loose Entity');
@@ -82,7 +109,8 @@ export const retireAndRestore: OpsCheck = {
 
 export const countRetirable: OpsCheck = {
   id: 'ops.entity.count-retirable',
-  title: 'entity/count_retirable MUST list the entities flagged retirable, with object_type, title, retirable, sec_grp, _key and permissions',
+  title:
+    'entity/count_retirable MUST list the entities flagged retirable, with object_type, title, retirable, sec_grp, _key and permissions',
   requirements: ['OPS-ENTITY-COUNT-RETIRABLE', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
     const flagged = await createNeeded(ctx, ENTITY, 'Retirable Entity', { retirable: 1 });
@@ -97,10 +125,29 @@ export const countRetirable: OpsCheck = {
       { key: flagged.key, flag: isFlagged },
       { key: plain.key, flag: isPlain },
     ].filter((e) => e.flag !== undefined);
-    if (!judged.some((e) => e.flag)) ctx.untested('OPS-ENTITY-COUNT-RETIRABLE', 'neither entity reads as flagged retirable (the server sets the flag by a rule of its own)', ex);
+    if (!judged.some((e) => e.flag))
+      ctx.untested(
+        'OPS-ENTITY-COUNT-RETIRABLE',
+        'neither entity reads as flagged retirable (the server sets the flag by a rule of its own)',
+        ex,
+      );
     for (const e of judged) {
-      if (e.flag) ctx.expect.contains('OPS-ENTITY-COUNT-RETIRABLE', 'keys count_retirable lists, against an entity read as flagged retirable', listedKeys, e.key, ex);
-      else ctx.expect.absent('OPS-ENTITY-COUNT-RETIRABLE', 'keys count_retirable lists, against an entity read as not flagged', listedKeys, e.key, ex);
+      if (e.flag)
+        ctx.expect.contains(
+          'OPS-ENTITY-COUNT-RETIRABLE',
+          'keys count_retirable lists, against an entity read as flagged retirable',
+          listedKeys,
+          e.key,
+          ex,
+        );
+      else
+        ctx.expect.absent(
+          'OPS-ENTITY-COUNT-RETIRABLE',
+          'keys count_retirable lists, against an entity read as not flagged',
+          listedKeys,
+          e.key,
+          ex,
+        );
     }
     const mine = list.find((e) => judged.some((j) => j.flag && j.key === e._key));
     if (mine) {
@@ -112,16 +159,41 @@ export const countRetirable: OpsCheck = {
         ex,
       );
       ctx.expect.equal('OPS-ENTITY-COUNT-RETIRABLE', 'object_type of the summary of the retirable entity', mine.object_type, 'entity', ex);
-      if (mine.permissions !== undefined) ctx.expect.equal('OPS-ENTITY-FIELDS', 'the permissions of the summary, against the listed form', permissionsProblems(mine.permissions), [], ex);
+      if (mine.permissions !== undefined)
+        ctx.expect.equal(
+          'OPS-ENTITY-FIELDS',
+          'the permissions of the summary, against the listed form',
+          permissionsProblems(mine.permissions),
+          [],
+          ex,
+        );
     }
     const read = await getIn(ctx, ENTITY, plain.key);
     const entity = asDoc(read.json ?? {});
-    ctx.expect.equal('OPS-ENTITY-FIELDS', 'fields listed for entities that a new entity lacks', lackingFields(entity, NEW_ENTITY_FIELDS), [], read);
+    ctx.expect.equal(
+      'OPS-ENTITY-FIELDS',
+      'fields listed for entities that a new entity lacks',
+      lackingFields(entity, NEW_ENTITY_FIELDS),
+      [],
+      read,
+    );
   },
 };
 
 /** Of the fields seen on entities, those every entity has from its creation on (the rest come with links or flags). */
-const NEW_ENTITY_FIELDS = ['title', 'identifying_name', 'create_time', 'create_by', 'create_source', 'mod_time', 'mod_by', 'mod_source', 'mod_timestamp', '_user', '_type'];
+const NEW_ENTITY_FIELDS = [
+  'title',
+  'identifying_name',
+  'create_time',
+  'create_by',
+  'create_source',
+  'mod_time',
+  'mod_by',
+  'mod_source',
+  'mod_timestamp',
+  '_user',
+  '_type',
+];
 
 const FLAGS = ['read', 'write', 'delete'];
 /**
@@ -129,7 +201,10 @@ const FLAGS = ['read', 'write', 'delete'];
  * Permissions schema's findings, and the members it types but leaves optional that are absent.
  */
 function permissionsProblems(p: unknown): string[] {
-  const absent = [...absentFields(p, ['user', 'group', ...FLAGS], 'permissions'), ...(isDoc(p) ? absentFields(p.group, FLAGS, 'permissions.group') : [])];
+  const absent = [
+    ...absentFields(p, ['user', 'group', ...FLAGS], 'permissions'),
+    ...(isDoc(p) ? absentFields(p.group, FLAGS, 'permissions.group') : []),
+  ];
   return [...schemaFindings('Permissions', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)];
 }
 
@@ -154,10 +229,16 @@ export const retireRetirable: OpsCheck = {
     const flags = new Map(await Promise.all(mine.map(async (k) => [k, await flaggedRetirable(ctx, k)] as const)));
     const flaggedMine = mine.filter((k) => flags.get(k) === true);
     const plainMine = mine.filter((k) => flags.get(k) === false);
-    if (!flaggedMine.length) return ctx.untested('OPS-ENTITY-RETIRE-RETIRABLE', "none of the run's entities reads as flagged retirable (the server sets the flag by a rule of its own)");
+    if (!flaggedMine.length)
+      return ctx.untested(
+        'OPS-ENTITY-RETIRE-RETIRABLE',
+        "none of the run's entities reads as flagged retirable (the server sets the flag by a rule of its own)",
+      );
     const flaggedBefore = new Set((await ctx.http.send('entityCountRetirable')).json?.map((e) => String(e._key)) ?? []);
     // Every entity's flag as it stood before: a server may clear the flag of the entities it retires.
-    const flagsBefore = new Map(rows(await listIn(ctx, ENTITY, { fields: '_key,retirable' })).map((e) => [String(e._key), isFlag(e.retirable)]));
+    const flagsBefore = new Map(
+      rows(await listIn(ctx, ENTITY, { fields: '_key,retirable' })).map((e) => [String(e._key), isFlag(e.retirable)]),
+    );
     const ex = await ctx.http.send('entityRetireRetirable');
     const retired = Array.isArray(ex.json) ? ex.json.map(String) : [];
     ctx.expect.equal(
@@ -167,11 +248,23 @@ export const retireRetirable: OpsCheck = {
       { success: true, missing: [] },
       ex,
     );
-    for (const k of plainMine) ctx.expect.absent('OPS-ENTITY-RETIRE-RETIRABLE', 'keys retire_retirable retired, against an entity read as not flagged', retired, k, ex);
+    for (const k of plainMine)
+      ctx.expect.absent(
+        'OPS-ENTITY-RETIRE-RETIRABLE',
+        'keys retire_retirable retired, against an entity read as not flagged',
+        retired,
+        k,
+        ex,
+      );
     // An entity retired before and still flagged may be named too ("retires all entities flagged retirable"; which
     // keys the answer lists is not said): a key count_retirable did not list must at least have been flagged.
     const unlisted = retired.filter((k) => !flaggedBefore.has(k) && flagsBefore.get(k) !== true);
-    const unflagged = await Promise.all(unlisted.map(async (k) => ({ k, flagged: flagsBefore.has(k) ? flagsBefore.get(k) : isFlag(asDoc((await getIn(ctx, ENTITY, k)).json ?? {}).retirable) })));
+    const unflagged = await Promise.all(
+      unlisted.map(async (k) => ({
+        k,
+        flagged: flagsBefore.has(k) ? flagsBefore.get(k) : isFlag(asDoc((await getIn(ctx, ENTITY, k)).json ?? {}).retirable),
+      })),
+    );
     ctx.expect.equal(
       'OPS-ENTITY-RETIRE-RETIRABLE',
       'retired keys count_retirable did not list, of entities not flagged retirable before',
@@ -181,6 +274,11 @@ export const retireRetirable: OpsCheck = {
     );
     // Retired entities are un-linked from their services (as entity/retire does): what stays linked is the unflagged.
     const linked = await linkedTo(ctx, made.service, mine);
-    ctx.expect.equal('OPS-ENTITY-RETIRE-RETIRABLE', "the service's entities after retire_retirable", [...linked].sort(), [...plainMine].sort());
+    ctx.expect.equal(
+      'OPS-ENTITY-RETIRE-RETIRABLE',
+      "the service's entities after retire_retirable",
+      [...linked].sort(),
+      [...plainMine].sort(),
+    );
   },
 };

@@ -12,10 +12,33 @@ const SEEN_TYPES = ['correlation_search', 'notable_event_group'] as const;
 const COMMENT = 'notable_event_comment';
 const FLAGS = ['is_group_compatible', 'execute_once_per_group', 'execute_in_sync', 'is_bulk_compatible'];
 const ENTRY_FIELDS = ['label', 'type', 'action_name', ...FLAGS];
-const NAMED_ACTIONS = ['email', 'script', 'ops_event_action_link_ticket', 'ops_event_action_link_url', 'ops_event_action_send_to_orchestrator', 'ops_sample_event_action_ping'];
-const CONFIG_FIELDS = ['ttl', 'filename', 'track_alert', 'maxresults', 'description', 'label', 'maxtime', 'disabled', 'hostname', 'icon_path', 'command', 'eai:userName', 'eai:appName', 'eai:acl'];
+const NAMED_ACTIONS = [
+  'email',
+  'script',
+  'ops_event_action_link_ticket',
+  'ops_event_action_link_url',
+  'ops_event_action_send_to_orchestrator',
+  'ops_sample_event_action_ping',
+];
+const CONFIG_FIELDS = [
+  'ttl',
+  'filename',
+  'track_alert',
+  'maxresults',
+  'description',
+  'label',
+  'maxtime',
+  'disabled',
+  'hostname',
+  'icon_path',
+  'command',
+  'eai:userName',
+  'eai:appName',
+  'eai:acl',
+];
 
-export const emList = (ctx: OpsContext, type: string, query: Record<string, string | number> = {}) => ctx.http.send('emList', { params: { object_type: type }, query });
+export const emList = (ctx: OpsContext, type: string, query: Record<string, string | number> = {}) =>
+  ctx.http.send('emList', { params: { object_type: type }, query });
 
 /** Base path of the interface, for the methods the spec does not list as operations. */
 export const emPath = (ctx: OpsContext, rest: string) => {
@@ -28,7 +51,8 @@ const isIntegerLike = (v: unknown) => (typeof v === 'number' && Number.isInteger
 
 const listSeenTypes: OpsCheck = {
   id: 'ops.events.list',
-  title: 'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
+  title:
+    'GET event_management_interface/<object_type> MUST answer an array of objects for correlation_search and notable_event_group, each with _key and object_type',
   requirements: ['OPS-EM-LIST', 'OPS-EM-FIELDS-NOT-SHOWN', 'OPS-COMMON-KEY-OBJECT-TYPE'],
   // Content-pack installs add correlation searches and aggregation policies: the lists must hold still meanwhile.
   uses: ['content-packs'],
@@ -41,7 +65,10 @@ const listSeenTypes: OpsCheck = {
         'OPS-EM-LIST',
         `the ${type} list`,
         ok(ex) && !!list && !!objects,
-        { expected: 'a success with an array of objects', actual: `${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}` },
+        {
+          expected: 'a success with an array of objects',
+          actual: `${ex.status} with ${list ? `${list.length} entries${objects ? '' : ', not all of them objects'}` : 'no array'}`,
+        },
         ex,
       );
       const found = rows(ex);
@@ -58,7 +85,10 @@ const listSeenTypes: OpsCheck = {
       const fields = [...new Set(found.flatMap((r) => Object.keys(r)))].sort();
       ctx.observe('OPS-EM-FIELDS-NOT-SHOWN', `${type} rows carry ${fields.slice(0, 40).join(', ') || '(no rows)'}`);
       const partial = await emList(ctx, type, { is_partial_data: 1 });
-      ctx.observe('OPS-EM-LIST', `${type} with is_partial_data=1 answered ${partial.status} with ${rows(partial).length} rows (${found.length} without it)`);
+      ctx.observe(
+        'OPS-EM-LIST',
+        `${type} with is_partial_data=1 answered ${partial.status} with ${rows(partial).length} rows (${found.length} without it)`,
+      );
     }
   },
 };
@@ -73,7 +103,9 @@ const plainName = (f: string) => !f.includes('.') && !f.startsWith('$');
 /** Fields every row holds with one scalar type: what sorting and filtering can be judged on. */
 function uniformFields(all: Doc[]): { field: string; unique: boolean }[] {
   const names = [...new Set(all.flatMap((r) => Object.keys(r)))].filter(plainName);
-  return names.filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f])).map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
+  return names
+    .filter((f) => all.every((r) => isScalar(r[f]) && typeof r[f] === typeof all[0][f]))
+    .map((f) => ({ field: f, unique: new Set(all.map((r) => r[f])).size === all.length }));
 }
 
 /** Live episodes change under a run: a case that fails is tried once more before it counts. */
@@ -97,19 +129,25 @@ async function volatileFields(ctx: OpsContext, type: string, all: Doc[]): Promis
   for (const r of all) {
     const other = again.get(String(r._key));
     if (!other) continue;
-    for (const f of new Set([...Object.keys(r), ...Object.keys(other)])) if (JSON.stringify(r[f]) !== JSON.stringify(other[f])) changed.add(f);
+    for (const f of new Set([...Object.keys(r), ...Object.keys(other)]))
+      if (JSON.stringify(r[f]) !== JSON.stringify(other[f])) changed.add(f);
   }
   return changed;
 }
 
 async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const volatile = await volatileFields(ctx, type, all);
-  if (volatile.size) ctx.observe('OPS-EM-LIST-PARAMS', `${type}: fields that changed between two reads, left out of every comparison: ${[...volatile].slice(0, 8).join(', ')}`);
+  if (volatile.size)
+    ctx.observe(
+      'OPS-EM-LIST-PARAMS',
+      `${type}: fields that changed between two reads, left out of every comparison: ${[...volatile].slice(0, 8).join(', ')}`,
+    );
   const fields = uniformFields(all).filter((f) => !volatile.has(f.field));
   const sortable = fields.filter((f) => f.unique).map((f) => f.field);
   const filterable = fields.map((f) => f.field);
   const projectable = [...new Set(all.flatMap((r) => Object.keys(r)))].filter((f) => f !== '_key' && f !== 'object_type' && plainName(f));
-  if (!sortable.length) return ctx.untested('OPS-EM-LIST-PARAMS', `${type}: no field has distinct scalar values in every row, so no order can be judged`);
+  if (!sortable.length)
+    return ctx.untested('OPS-EM-LIST-PARAMS', `${type}: no field has distinct scalar values in every row, so no order can be judged`);
   const n = all.length;
   // Fields a server returns with every projection are its own (bookkeeping it adds); the others must follow `fields`.
   const minimal = await emList(ctx, type, { fields: '_key' });
@@ -120,7 +158,10 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       'OPS-EM-LIST-PARAMS',
       `the ${type} list with fields=_key`,
       ok(minimal) && (projectable.length === 0 || dropped.length > 0),
-      { expected: `a success whose rows drop some of ${projectable.slice(0, 8).join(', ')}`, actual: `${minimal.status} with rows carrying ${[...always].slice(0, 8).join(', ')}` },
+      {
+        expected: `a success whose rows drop some of ${projectable.slice(0, 8).join(', ')}`,
+        actual: `${minimal.status} with rows carrying ${[...always].slice(0, 8).join(', ')}`,
+      },
       minimal,
     )
   )
@@ -145,15 +186,25 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
           `${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`,
           'OPS-EM-LIST-PARAMS',
           sorted,
-          { expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`, actual: `${sorted.status} ${compact(values.slice(0, 10))}` },
+          {
+            expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`,
+            actual: `${sorted.status} ${compact(values.slice(0, 10))}`,
+          },
         );
       const order = keys(rows(sorted));
       const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
       const got = keys(rows(page));
       const want = order.slice(c.skip, c.skip + c.limit);
       if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) {
-        const what = got.length > c.limit ? `more than limit=${c.limit} rows` : `rows ${got.join(',') || '(none)'} instead of ${want.join(',') || '(none)'}`;
-        throw new Violation(`${type} with skip=${c.skip}&limit=${c.limit} sorted by ${c.sortKey}/${c.dir} answered ${page.status}: ${what}`, 'OPS-EM-LIST-PARAMS', page);
+        const what =
+          got.length > c.limit
+            ? `more than limit=${c.limit} rows`
+            : `rows ${got.join(',') || '(none)'} instead of ${want.join(',') || '(none)'}`;
+        throw new Violation(
+          `${type} with skip=${c.skip}&limit=${c.limit} sorted by ${c.sortKey}/${c.dir} answered ${page.status}: ${what}`,
+          'OPS-EM-LIST-PARAMS',
+          page,
+        );
       }
 
       const asked = [...c.asked, '_key'];
@@ -163,7 +214,9 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       for (const r of rows(projected)) {
         const extra = Object.keys(r).filter((k) => !asked.includes(k) && k !== 'object_type' && !always.has(k));
         const full = byKey.get(String(r._key));
-        const changed = full ? asked.filter((f) => !volatile.has(f) && full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f])) : [];
+        const changed = full
+          ? asked.filter((f) => !volatile.has(f) && full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f]))
+          : [];
         if (extra.length || changed.length)
           throw new Violation(
             `${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`,
@@ -174,10 +227,15 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
       // `fields` restricts the fields, not the rows: every row of the sorted read just before is still listed.
       const lost = [...byKey.keys()].filter((k) => !keys(rows(projected)).includes(k));
       if (!ok(projected) || lost.length > 0)
-        throw new Violation(`${type} with fields=${asked.join(',')} answered ${projected.status} without ${lost.length} of the rows listed just before`, 'OPS-EM-LIST-PARAMS', projected, {
-          expected: `a success listing the ${byKey.size} rows of the list read just before`,
-          actual: `${projected.status}, ${lost.length} of them missing (${lost.slice(0, 3).join(', ')})`,
-        });
+        throw new Violation(
+          `${type} with fields=${asked.join(',')} answered ${projected.status} without ${lost.length} of the rows listed just before`,
+          'OPS-EM-LIST-PARAMS',
+          projected,
+          {
+            expected: `a success listing the ${byKey.size} rows of the list read just before`,
+            actual: `${projected.status}, ${lost.length} of them missing (${lost.slice(0, 3).join(', ')})`,
+          },
+        );
 
       const value = all[c.filterRow][c.filterField];
       const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);
@@ -225,7 +283,8 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
 
 const listParameters: OpsCheck = {
   id: 'ops.events.list-params',
-  title: 'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
+  title:
+    'On event-management lists, sort_key/sort_dir MUST order the rows, skip and limit MUST page through that order, fields MUST restrict the fields and filter_data MUST select the matching rows',
   requirements: ['OPS-EM-LIST-PARAMS'],
   // Content-pack installs add correlation searches and aggregation policies: the lists must hold still meanwhile.
   uses: ['content-packs'],
@@ -244,7 +303,8 @@ const listParameters: OpsCheck = {
 
 const episodeActions: OpsCheck = {
   id: 'ops.events.actions',
-  title: 'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
+  title:
+    'notable_event_actions MUST list the episode actions with integer flags and type external_ticket or empty; every listed action_name MUST answer its configuration',
   requirements: [
     'OPS-EM-ACTIONS-LIST',
     'OPS-EM-ACTION-ENTRY',
@@ -263,20 +323,40 @@ const episodeActions: OpsCheck = {
         'OPS-EM-ACTIONS-LIST',
         'the action list',
         ok(ex) && Array.isArray(ex.json),
-        { expected: 'a success with an array', actual: `${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}` },
+        {
+          expected: 'a success with an array',
+          actual: `${ex.status} with ${Array.isArray(ex.json) ? `${list.length} actions` : 'no array'}`,
+        },
         ex,
       )
     )
       return;
     if (!list.length) {
       ctx.expect.equal('OPS-EM-ACTION-NAMES', 'actions the document names that the listing lacks', NAMED_ACTIONS, [], ex);
-      for (const r of ['OPS-EM-ACTION-ENTRY', 'OPS-EM-ACTION-VALUES', 'OPS-EM-ACTION-TYPE', 'OPS-EM-ACTION-NAME-SOURCE', 'OPS-EM-ACTION-GET', 'OPS-EM-ACTION-CONFIG'])
+      for (const r of [
+        'OPS-EM-ACTION-ENTRY',
+        'OPS-EM-ACTION-VALUES',
+        'OPS-EM-ACTION-TYPE',
+        'OPS-EM-ACTION-NAME-SOURCE',
+        'OPS-EM-ACTION-GET',
+        'OPS-EM-ACTION-CONFIG',
+      ])
         ctx.untested(r, 'the action list is empty', ex);
       return;
     }
-    const incomplete = list.filter((a) => ENTRY_FIELDS.some((f) => a[f] === undefined) || typeof a.label !== 'string' || typeof a.action_name !== 'string');
-    ctx.expect.equal('OPS-EM-ACTION-ENTRY', `entries lacking one of ${ENTRY_FIELDS.join(', ')} or a string label and action_name (of ${list.length})`, incomplete, [], ex);
-    const badFlags = list.flatMap((a) => FLAGS.filter((f) => a[f] !== undefined && !isIntegerLike(a[f])).map((f) => `${String(a.action_name)}.${f}=${JSON.stringify(a[f])}`));
+    const incomplete = list.filter(
+      (a) => ENTRY_FIELDS.some((f) => a[f] === undefined) || typeof a.label !== 'string' || typeof a.action_name !== 'string',
+    );
+    ctx.expect.equal(
+      'OPS-EM-ACTION-ENTRY',
+      `entries lacking one of ${ENTRY_FIELDS.join(', ')} or a string label and action_name (of ${list.length})`,
+      incomplete,
+      [],
+      ex,
+    );
+    const badFlags = list.flatMap((a) =>
+      FLAGS.filter((f) => a[f] !== undefined && !isIntegerLike(a[f])).map((f) => `${String(a.action_name)}.${f}=${JSON.stringify(a[f])}`),
+    );
     ctx.expect.equal('OPS-EM-ACTION-VALUES', 'flags that are neither integers nor integer-like strings', badFlags, [], ex);
     // An entry without type is an ENTRY matter (SHOULD); the rule is on the values given.
     const types = [...new Set(list.filter((a) => a.type !== undefined).map((a) => a.type))];
@@ -305,7 +385,13 @@ const episodeActions: OpsCheck = {
       const isObject = ok(got) && !!config && typeof config === 'object' && !Array.isArray(config);
       ctx.expect.status('OPS-EM-ACTION-NAME-SOURCE', `GET notable_event_actions/${name}`, got, '2xx');
       if (!ok(got)) continue;
-      ctx.expect.that('OPS-EM-ACTION-GET', `the configuration of ${name}`, isObject, { expected: 'an object', actual: compact(config) }, got);
+      ctx.expect.that(
+        'OPS-EM-ACTION-GET',
+        `the configuration of ${name}`,
+        isObject,
+        { expected: 'an object', actual: compact(config) },
+        got,
+      );
       if (isObject && typeof config.label === 'string' && typeof entry.label === 'string')
         ctx.expect.equal('OPS-EM-ACTION-GET', `label of the configuration of ${name}, against the list's`, config.label, entry.label, got);
       const missing = isObject ? lackingFields(config, CONFIG_FIELDS) : CONFIG_FIELDS;
@@ -331,10 +417,14 @@ const executeAction: OpsCheck = {
     const episodes = await emList(ctx, 'notable_event_group', { limit: 1 });
     const episode = rows(episodes)[0]?._key;
     if (typeof episode !== 'string') throw new Unmet('there is no episode to run the action on', episodes);
-    const ex = await ctx.http.send('emActionExecute', { params: { action_name: 'ops_sample_event_action_ping' }, body: { params: { host: 'localhost' }, ids: [episode] } });
+    const ex = await ctx.http.send('emActionExecute', {
+      params: { action_name: 'ops_sample_event_action_ping' },
+      body: { params: { host: 'localhost' }, ids: [episode] },
+    });
     const results = rows(ex);
     const mine = results.find((r) => r.action_name === 'ops_sample_event_action_ping');
-    const good = ok(ex) && !!mine && Array.isArray(mine.ids) && mine.ids.includes(episode) && typeof mine.sid === 'string' && mine.sid !== '';
+    const good =
+      ok(ex) && !!mine && Array.isArray(mine.ids) && mine.ids.includes(episode) && typeof mine.sid === 'string' && mine.sid !== '';
     ctx.expect.that(
       'OPS-EM-ACTION-EXECUTE',
       `running ops_sample_event_action_ping on ${episode}`,
@@ -354,7 +444,8 @@ const commentKey = (ex: Exchange): string | undefined => {
 
 const commentsAppendOnly: OpsCheck = {
   id: 'ops.events.comments-append-only',
-  title: 'Episode comments MUST be append-only: once added, a comment MUST stay as created whatever update or delete is sent (any answer to those is accepted)',
+  title:
+    'Episode comments MUST be append-only: once added, a comment MUST stay as created whatever update or delete is sent (any answer to those is accepted)',
   requirements: ['OPS-EM-COMMENTS-APPEND-ONLY', 'OPS-EM-OTHER-METHODS'],
   async run(ctx) {
     // An episode id of the run's own: the comment never lands on a real episode. A server that takes comments only
@@ -364,9 +455,15 @@ const commentsAppendOnly: OpsCheck = {
     const add = (event: string) => ctx.http.raw('POST', emPath(ctx, COMMENT), { body: { event_id: event, comment: text } });
     let episode = `${ctx.options.runTag}-comment-episode`;
     let made = await add(episode);
-    const real = ok(made) || made.status >= 500 || !ctx.options.allowDestructive ? undefined : rows(await emList(ctx, 'notable_event_group', { limit: 1 }))[0]?._key;
+    const real =
+      ok(made) || made.status >= 500 || !ctx.options.allowDestructive
+        ? undefined
+        : rows(await emList(ctx, 'notable_event_group', { limit: 1 }))[0]?._key;
     if (typeof real === 'string') {
-      ctx.observe('OPS-EM-OTHER-METHODS', `a comment on an episode id the server does not hold answered ${made.status}: the comment went to its episode ${real}`);
+      ctx.observe(
+        'OPS-EM-OTHER-METHODS',
+        `a comment on an episode id the server does not hold answered ${made.status}: the comment went to its episode ${real}`,
+      );
       episode = real;
       made = await add(episode);
     }
@@ -386,7 +483,8 @@ const commentsAppendOnly: OpsCheck = {
       return { ex, one: ok(ex) && isDoc(ex.json) ? ex.json : undefined };
     };
     // Where the comment was seen (its list, else a read by key) is where it is looked for afterwards.
-    if (typeof stored !== 'string' && !(await readOne()).one) throw new Unmet(`the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
+    if (typeof stored !== 'string' && !(await readOne()).one)
+      throw new Unmet(`the new comment is neither in the episode's comment list nor readable by the key ${key} the create answered`, made);
     ctx.ledger.add(`${COMMENT} ${key}`, async () => {
       const del = await ctx.http.raw('DELETE', emPath(ctx, `${COMMENT}/${encodeURIComponent(key)}`));
       if (!ok(del)) throw new Error(`episode comments are append-only: left on episode ${episode}`);
@@ -404,10 +502,13 @@ const commentsAppendOnly: OpsCheck = {
     const answers: string[] = [];
     for (const [method, rest, body, query] of attempts) {
       const ex = await ctx.http.raw(method, emPath(ctx, rest), { body, query });
-      answers.push(`${method} ${rest.replace(encodeURIComponent(key), '<key>')}${query ? `?is_partial_data=${query.is_partial_data}` : ''}: ${ex.status}`);
+      answers.push(
+        `${method} ${rest.replace(encodeURIComponent(key), '<key>')}${query ? `?is_partial_data=${query.is_partial_data}` : ''}: ${ex.status}`,
+      );
     }
     ctx.observe('OPS-EM-OTHER-METHODS', `update and delete of a comment answered ${answers.join('; ')}`);
-    const after = typeof stored === 'string' ? await find().then(({ ex, own }) => ({ ex, one: own.find((r) => r._key === key) })) : await readOne();
+    const after =
+      typeof stored === 'string' ? await find().then(({ ex, own }) => ({ ex, one: own.find((r) => r._key === key) })) : await readOne();
     ctx.expect.that(
       'OPS-EM-COMMENTS-APPEND-ONLY',
       `the comment ${key} after every update and delete (read from ${typeof stored === 'string' ? "the episode's comment list" : 'a read by key'})`,

@@ -5,11 +5,31 @@ import { escapeRegex, filterFor, invalidFilter, pathsAndValues, type GeneratedFi
 import { userObject } from '../arbitraries/values';
 import { DEEP_DIVE, SERVICE, type Collection } from '../collections';
 import { filterReadings } from '../model/filter-model';
-import { allNeeded, bulkDeleteIn, countIn, countOf, createIn, keys, listIn, ok, ownTitles, rows, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  allNeeded,
+  bulkDeleteIn,
+  countIn,
+  countOf,
+  createIn,
+  keys,
+  listIn,
+  ok,
+  ownTitles,
+  rows,
+  tagged,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 import { isDoc } from '../../core/json';
 import { compact } from '../../core/expect';
 
-const REQUIREMENT_OF = { equality: 'OPS-FILTER-EQUALITY', regex: 'OPS-FILTER-REGEX', ne: 'OPS-FILTER-NE', combined: 'OPS-QUERY-FILTER' } as const;
+const REQUIREMENT_OF = {
+  equality: 'OPS-FILTER-EQUALITY',
+  regex: 'OPS-FILTER-REGEX',
+  ne: 'OPS-FILTER-NE',
+  combined: 'OPS-QUERY-FILTER',
+} as const;
 
 /** One object with a field of every kind (scalar, array, sub-object), whatever the seed draws for the others. */
 const EVERY_KIND = { cf_alpha: 'fixed', cf_beta: ['red', 'blue'], cf_gamma: { x: 'deep', y: 7 } };
@@ -44,8 +64,10 @@ const sorted = (ks: string[]) => [...ks].sort();
  */
 function shapeExamples(ours: Doc[]): GeneratedFilter[] {
   const pairs = pathsAndValues(ours);
-  const holds = (r: Doc, p: string, v: unknown, inArray: boolean) => (inArray ? Array.isArray(r[p]) && (r[p] as unknown[]).includes(v) : r[p] === v);
-  const first = (kind: 'scalar' | 'array' | 'dotted') => pairs.find(([p, v]) => (kind === 'dotted' ? p.includes('.') : !p.includes('.') && ours.some((r) => holds(r, p, v, kind === 'array'))));
+  const holds = (r: Doc, p: string, v: unknown, inArray: boolean) =>
+    inArray ? Array.isArray(r[p]) && (r[p] as unknown[]).includes(v) : r[p] === v;
+  const first = (kind: 'scalar' | 'array' | 'dotted') =>
+    pairs.find(([p, v]) => (kind === 'dotted' ? p.includes('.') : !p.includes('.') && ours.some((r) => holds(r, p, v, kind === 'array'))));
   const out: GeneratedFilter[] = [];
   for (const pair of [first('scalar'), first('array'), first('dotted')]) {
     if (!pair) continue;
@@ -108,7 +130,15 @@ export const filterMatchesModel: OpsCheck = {
   id: 'ops.filter.matches-document-store',
   title:
     'A filter of equality, $regex, $ne or a combination MUST select the rows every reading of document-store syntax selects and none that no reading selects, and count MUST agree; it SHOULD select exactly what a document store would',
-  requirements: ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT', 'OPS-FILTER-STORE-SEMANTICS'],
+  requirements: [
+    'OPS-FILTER-EQUALITY',
+    'OPS-FILTER-REGEX',
+    'OPS-FILTER-NE',
+    'OPS-QUERY-FILTER',
+    'OPS-FILTER-JSON',
+    'OPS-CORE-COUNT',
+    'OPS-FILTER-STORE-SEMANTICS',
+  ],
   shares: ['*'],
   async run(ctx) {
     const shapes = await seedObjects(ctx, SERVICE, 6);
@@ -118,7 +148,9 @@ export const filterMatchesModel: OpsCheck = {
     // only the fields the run's rows hold (the ones the filters name), so a large deployment's rows stay small.
     const named = [...new Set(['_key', 'title', ...[...shapes, ...EDGE_ROWS].flatMap((r) => Object.keys(r))])];
     const snapshot = rows(await listIn(ctx, SERVICE, { fields: named.join(',') }));
-    const ours = snapshot.filter((r) => String(r.title ?? '').startsWith(ctx.options.runTag) && !String(r.title).startsWith(tagged(ctx, EDGE)));
+    const ours = snapshot.filter(
+      (r) => String(r.title ?? '').startsWith(ctx.options.runTag) && !String(r.title).startsWith(tagged(ctx, EDGE)),
+    );
     // Selections that differ from a document store's where only its semantics decides: a SHOULD, judged once at the end.
     const departures: string[] = [];
     const agrees = async ({ kind, filter }: GeneratedFilter) => {
@@ -139,14 +171,20 @@ export const filterMatchesModel: OpsCheck = {
           },
         );
       }
-      if (JSON.stringify(got) !== JSON.stringify(sorted([...store]))) departures.push(`${JSON.stringify(filter)}: ${got.length} rows, a document store ${store.size}`);
+      if (JSON.stringify(got) !== JSON.stringify(sorted([...store])))
+        departures.push(`${JSON.stringify(filter)}: ${got.length} rows, a document store ${store.size}`);
       // What a list shows under a filter is what a count with that filter counts.
       const count = await countIn(ctx, SERVICE, { filter: JSON.stringify(filter) });
       if (countOf(count) !== got.length)
-        throw new Violation(`count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list under it has ${got.length}`, 'OPS-CORE-COUNT', count, {
-          expected: String(got.length),
-          actual: countOf(count),
-        });
+        throw new Violation(
+          `count with filter ${JSON.stringify(filter)} is ${countOf(count)}, the list under it has ${got.length}`,
+          'OPS-CORE-COUNT',
+          count,
+          {
+            expected: String(got.length),
+            actual: countOf(count),
+          },
+        );
     };
     /** The first part of a combined example that fails alone: that operator's failure, not the combination's. */
     const failingPart = async (parts: GeneratedFilter[]) => {
@@ -166,18 +204,34 @@ export const filterMatchesModel: OpsCheck = {
         try {
           await agrees(example);
           // A fixed example records as a generated case does (core/property.ts): the Violation carries its facts.
-          ctx.assert(REQUIREMENT_OF[example.kind], true, `filter ${JSON.stringify(example.filter)} selects and counts the rows a document store does`);
+          ctx.assert(
+            REQUIREMENT_OF[example.kind],
+            true,
+            `filter ${JSON.stringify(example.filter)} selects and counts the rows a document store does`,
+          );
         } catch (e) {
           if (!(e instanceof Violation)) throw e;
           const part = await failingPart(example.parts ?? []);
           const v = part ?? e;
           // As above: the message and the exchange are those of the Violation (of the part that fails alone, if one does).
-          ctx.assert(v.requirement ?? 'OPS-QUERY-FILTER', false, part ? `${v.message}, alone as in ${JSON.stringify(example.filter)}` : v.message, v.exchange, v.facts && factsOf(v.facts));
+          ctx.assert(
+            v.requirement ?? 'OPS-QUERY-FILTER',
+            false,
+            part ? `${v.message}, alone as in ${JSON.stringify(example.filter)}` : v.message,
+            v.exchange,
+            v.facts && factsOf(v.facts),
+          );
         }
       }),
     );
     const property = fc.asyncProperty(filterFor(ours), agrees);
-    await checkProperty(ctx, ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'], 'filter semantics', property, { concurrent: true });
+    await checkProperty(
+      ctx,
+      ['OPS-FILTER-EQUALITY', 'OPS-FILTER-REGEX', 'OPS-FILTER-NE', 'OPS-QUERY-FILTER', 'OPS-FILTER-JSON', 'OPS-CORE-COUNT'],
+      'filter semantics',
+      property,
+      { concurrent: true },
+    );
     ctx.expect.that(
       'OPS-FILTER-STORE-SEMANTICS',
       'filters whose selection differs from a document store only where its semantics decides (array elements, missing fields, null)',
@@ -207,12 +261,20 @@ export const invalidFilterGetReturnsAll: OpsCheck = {
         );
       const count = await countIn(ctx, SERVICE, { filter });
       if (countOf(count) !== all.length)
-        throw new Violation(`count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`, 'OPS-FILTER-INVALID-GET', count, {
-          expected: String(all.length),
-          actual: countOf(count),
-        });
+        throw new Violation(
+          `count with the incorrect filter ${JSON.stringify(filter)} is ${countOf(count)}, not ${all.length}`,
+          'OPS-FILTER-INVALID-GET',
+          count,
+          {
+            expected: String(all.length),
+            actual: countOf(count),
+          },
+        );
     });
-    await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
+    await checkProperty(ctx, 'OPS-FILTER-INVALID-GET', 'incorrect filter on GET', property, {
+      runs: Math.min(ctx.options.runs, 10),
+      concurrent: true,
+    });
     // Options the document does not show ($options x, with comments and escapes in the pattern): a server may honour
     // them or take the filter as incorrect, but a GET with a filter is never refused and always answers rows.
     for (const pattern of ['a#b', 'a#', '\\.a']) {

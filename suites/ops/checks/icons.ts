@@ -26,7 +26,8 @@ const iconOf = (ctx: OpsContext, category: string, s: Shape, i: number | string,
 });
 
 /** Sizes are compared by value: the document types them as strings while its sample sends numbers. */
-const sameIcon = (read: Doc, sent: Doc) => ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
+const sameIcon = (read: Doc, sent: Doc) =>
+  ['title', 'svg_path', 'category'].every((f) => read[f] === sent[f]) && SIZES.every((f) => String(read[f]) === String(sent[f]));
 
 const keysAnswer = (ex: Exchange): string[] | undefined => {
   const keys = ex.json;
@@ -79,7 +80,9 @@ type OwnCategory = ReturnType<typeof ownCategory>;
 /** Saves icons, each in the ledger; the entries go with `owner` when given, so dropping that category settles them. */
 async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; owner?: Pick<OwnCategory, 'entries'>; as?: string } = {}) {
   const as = opts.as;
-  const ex = opts.put ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2), as }) : await ctx.http.send('iconCreate', { body: icons, as });
+  const ex = opts.put
+    ? await ctx.http.send('iconCreatePut', { rawBody: JSON.stringify(icons, null, 2), as })
+    : await ctx.http.send('iconCreate', { body: icons, as });
   const saved = keysAnswer(ex);
   for (const k of saved ?? []) {
     opts.owner?.entries.push(ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } })));
@@ -90,7 +93,8 @@ async function saveIcons(ctx: OpsContext, icons: Doc[], opts: { put?: boolean; o
 /** Icons the check cannot go on without: their keys, one per icon, or Unmet with the save's answer. */
 async function saveNeeded(ctx: OpsContext, icons: Doc[]): Promise<string[]> {
   const { ex, keys } = await saveIcons(ctx, icons);
-  if (keys?.length !== icons.length) throw new Unmet(`could not save ${icons.length} icon(s): the save answered ${ex.status} with ${keys?.length ?? 'no'} keys`, ex);
+  if (keys?.length !== icons.length)
+    throw new Unmet(`could not save ${icons.length} icon(s): the save answered ${ex.status} with ${keys?.length ?? 'no'} keys`, ex);
   return keys;
 }
 
@@ -106,7 +110,8 @@ const isImmutable = (c: Doc) => c !== null && typeof c === 'object' && 'immutabl
 
 const createAndList: OpsCheck = {
   id: 'ops.icons.create-and-list',
-  title: 'POST icon_collection with an array of icons MUST answer one key per icon; GET ?category= MUST answer {total, result} with exactly those icons as written',
+  title:
+    'POST icon_collection with an array of icons MUST answer one key per icon; GET ?category= MUST answer {total, result} with exactly those icons as written',
   requirements: ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
   uses: ['icons'],
   async run(ctx) {
@@ -117,10 +122,15 @@ const createAndList: OpsCheck = {
       try {
         const { ex, keys } = await saveIcons(ctx, icons, { owner: cat });
         if (!keys || keys.length !== icons.length || new Set(keys).size !== keys.length)
-          throw new Violation(`POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`, 'OPS-ICON-CREATE', ex, {
-            expected: `${icons.length} distinct keys`,
-            actual: `${ex.status} ${ex.text.slice(0, 120)}`,
-          });
+          throw new Violation(
+            `POST of ${icons.length} icons answered ${ex.status} ${ex.text.slice(0, 120)}, not ${icons.length} distinct keys`,
+            'OPS-ICON-CREATE',
+            ex,
+            {
+              expected: `${icons.length} distinct keys`,
+              actual: `${ex.status} ${ex.text.slice(0, 120)}`,
+            },
+          );
         const list = await listIcons(ctx, { category: cat.name });
         const body = listAnswer(list);
         if (!body || !Number.isInteger(body.total))
@@ -137,16 +147,26 @@ const createAndList: OpsCheck = {
             { expected: `only icons of ${cat.name}`, actual: `also ${foreign.length} of other categories` },
           );
         if (!same(sorted(keysOf(body.result)), sorted(keys)))
-          throw new Violation(`the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`, 'OPS-ICON-CREATE', list, {
-            expected: compact(sorted(keys)),
-            actual: compact(sorted(keysOf(body.result))),
-          });
+          throw new Violation(
+            `the category lists ${JSON.stringify(keysOf(body.result))}, the POST answered ${JSON.stringify(keys)}`,
+            'OPS-ICON-CREATE',
+            list,
+            {
+              expected: compact(sorted(keys)),
+              actual: compact(sorted(keysOf(body.result))),
+            },
+          );
         // What `total` counts is not said (the category's icons, or the whole collection): never fewer than listed.
         if (!Number.isInteger(body.total) || (body.total as number) < icons.length)
-          throw new Violation(`total is ${body.total} for a category of ${icons.length} icons listed without paging`, 'OPS-ICON-LIST', list, {
-            expected: `an integer total of at least ${icons.length}`,
-            actual: `total ${compact(body.total)}`,
-          });
+          throw new Violation(
+            `total is ${body.total} for a category of ${icons.length} icons listed without paging`,
+            'OPS-ICON-LIST',
+            list,
+            {
+              expected: `an integer total of at least ${icons.length}`,
+              actual: `total ${compact(body.total)}`,
+            },
+          );
         for (const row of body.result) {
           const missing = ICON_FIELDS.filter((f) => typeof row[f] !== 'string');
           if (missing.length)
@@ -156,35 +176,68 @@ const createAndList: OpsCheck = {
             });
           const sent = icons.find((i) => i.title === row.title);
           if (!sent || !sameIcon(row, sent))
-            throw new Violation(`icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`, 'OPS-ICON-CREATE', list, {
-              expected: compact(sent ?? 'an icon with its title'),
-              actual: compact(row),
-            });
+            throw new Violation(
+              `icon ${row._key} reads ${JSON.stringify(row)}, written ${JSON.stringify(sent ?? 'with another title')}`,
+              'OPS-ICON-CREATE',
+              list,
+              {
+                expected: compact(sent ?? 'an icon with its title'),
+                actual: compact(row),
+              },
+            );
         }
       } finally {
         await cat.drop();
       }
     });
-    await checkProperty(ctx, ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'], 'icon save and list', property, { runs: Math.min(ctx.options.runs, 8) });
+    await checkProperty(
+      ctx,
+      ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
+      'icon save and list',
+      property,
+      { runs: Math.min(ctx.options.runs, 8) },
+    );
   },
 };
 
 const sizeForms: OpsCheck = {
   id: 'ops.icons.size-forms',
-  title: 'Icon creation SHOULD accept default_width and default_height both as strings (as documented) and as numbers (as the sample sends), keeping their values',
+  title:
+    'Icon creation SHOULD accept default_width and default_height both as strings (as documented) and as numbers (as the sample sends), keeping their values',
   requirements: ['OPS-ICON-CREATE-SIZES'],
   uses: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon sizes');
     for (const numeric of [false, true]) {
-      const icon = iconOf(ctx, cat.name, { name: numeric ? 'numbers' : 'strings', width: numeric ? 48 : 32, height: numeric ? 24 : 16 }, 0, numeric);
+      const icon = iconOf(
+        ctx,
+        cat.name,
+        { name: numeric ? 'numbers' : 'strings', width: numeric ? 48 : 32, height: numeric ? 24 : 16 },
+        0,
+        numeric,
+      );
       const { ex, keys } = await saveIcons(ctx, [icon]);
       const form = numeric ? 'numbers' : 'strings';
-      if (!ctx.expect.that('OPS-ICON-CREATE-SIZES', `saving an icon with sizes as ${form}`, keys?.length === 1, { expected: 'one key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) continue;
+      if (
+        !ctx.expect.that(
+          'OPS-ICON-CREATE-SIZES',
+          `saving an icon with sizes as ${form}`,
+          keys?.length === 1,
+          { expected: 'one key', actual: `${ex.status} ${ex.text.slice(0, 100)}` },
+          ex,
+        )
+      )
+        continue;
       const list = await listIcons(ctx, { category: cat.name });
       const row = listAnswer(list)?.result.find((r) => r._key === keys![0]);
       const sizes = (d: Doc | undefined) => compact(d && { default_width: d.default_width, default_height: d.default_height });
-      ctx.expect.that('OPS-ICON-CREATE-SIZES', `the icon saved with sizes as ${form}, read back (sizes by value)`, !!row && sameIcon(row, icon), { expected: sizes(icon), actual: sizes(row) }, list);
+      ctx.expect.that(
+        'OPS-ICON-CREATE-SIZES',
+        `the icon saved with sizes as ${form}, read back (sizes by value)`,
+        !!row && sameIcon(row, icon),
+        { expected: sizes(icon), actual: sizes(row) },
+        list,
+      );
     }
   },
 };
@@ -196,9 +249,21 @@ const putForm: OpsCheck = {
   uses: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon put');
-    const icons = [iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0), iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1)];
+    const icons = [
+      iconOf(ctx, cat.name, { name: 'put', width: 64, height: 64 }, 0),
+      iconOf(ctx, cat.name, { name: 'put', width: 32, height: 16 }, 1),
+    ];
     const { ex, keys } = await saveIcons(ctx, icons, { put: true });
-    if (!ctx.expect.that('OPS-ICON-CREATE-PUT', 'PUT of two icons as raw data', keys?.length === 2, { expected: 'two keys', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-ICON-CREATE-PUT',
+        'PUT of two icons as raw data',
+        keys?.length === 2,
+        { expected: 'two keys', actual: `${ex.status} ${ex.text.slice(0, 100)}` },
+        ex,
+      )
+    )
+      return;
     const listed = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
     const good = keys!.every((k) => listed.some((r) => r._key === k && icons.some((i) => sameIcon(r, i))));
     ctx.expect.that('OPS-ICON-CREATE-PUT', 'the category after the PUT', good, {
@@ -210,7 +275,8 @@ const putForm: OpsCheck = {
 
 const readOnlyPut: OpsCheck = {
   id: 'ops.icons.read-only-put',
-  title: "A caller without write access MUST NOT save icons, in the sample's PUT form as with POST (judged by the icons saved; the answer is recorded)",
+  title:
+    "A caller without write access MUST NOT save icons, in the sample's PUT form as with POST (judged by the icons saved; the answer is recorded)",
   requirements: ['OPS-AUTH-ACCESS-CHECKS'],
   needs: ['readonly'],
   uses: ['icons'],
@@ -218,10 +284,20 @@ const readOnlyPut: OpsCheck = {
     const cat = ownCategory(ctx, 'icon read-only');
     for (const put of [true, false]) {
       const how = put ? 'PUT' : 'POST';
-      const { ex } = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'reader', width: 16, height: 16 }, how)], { put, owner: cat, as: 'readonly' });
+      const { ex } = await saveIcons(ctx, [iconOf(ctx, cat.name, { name: 'reader', width: 16, height: 16 }, how)], {
+        put,
+        owner: cat,
+        as: 'readonly',
+      });
       const held = listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? [];
       // Judged by the effect: what a refused save answers is not shown.
-      ctx.expect.equal('OPS-AUTH-ACCESS-CHECKS', `icons of its category after a read-only ${how} icon_collection (it answered ${ex.status})`, held.length, 0, ex);
+      ctx.expect.equal(
+        'OPS-AUTH-ACCESS-CHECKS',
+        `icons of its category after a read-only ${how} icon_collection (it answered ${ex.status})`,
+        held.length,
+        0,
+        ex,
+      );
     }
   },
 };
@@ -237,7 +313,10 @@ const listParameters: OpsCheck = {
     const words = fc.sample(fc.uniqueArray(word, { minLength: size, maxLength: size }), { seed: ctx.options.seed, numRuns: 1 })[0];
     const main = ownCategory(ctx, 'icon paging');
     const other = ownCategory(ctx, 'icon paging other');
-    const icons: Doc[] = words.map((w, i) => ({ ...iconOf(ctx, main.name, { name: w, width: 10 + i, height: 20 + i }, ''), title: tagged(ctx, w) }));
+    const icons: Doc[] = words.map((w, i) => ({
+      ...iconOf(ctx, main.name, { name: w, width: 10 + i, height: 20 + i }, ''),
+      title: tagged(ctx, w),
+    }));
     await saveNeeded(ctx, icons);
     await saveNeeded(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
     const totals = new Set<string>();
@@ -253,14 +332,28 @@ const listParameters: OpsCheck = {
       const filter = p.only === undefined ? undefined : JSON.stringify({ title: icons[p.only].title });
       // title is always asked for: it names each row even when the projection leaves _key out.
       const fields = p.fields ? ['title', ...p.fields] : undefined;
-      const query = { category: main.name, sort_key: 'title', sort_dir: p.dir, limit: p.limit, offset: p.offset, fields: fields?.join(','), filter, list_categories: p.listCategories };
+      const query = {
+        category: main.name,
+        sort_key: 'title',
+        sort_dir: p.dir,
+        limit: p.limit,
+        offset: p.offset,
+        fields: fields?.join(','),
+        filter,
+        list_categories: p.listCategories,
+      };
       const ex = await listIcons(ctx, query);
       const body = listAnswer(ex);
       if (!body || !Number.isInteger(body.total))
-        throw new Violation(`GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`, 'OPS-ICON-LIST', ex, {
-          expected: 'a success with {total, result}',
-          actual: `${ex.status} ${ex.text.slice(0, 120)}`,
-        });
+        throw new Violation(
+          `GET icon_collection ${JSON.stringify(query)} answered ${ex.status} ${ex.text.slice(0, 120)}`,
+          'OPS-ICON-LIST',
+          ex,
+          {
+            expected: 'a success with {total, result}',
+            actual: `${ex.status} ${ex.text.slice(0, 120)}`,
+          },
+        );
       const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title);
       const start = p.offset ?? 0;
       const got = body.result.map((r) => String(r.title));
@@ -279,14 +372,23 @@ const listParameters: OpsCheck = {
           actual: `also ${strays.join(', ')}`,
         });
       if (!same(got, want))
-        throw new Violation(`${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`, 'OPS-ICON-LIST', ex, { expected: compact(want), actual: compact(got) });
+        throw new Violation(
+          `${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+          'OPS-ICON-LIST',
+          ex,
+          { expected: compact(want), actual: compact(got) },
+        );
       if (!Number.isInteger(body.total) || (body.total as number) < got.length)
         throw new Violation(`total is ${body.total}, fewer than the ${got.length} icons returned`, 'OPS-ICON-LIST', ex, {
           expected: `an integer total of at least ${got.length} (the document does not say what it counts)`,
           actual: `total ${compact(body.total)}`,
         });
       totals.add(
-        body.total === selected.length ? 'the number of matching icons before paging' : body.total === got.length ? 'the number of icons returned' : 'more than the matching icons (the collection)',
+        body.total === selected.length
+          ? 'the number of matching icons before paging'
+          : body.total === got.length
+            ? 'the number of icons returned'
+            : 'more than the matching icons (the collection)',
       );
       for (const row of fields ? body.result : []) {
         const stored = icons.find((i) => i.title === row.title)!;
@@ -300,21 +402,34 @@ const listParameters: OpsCheck = {
           );
       }
     });
-    await checkProperty(ctx, ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'], 'icon list parameters', property, { runs: Math.min(ctx.options.runs, 20), concurrent: true });
+    await checkProperty(ctx, ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'], 'icon list parameters', property, {
+      runs: Math.min(ctx.options.runs, 20),
+      concurrent: true,
+    });
     if (totals.size) ctx.observe('OPS-ICON-LIST', `total is ${[...totals].join(' or ')}`);
   },
 };
 
 const listCategories: OpsCheck = {
   id: 'ops.icons.list-categories',
-  title: 'GET icon_collection?list_categories=1 MUST answer every category as {name}, never marking a category the run made (which can be modified) immutable; list_categories=0 answers the icons',
+  title:
+    'GET icon_collection?list_categories=1 MUST answer every category as {name}, never marking a category the run made (which can be modified) immutable; list_categories=0 answers the icons',
   requirements: ['OPS-ICON-LIST-CATEGORIES', 'OPS-ICON-CATEGORY', 'OPS-ICON-LIST'],
   shares: ['icons'],
   async run(ctx) {
     const cat = ownCategory(ctx, 'icon category');
     await saveNeeded(ctx, [iconOf(ctx, cat.name, { name: 'category', width: 8, height: 8 }, 0)]);
     const { ex, list } = await categories(ctx);
-    if (!ctx.expect.that('OPS-ICON-LIST-CATEGORIES', 'list_categories=1', ok(ex) && !!list, { expected: 'a success with an array', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-ICON-LIST-CATEGORIES',
+        'list_categories=1',
+        ok(ex) && !!list,
+        { expected: 'a success with an array', actual: `${ex.status} ${ex.text.slice(0, 100)}` },
+        ex,
+      )
+    )
+      return;
     const malformed = list!.filter((c) => !c || typeof c !== 'object' || typeof c.name !== 'string');
     ctx.expect.equal('OPS-ICON-CATEGORY', `category entries without a string name (of ${list!.length})`, malformed, [], ex);
     const mine = list!.find((c) => c?.name === cat.name);
@@ -326,7 +441,14 @@ const listCategories: OpsCheck = {
       ex,
     );
     // "Present when the category cannot be modified": required on immutable ones; `immutable: false` elsewhere is no claim.
-    if (mine) ctx.expect.that('OPS-ICON-CATEGORY', "the entry of the run's own category, which can be modified", !isImmutable(mine), { expected: 'not marked immutable', actual: compact(mine) }, ex);
+    if (mine)
+      ctx.expect.that(
+        'OPS-ICON-CATEGORY',
+        "the entry of the run's own category, which can be modified",
+        !isImmutable(mine),
+        { expected: 'not marked immutable', actual: compact(mine) },
+        ex,
+      );
     // A category either can be modified or cannot: one name listed both with and without the mark says both.
     const marked = new Set(list!.filter(isImmutable).map((c) => c.name));
     const both = [...new Set(list!.filter((c) => c && marked.has(c.name) && !isImmutable(c)).map((c) => c.name))];
@@ -344,13 +466,20 @@ const listCategories: OpsCheck = {
       }`,
     );
     const icons = await listIcons(ctx, { list_categories: 0, category: cat.name });
-    ctx.expect.that('OPS-ICON-LIST', 'list_categories=0', !!listAnswer(icons), { expected: 'a success with {total, result}', actual: `${icons.status} ${icons.text.slice(0, 80)}` }, icons);
+    ctx.expect.that(
+      'OPS-ICON-LIST',
+      'list_categories=0',
+      !!listAnswer(icons),
+      { expected: 'a success with {total, result}', actual: `${icons.status} ${icons.text.slice(0, 80)}` },
+      icons,
+    );
   },
 };
 
 const deleteCategory: OpsCheck = {
   id: 'ops.icons.delete-category',
-  title: "DELETE icon_collection?category=<name> MUST delete the icons of that category only, whatever other categories hold; the answer SHOULD be {Deleted: 'True'}",
+  title:
+    "DELETE icon_collection?category=<name> MUST delete the icons of that category only, whatever other categories hold; the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-DELETE-ANSWER'],
   shares: ['icons'],
   async run(ctx) {
@@ -379,12 +508,21 @@ const deleteCategory: OpsCheck = {
             actual: `not listed: ${missing.join(', ')}`,
           });
         const del = await guardedCategoryDelete(ctx, target);
-        if (!del) throw new Violation(`GET ?category=${target} listed icons of other categories, so the delete was not sent`, 'OPS-ICON-CATEGORY-FILTER');
+        if (!del)
+          throw new Violation(
+            `GET ?category=${target} listed icons of other categories, so the delete was not sent`,
+            'OPS-ICON-CATEGORY-FILTER',
+          );
         if (!ok(del))
-          throw new Violation(`DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`, 'OPS-ICON-DELETE-CATEGORY', del, {
-            expected: 'a success',
-            actual: `${del.status} ${del.text.slice(0, 100)}`,
-          });
+          throw new Violation(
+            `DELETE ?category=${target} answered ${del.status} ${del.text.slice(0, 100)}`,
+            'OPS-ICON-DELETE-CATEGORY',
+            del,
+            {
+              expected: 'a success',
+              actual: `${del.status} ${del.text.slice(0, 100)}`,
+            },
+          );
         if (!saysDeleted(del)) answers.add(`${del.status} ${del.text.slice(0, 80)}`);
         const after = new Set(keysOf(await allIcons(ctx)));
         const kept = before.filter((i) => i.category === target && after.has(String(i._key)));
@@ -407,10 +545,16 @@ const deleteCategory: OpsCheck = {
       }
     });
     // One icon in each of the three categories, deleting the shortest name: a prefix or substring match shows.
-    const held = await checkProperty(ctx, ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'], 'icon delete by category', property, {
-      runs: Math.min(ctx.options.runs, 5),
-      examples: [[[0, 1, 2], 0]],
-    });
+    const held = await checkProperty(
+      ctx,
+      ['OPS-ICON-DELETE-CATEGORY', 'OPS-ICON-CREATE', 'OPS-ICON-CATEGORY-FILTER'],
+      'icon delete by category',
+      property,
+      {
+        runs: Math.min(ctx.options.runs, 5),
+        examples: [[[0, 1, 2], 0]],
+      },
+    );
     if (held) ctx.expect.equal('OPS-ICON-DELETE-ANSWER', "answers of DELETE ?category= other than {Deleted: 'True'}", [...answers], []);
   },
 };
@@ -428,7 +572,14 @@ const deleteByKey: OpsCheck = {
     );
     const del = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
     ctx.expect.status('OPS-ICON-DELETE', `DELETE icon_collection/${keys[0]}`, del, '2xx');
-    if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', `the answer of DELETE icon_collection/${keys[0]}`, saysDeleted(del), deleteAnswer(del), del);
+    if (ok(del))
+      ctx.expect.that(
+        'OPS-ICON-DELETE-ANSWER',
+        `the answer of DELETE icon_collection/${keys[0]}`,
+        saysDeleted(del),
+        deleteAnswer(del),
+        del,
+      );
     const left = keysOf(listAnswer(await listIcons(ctx, { category: cat.name }))?.result ?? []);
     ctx.expect.equal('OPS-ICON-DELETE', `icons of the category after deleting ${keys[0]}`, left, [keys[1]]);
     const again = await ctx.http.send('iconDelete', { params: { _key: keys[0] } });
@@ -458,8 +609,17 @@ const immutableCategories: OpsCheck = {
     const byCategory = await ctx.http.send('iconDeleteByCategory', { query: { category: cat } });
     const after = new Set(keysOf(await allIcons(ctx)));
     const lost = held.filter((k) => !after.has(k));
-    ctx.expect.equal('OPS-ICON-CATEGORY-IMMUTABLE', `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`, lost, [], byCategory);
-    ctx.observe('OPS-ICON-CATEGORY-IMMUTABLE', `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`);
+    ctx.expect.equal(
+      'OPS-ICON-CATEGORY-IMMUTABLE',
+      `icons of the immutable ${cat} gone after DELETE ?category=${cat} (${byCategory.status}), of ${held.length}`,
+      lost,
+      [],
+      byCategory,
+    );
+    ctx.observe(
+      'OPS-ICON-CATEGORY-IMMUTABLE',
+      `DELETE ?category of immutable ${cat} answered ${byCategory.status} ${byCategory.text.slice(0, 80)}`,
+    );
 
     // Changes of single icons are modifications of the category too: a new icon in it, an icon of it saved over by
     // key (into a category of the run's), one of its icons deleted by key. Only the effect is judged; an icon such
@@ -470,7 +630,9 @@ const immutableCategories: OpsCheck = {
     const added = await saveIcons(ctx, [iconOf(ctx, cat, { name: 'immutable', width: 16, height: 16 }, 'added')]);
     for (const k of added.keys ?? []) ctx.ledger.add(`icon ${k}`, () => ctx.http.send('iconDelete', { params: { _key: k } }));
     const elsewhere = ownCategory(ctx, 'moved here');
-    const over = await saveIcons(ctx, [{ ...iconOf(ctx, elsewhere.name, { name: 'over', width: 16, height: 16 }, 'over'), _key: key }], { owner: elsewhere });
+    const over = await saveIcons(ctx, [{ ...iconOf(ctx, elsewhere.name, { name: 'over', width: 16, height: 16 }, 'over'), _key: key }], {
+      owner: elsewhere,
+    });
     const byKey = await ctx.http.send('iconDelete', { params: { _key: key } });
     const now = await allIcons(ctx);
     const still = now.find((i) => i._key === key);
@@ -488,7 +650,8 @@ const immutableCategories: OpsCheck = {
 
 const deleteAll: OpsCheck = {
   id: 'ops.icons.delete-all',
-  title: "DELETE icon_collection?category=* MUST delete all icons (icons of immutable categories excepted); the answer SHOULD be {Deleted: 'True'}",
+  title:
+    "DELETE icon_collection?category=* MUST delete all icons (icons of immutable categories excepted); the answer SHOULD be {Deleted: 'True'}",
   requirements: ['OPS-ICON-DELETE-ALL', 'OPS-ICON-DELETE-ANSWER'],
   shares: ['icons'],
   destructive: true,
@@ -504,9 +667,26 @@ const deleteAll: OpsCheck = {
     if (ok(del)) ctx.expect.that('OPS-ICON-DELETE-ANSWER', 'the answer of DELETE ?category=*', saysDeleted(del), deleteAnswer(del), del);
     const left = await allIcons(ctx);
     const wrong = left.filter((i) => !immutable.has(i.category));
-    ctx.expect.equal('OPS-ICON-DELETE-ALL', `icons left outside immutable categories (the run's were ${keys.join(', ')})`, keysOf(wrong), [], del);
+    ctx.expect.equal(
+      'OPS-ICON-DELETE-ALL',
+      `icons left outside immutable categories (the run's were ${keys.join(', ')})`,
+      keysOf(wrong),
+      [],
+      del,
+    );
     ctx.observe('OPS-ICON-DELETE-ALL', `${left.length} icons of immutable categories remain after category=*`);
   },
 };
 
-export const iconsChecks: OpsCheck[] = [createAndList, sizeForms, putForm, readOnlyPut, listParameters, listCategories, deleteCategory, deleteByKey, immutableCategories, deleteAll];
+export const iconsChecks: OpsCheck[] = [
+  createAndList,
+  sizeForms,
+  putForm,
+  readOnlyPut,
+  listParameters,
+  listCategories,
+  deleteCategory,
+  deleteByKey,
+  immutableCategories,
+  deleteAll,
+];

@@ -10,7 +10,8 @@ import { createNeeded, getIn, ok, tagged, updateIn, type OpsCheck } from '../sup
  */
 export const identifyingNameSentFollowsTitle: OpsCheck = {
   id: 'ops.core.identifying-name-sent',
-  title: 'An identifying_name sent with a create as the lower-cased title SHOULD follow the title when a partial update renames the object (where the object carries it)',
+  title:
+    'An identifying_name sent with a create as the lower-cased title SHOULD follow the title when a partial update renames the object (where the object carries it)',
   requirements: ['OPS-COMMON-IDENTIFYING-NAME-SENT'],
   async run(ctx) {
     const name = 'Sent Identifying Name';
@@ -22,7 +23,8 @@ export const identifyingNameSentFollowsTitle: OpsCheck = {
     const got = await getIn(ctx, SERVICE, key);
     const carried = asDoc(got.json).identifying_name;
     // The document defines the value, not the presence ("commonly carry"): an object without it has nothing to judge.
-    if (carried === undefined) return ctx.untested('OPS-COMMON-IDENTIFYING-NAME-SENT', 'the renamed service carries no identifying_name', got);
+    if (carried === undefined)
+      return ctx.untested('OPS-COMMON-IDENTIFYING-NAME-SENT', 'the renamed service carries no identifying_name', got);
     ctx.expect.equal(
       'OPS-COMMON-IDENTIFYING-NAME-SENT',
       `identifying_name after renaming a service sent with identifying_name ${JSON.stringify(title.toLowerCase())} to ${JSON.stringify(renamed)}`,

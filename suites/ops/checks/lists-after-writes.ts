@@ -1,7 +1,21 @@
 import { escapeRegex } from '../arbitraries/filters';
 import { SERVICE } from '../collections';
 import { need } from '../../core/precondition';
-import { countIn, countOf, createIn, keys, listIn, ok, removeIn, rows, tagged, updateIn, type Doc, type Made, type OpsCheck } from '../support';
+import {
+  countIn,
+  countOf,
+  createIn,
+  keys,
+  listIn,
+  ok,
+  removeIn,
+  rows,
+  tagged,
+  updateIn,
+  type Doc,
+  type Made,
+  type OpsCheck,
+} from '../support';
 
 /**
  * Services: no other check deletes them by filter while the run goes on, so the rows here stay as this check leaves
@@ -27,7 +41,15 @@ export const listsAfterWrites: OpsCheck = {
   id: 'ops.query.lists-after-writes',
   title:
     'Equality filters, counts and lists sorted by sort_key MUST show exactly the current rows after creates, renames, re-ranks and deletes, on a collection of fifteen rows and more, also once a row the filter leaves out holds an array at the sort key',
-  requirements: ['OPS-FILTER-EQUALITY', 'OPS-CORE-COUNT', 'OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-CORE-CREATE', 'OPS-CORE-UPDATE', 'OPS-CORE-DELETE'],
+  requirements: [
+    'OPS-FILTER-EQUALITY',
+    'OPS-CORE-COUNT',
+    'OPS-QUERY-SORT-KEY',
+    'OPS-QUERY-SORT-DIR',
+    'OPS-CORE-CREATE',
+    'OPS-CORE-UPDATE',
+    'OPS-CORE-DELETE',
+  ],
   async run(ctx) {
     const pair = `${ctx.options.runTag}-pair`;
     const ranked = (name: string) => `lw r ${name}`;
@@ -41,7 +63,13 @@ export const listsAfterWrites: OpsCheck = {
     ];
     const create = async (name: string, extra: Doc): Promise<Row | undefined> => {
       const made = await createIn(ctx, C, name, extra);
-      return made.key ? { made: { ...made, key: made.key }, title: tagged(ctx, name), rank: typeof extra.cf_rank === 'number' ? extra.cf_rank : undefined } : undefined;
+      return made.key
+        ? {
+            made: { ...made, key: made.key },
+            title: tagged(ctx, name),
+            rank: typeof extra.cf_rank === 'number' ? extra.cf_rank : undefined,
+          }
+        : undefined;
     };
     const made = await Promise.all([
       ...specs.map(([n, rank, note]) => create(ranked(n), note === undefined ? { cf_rank: rank } : { cf_rank: rank, cf_note: note })),
@@ -106,7 +134,13 @@ export const listsAfterWrites: OpsCheck = {
     // A create, a rename with a new rank, and deletes of a row holding the shared note as a scalar and of the one
     // holding it inside an array.
     const r5 = await create(ranked('5'), { cf_rank: 35, cf_note: pair });
-    if (!ctx.expect.that('OPS-CORE-CREATE', 'create of one more ranked service', !!r5, { expected: 'a success with a _key', actual: r5 ? 'one' : 'none' })) return;
+    if (
+      !ctx.expect.that('OPS-CORE-CREATE', 'create of one more ranked service', !!r5, {
+        expected: 'a success with a _key',
+        actual: r5 ? 'one' : 'none',
+      })
+    )
+      return;
     live.set(r5!.made.key, r5!);
     withPair.add(r5!.made.key);
     const renamed = `${r1.title} renamed`;
@@ -135,9 +169,11 @@ export const listsAfterWrites: OpsCheck = {
     if (odd) {
       await inOrder('with an array at cf_rank in a row the filter leaves out', 1);
       const rerank = await updateIn(ctx, C, r2.made.key, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
-      if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx')) live.set(r2.made.key, { ...r2, rank: 5 });
+      if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx'))
+        live.set(r2.made.key, { ...r2, rank: 5 });
       const del = await removeIn(ctx, C, r3.made);
-      if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx')) live.delete(r3.made.key);
+      if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx'))
+        live.delete(r3.made.key);
       await inOrder('after writes to a collection with an array at the sort key', 0);
     }
   },

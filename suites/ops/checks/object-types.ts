@@ -34,14 +34,18 @@ export const supportedObjectTypes: OpsCheck = {
     );
     for (const t of ['entity_filter_rule', ...EXTRA_TYPES]) {
       const list = await ctx.http.send('coreList', { params: { object_type: t }, query: { limit: 5 } });
-      ctx.observe('OPS-CORE-UNUSED-TYPES', `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${list.json.length} rows` : ''}`);
+      ctx.observe(
+        'OPS-CORE-UNUSED-TYPES',
+        `GET ${t} answers ${list.status}${Array.isArray(list.json) ? ` with ${list.json.length} rows` : ''}`,
+      );
     }
   },
 };
 
 export const aliasList: OpsCheck = {
   id: 'ops.core.alias-list',
-  title: "get_alias_list MUST answer {identifier: [string], informational: [string]}; whether it names the entities' alias fields is observed",
+  title:
+    "get_alias_list MUST answer {identifier: [string], informational: [string]}; whether it names the entities' alias fields is observed",
   requirements: ['OPS-CORE-ALIAS-LIST', 'OPS-ENTITY-ALIAS-VALUES', 'OPS-COMMON-FULL-SCHEMAS'],
   async run(ctx) {
     const field = `cf_alias_${ctx.options.runTag.slice(-4)}`;
@@ -55,10 +59,24 @@ export const aliasList: OpsCheck = {
     const ex = await ctx.http.send('coreGetAliasList');
     const body = ex.json;
     const shaped = Array.isArray(body?.identifier) && Array.isArray(body?.informational);
-    if (!ctx.expect.that('OPS-CORE-ALIAS-LIST', 'get_alias_list', shaped, { expected: 'identifier and informational arrays', actual: ex.text.slice(0, 120) }, ex)) return;
+    if (
+      !ctx.expect.that(
+        'OPS-CORE-ALIAS-LIST',
+        'get_alias_list',
+        shaped,
+        { expected: 'identifier and informational arrays', actual: ex.text.slice(0, 120) },
+        ex,
+      )
+    )
+      return;
     // The document gives the shape, not what the lists hold: whether they name the new entity's fields is recorded only.
     const listed = body!.identifier.includes(field) && body!.informational.includes(info);
-    ctx.observe('OPS-COMMON-FULL-SCHEMAS', listed ? 'get_alias_list names the alias fields of a new entity' : `get_alias_list does not name the new entity's alias fields (${field}, ${info})`);
+    ctx.observe(
+      'OPS-COMMON-FULL-SCHEMAS',
+      listed
+        ? 'get_alias_list names the alias fields of a new entity'
+        : `get_alias_list does not name the new entity's alias fields (${field}, ${info})`,
+    );
     const got = await ctx.http.send('coreGet', { params: { object_type: 'entity', _key: key } });
     const values = got.json?.[field];
     ctx.expect.that(

@@ -4,7 +4,21 @@ import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
 import { DEEP_DIVE, QUERYABLE, type Collection } from '../collections';
 import { orderings } from '../collation';
-import { allNeeded, createIn, entryOf, guardedBulkDelete, keys, listIn, ok, ownFilter, rows, type Created, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  allNeeded,
+  createIn,
+  entryOf,
+  guardedBulkDelete,
+  keys,
+  listIn,
+  ok,
+  ownFilter,
+  rows,
+  type Created,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 
 const SIZE = 5;
 /** Title prefix of the ranked rows. */
@@ -16,7 +30,10 @@ const ALWAYS_ALLOWED = new Set(['_key', 'title', 'object_type', '_type', '_user'
 /** Objects with unique titles and ranks, so that every sort order is total and paging has one right answer. */
 async function seedRanked(ctx: OpsContext, c: Collection): Promise<Doc[] | undefined> {
   const words = fc.sample(fc.uniqueArray(word, { minLength: SIZE, maxLength: SIZE }), { seed: ctx.options.seed, numRuns: 1 })[0];
-  const ranks = fc.sample(fc.uniqueArray(fc.integer({ min: -500, max: 500 }), { minLength: SIZE, maxLength: SIZE }), { seed: ctx.options.seed + 1, numRuns: 1 })[0];
+  const ranks = fc.sample(fc.uniqueArray(fc.integer({ min: -500, max: 500 }), { minLength: SIZE, maxLength: SIZE }), {
+    seed: ctx.options.seed + 1,
+    numRuns: 1,
+  })[0];
   const made = await Promise.all(words.map((w, i) => createIn(ctx, c, `${RANKED}${w}`, { cf_rank: ranks[i], cf_word: w })));
   if (made.some((m) => !m.key)) return undefined;
   return made.map((m) => ({ ...m.body, _key: m.key }));
@@ -24,7 +41,8 @@ async function seedRanked(ctx: OpsContext, c: Collection): Promise<Doc[] | undef
 
 export const sortAndPage: OpsCheck = {
   id: 'ops.query.sort-and-page',
-  title: 'Paging with limit and offset through a list sorted by sort_key and sort_dir (1 ascending, 0 descending) MUST yield the sorted whole, without duplicates or gaps',
+  title:
+    'Paging with limit and offset through a list sorted by sort_key and sort_dir (1 ascending, 0 descending) MUST yield the sorted whole, without duplicates or gaps',
   requirements: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'],
   // Its rows of these collections would go with a DELETE by filter that ignores the filter (the cleanup of
   // ops.query.limit-unset-returns-all, ops.backup.default-survives-bulk-delete), so it never runs beside those.
@@ -40,64 +58,78 @@ async function sortAndPageIn(ctx: OpsContext, c: Collection): Promise<void> {
   if (!seeded) return ctx.untested('OPS-QUERY-SORT-KEY', `could not create ${c.type} objects to sort`);
   // Only the ranked rows: what the other collections' objects need (a maintenance window's service) may be listed too.
   const rankedRows = ownFilter(ctx, RANKED);
-  const property = fc.asyncProperty(fc.constantFrom('title', 'cf_rank'), fc.constantFrom(0, 1), fc.integer({ min: 2, max: SIZE + 1 }), async (sortKey, dir, size) => {
-    const whole = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir });
-    const all = keys(rows(whole));
-    // The order under the collation the server's answer follows, where it follows one (the document names none).
-    const orders = orderings(
-      seeded,
-      (d) => d[sortKey],
-      dir === 1 ? 1 : -1,
-      (d) => String(d._key),
-      all,
-    );
-    const expected = orders[0]!;
-    if (JSON.stringify(all) !== JSON.stringify(expected)) {
-      const reversed = orders.some((o) => JSON.stringify([...all].reverse()) === JSON.stringify(o));
-      throw new Violation(
-        `${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
-        reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY',
-        whole,
-        { expected: expected.join(','), actual: all.join(',') },
+  const property = fc.asyncProperty(
+    fc.constantFrom('title', 'cf_rank'),
+    fc.constantFrom(0, 1),
+    fc.integer({ min: 2, max: SIZE + 1 }),
+    async (sortKey, dir, size) => {
+      const whole = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir });
+      const all = keys(rows(whole));
+      // The order under the collation the server's answer follows, where it follows one (the document names none).
+      const orders = orderings(
+        seeded,
+        (d) => d[sortKey],
+        dir === 1 ? 1 : -1,
+        (d) => String(d._key),
+        all,
       );
-    }
-    const seen: string[] = [];
-    for (let offset = 0; offset < SIZE + size; offset += size) {
-      const page = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, limit: size, offset });
-      const got = keys(rows(page));
-      if (!ok(page) || got.length > size)
-        throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page, {
-          expected: `a success with at most ${size} rows`,
-          actual: `${page.status} with ${got.length} rows`,
-        });
-      const want = expected.slice(offset, offset + size);
-      if (JSON.stringify(got) !== JSON.stringify(want))
+      const expected = orders[0]!;
+      if (JSON.stringify(all) !== JSON.stringify(expected)) {
+        const reversed = orders.some((o) => JSON.stringify([...all].reverse()) === JSON.stringify(o));
         throw new Violation(
-          `${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`,
-          got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT',
-          page,
-          { expected: want.join(',') || '(empty)', actual: got.join(',') || '(empty)' },
+          `${c.type} sorted by ${sortKey} with sort_dir=${dir} came back ${reversed ? 'in the opposite order' : 'out of order'}: ${all.join(',')} instead of ${expected.join(',')}`,
+          reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY',
+          whole,
+          { expected: expected.join(','), actual: all.join(',') },
         );
-      seen.push(...got);
-    }
-    if (JSON.stringify(seen) !== JSON.stringify(expected))
-      throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET', undefined, { expected: expected.join(','), actual: seen.join(',') });
-    // Without limit, offset still skips: the rest of the list from there.
-    const rest = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, offset: size });
-    const tail = keys(rows(rest));
-    if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size)))
-      throw new Violation(
-        `${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`,
-        'OPS-QUERY-OFFSET',
-        rest,
-        { expected: expected.slice(size).join(',') || '(empty)', actual: tail.join(',') || '(empty)' },
-      );
-  });
-  await checkProperty(ctx, ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'], `${c.type} sort and paging`, property, {
-    runs: Math.max(2, Math.ceil(ctx.options.runs / 4)),
-    examples: [['cf_rank', 0, 2]],
-    concurrent: true,
-  });
+      }
+      const seen: string[] = [];
+      for (let offset = 0; offset < SIZE + size; offset += size) {
+        const page = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, limit: size, offset });
+        const got = keys(rows(page));
+        if (!ok(page) || got.length > size)
+          throw new Violation(`${c.type}: limit=${size} answered ${got.length} rows`, 'OPS-QUERY-LIMIT', page, {
+            expected: `a success with at most ${size} rows`,
+            actual: `${page.status} with ${got.length} rows`,
+          });
+        const want = expected.slice(offset, offset + size);
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          throw new Violation(
+            `${c.type}: page offset=${offset} limit=${size} sorted by ${sortKey}/${dir} is ${got.join(',') || '(empty)'}, expected ${want.join(',') || '(empty)'}`,
+            got.length === want.length ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT',
+            page,
+            { expected: want.join(',') || '(empty)', actual: got.join(',') || '(empty)' },
+          );
+        seen.push(...got);
+      }
+      if (JSON.stringify(seen) !== JSON.stringify(expected))
+        throw new Violation(`${c.type}: the pages joined are ${seen.join(',')}`, 'OPS-QUERY-OFFSET', undefined, {
+          expected: expected.join(','),
+          actual: seen.join(','),
+        });
+      // Without limit, offset still skips: the rest of the list from there.
+      const rest = await listIn(ctx, c, { filter: rankedRows, sort_key: sortKey, sort_dir: dir, offset: size });
+      const tail = keys(rows(rest));
+      if (JSON.stringify(tail) !== JSON.stringify(expected.slice(size)))
+        throw new Violation(
+          `${c.type}: offset=${size} without limit sorted by ${sortKey}/${dir} is ${tail.join(',') || '(empty)'}, expected ${expected.slice(size).join(',') || '(empty)'}`,
+          'OPS-QUERY-OFFSET',
+          rest,
+          { expected: expected.slice(size).join(',') || '(empty)', actual: tail.join(',') || '(empty)' },
+        );
+    },
+  );
+  await checkProperty(
+    ctx,
+    ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'],
+    `${c.type} sort and paging`,
+    property,
+    {
+      runs: Math.max(2, Math.ceil(ctx.options.runs / 4)),
+      examples: [['cf_rank', 0, 2]],
+      concurrent: true,
+    },
+  );
 }
 
 /** More rows than common default page sizes (100), so a server that pages by default is seen to. */
@@ -113,12 +145,22 @@ export const limitUnsetReturnsAll: OpsCheck = {
   async run(ctx) {
     const made: Created[] = [];
     for (let i = 0; i < UNSET_LIMIT_ROWS; i += 20)
-      made.push(...(await Promise.all(Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)))));
+      made.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(20, UNSET_LIMIT_ROWS - i) }, (_, j) => createIn(ctx, DEEP_DIVE, `unset limit ${i + j}`)),
+        )),
+      );
     const mine = allNeeded(made, `${UNSET_LIMIT_ROWS} deep dives`).map((m) => m.key);
     const ex = await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) });
     const got = new Set(keys(rows(ex)));
     const missing = mine.filter((k) => !got.has(k));
-    ctx.expect.equal('OPS-LIMITS-UNSET', `of the run's ${mine.length} rows, those a list without limit leaves out (it returned ${got.size})`, missing, [], ex);
+    ctx.expect.equal(
+      'OPS-LIMITS-UNSET',
+      `of the run's ${mine.length} rows, those a list without limit leaves out (it returned ${got.size})`,
+      missing,
+      [],
+      ex,
+    );
     // Where deletes by filter are allowed, two requests remove what a hundred would one key at a time.
     if (ctx.options.allowDestructive && (await guardedBulkDelete(ctx, DEEP_DIVE, ownFilter(ctx)))) {
       const left = new Set(keys(rows(await listIn(ctx, DEEP_DIVE, { filter: ownFilter(ctx) }))));
@@ -142,10 +184,15 @@ export const fieldsSelectsFields: OpsCheck = {
         if (!stored) continue;
         for (const f of fields)
           if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f]))
-            throw new Violation(`fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`, 'OPS-QUERY-FIELDS', ex, {
-              expected: `${f}=${JSON.stringify(stored[f])}`,
-              actual: `${f}=${JSON.stringify(row[f])}`,
-            });
+            throw new Violation(
+              `fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`,
+              'OPS-QUERY-FIELDS',
+              ex,
+              {
+                expected: `${f}=${JSON.stringify(stored[f])}`,
+                actual: `${f}=${JSON.stringify(row[f])}`,
+              },
+            );
         const unasked = Object.keys(row).filter((k) => stored[k] !== undefined && !ALWAYS_ALLOWED.has(k) && !fields.includes(k));
         if (unasked.length)
           throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex, {
@@ -166,6 +213,13 @@ export const fieldsSelectsFields: OpsCheck = {
     if (!odd.key) return;
     const ex = await listIn(ctx, c, { filter: JSON.stringify({ title: odd.body.title }), fields: 'title' });
     const row = rows(ex).find((r) => r._key === odd.key);
-    if (row) ctx.expect.absent('OPS-QUERY-FIELDS', 'members of a row listed with fields=title, against a field named "undefined"', Object.keys(row), 'undefined', ex);
+    if (row)
+      ctx.expect.absent(
+        'OPS-QUERY-FIELDS',
+        'members of a row listed with fields=title, against a field named "undefined"',
+        Object.keys(row),
+        'undefined',
+        ex,
+      );
   },
 };

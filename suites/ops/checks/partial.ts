@@ -5,7 +5,21 @@ import { userObject } from '../arbitraries/values';
 import { SERVICE } from '../collections';
 import { expectMerged, expectReplaced, serverFields } from '../ownership';
 import { compact } from '../../core/expect';
-import { createIn, createNeeded, deleteIn, entryOf, getIn, keyOf, ok, removeIn, tagged, updateIn, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  createIn,
+  createNeeded,
+  deleteIn,
+  entryOf,
+  getIn,
+  keyOf,
+  ok,
+  removeIn,
+  tagged,
+  updateIn,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 
 const title = (ctx: OpsContext, n: string) => tagged(ctx, `partial ${n}`);
 
@@ -23,7 +37,8 @@ async function withObject(ctx: OpsContext, initial: Doc, body: (key: string, sen
 /** The object as it stands, read back before an update: what a partial update merges into. */
 async function current(ctx: OpsContext, key: string, requirement: string): Promise<Doc> {
   const got = await getIn(ctx, SERVICE, key);
-  if (!ok(got) || !got.json || typeof got.json !== 'object') throw new Violation(`GET service/${key} answered ${got.status} before the update`, requirement, got);
+  if (!ok(got) || !got.json || typeof got.json !== 'object')
+    throw new Violation(`GET service/${key} answered ${got.status} before the update`, requirement, got);
   return got.json;
 }
 
@@ -35,7 +50,8 @@ const NESTED_CASE: [Doc, Doc] = [
 
 export const partialUpdateMerges: OpsCheck = {
   id: 'ops.partial.merge',
-  title: 'POST <object_type>/<_key>?is_partial_data=1 MUST change only the fields sent (merged into the object as it stood, sub-objects replaced or merged)',
+  title:
+    'POST <object_type>/<_key>?is_partial_data=1 MUST change only the fields sent (merged into the object as it stood, sub-objects replaced or merged)',
   requirements: ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES', 'OPS-PARTIAL-NEW-FIELDS'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
@@ -49,17 +65,26 @@ export const partialUpdateMerges: OpsCheck = {
         if (!ok(upd)) throw new Violation(`partial update with ${JSON.stringify(sent)} answered ${upd.status}`, 'OPS-PARTIAL-VALUES', upd);
         for (const k of expectMerged(before, sent, await getIn(ctx, SERVICE, key), owned, 'OPS-PARTIAL-MERGE')) dropped.add(k);
       });
-    await checkProperty(ctx, ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES'], 'partial update', fc.asyncProperty(userObject, userObject, merges), { examples: [NESTED_CASE] });
+    await checkProperty(
+      ctx,
+      ['OPS-PARTIAL-MERGE', 'OPS-PARTIAL-VALUES'],
+      'partial update',
+      fc.asyncProperty(userObject, userObject, merges),
+      { examples: [NESTED_CASE] },
+    );
     ctx.observe(
       'OPS-PARTIAL-NEW-FIELDS',
-      dropped.size ? `partial updates left out fields outside the schema: ${[...dropped].sort().join(', ')}` : 'partial updates wrote every field outside the schema they sent',
+      dropped.size
+        ? `partial updates left out fields outside the schema: ${[...dropped].sort().join(', ')}`
+        : 'partial updates wrote every field outside the schema they sent',
     );
   },
 };
 
 export const fullUpdateReplaces: OpsCheck = {
   id: 'ops.partial.replace',
-  title: 'POST <object_type>/<_key>?is_partial_data=0 MUST replace the whole object, writing fields outside the schema too; 0 MUST be the default',
+  title:
+    'POST <object_type>/<_key>?is_partial_data=0 MUST replace the whole object, writing fields outside the schema too; 0 MUST be the default',
   requirements: ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS', 'OPS-PARTIAL-DEFAULT'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
@@ -68,11 +93,17 @@ export const fullUpdateReplaces: OpsCheck = {
         const next = { ...replacement, title: title(ctx, 'replaced') };
         const upd = await updateIn(ctx, SERVICE, key, next, explicit ? 0 : undefined);
         const requirement = explicit ? 'OPS-PARTIAL-REPLACE' : 'OPS-PARTIAL-DEFAULT';
-        if (!ok(upd)) throw new Violation(`full update ${explicit ? 'with is_partial_data=0' : 'without is_partial_data'} answered ${upd.status}`, requirement, upd);
+        if (!ok(upd))
+          throw new Violation(
+            `full update ${explicit ? 'with is_partial_data=0' : 'without is_partial_data'} answered ${upd.status}`,
+            requirement,
+            upd,
+          );
         const got = await getIn(ctx, SERVICE, key);
         const now = asDoc(got.json ?? {});
         const unknownLost = Object.keys(replacement).filter((k) => now[k] === undefined);
-        if (unknownLost.length) throw new Violation(`fields outside the schema were not written: ${unknownLost.join(', ')}`, 'OPS-PARTIAL-UNKNOWN-FIELDS', got);
+        if (unknownLost.length)
+          throw new Violation(`fields outside the schema were not written: ${unknownLost.join(', ')}`, 'OPS-PARTIAL-UNKNOWN-FIELDS', got);
         expectReplaced(sent, next, got, owned, requirement);
       });
     });
@@ -91,12 +122,20 @@ export const fullUpdateNeedsRequiredFields: OpsCheck = {
     const made = ok(untitled) ? keyOf(untitled) : undefined;
     if (made) ctx.ledger.add(entryOf(SERVICE, made), () => deleteIn(ctx, SERVICE, made));
     const read = made ? await getIn(ctx, SERVICE, made) : undefined;
-    ctx.observe('OPS-CORE-CREATE', `a create without title answered ${untitled.status} ${compact(untitled.json)}${read ? `, and its key reads ${read.status}` : ''}`);
+    ctx.observe(
+      'OPS-CORE-CREATE',
+      `a create without title answered ${untitled.status} ${compact(untitled.json)}${read ? `, and its key reads ${read.status}` : ''}`,
+    );
     const { key, body } = await createNeeded(ctx, SERVICE, 'required title', { cf_note: 'kept' });
     const upd = await updateIn(ctx, SERVICE, key, { cf_note: 'no title' }, 0);
     ctx.expect.status('OPS-PARTIAL-REQUIRED-FIELDS', 'a full update without title', upd, 'not 2xx');
     const got = (await getIn(ctx, SERVICE, key)).json;
-    ctx.expect.equal('OPS-PARTIAL-REQUIRED-FIELDS', 'title and cf_note after the refused update', { title: got?.title, cf_note: got?.cf_note }, { title: body.title, cf_note: 'kept' });
+    ctx.expect.equal(
+      'OPS-PARTIAL-REQUIRED-FIELDS',
+      'title and cf_note after the refused update',
+      { title: got?.title, cf_note: got?.cf_note },
+      { title: body.title, cf_note: 'kept' },
+    );
   },
 };
 
@@ -106,24 +145,37 @@ export const bulkUpdate: OpsCheck = {
   requirements: ['OPS-CORE-BULK-UPDATE'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
-    const property = fc.asyncProperty(fc.array(fc.tuple(userObject, userObject), { minLength: 1, maxLength: 3 }), fc.constantFrom(0 as const, 1 as const, undefined), async (pairs, partial) => {
-      const made = await Promise.all(pairs.map(([initial], i) => createIn(ctx, SERVICE, `bulk ${i}`, initial)));
-      try {
-        if (made.some((m) => !m.key)) throw new Violation('create did not answer a key', 'OPS-CORE-BULK-UPDATE');
-        const before = await Promise.all(made.map((m) => current(ctx, m.key!, 'OPS-CORE-BULK-UPDATE')));
-        const payload = made.map((m, i) => ({ ...pairs[i][1], _key: m.key, title: title(ctx, `bulk ${i}`) }));
-        const ex = await ctx.http.send('coreBulkUpdate', { params: { object_type: 'service' }, query: partial === undefined ? undefined : { is_partial_data: partial }, body: payload });
-        if (!ok(ex)) throw new Violation(`bulk_update ${partial === undefined ? 'without is_partial_data' : `with is_partial_data=${partial}`} answered ${ex.status}`, 'OPS-CORE-BULK-UPDATE', ex);
-        for (const [i, m] of made.entries()) {
-          const got = await getIn(ctx, SERVICE, m.key!);
-          const { _key, ...sent } = payload[i];
-          if (partial === 1) expectMerged(before[i], sent, got, owned, 'OPS-CORE-BULK-UPDATE');
-          else expectReplaced(m.body, sent, got, owned, 'OPS-CORE-BULK-UPDATE');
+    const property = fc.asyncProperty(
+      fc.array(fc.tuple(userObject, userObject), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(0 as const, 1 as const, undefined),
+      async (pairs, partial) => {
+        const made = await Promise.all(pairs.map(([initial], i) => createIn(ctx, SERVICE, `bulk ${i}`, initial)));
+        try {
+          if (made.some((m) => !m.key)) throw new Violation('create did not answer a key', 'OPS-CORE-BULK-UPDATE');
+          const before = await Promise.all(made.map((m) => current(ctx, m.key!, 'OPS-CORE-BULK-UPDATE')));
+          const payload = made.map((m, i) => ({ ...pairs[i][1], _key: m.key, title: title(ctx, `bulk ${i}`) }));
+          const ex = await ctx.http.send('coreBulkUpdate', {
+            params: { object_type: 'service' },
+            query: partial === undefined ? undefined : { is_partial_data: partial },
+            body: payload,
+          });
+          if (!ok(ex))
+            throw new Violation(
+              `bulk_update ${partial === undefined ? 'without is_partial_data' : `with is_partial_data=${partial}`} answered ${ex.status}`,
+              'OPS-CORE-BULK-UPDATE',
+              ex,
+            );
+          for (const [i, m] of made.entries()) {
+            const got = await getIn(ctx, SERVICE, m.key!);
+            const { _key, ...sent } = payload[i];
+            if (partial === 1) expectMerged(before[i], sent, got, owned, 'OPS-CORE-BULK-UPDATE');
+            else expectReplaced(m.body, sent, got, owned, 'OPS-CORE-BULK-UPDATE');
+          }
+        } finally {
+          for (const m of made) await removeIn(ctx, SERVICE, m);
         }
-      } finally {
-        for (const m of made) await removeIn(ctx, SERVICE, m);
-      }
-    });
+      },
+    );
     // A merging bulk update is always tried (on top of the generated cases), with values where a deep and a shallow
     // merge differ: a small random budget may never draw is_partial_data=1.
     await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, {

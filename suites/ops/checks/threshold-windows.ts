@@ -3,7 +3,21 @@ import { asDoc, isDoc } from '../../core/json';
 import { need, Unmet } from '../../core/precondition';
 import type { Exchange } from '../../core/types';
 import { core, SERVICE } from '../collections';
-import { absentFields, createIn, createNeeded, getIn, lackingFields, listIn, ok, rows, schemaFindings, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import {
+  absentFields,
+  createIn,
+  createNeeded,
+  getIn,
+  lackingFields,
+  listIn,
+  ok,
+  rows,
+  schemaFindings,
+  tagged,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -39,12 +53,19 @@ type Links = { _key: string; kpi_ids: string[] }[];
 /** A disabled service with `n` KPIs; the KPI keys are read back, since a server may assign its own. Unmet when it cannot be made. */
 async function serviceWithKpis(ctx: OpsContext, name: string, n: number): Promise<OwnService> {
   const titles = Array.from({ length: n }, (_, i) => tagged(ctx, `${name} kpi ${i}`));
-  const kpis = titles.map((title, i) => ({ _key: `${ctx.options.runTag}_${name.replace(/\W/g, '_')}_k${i}`, title, type: 'kpis', threshold_field: 'count', search_type: 'adhoc' }));
+  const kpis = titles.map((title, i) => ({
+    _key: `${ctx.options.runTag}_${name.replace(/\W/g, '_')}_k${i}`,
+    title,
+    type: 'kpis',
+    threshold_field: 'count',
+    search_type: 'adhoc',
+  }));
   const made = await createNeeded(ctx, SERVICE, name, { kpis });
   const read = await getIn(ctx, SERVICE, made.key);
   const stored = rowsOf(read.json, 'kpis');
   const found = titles.map((t) => stored.find((k) => k.title === t)).filter((k): k is Doc => typeof k?._key === 'string');
-  if (found.length !== n) throw new Unmet(`the service ${made.key}, created with ${n} KPIs, reads back ${found.length} of them with a key`, read);
+  if (found.length !== n)
+    throw new Unmet(`the service ${made.key}, created with ${n} KPIs, reads back ${found.length} of them with a key`, read);
   return { key: made.key, title: String(made.body.title), kpis: found.map((k) => ({ key: String(k._key), title: String(k.title) })) };
 }
 
@@ -54,9 +75,11 @@ const rowsOf = (json: unknown, field: string): Doc[] => {
 };
 
 /** A window of the run's own whose linked_services names the KPIs it is to be linked to. */
-const windowFor = (ctx: OpsContext, name: string, links: Links) => createNeeded(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
+const windowFor = (ctx: OpsContext, name: string, links: Links) =>
+  createNeeded(ctx, CTW, name, { linked_services: links.map((l) => ({ service_id: l._key, linked_kpi_ids: l.kpi_ids })) });
 
-const answeredPairs = (ex: Exchange) => rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
+const answeredPairs = (ex: Exchange) =>
+  rowsOf(ex.json, 'services').flatMap((s) => (Array.isArray(s.kpi_ids) ? s.kpi_ids.map((k) => `${String(s._key)}/${String(k)}`) : []));
 
 /**
  * The document's payload is "key(s) of the window(s)" (the KPIs are the window's own linked_services); the other form
@@ -77,7 +100,8 @@ async function associate(ctx: OpsContext, window: string, links: Links): Promise
   return answers.find((a) => ok(a.ex) && answeredPairs(a.ex).length) ?? answers.find((a) => ok(a.ex)) ?? answers[answers.length - 1];
 }
 
-const disconnect = (ctx: OpsContext, window: string) => ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
+const disconnect = (ctx: OpsContext, window: string) =>
+  ctx.http.send('ctwDisconnectKpis', { params: { object_id: window }, query: { ctw_id: window } });
 
 /** linked_kpis with the window under the given parameter names (both unless told). */
 const linkedKpis = (ctx: OpsContext, window: string, query: Record<string, number> = {}, names: readonly string[] = PARAM_NAMES) =>
@@ -130,11 +154,17 @@ const associateAndLinkedKpis: OpsCheck = {
         'OPS-CTW-ASSOCIATE',
         `associate_service_kpi for ${window} (payload ${form})`,
         good,
-        { expected: `a success listing the window's KPIs ${show(want)} (at least ${show(fresh)}, not linked before the call)`, actual: `${ex.status} listing ${show(got)}` },
+        {
+          expected: `a success listing the window's KPIs ${show(want)} (at least ${show(fresh)}, not linked before the call)`,
+          actual: `${ex.status} listing ${show(got)}`,
+        },
         ex,
       );
       if (good && !sameSet([...new Set(got)], want))
-        ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi listed ${got.length} of the ${want.length} KPIs, leaving out those linked before the call`);
+        ctx.observe(
+          'OPS-CTW-ASSOCIATE',
+          `associate_service_kpi listed ${got.length} of the ${want.length} KPIs, leaving out those linked before the call`,
+        );
       ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi was answered for the payload ${form}`);
     }
     const services = new Map([s1, s2].map((s) => [s.key, s]));
@@ -146,7 +176,10 @@ const associateAndLinkedKpis: OpsCheck = {
       const got = pairsOfRows(ex);
       const match = ok(ex) && sameSet(got, pairsOfLinks(wanted[0][1]));
       if (match) honoured.push(name);
-      ctx.observe('OPS-CTW-LINKED-KPIS-PARAM', `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ", exactly the window's" : ''}`);
+      ctx.observe(
+        'OPS-CTW-LINKED-KPIS-PARAM',
+        `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ", exactly the window's" : ''}`,
+      );
     }
     // Which name is not shown (OPS-CTW-LINKED-KPIS-PARAM, recorded above); that one of them works is the endpoint's rule.
     ctx.expect.that('OPS-CTW-LINKED-KPIS', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, {
@@ -158,18 +191,39 @@ const associateAndLinkedKpis: OpsCheck = {
       const ex = await linkedKpis(ctx, window);
       const got = pairsOfRows(ex);
       const want = pairsOfLinks(links);
-      if (!ctx.expect.that('OPS-CTW-LINKED-KPIS', `linked_kpis of ${window}`, ok(ex) && sameSet(got, want), { expected: `a success with ${show(want)}`, actual: `${ex.status} with ${show(got)}` }, ex))
+      if (
+        !ctx.expect.that(
+          'OPS-CTW-LINKED-KPIS',
+          `linked_kpis of ${window}`,
+          ok(ex) && sameSet(got, want),
+          { expected: `a success with ${show(want)}`, actual: `${ex.status} with ${show(got)}` },
+          ex,
+        )
+      )
         linkedKpisHold = false;
-      ctx.expect.equal('OPS-CTW-LINKED-KPIS', 'count of linked_kpis with every entry returned, against the entries', asDoc(ex.json).count, got.length, ex);
+      ctx.expect.equal(
+        'OPS-CTW-LINKED-KPIS',
+        'count of linked_kpis with every entry returned, against the entries',
+        asDoc(ex.json).count,
+        got.length,
+        ex,
+      );
       const wrong = rowsOf(ex.json, 'linked_kpis').filter((r) => {
         const s = services.get(String(r.service_key));
         return !s || r.service_title !== s.title || r.kpi_title !== s.kpis.find((k) => k.key === r.kpi_key)?.title;
       });
       ctx.expect.equal('OPS-CTW-LINKED-KPIS', 'linked_kpis entries that do not name their KPI and service by their titles', wrong, [], ex);
       const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
-      const storedPairs = stored.flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : []));
+      const storedPairs = stored.flatMap((l) =>
+        Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : [],
+      );
       const inLinks = sameSet([...new Set(storedPairs)], want);
-      ctx.expect.equal('OPS-CTW-FIELDS', `linked_services entries of ${window} not of the form {service_id, linked_kpi_ids: [string]}`, unshapedEntries(stored), []);
+      ctx.expect.equal(
+        'OPS-CTW-FIELDS',
+        `linked_services entries of ${window} not of the form {service_id, linked_kpi_ids: [string]}`,
+        unshapedEntries(stored),
+        [],
+      );
       ctx.expect.that('OPS-CTW-FIELDS', `linked_services of ${window}`, inLinks, { expected: show(want), actual: show(storedPairs) });
       // The association must be kept: it shows in one read of the window or the other.
       ctx.expect.that(
@@ -186,7 +240,13 @@ const associateAndLinkedKpis: OpsCheck = {
       const ex = await linkedKpis(ctx, a.key, { limit });
       const got = pairsOfRows(ex);
       const good = ok(ex) && got.length > 0 && got.length <= limit && got.every((p) => all.includes(p));
-      ctx.expect.that('OPS-CTW-LINKED-KPIS', `linked_kpis with limit=${limit}`, good, { expected: `a success with 1 to ${limit} of ${show(all)}`, actual: `${ex.status} with ${show(got)}` }, ex);
+      ctx.expect.that(
+        'OPS-CTW-LINKED-KPIS',
+        `linked_kpis with limit=${limit}`,
+        good,
+        { expected: `a success with 1 to ${limit} of ${show(all)}`, actual: `${ex.status} with ${show(got)}` },
+        ex,
+      );
       ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify(asDoc(ex.json).count)} (${all.length} linked)`);
     }
     // A window written without linked_services has nothing linked, and says so in the documented form.
@@ -252,7 +312,11 @@ const disconnectUnlinks: OpsCheck = {
     // Judged only where linked_kpis shows each window's links before the disconnect.
     const before = [await linkedKpis(ctx, a.key), await linkedKpis(ctx, b.key)];
     if (!sameSet(pairsOfRows(before[0]), pairsOfLinks(linkA)) || !sameSet(pairsOfRows(before[1]), pairsOfLinks(linkB))) {
-      return ctx.untested('OPS-CTW-DISCONNECT', `before disconnecting, linked_kpis does not show the windows' links (${show(pairsOfRows(before[0]))} and ${show(pairsOfRows(before[1]))})`, before[0]);
+      return ctx.untested(
+        'OPS-CTW-DISCONNECT',
+        `before disconnecting, linked_kpis does not show the windows' links (${show(pairsOfRows(before[0]))} and ${show(pairsOfRows(before[1]))})`,
+        before[0],
+      );
     }
     const ex = await disconnect(ctx, a.key);
     const dict = asDoc(ex.json).service_kpis_dict;
@@ -260,11 +324,23 @@ const disconnectUnlinks: OpsCheck = {
       'OPS-CTW-DISCONNECT',
       'disconnect_kpis',
       ok(ex) && Array.isArray(dict),
-      { expected: 'a success with a service_kpis_dict array', actual: `${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}` },
+      {
+        expected: 'a success with a service_kpis_dict array',
+        actual: `${ex.status} with ${Array.isArray(dict) ? `service_kpis_dict of ${dict.length} entries` : 'no service_kpis_dict array'}`,
+      },
       ex,
     );
-    ctx.observe('OPS-CTW-DISCONNECT', `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`);
-    ctx.expect.equal('OPS-CTW-DISCONNECT', 'service_kpis_dict entries not of the form {service_id, linked_kpi_ids: [string]}', unshapedEntries(dict), [], ex);
+    ctx.observe(
+      'OPS-CTW-DISCONNECT',
+      `service_kpis_dict after disconnecting ${pairsOfLinks(linkA).join(', ')}: ${JSON.stringify(dict)?.slice(0, 300)}`,
+    );
+    ctx.expect.equal(
+      'OPS-CTW-DISCONNECT',
+      'service_kpis_dict entries not of the form {service_id, linked_kpi_ids: [string]}',
+      unshapedEntries(dict),
+      [],
+      ex,
+    );
     // A window with nothing linked may or may not be disconnected; an answer of success keeps the documented form.
     const bare = await createIn(ctx, CTW, 'disconnect bare', { linked_services: undefined });
     const none = bare.key ? await disconnect(ctx, bare.key) : undefined;
@@ -279,9 +355,17 @@ const disconnectUnlinks: OpsCheck = {
       );
     }
     const left = await linkedKpis(ctx, a.key);
-    ctx.expect.equal('OPS-CTW-DISCONNECT', "the window's linked_kpis after disconnect_kpis: success and KPIs", { success: ok(left), kpis: pairsOfRows(left) }, { success: true, kpis: [] }, left);
+    ctx.expect.equal(
+      'OPS-CTW-DISCONNECT',
+      "the window's linked_kpis after disconnect_kpis: success and KPIs",
+      { success: ok(left), kpis: pairsOfRows(left) },
+      { success: true, kpis: [] },
+      left,
+    );
     // Whether the window's own linked_services is emptied too is not shown: recorded only.
-    const stored = rowsOf((await getIn(ctx, CTW, a.key)).json, 'linked_services').flatMap((l) => (Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : []));
+    const stored = rowsOf((await getIn(ctx, CTW, a.key)).json, 'linked_services').flatMap((l) =>
+      Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : [],
+    );
     ctx.observe('OPS-CTW-DISCONNECT', `after disconnect_kpis the window's linked_services names ${stored.length} KPIs`);
     const other = await linkedKpis(ctx, b.key);
     ctx.expect.that(
@@ -302,11 +386,19 @@ const LINK_FIELDS = ['service_id', 'linked_kpi_ids'];
  * `{service_id, linked_kpi_ids: [string]}`: those the DisconnectResult schema refuses, and those without one of the two.
  */
 const unshapedEntries = (dict: unknown): unknown[] =>
-  Array.isArray(dict) ? dict.filter((e) => !isDoc(e) || lackingFields(e, LINK_FIELDS).length > 0 || schemaFindings('DisconnectResult', { service_kpis_dict: [e] }).length > 0) : [];
+  Array.isArray(dict)
+    ? dict.filter(
+        (e) =>
+          !isDoc(e) ||
+          lackingFields(e, LINK_FIELDS).length > 0 ||
+          schemaFindings('DisconnectResult', { service_kpis_dict: [e] }).length > 0,
+      )
+    : [];
 
 const stopMovesToStopped: OpsCheck = {
   id: 'ops.ctw.stop',
-  title: 'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
+  title:
+    'POST <id>/stop on an active window MUST answer the window with status stopped and last_stopped_time set, store that, and leave other windows active; status MUST be lower-case in responses',
   requirements: ['OPS-CTW-STOP', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-OTHER-STATES', 'OPS-CTW-FIELDS'],
   shares: ['threshold-windows'],
   async run(ctx) {
@@ -333,25 +425,61 @@ const stopMovesToStopped: OpsCheck = {
       'OPS-CTW-STOP',
       'stop of an active window',
       stopped,
-      { expected: `a success with _key ${a.key} and status stopped`, actual: `${stop.status} with _key ${compact(w?._key)} and status ${compact(w?.status)}` },
+      {
+        expected: `a success with _key ${a.key} and status stopped`,
+        actual: `${stop.status} with _key ${compact(w?._key)} and status ${compact(w?.status)}`,
+      },
       stop,
     );
     const stamp: unknown = w?.last_stopped_time;
-    ctx.expect.that('OPS-CTW-STOP', 'last_stopped_time of the stopped window', stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0, { expected: 'set', actual: compact(stamp) }, stop);
-    if (stamp !== undefined) ctx.expect.that('OPS-CTW-FIELDS', 'last_stopped_time, listed as epoch seconds', typeof stamp === 'number', { expected: 'a number', actual: compact(stamp) }, stop);
-    ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status the stop answered', isLower(w?.status), { expected: 'a lower-case string', actual: compact(w?.status) }, stop);
+    ctx.expect.that(
+      'OPS-CTW-STOP',
+      'last_stopped_time of the stopped window',
+      stamp !== undefined && stamp !== null && stamp !== '' && stamp !== 0,
+      { expected: 'set', actual: compact(stamp) },
+      stop,
+    );
+    if (stamp !== undefined)
+      ctx.expect.that(
+        'OPS-CTW-FIELDS',
+        'last_stopped_time, listed as epoch seconds',
+        typeof stamp === 'number',
+        { expected: 'a number', actual: compact(stamp) },
+        stop,
+      );
+    ctx.expect.that(
+      'OPS-CTW-STATUS-LOWERCASE',
+      'status the stop answered',
+      isLower(w?.status),
+      { expected: 'a lower-case string', actual: compact(w?.status) },
+      stop,
+    );
     const after = await getIn(ctx, CTW, a.key);
     const read = after.json;
     ctx.expect.that(
       'OPS-CTW-STOP',
       'the window read after stop',
       String(read?.status).toLowerCase() === 'stopped' && sameStamp(read?.last_stopped_time, w?.last_stopped_time),
-      { expected: `status stopped, last_stopped_time ${compact(w?.last_stopped_time)}`, actual: `status ${compact(read?.status)}, last_stopped_time ${compact(read?.last_stopped_time)}` },
+      {
+        expected: `status stopped, last_stopped_time ${compact(w?.last_stopped_time)}`,
+        actual: `status ${compact(read?.status)}, last_stopped_time ${compact(read?.last_stopped_time)}`,
+      },
       after,
     );
-    ctx.expect.that('OPS-CTW-STATUS-LOWERCASE', 'status of the stopped window, read', isLower(read?.status), { expected: 'a lower-case string', actual: compact(read?.status) }, after);
+    ctx.expect.that(
+      'OPS-CTW-STATUS-LOWERCASE',
+      'status of the stopped window, read',
+      isLower(read?.status),
+      { expected: 'a lower-case string', actual: compact(read?.status) },
+      after,
+    );
     const other = (await getIn(ctx, CTW, b.key)).json;
-    ctx.expect.that('OPS-CTW-STOP', 'status of another window after the first was stopped', String(other?.status).toLowerCase() === 'active', { expected: 'active', actual: compact(other?.status) });
+    ctx.expect.that(
+      'OPS-CTW-STOP',
+      'status of another window after the first was stopped',
+      String(other?.status).toLowerCase() === 'active',
+      { expected: 'active', actual: compact(other?.status) },
+    );
 
     // Stopping a stopped window is not shown: any answer is accepted and recorded.
     const again = await ctx.http.send('ctwStop', { params: { object_id: a.key } });
@@ -369,14 +497,20 @@ const stopMovesToStopped: OpsCheck = {
  * linked_services entries without service_id or linked_kpi_ids, which the schema types but leaves optional.
  */
 function windowTypeProblems(w: Doc): string[] {
-  const findings = schemaFindings('CustomThresholdWindow', w).filter((f) => f.at !== '/object_type' && !(f.at === '/status' && typeof w.status === 'string'));
+  const findings = schemaFindings('CustomThresholdWindow', w).filter(
+    (f) => f.at !== '/object_type' && !(f.at === '/status' && typeof w.status === 'string'),
+  );
   const links = Array.isArray(w.linked_services) ? w.linked_services : [];
-  return [...findings.map((f) => f.message), ...links.flatMap((l, i) => absentFields(l, LINK_FIELDS, `/linked_services/${i}`).map((f) => `${f} is absent`))];
+  return [
+    ...findings.map((f) => f.message),
+    ...links.flatMap((l, i) => absentFields(l, LINK_FIELDS, `/linked_services/${i}`).map((f) => `${f} is absent`)),
+  ];
 }
 
 const windowFields: OpsCheck = {
   id: 'ops.ctw.fields',
-  title: 'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
+  title:
+    'Every custom threshold window read MUST carry object_type custom_threshold_windows and a lower-case status; its fields SHOULD have the listed types',
   requirements: ['OPS-CTW-FIELDS', 'OPS-CTW-OBJECT-TYPE', 'OPS-CTW-STATUS-LOWERCASE', 'OPS-CTW-OTHER-STATES'],
   shares: ['threshold-windows'],
   async run(ctx) {

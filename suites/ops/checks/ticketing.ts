@@ -26,7 +26,8 @@ interface Ticket {
 const label = (t: Ticket) => `${t.episode}/${t.system}/${t.id}`;
 const pair = (system: unknown, id: unknown) => `${String(system)}/${String(id)}`;
 
-const remove = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketDelete', { params: { episode_id: t.episode, ticket_system: t.system, ticket_id: t.id } });
+const remove = (ctx: OpsContext, t: Ticket) =>
+  ctx.http.send('ticketDelete', { params: { episode_id: t.episode, ticket_system: t.system, ticket_id: t.id } });
 
 /** Ledger entries by ticket, so a ticket the check removes itself comes off the ledger. */
 function tracker(ctx: OpsContext) {
@@ -36,7 +37,8 @@ function tracker(ctx: OpsContext) {
   };
 }
 
-const create = (ctx: OpsContext, t: Ticket) => ctx.http.send('ticketCreate', { body: { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) } });
+const create = (ctx: OpsContext, t: Ticket) =>
+  ctx.http.send('ticketCreate', { body: { id: t.episode, ticket_system: t.system, ticket_id: t.id, ticket_url: urlOf(t.system, t.id) } });
 
 /** The fields go both in the body and on the query string: the document lists them as parameters and as payload. */
 const link = (ctx: OpsContext, t: Ticket) => {
@@ -66,7 +68,9 @@ async function read(ctx: OpsContext, episode: string, query?: Record<string, str
   // Links the episode held before the check (a real episode's) are not the check's to judge.
   const links = rows(ex).filter((l) => l.event_id !== episode || (Array.isArray(l.tickets) && (l.tickets as Doc[]).some(mine)));
   const own = links.filter((l) => l.event_id === episode);
-  const tickets = own.flatMap((l) => (Array.isArray(l.tickets) ? (l.tickets as Doc[]).filter(mine).map((t) => pair(t?.ticket_system ?? l.ticket_system, t?.ticket_id)) : []));
+  const tickets = own.flatMap((l) =>
+    Array.isArray(l.tickets) ? (l.tickets as Doc[]).filter(mine).map((t) => pair(t?.ticket_system ?? l.ticket_system, t?.ticket_id)) : [],
+  );
   return { ex, links, tickets: [...new Set(tickets)].sort(), foreign: links.filter((l) => l.event_id !== episode) };
 }
 
@@ -88,7 +92,10 @@ async function episodesFor(ctx: OpsContext, names: string[], requirement: string
   const listed = rows(await ctx.http.send('emList', { params: { object_type: 'notable_event_group' }, query: { limit: 20 } }));
   const real = [...new Set(listed.map((d) => d._key).filter((k): k is string => typeof k === 'string' && k !== ''))];
   if (real.length < names.length) return madeUp;
-  ctx.observe(requirement, `a ticket on an episode id the server does not hold was refused (${ex.status}): tickets with the check's ids were linked to ${names.length} of its episodes`);
+  ctx.observe(
+    requirement,
+    `a ticket on an episode id the server does not hold was refused (${ex.status}): tickets with the check's ids were linked to ${names.length} of its episodes`,
+  );
   return real.slice(0, names.length);
 }
 
@@ -117,7 +124,15 @@ const createReadDelete: OpsCheck = {
       if (ok(ex)) track.made(t);
       const key = answeredKey(ex);
       if (key) keysAnswered.push(key);
-      if (!ctx.expect.that('OPS-TICKET-CREATE', `creating ticket ${label(t)}`, ok(ex) && key !== undefined, { expected: 'a success with a key', actual: `${ex.status} ${ex.text.slice(0, 100)}` }, ex))
+      if (
+        !ctx.expect.that(
+          'OPS-TICKET-CREATE',
+          `creating ticket ${label(t)}`,
+          ok(ex) && key !== undefined,
+          { expected: 'a success with a key', actual: `${ex.status} ${ex.text.slice(0, 100)}` },
+          ex,
+        )
+      )
         return;
     }
     const got = await read(ctx, ep);
@@ -134,7 +149,8 @@ const createReadDelete: OpsCheck = {
       got.ex,
     );
     if (!readable) {
-      for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE']) ctx.untested(r, "the episode's links do not read back as created", got.ex);
+      for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'])
+        ctx.untested(r, "the episode's links do not read back as created", got.ex);
       return;
     }
     const linkKeys = got.links.map((l) => l._key);
@@ -176,7 +192,10 @@ const createReadDelete: OpsCheck = {
     ];
     for (const [query, matches] of filters) {
       const narrowed = await read(ctx, ep, query);
-      ctx.observe('OPS-TICKET-GET', `with ${JSON.stringify(query)} the episode's links answered ${narrowed.ex.status} with ${narrowed.links.length} links (${got.links.length} without it)`);
+      ctx.observe(
+        'OPS-TICKET-GET',
+        `with ${JSON.stringify(query)} the episode's links answered ${narrowed.ex.status} with ${narrowed.links.length} links (${got.links.length} without it)`,
+      );
       if (ok(narrowed.ex))
         ctx.expect.equal(
           'OPS-TICKET-GET',
@@ -301,13 +320,24 @@ const createNeedsEveryField: OpsCheck = {
       if (!ctx.expect.status('OPS-TICKET-CREATE-REQUIRED', `a create without ${missing.join(', ')}`, ex, 'not 2xx')) continue;
       if (missing.includes('id')) continue;
       const got = await read(ctx, t.episode);
-      ctx.expect.equal('OPS-TICKET-CREATE-REQUIRED', `tickets a refused create without ${missing.join(', ')} linked`, got.tickets, [], got.ex);
+      ctx.expect.equal(
+        'OPS-TICKET-CREATE-REQUIRED',
+        `tickets a refused create without ${missing.join(', ')} linked`,
+        got.tickets,
+        [],
+        got.ex,
+      );
     }
   },
 };
 
 /** One step of the model run: the ticket is added when absent (by create or by link) and removed when present. */
-const toggle = fc.record({ episode: fc.nat({ max: 1 }), system: fc.nat({ max: SYSTEMS.length - 1 }), id: fc.nat({ max: 2 }), byLink: fc.boolean() });
+const toggle = fc.record({
+  episode: fc.nat({ max: 1 }),
+  system: fc.nat({ max: SYSTEMS.length - 1 }),
+  id: fc.nat({ max: 2 }),
+  byLink: fc.boolean(),
+});
 
 const linksFollowModel: OpsCheck = {
   id: 'ops.ticketing.model',
@@ -363,7 +393,13 @@ const linksFollowModel: OpsCheck = {
         }
       }
     });
-    await checkProperty(ctx, ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'], 'ticket links against a model', property, { runs: Math.ceil(ctx.options.runs / 4) });
+    await checkProperty(
+      ctx,
+      ['OPS-TICKET-CREATE', 'OPS-TICKET-LINK', 'OPS-TICKET-DELETE', 'OPS-TICKET-GET'],
+      'ticket links against a model',
+      property,
+      { runs: Math.ceil(ctx.options.runs / 4) },
+    );
   },
 };
 

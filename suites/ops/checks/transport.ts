@@ -7,7 +7,10 @@ export const servedOverHttps: OpsCheck = {
   async run(ctx) {
     const url = new URL(ctx.target.directUrl ?? ctx.target.baseUrl);
     ctx.expect.equal('OPS-AUTH-HTTPS', 'the scheme the target is addressed with', url.protocol, 'https:');
-    ctx.observe('OPS-AUTH-HTTPS', `management port ${url.port || '443'}${url.port === '8089' ? ' (the documented default)' : ' (not the documented 8089)'}`);
+    ctx.observe(
+      'OPS-AUTH-HTTPS',
+      `management port ${url.port || '443'}${url.port === '8089' ? ' (the documented default)' : ' (not the documented 8089)'}`,
+    );
     const ex = await ctx.http.send('coreGetSupportedObjectTypes');
     const path = new URL(ex.request.url).pathname;
     ctx.expect.that(

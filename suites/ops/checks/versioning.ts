@@ -27,14 +27,27 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
         const skip = op === c.ops.get ? changing(plain.json, (await ctx.http.send(op, { params, query })).json) : new Set<string>();
         const equal =
           plain.status === latest.status &&
-          (op === c.ops.list ? same(keys(rows(plain)).sort(), keys(rows(latest)).sort()) : op === c.ops.count ? countOf(plain) === countOf(latest) : sameBut(plain.json, latest.json, skip));
+          (op === c.ops.list
+            ? same(keys(rows(plain)).sort(), keys(rows(latest)).sort())
+            : op === c.ops.count
+              ? countOf(plain) === countOf(latest)
+              : sameBut(plain.json, latest.json, skip));
         const seen = (ex: typeof plain) => `${ex.status} ${compact(op === c.ops.list ? keys(rows(ex)) : ex.json)}`;
-        ctx.expect.that('OPS-VERSION-PATH', `${op} under vLatest, against the same request without it`, equal, { expected: seen(plain), actual: seen(latest) }, latest);
+        ctx.expect.that(
+          'OPS-VERSION-PATH',
+          `${op} under vLatest, against the same request without it`,
+          equal,
+          { expected: seen(plain), actual: seen(latest) },
+          latest,
+        );
       }
     }
     // The event-management interface takes vLatest too: its list of episode actions is the same under both paths.
     // A list without sort_key has no order: the actions are compared by name.
-    const byName = (ex: Exchange) => (Array.isArray(ex.json) ? [...ex.json].sort((a, b) => String(asDoc(a).action_name).localeCompare(String(asDoc(b).action_name))) : ex.json);
+    const byName = (ex: Exchange) =>
+      Array.isArray(ex.json)
+        ? [...ex.json].sort((a, b) => String(asDoc(a).action_name).localeCompare(String(asDoc(b).action_name)))
+        : ex.json;
     const actions = await ctx.http.send('emActionList');
     const actionsLatest = await ctx.http.send('emActionList', { path: vLatest });
     const skip = changing(byName(actions), byName(await ctx.http.send('emActionList')));

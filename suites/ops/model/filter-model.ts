@@ -2,7 +2,8 @@ import { Query } from 'mingo';
 import { isDoc, type Doc } from '../../core/json';
 
 /** An array as one opaque value: equal only to the same array, never matched element by element nor by a pattern. */
-const opaque = (v: unknown): unknown => (Array.isArray(v) ? { __array: JSON.stringify(v) } : isDoc(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opaque(x)])) : v);
+const opaque = (v: unknown): unknown =>
+  Array.isArray(v) ? { __array: JSON.stringify(v) } : isDoc(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opaque(x)])) : v;
 
 /** The filter under the strict reading: `$ne` and `null` match only a field that is there; arrays are whole values. */
 function strictFilter(filter: unknown): unknown {
@@ -12,7 +13,8 @@ function strictFilter(filter: unknown): unknown {
   for (const [k, v] of Object.entries(filter)) {
     if (k.startsWith('$')) out[k] = ['$and', '$or', '$nor'].includes(k) ? strictFilter(v) : opaque(v);
     else if (v === null) out[k] = { $eq: null, $exists: true };
-    else if (isDoc(v) && Object.keys(v).some((op) => op.startsWith('$'))) out[k] = { ...(opaque(v) as Doc), ...('$ne' in v ? { $exists: true } : {}) };
+    else if (isDoc(v) && Object.keys(v).some((op) => op.startsWith('$')))
+      out[k] = { ...(opaque(v) as Doc), ...('$ne' in v ? { $exists: true } : {}) };
     else out[k] = opaque(v);
   }
   return out;
@@ -43,7 +45,10 @@ export function filterReadings(filter: Doc, docs: Doc[]): { store: Set<string>; 
     // Read through `fields`, a row may show null for a field it does not hold (some stores project it so): such a
     // row is judged both ways, and only what both ways agree on is required or forbidden.
     const nulls = named.filter((f) => d[f] === null);
-    const ways = [verdictOf(d), ...(nulls.length ? [verdictOf(Object.fromEntries(Object.entries(d).filter(([k]) => !nulls.includes(k))))] : [])];
+    const ways = [
+      verdictOf(d),
+      ...(nulls.length ? [verdictOf(Object.fromEntries(Object.entries(d).filter(([k]) => !nulls.includes(k))))] : []),
+    ];
     const key = String(d._key);
     if (ways[0]!.store) out.store.add(key);
     if (ways.every((v) => v.store && v.strict)) out.required.add(key);

@@ -40,7 +40,10 @@ describe.concurrent.each(servers)('$name', (server) => {
   for (const [bug, b] of Object.entries(bugs))
     it(`bug ${bug}: fails the requirements it breaks, and no MUST beyond its collateral`, async () => {
       const want = expectedOf(b, expected.mustFailures);
-      if (!want) expect.fail(`bug ${bug} has no requirement mapped: give it "breaks" (or "warns", "untested", "reading") in ${server.name}/manifest.json`);
+      if (!want)
+        expect.fail(
+          `bug ${bug} has no requirement mapped: give it "breaks" (or "warns", "untested", "reading") in ${server.name}/manifest.json`,
+        );
       expectCaught(await runServer(server, { bug }), want, `${bug}: ${b.clause}`);
     });
 });

@@ -5,9 +5,12 @@ import { corpusDocs } from './docs';
 import { CORPUS_DIR, type CorpusServer, manifestProblems } from './manifest';
 
 describe('the corpus documentation is made from the manifests', () => {
-  it.each([...corpusDocs()].map(([file, text]) => [relative(CORPUS_DIR, file), file, text]))('%s is in step with the manifests (npm run corpus:docs)', (_, file, text) => {
-    expect(existsSync(file) ? readFileSync(file, 'utf8') : '(missing)').toBe(text);
-  });
+  it.each([...corpusDocs()].map(([file, text]) => [relative(CORPUS_DIR, file), file, text]))(
+    '%s is in step with the manifests (npm run corpus:docs)',
+    (_, file, text) => {
+      expect(existsSync(file) ? readFileSync(file, 'utf8') : '(missing)').toBe(text);
+    },
+  );
 
   it('a bug table names every requirement, and says so when a bug has none', () => {
     const server: CorpusServer = {
@@ -21,13 +24,20 @@ describe('the corpus documentation is made from the manifests', () => {
         credentials: {},
         expected: { mustFailures: ['OPS-AUTH-HTTPS'], warnings: [] },
         bugs: {
-          'sort-dir': { clause: 'sort_dir | integer | 1 ascending, 0 descending', does: 'inverts it', breaks: ['OPS-QUERY-SORT-DIR'], collateral: ['OPS-ICON-LIST'] },
+          'sort-dir': {
+            clause: 'sort_dir | integer | 1 ascending, 0 descending',
+            does: 'inverts it',
+            breaks: ['OPS-QUERY-SORT-DIR'],
+            collateral: ['OPS-ICON-LIST'],
+          },
           unmapped: { clause: 'Transport: HTTPS', does: 'anything' },
         },
       },
     };
     const bugs = [...corpusDocs([server])].find(([file]) => file.endsWith('BUGS.md'))![1];
-    expect(bugs).toContain('| `sort-dir` | "sort_dir \\| integer \\| 1 ascending, 0 descending" | inverts it | `OPS-QUERY-SORT-DIR` (also fails `OPS-ICON-LIST`) |');
+    expect(bugs).toContain(
+      '| `sort-dir` | "sort_dir \\| integer \\| 1 ascending, 0 descending" | inverts it | `OPS-QUERY-SORT-DIR` (also fails `OPS-ICON-LIST`) |',
+    );
     expect(bugs).toContain('| `unmapped` | "Transport: HTTPS" | anything | **none mapped** |');
   });
 

@@ -70,15 +70,25 @@ function withHead(file: string, defaultHead: string, body: string): string {
 }
 
 function bugsBody(s: CorpusServer): string {
-  const rows = Object.entries(s.manifest.bugs).map(([name, b]) => `| \`${name}\` | ${cell(quoted(b.clause))} | ${cell(b.does)} | ${cell(requirements(b))} |`);
-  return ['| name | sentence of the document it breaks | what the server does with the bug on | requirements it fails |', '|---|---|---|---|', ...rows, ''].join('\n');
+  const rows = Object.entries(s.manifest.bugs).map(
+    ([name, b]) => `| \`${name}\` | ${cell(quoted(b.clause))} | ${cell(b.does)} | ${cell(requirements(b))} |`,
+  );
+  return [
+    '| name | sentence of the document it breaks | what the server does with the bug on | requirements it fails |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 function readmeBody(servers: CorpusServer[]): string {
   const count = (api: string) => servers.filter((s) => s.manifest.api === api).reduce((n, s) => n + Object.keys(s.manifest.bugs).length, 0);
   const expected = (s: CorpusServer) => {
     const { mustFailures, warnings } = s.manifest.expected;
-    const parts = [mustFailures.length ? `fails ${code(mustFailures)}` : 'passes', ...(warnings.length ? [`warns on ${code(warnings)}`] : [])];
+    const parts = [
+      mustFailures.length ? `fails ${code(mustFailures)}` : 'passes',
+      ...(warnings.length ? [`warns on ${code(warnings)}`] : []),
+    ];
     return parts.join('; ');
   };
   const rows = servers.map((s) => {
@@ -118,7 +128,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const only = process.argv.slice(2);
   const { servers, problems } = loadCorpus();
   for (const problem of problems.values()) console.error(`skipped: ${problem}`);
-  for (const name of only) if (!servers.some((s) => s.name === name)) throw new Error(`no server ${name} with a manifest.json in corpus/servers/`);
+  for (const name of only)
+    if (!servers.some((s) => s.name === name)) throw new Error(`no server ${name} with a manifest.json in corpus/servers/`);
   for (const [file, text] of corpusDocs(servers)) {
     const server = relative(join(CORPUS_DIR, 'servers'), file).split('/')[0];
     if (only.length && file.endsWith('BUGS.md') && !only.includes(server)) continue;

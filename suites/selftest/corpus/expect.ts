@@ -15,7 +15,8 @@ export interface Expected {
   reading?: string;
 }
 
-export const mustFailures = (r: ComplianceReport) => r.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => `${q.id}: ${q.evidence[0]?.message ?? q.reason}`);
+export const mustFailures = (r: ComplianceReport) =>
+  r.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => `${q.id}: ${q.evidence[0]?.message ?? q.reason}`);
 
 export function expectCaught(report: ComplianceReport, want: Expected, clause: string): void {
   const failed = report.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => q.id);

@@ -62,7 +62,8 @@ export interface CorpusServer {
 }
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const isStringMap = (v: unknown): v is Record<string, string> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+const isStringMap = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /** What is wrong with the shape of a manifest, one line each; empty when nothing is. Mapping is judged by the tests. */
 export function manifestProblems(m: unknown): string[] {
@@ -78,7 +79,12 @@ export function manifestProblems(m: unknown): string[] {
   if (!isStringMap(o.credentials)) out.push('credentials must map variables to strings');
   if (o.serverEnv !== undefined && !isStringMap(o.serverEnv)) out.push('serverEnv must map variables to strings');
   const e = (o.expected ?? {}) as Record<string, unknown>;
-  if (typeof e !== 'object' || e === null || (e.mustFailures !== undefined && !isStrings(e.mustFailures)) || (e.warnings !== undefined && !isStrings(e.warnings)))
+  if (
+    typeof e !== 'object' ||
+    e === null ||
+    (e.mustFailures !== undefined && !isStrings(e.mustFailures)) ||
+    (e.warnings !== undefined && !isStrings(e.warnings))
+  )
     out.push('expected.mustFailures and expected.warnings must be lists of requirement ids');
   if (o.variants !== undefined && !isStringMap(o.variants)) out.push('variants must map names to what each changes');
   if (typeof o.bugs !== 'object' || o.bugs === null || Array.isArray(o.bugs)) return [...out, 'bugs must map names to bugs'];
@@ -90,8 +96,10 @@ export function manifestProblems(m: unknown): string[] {
     }
     for (const k of Object.keys(b)) if (!bugKeys.has(k)) out.push(`bug ${name}: unknown key "${k}"`);
     if (typeof b.clause !== 'string' || typeof b.does !== 'string') out.push(`bug ${name}: clause and does must be strings`);
-    for (const k of ['breaks', 'collateral', 'warns', 'untested'] as const) if (b[k] !== undefined && !isStrings(b[k])) out.push(`bug ${name}: ${k} must be a list of requirement ids`);
-    for (const k of ['reading', 'why'] as const) if (b[k] !== undefined && typeof b[k] !== 'string') out.push(`bug ${name}: ${k} must be a string`);
+    for (const k of ['breaks', 'collateral', 'warns', 'untested'] as const)
+      if (b[k] !== undefined && !isStrings(b[k])) out.push(`bug ${name}: ${k} must be a list of requirement ids`);
+    for (const k of ['reading', 'why'] as const)
+      if (b[k] !== undefined && typeof b[k] !== 'string') out.push(`bug ${name}: ${k} must be a string`);
   }
   return out;
 }
@@ -117,7 +125,11 @@ export function readServer(name: string): CorpusServer {
   const problems = manifestProblems(manifest);
   if (problems.length) throw new Error(`corpus/servers/${name}/manifest.json: ${problems.join('; ')}`);
   const m = manifest as Manifest;
-  return { name, dir, manifest: { ...m, expected: { ...m.expected, mustFailures: m.expected?.mustFailures ?? [], warnings: m.expected?.warnings ?? [] } } };
+  return {
+    name,
+    dir,
+    manifest: { ...m, expected: { ...m.expected, mustFailures: m.expected?.mustFailures ?? [], warnings: m.expected?.warnings ?? [] } },
+  };
 }
 
 /** Every server folder: those whose manifest.json reads, and what is wrong with the others. */

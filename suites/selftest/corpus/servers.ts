@@ -33,11 +33,21 @@ async function freePort(): Promise<number> {
  * `<scheme>://127.0.0.1:<port>`, unless it prints `export <API>_BASE_URL=<url>` first (a server under a path); the
  * other variables come from its manifest, and a value it prints that contradicts them is an error.
  */
-export async function startServer(server: CorpusServer, opts: { bug?: string; variant?: string } = {}, attempt = 1): Promise<StartedServer> {
+export async function startServer(
+  server: CorpusServer,
+  opts: { bug?: string; variant?: string } = {},
+  attempt = 1,
+): Promise<StartedServer> {
   const { manifest: m, dir, name } = server;
   const port = await freePort();
   const args = m.entry.endsWith('.ts') ? ['--import', 'tsx', join(dir, m.entry)] : [join(dir, m.entry)];
-  const env = { ...process.env, ...m.serverEnv, PORT: String(port), ...(opts.bug ? { BUG: opts.bug } : {}), ...(opts.variant ? { VARIANT: opts.variant } : {}) };
+  const env = {
+    ...process.env,
+    ...m.serverEnv,
+    PORT: String(port),
+    ...(opts.bug ? { BUG: opts.bug } : {}),
+    ...(opts.variant ? { VARIANT: opts.variant } : {}),
+  };
   const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -54,7 +64,8 @@ export async function startServer(server: CorpusServer, opts: { bug?: string; va
   if (!listening && attempt < 3 && /EADDRINUSE/.test(err)) return startServer(server, opts, attempt + 1);
   if (!listening) throw new Error(`${name}/${m.entry} exited before listening${err ? `:\n${err}` : ''}`);
   const printed = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((x) => [x[1], x[2]]));
-  for (const [k, v] of Object.entries(printed)) if (k in m.credentials && m.credentials[k] !== v) throw new Error(`${name} prints ${k}=${v}, its manifest says ${m.credentials[k]}`);
+  for (const [k, v] of Object.entries(printed))
+    if (k in m.credentials && m.credentials[k] !== v) throw new Error(`${name} prints ${k}=${v}, its manifest says ${m.credentials[k]}`);
   const baseUrl = printed[BASE_URL[m.api]] ?? `${m.scheme}://127.0.0.1:${port}`;
   return {
     env: { [BASE_URL[m.api]]: baseUrl, ...m.credentials },

@@ -13,7 +13,11 @@ import { selftestSettings } from '../harness';
 /** A stream that keeps what is written, as a terminal or as a log file. */
 function fakeStream(tty: boolean) {
   const writes: { at: number; text: string }[] = [];
-  const stream = { isTTY: tty, columns: 200, write: (text: string) => (writes.push({ at: Date.now(), text }), true) } as unknown as NodeJS.WriteStream;
+  const stream = {
+    isTTY: tty,
+    columns: 200,
+    write: (text: string) => (writes.push({ at: Date.now(), text }), true),
+  } as unknown as NodeJS.WriteStream;
   return { stream, writes, text: () => writes.map((w) => w.text).join('') };
 }
 
@@ -49,7 +53,9 @@ describe('progress without a terminal', () => {
     await sleep(700);
     p.close();
     // One line per finished check, no heartbeat: nothing was running.
-    expect(writes.slice(after).map((w) => w.text)).toEqual([2, 3, 4].map((i) => expect.stringMatching(new RegExp(`^\\[[\\d.]+s\\] stacks ${i}/4 stacks\\.quick\\.${i} ok \\(1 ms\\)\\n$`))));
+    expect(writes.slice(after).map((w) => w.text)).toEqual(
+      [2, 3, 4].map((i) => expect.stringMatching(new RegExp(`^\\[[\\d.]+s\\] stacks ${i}/4 stacks\\.quick\\.${i} ok \\(1 ms\\)\\n$`))),
+    );
   });
 });
 
@@ -100,17 +106,23 @@ describe('a run against a slow target', () => {
     }
     const lines = text().trimEnd().split('\n');
     expect(lines[0]).toMatch(/^stacks: 1 checks against the embedded reference implementation/);
-    expect(lines.some((l) => /still running: stacks stacks\.create\.accepted-202 \(running for [\d.]+s, \d+ requests so far\)/.test(l))).toBe(true);
+    expect(
+      lines.some((l) => /still running: stacks stacks\.create\.accepted-202 \(running for [\d.]+s, \d+ requests so far\)/.test(l)),
+    ).toBe(true);
     expect(lines.at(-1)).toMatch(/stacks 1\/1 stacks\.create\.accepted-202 ok/);
   }, 30_000);
 
   it('spawned, without a terminal: a progress line within 10 s of a slow check starting', async () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(STACKS_|OPS_|CONFORMANCE_)/.test(k)));
     const key = target.principals.primary.authorization!.replace(/^Bearer /, '');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks', '--only', 'stacks.lifecycle.*', '--timeout', '30', '--retries', '0'], {
-      env: { ...env, CI: 'true', STACKS_BASE_URL: target.baseUrl, STACKS_API_KEY: key },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks', '--only', 'stacks.lifecycle.*', '--timeout', '30', '--retries', '0'],
+      {
+        env: { ...env, CI: 'true', STACKS_BASE_URL: target.baseUrl, STACKS_API_KEY: key },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     let started = 0;
     const seen = await new Promise<{ line: string; after: number }>((resolve, reject) => {
@@ -133,7 +145,19 @@ describe('a run against a slow target', () => {
   it('spawned: --dry-run shows progress too', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks', '--only', 'stacks.auth.*', '--dry-run', '--report-dir', `${process.env.TMPDIR ?? '/tmp'}/conformance-dry-${process.pid}`],
+      [
+        '--import',
+        'tsx',
+        'suites/cli.ts',
+        'run',
+        '--api',
+        'stacks',
+        '--only',
+        'stacks.auth.*',
+        '--dry-run',
+        '--report-dir',
+        `${process.env.TMPDIR ?? '/tmp'}/conformance-dry-${process.pid}`,
+      ],
       { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

@@ -16,7 +16,10 @@ const exec = promisify(execFile);
 
 async function cli(args: string[]) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', ...args], { env: { ...process.env, CI: 'true' }, timeout: 60_000 });
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', ...args], {
+      env: { ...process.env, CI: 'true' },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -39,7 +42,8 @@ function variant(name: string, change: (r: ComplianceReport) => void): string {
   return join(sub, 'compliance.json');
 }
 
-const snapshot = (d: string) => Object.fromEntries(readdirSync(d).map((f) => [f, `${statSync(join(d, f)).mtimeMs} ${readFileSync(join(d, f), 'utf8').length}`]));
+const snapshot = (d: string) =>
+  Object.fromEntries(readdirSync(d).map((f) => [f, `${statSync(join(d, f)).mtimeMs} ${readFileSync(join(d, f), 'utf8').length}`]));
 
 function usageError(fn: () => unknown): string {
   try {
@@ -149,11 +153,19 @@ describe('report --merge refuses reports that are not the shards of one run', ()
     expect(usageError(() => report(['--merge', shard('d1', 1, 2), shard('d2', 1, 2), ...out]))).toMatch(
       /^cannot merge: .*d1\/compliance\.json and .*d2\/compliance\.json are both shard 1\/2 of the stacks API$/,
     );
-    expect(usageError(() => report(['--merge', shard('s1', 1, 2, 7), shard('s2', 2, 2, 8), ...out]))).toMatch(/^cannot merge: .*s1\/compliance\.json has seed 7 but .*s2\/compliance\.json has seed 8/);
-    expect(usageError(() => report(['--merge', shard('c1', 1, 2), shard('c2', 2, 3), ...out]))).toMatch(/^cannot merge: .* is shard 1\/2 but .* is shard 2\/3/);
-    expect(usageError(() => report(['--merge', variant('w1', () => {}), variant('w2', () => {}), ...out]))).toMatch(/are both a whole run \(no --shard\)/);
+    expect(usageError(() => report(['--merge', shard('s1', 1, 2, 7), shard('s2', 2, 2, 8), ...out]))).toMatch(
+      /^cannot merge: .*s1\/compliance\.json has seed 7 but .*s2\/compliance\.json has seed 8/,
+    );
+    expect(usageError(() => report(['--merge', shard('c1', 1, 2), shard('c2', 2, 3), ...out]))).toMatch(
+      /^cannot merge: .* is shard 1\/2 but .* is shard 2\/3/,
+    );
+    expect(usageError(() => report(['--merge', variant('w1', () => {}), variant('w2', () => {}), ...out]))).toMatch(
+      /are both a whole run \(no --shard\)/,
+    );
     // Writing the merged compliance.json over one of its own inputs is refused too.
-    expect(usageError(() => report(['--merge', shard('o1', 1, 2), shard('o2', 2, 2), '--report-dir', join(dir, 'o1')]))).toMatch(/would overwrite .*o1\/compliance\.json/);
+    expect(usageError(() => report(['--merge', shard('o1', 1, 2), shard('o2', 2, 2), '--report-dir', join(dir, 'o1')]))).toMatch(
+      /would overwrite .*o1\/compliance\.json/,
+    );
   });
 
   it('spawned: exit 2 and one line', async () => {

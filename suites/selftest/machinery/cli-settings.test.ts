@@ -19,12 +19,15 @@ describe('one option table drives flags, help, config file and settings', () => 
       if (d.kind === 'setting' && d.env) expect(RUN_HELP).toContain(d.env);
       if (d.kind === 'setting' && d.key) expect(RUN_HELP).toContain(d.key);
     }
-    for (const a of APIS) for (const d of settingsOf(a.options)) expect(RUN_HELP).toContain(`${d.env}`), expect(RUN_HELP).toContain(`targets.${a.id}.${d.key}`);
+    for (const a of APIS)
+      for (const d of settingsOf(a.options)) expect(RUN_HELP).toContain(`${d.env}`), expect(RUN_HELP).toContain(`targets.${a.id}.${d.key}`);
   });
 
   it('README documents every environment variable the tables declare', () => {
     const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
-    const vars = [...settingsOf(RUN_OPTIONS), ...APIS.flatMap((a) => settingsOf(a.options))].map((d) => d.env).filter((e): e is string => !!e && e !== 'CONFORMANCE_RUN_TAG');
+    const vars = [...settingsOf(RUN_OPTIONS), ...APIS.flatMap((a) => settingsOf(a.options))]
+      .map((d) => d.env)
+      .filter((e): e is string => !!e && e !== 'CONFORMANCE_RUN_TAG');
     for (const v of vars) expect(readme, v).toContain(`\`${v}\``);
   });
 
@@ -57,7 +60,10 @@ describe('one option table drives flags, help, config file and settings', () => 
 
   it('fixtures/config.example.yaml is valid against the schema and resolves', () => {
     const file = loadConfigFile(example, decls);
-    const { settings, origins } = resolveSettings({ file, env: { STACKS_API_KEY: 'k', OPS_PASSWORD: 'p', OPS_READONLY_PASSWORD: 'q' } }, decls);
+    const { settings, origins } = resolveSettings(
+      { file, env: { STACKS_API_KEY: 'k', OPS_PASSWORD: 'p', OPS_READONLY_PASSWORD: 'q' } },
+      decls,
+    );
     expect(settings.rateLimit).toBe(20);
     expect(settings.apiOptions?.stacks.readyTimeoutS).toBe(3600);
     expect(settings.apiOptions?.ops.username).toBe('conformance');
@@ -67,7 +73,13 @@ describe('one option table drives flags, help, config file and settings', () => 
 
   it('flags win over the file, the file over the environment; each value remembers where it came from', () => {
     const file = { file: 'run.yaml', doc: { seed: 5, runs: 4, targets: { stacks: { limitProbeMax: 30 } } } };
-    const env = { CONFORMANCE_SEED: '9', CONFORMANCE_RUNS: '3', CONFORMANCE_RETRIES: '1', STACKS_LIMIT_PROBE_MAX: '20', STACKS_READY_TIMEOUT_S: '7' };
+    const env = {
+      CONFORMANCE_SEED: '9',
+      CONFORMANCE_RUNS: '3',
+      CONFORMANCE_RETRIES: '1',
+      STACKS_LIMIT_PROBE_MAX: '20',
+      STACKS_READY_TIMEOUT_S: '7',
+    };
     const { settings, origins } = resolveSettings({ flags: { seed: '11' }, file, env }, decls);
     expect([settings.seed, settings.runs, settings.retries]).toEqual([11, 4, 1]);
     expect([origins.seed, origins.runs, origins.retries]).toEqual(['--seed', "config key 'runs' (run.yaml)", 'CONFORMANCE_RETRIES']);
@@ -76,7 +88,10 @@ describe('one option table drives flags, help, config file and settings', () => 
   });
 
   it('--target sets the base URL of the one API chosen, and the remote defaults follow', () => {
-    const { settings, origins } = resolveSettings({ flags: { api: 'stacks', target: 'http://127.0.0.1:4600' }, env: { STACKS_API_KEY: 'k' } }, decls);
+    const { settings, origins } = resolveSettings(
+      { flags: { api: 'stacks', target: 'http://127.0.0.1:4600' }, env: { STACKS_API_KEY: 'k' } },
+      decls,
+    );
     expect(settings.apiOptions?.stacks).toMatchObject({ baseUrl: 'http://127.0.0.1:4600', readyTimeoutS: 60 });
     expect(origins['stacks.baseUrl']).toBe('--target');
     expect(stacksApi.targetFrom(settings.apiOptions!.stacks, origins)?.baseUrl).toBe('http://127.0.0.1:4600');
@@ -98,10 +113,19 @@ describe('one option table drives flags, help, config file and settings', () => 
     const seen: RunOptions[] = [];
     const check = stacksApi.checks.find((c) => c.id === 'stacks.auth.missing-key-401')!;
     const spy = { ...check, run: async (ctx: { options: RunOptions }) => void seen.push(ctx.options) };
-    const { report } = await runConformance({ settings: { ...settings, formats: [] }, apis: [{ ...stacksApi, checks: [spy] }], tool: { name: 'test', version: '0' }, write: false });
+    const { report } = await runConformance({
+      settings: { ...settings, formats: [] },
+      apis: [{ ...stacksApi, checks: [spy] }],
+      tool: { name: 'test', version: '0' },
+      write: false,
+    });
     expect(seen[0]).toMatchObject({ replayPath: '0:1', apiOptions: { limitProbeMax: 5 } });
     expect(JSON.stringify(seen[0])).not.toContain('secret-key');
-    expect(report.run.config).toMatchObject({ apis: ['stacks'], only: ['stacks.auth.missing-key-401'], targets: { stacks: { limitProbeMax: 5 } } });
+    expect(report.run.config).toMatchObject({
+      apis: ['stacks'],
+      only: ['stacks.auth.missing-key-401'],
+      targets: { stacks: { limitProbeMax: 5 } },
+    });
   }, 30_000);
 
   it('closest names: typos, prefixes, and nothing when nothing is near', () => {

@@ -22,7 +22,10 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', ...args], { env: cleanEnv(env), timeout: 60_000 });
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', ...args], {
+      env: cleanEnv(env),
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -58,7 +61,12 @@ const file = (name: string, text: string) => {
 
 describe('a mistake in how the tool is called is one line and exit code 2, never a run', () => {
   it.each<[string, string[], Record<string, string>, RegExp]>([
-    ['an unknown option, with the closest one', ['--fromat', 'md'], {}, /^unknown option '--fromat' \(did you mean --format\? try run --help\)$/],
+    [
+      'an unknown option, with the closest one',
+      ['--fromat', 'md'],
+      {},
+      /^unknown option '--fromat' \(did you mean --format\? try run --help\)$/,
+    ],
     ['an unknown option with nothing close', ['--bogus'], {}, /^unknown option '--bogus' \(try run --help\)$/],
     ['an option without its value', ['--seed'], {}, /^option --seed needs a value/],
     ['a non-numeric --seed', ['--seed', 'abc'], {}, /^--seed must be an integer .* got 'abc'$/],
@@ -66,20 +74,45 @@ describe('a mistake in how the tool is called is one line and exit code 2, never
     ['a bad --shard', ['--shard', '3/2'], {}, /^--shard must look like I\/N/],
     ['a bad --shard of another shape', ['--shard', 'two'], {}, /^--shard must look like I\/N/],
     ['--api foo, blamed on --api', ['--api', 'foo'], {}, /^unknown API 'foo' in --api \(known: stacks, ops\)$/],
-    ['an API misspelt in the environment, blamed on the variable', [], { CONFORMANCE_APIS: 'stcks' }, /^unknown API 'stcks' in CONFORMANCE_APIS \(did you mean stacks\?/],
-    ['--only matching nothing, with the closest ids', ['--only', 'stacks.auht.*'], {}, /^--only 'stacks\.auht\.\*' matches no check or requirement of stacks, ops \(closest: stacks\.auth\.\*/],
-    ['--only naming a requirement that does not exist', ['--only', 'STK-CREAT-202'], {}, /matches no check or requirement .*closest: STK-CREATE-202/],
+    [
+      'an API misspelt in the environment, blamed on the variable',
+      [],
+      { CONFORMANCE_APIS: 'stcks' },
+      /^unknown API 'stcks' in CONFORMANCE_APIS \(did you mean stacks\?/,
+    ],
+    [
+      '--only matching nothing, with the closest ids',
+      ['--only', 'stacks.auht.*'],
+      {},
+      /^--only 'stacks\.auht\.\*' matches no check or requirement of stacks, ops \(closest: stacks\.auth\.\*/,
+    ],
+    [
+      '--only naming a requirement that does not exist',
+      ['--only', 'STK-CREAT-202'],
+      {},
+      /matches no check or requirement .*closest: STK-CREATE-202/,
+    ],
     [
       '--only selecting only checks of an API left out',
       ['--api', 'stacks', '--only', 'ops.*'],
       {},
       /^--only 'ops\.\*' matches no check or requirement of stacks \(it matches checks of ops, which are not selected\)$/,
     ],
-    ['CONFORMANCE_ONLY matching nothing, blamed on the variable', [], { CONFORMANCE_ONLY: 'nothing-like-this' }, /^CONFORMANCE_ONLY 'nothing-like-this' matches no check/],
+    [
+      'CONFORMANCE_ONLY matching nothing, blamed on the variable',
+      [],
+      { CONFORMANCE_ONLY: 'nothing-like-this' },
+      /^CONFORMANCE_ONLY 'nothing-like-this' matches no check/,
+    ],
     ['a missing config file', ['--config', join(dir, 'missing.yaml')], {}, /^cannot read config file .*missing\.yaml: no such file$/],
     ['--target with two APIs', ['--target', 'http://127.0.0.1:1'], {}, /^--target needs exactly one API/],
     ['a target URL that is not one', ['--api', 'stacks', '--target', 'notaurl'], {}, /^--target is not a valid http\(s\) URL/],
-    ['a base URL without its key', ['--api', 'stacks'], { STACKS_BASE_URL: 'http://127.0.0.1:1' }, /^STACKS_BASE_URL is set but STACKS_API_KEY .*is not/],
+    [
+      'a base URL without its key',
+      ['--api', 'stacks'],
+      { STACKS_BASE_URL: 'http://127.0.0.1:1' },
+      /^STACKS_BASE_URL is set but STACKS_API_KEY .*is not/,
+    ],
     [
       'half a read-only user',
       ['--api', 'ops'],
@@ -92,9 +125,21 @@ describe('a mistake in how the tool is called is one line and exit code 2, never
   });
 
   it.each<[string, string, RegExp]>([
-    ['an unknown key, with the closest valid one', 'seed: 5\ntimeout: 10\n', /^config file .*: unknown key 'timeout' \(did you mean 'timeoutS'\?\)/],
-    ['a misspelt target key', 'targets:\n  stacks:\n    apikey: x\n', /unknown key 'targets\.stacks\.apikey' \(did you mean 'targets\.stacks\.apiKey'\?\)/],
-    ['a misspelt API under targets', 'targets:\n  stcks:\n    baseUrl: http://x\n', /unknown key 'targets\.stcks' \(did you mean 'targets\.stacks'\?\)/],
+    [
+      'an unknown key, with the closest valid one',
+      'seed: 5\ntimeout: 10\n',
+      /^config file .*: unknown key 'timeout' \(did you mean 'timeoutS'\?\)/,
+    ],
+    [
+      'a misspelt target key',
+      'targets:\n  stacks:\n    apikey: x\n',
+      /unknown key 'targets\.stacks\.apikey' \(did you mean 'targets\.stacks\.apiKey'\?\)/,
+    ],
+    [
+      'a misspelt API under targets',
+      'targets:\n  stcks:\n    baseUrl: http://x\n',
+      /unknown key 'targets\.stcks' \(did you mean 'targets\.stacks'\?\)/,
+    ],
     ['a value of the wrong type', 'seed: abc\n', /'seed' must be an integer, got "abc"/],
     ['a value out of range', 'runs: 0\n', /'runs' must be ≥ 1, got 0/],
     ['an unknown API, blamed on the key', 'apis: [stacks, foo]\n', /^unknown API 'foo' in config key 'apis' \(.*\.yaml\)/],
@@ -105,7 +150,9 @@ describe('a mistake in how the tool is called is one line and exit code 2, never
   });
 
   it('report: unknown option, missing file, several files without --merge', async () => {
-    expect(await usageError(() => report(['--comapre', 'x.json']))).toMatch(/^unknown option '--comapre' \(did you mean --compare\? try report --help\)$/);
+    expect(await usageError(() => report(['--comapre', 'x.json']))).toMatch(
+      /^unknown option '--comapre' \(did you mean --compare\? try report --help\)$/,
+    );
     expect(await usageError(() => report([join(dir, 'none.json')]))).toMatch(/^cannot read .*none\.json: no such file$/);
     expect(await usageError(() => report(['a.json', 'b.json']))).toMatch(/add --merge/);
   });
@@ -152,25 +199,43 @@ describe('credentials the deployment refuses end the run before any check', () =
 
   it('each refused key or user is named with the status, in one line', async () => {
     const base = { STACKS_BASE_URL: stacks.baseUrl };
-    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: 'not-a-key' })).toBe('STACKS_API_KEY was refused: 401 Unauthorized');
+    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: 'not-a-key' })).toBe(
+      'STACKS_API_KEY was refused: 401 Unauthorized',
+    );
     // The not-allow-listed user's key given as the main key: 403, refused (the main key must be allow-listed).
-    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('forbidden') })).toBe('STACKS_API_KEY was refused: 403 Forbidden');
-    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('primary'), STACKS_API_KEY_2: 'nope' })).toBe('STACKS_API_KEY_2 was refused: 401 Unauthorized');
+    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('forbidden') })).toBe(
+      'STACKS_API_KEY was refused: 403 Forbidden',
+    );
+    expect(await usageError(() => run(['--api', 'stacks']), { ...base, STACKS_API_KEY: key('primary'), STACKS_API_KEY_2: 'nope' })).toBe(
+      'STACKS_API_KEY_2 was refused: 401 Unauthorized',
+    );
     // STACKS_API_KEY_FORBIDDEN is not refused here: it is meant to be refused, and only one check uses it (forbidden-key.test.ts).
     const [user, password] = basic('primary');
     const [reader] = basic('readonly');
     const opsBase = { OPS_BASE_URL: ops.baseUrl, OPS_TLS_INSECURE: '1', OPS_USERNAME: user };
-    expect(await usageError(() => run(['--api', 'ops']), { ...opsBase, OPS_PASSWORD: 'wrong' })).toBe('OPS_USERNAME/OPS_PASSWORD was refused: 401 Unauthorized');
-    expect(await usageError(() => run(['--api', 'ops']), { ...opsBase, OPS_PASSWORD: password, OPS_READONLY_USERNAME: reader, OPS_READONLY_PASSWORD: 'wrong' })).toBe(
-      'OPS_READONLY_USERNAME/OPS_READONLY_PASSWORD was refused: 401 Unauthorized',
+    expect(await usageError(() => run(['--api', 'ops']), { ...opsBase, OPS_PASSWORD: 'wrong' })).toBe(
+      'OPS_USERNAME/OPS_PASSWORD was refused: 401 Unauthorized',
     );
+    expect(
+      await usageError(() => run(['--api', 'ops']), {
+        ...opsBase,
+        OPS_PASSWORD: password,
+        OPS_READONLY_USERNAME: reader,
+        OPS_READONLY_PASSWORD: 'wrong',
+      }),
+    ).toBe('OPS_READONLY_USERNAME/OPS_READONLY_PASSWORD was refused: 401 Unauthorized');
   });
 
   it('spawned: exit 2, one line, no report written', async () => {
     const reportDir = join(dir, 'refused');
     const [s, o] = await Promise.all([
       cli(['run', '--api', 'stacks', '--report-dir', reportDir], { STACKS_BASE_URL: stacks.baseUrl, STACKS_API_KEY: 'not-a-key' }),
-      cli(['run', '--api', 'ops', '--report-dir', reportDir], { OPS_BASE_URL: ops.baseUrl, OPS_TLS_INSECURE: '1', OPS_USERNAME: basic('primary')[0], OPS_PASSWORD: 'wrong' }),
+      cli(['run', '--api', 'ops', '--report-dir', reportDir], {
+        OPS_BASE_URL: ops.baseUrl,
+        OPS_TLS_INSECURE: '1',
+        OPS_USERNAME: basic('primary')[0],
+        OPS_PASSWORD: 'wrong',
+      }),
     ]);
     expect([s.code, s.stderr]).toEqual([2, 'error: STACKS_API_KEY was refused: 401 Unauthorized\n']);
     expect([o.code, o.stderr]).toEqual([2, 'error: OPS_USERNAME/OPS_PASSWORD was refused: 401 Unauthorized\n']);
@@ -190,7 +255,10 @@ describe('serve and mock on a port in use', () => {
   afterAll(() => new Promise<void>((r) => busy.close(() => r())));
 
   it('says so in one line and exits 2', async () => {
-    const [serve, mock] = await Promise.all([cli(['serve', '--api', 'stacks', '--port', String(port)]), cli(['mock', '--api', 'ops', '--port', String(port)])]);
+    const [serve, mock] = await Promise.all([
+      cli(['serve', '--api', 'stacks', '--port', String(port)]),
+      cli(['mock', '--api', 'ops', '--port', String(port)]),
+    ]);
     for (const r of [serve, mock]) {
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`error: port ${port} is already in use\n`);

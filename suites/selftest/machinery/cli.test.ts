@@ -10,7 +10,10 @@ const CLI = ['--import', 'tsx', 'suites/cli.ts'];
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [...CLI, ...args], { env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env }, timeout: 90_000 });
+    const { stdout, stderr } = await exec(process.execPath, [...CLI, ...args], {
+      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...env },
+      timeout: 90_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -20,7 +23,13 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 
 describe('the command line', () => {
   it('answers bad usage with one line and exit code 2', async () => {
-    for (const args of [['run', '--bogus'], ['frobnicate'], ['run', '--api', 'nosuch'], ['run', '--shard', '3/2'], ['report', 'missing.json']]) {
+    for (const args of [
+      ['run', '--bogus'],
+      ['frobnicate'],
+      ['run', '--api', 'nosuch'],
+      ['run', '--shard', '3/2'],
+      ['report', 'missing.json'],
+    ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')[0], args.join(' ')).toMatch(/^error: /);
@@ -39,11 +48,30 @@ describe('the command line', () => {
   it('runs shards, merges them into the report of the whole run, and compares two runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
     for (const i of [1, 2]) {
-      const r = await cli(['run', '--api', 'stacks', '--runs', '3', '--seed', '7', '--shard', `${i}/2`, '--report-dir', join(dir, `s${i}`)]);
+      const r = await cli([
+        'run',
+        '--api',
+        'stacks',
+        '--runs',
+        '3',
+        '--seed',
+        '7',
+        '--shard',
+        `${i}/2`,
+        '--report-dir',
+        join(dir, `s${i}`),
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/verdict: PASS/);
     }
-    const merged = await cli(['report', '--merge', join(dir, 's1/compliance.json'), join(dir, 's2/compliance.json'), '--report-dir', join(dir, 'merged')]);
+    const merged = await cli([
+      'report',
+      '--merge',
+      join(dir, 's1/compliance.json'),
+      join(dir, 's2/compliance.json'),
+      '--report-dir',
+      join(dir, 'merged'),
+    ]);
     expect(merged.code, merged.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'merged/compliance.json'), 'utf8'));
     const single = JSON.parse(readFileSync(join(dir, 's1/compliance.json'), 'utf8'));

@@ -17,7 +17,8 @@ const files: Record<string, string> = {
   'corpus/servers/example/server.mjs': "import { opsApi } from '../../../suites/ops/index';\nexport const api = opsApi;\n",
   'corpus/servers/example/lib/product.mjs': "import { runConformance } from 'api-conformance';\nexport const run = runConformance;\n",
   'corpus/servers/example/lib/own.mjs': "import { api } from '../server.mjs';\nexport const own = api;\n",
-  'suites/selftest/example.test.ts': "import { startOpsServer } from '../../corpus/servers/ops-product-like/ops-server';\nexport const start = startOpsServer;\n",
+  'suites/selftest/example.test.ts':
+    "import { startOpsServer } from '../../corpus/servers/ops-product-like/ops-server';\nexport const start = startOpsServer;\n",
   'suites/selftest/own.ts': "import { loadCorpus } from './corpus/manifest';\nexport const load = loadCorpus;\n",
 };
 
@@ -35,13 +36,20 @@ describe('the corpus and the product import nothing of each other (biome.json, n
       mkdirSync(dirname(join(scratch, path)), { recursive: true });
       writeFileSync(join(scratch, path), text);
     }
-    const result = await promisify(execFile)(BIOME, ['lint', '--max-diagnostics=50', '.'], { cwd: scratch, env: { ...process.env, NO_COLOR: '1' } }).then(
+    const result = await promisify(execFile)(BIOME, ['lint', '--max-diagnostics=50', '.'], {
+      cwd: scratch,
+      env: { ...process.env, NO_COLOR: '1' },
+    }).then(
       () => ({ code: 0, out: '' }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );
     expect(result.code).toBe(1);
     const flagged = [...result.out.matchAll(/^(\S+):\d+:\d+ lint\/style\/noRestrictedImports/gm)].map((m) => m[1]).sort();
-    expect(flagged).toEqual(['corpus/servers/example/lib/product.mjs', 'corpus/servers/example/server.mjs', 'suites/selftest/example.test.ts']);
+    expect(flagged).toEqual([
+      'corpus/servers/example/lib/product.mjs',
+      'corpus/servers/example/server.mjs',
+      'suites/selftest/example.test.ts',
+    ]);
     expect(result.out).toContain('it imports nothing of the product');
     expect(result.out).toContain('never by importing its code');
   }, 30_000);

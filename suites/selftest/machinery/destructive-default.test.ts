@@ -14,7 +14,8 @@ import { runAgainst } from '../harness';
 
 const DECLARED = APIS.map((a) => ({ id: a.id, options: a.options }));
 const ONLY = ['ops.query.bulk-delete-by-filter', 'ops.core.supported-object-types'];
-const guarded = (r: Awaited<ReturnType<typeof runAgainst>>) => r.requirements.filter((q) => q.status === 'skipped' && /^destructive check/.test(q.reason ?? ''));
+const guarded = (r: Awaited<ReturnType<typeof runAgainst>>) =>
+  r.requirements.filter((q) => q.status === 'skipped' && /^destructive check/.test(q.reason ?? ''));
 
 describe('destructive checks run by default only against the embedded implementation', () => {
   it('are off unless asked, for any target someone names', () => {
@@ -32,7 +33,9 @@ describe('destructive checks run by default only against the embedded implementa
       expect(unset.apis[0].allowDestructive).toBe(false);
       const n = guarded(unset).length;
       expect(n).toBeGreaterThan(0);
-      expect(summaryText(unset, [])).toContain(`ops: ${n} requirements skipped: destructive checks run against ${named.baseUrl} only with --allow-destructive`);
+      expect(summaryText(unset, [])).toContain(
+        `ops: ${n} requirements skipped: destructive checks run against ${named.baseUrl} only with --allow-destructive`,
+      );
       const asked = await runAgainst(opsApi, named, { allowDestructive: true, only: ONLY });
       expect(asked.apis[0].allowDestructive).toBe(true);
       expect(guarded(asked)).toEqual([]);
@@ -51,15 +54,24 @@ describe('destructive checks run by default only against the embedded implementa
 
 describe('--dry-run says which destructive requests would reach the target', () => {
   const dryRun = (extra: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'ops', '--only', ONLY.join(','), '--dry-run', ...extra], {
-      env: { PATH: process.env.PATH, CI: 'true', OPS_BASE_URL: 'https://ops.example.test:8089', OPS_USERNAME: 'u', OPS_PASSWORD: 'p' },
-      timeout: 60_000,
-    });
+    promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'ops', '--only', ONLY.join(','), '--dry-run', ...extra],
+      {
+        env: { PATH: process.env.PATH, CI: 'true', OPS_BASE_URL: 'https://ops.example.test:8089', OPS_USERNAME: 'u', OPS_PASSWORD: 'p' },
+        timeout: 60_000,
+      },
+    );
 
   it('not without --allow-destructive, with the number of requirements that leaves skipped; with it, yes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-dry-'));
-    const [without, withFlag] = await Promise.all([dryRun(['--report-dir', join(dir, 'a')]), dryRun(['--report-dir', join(dir, 'b'), '--allow-destructive'])]);
-    expect(without.stdout).toMatch(/destructive: NOT sent to https:\/\/ops\.example\.test:8089: 3 requirements will be skipped; --allow-destructive sends them:/);
+    const [without, withFlag] = await Promise.all([
+      dryRun(['--report-dir', join(dir, 'a')]),
+      dryRun(['--report-dir', join(dir, 'b'), '--allow-destructive']),
+    ]);
+    expect(without.stdout).toMatch(
+      /destructive: NOT sent to https:\/\/ops\.example\.test:8089: 3 requirements will be skipped; --allow-destructive sends them:/,
+    );
     expect(without.stdout).toMatch(/more from destructive checks are not sent/);
     expect(withFlag.stdout).toMatch(/destructive \(sent to https:\/\/ops\.example\.test:8089: --allow-destructive was given\):/);
   }, 60_000);

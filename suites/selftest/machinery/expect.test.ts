@@ -35,7 +35,9 @@ describe('the expectation vocabulary', () => {
     expect(v.equal('R', 'the listed entry', { a: [1, 2] }, { a: [1, 3] })).toBe(false);
     expect(v.contains('R', 'the list', ['a', 'b'], 'b')).toBe(true);
     expect(v.contains('R', 'the list', undefined, 'b')).toBe(false);
-    expect(v.absent('R', 'the list', ['a', 'b'], { describe: 'a key starting with b', test: (x: unknown) => String(x).startsWith('b') })).toBe(false);
+    expect(
+      v.absent('R', 'the list', ['a', 'b'], { describe: 'a key starting with b', test: (x: unknown) => String(x).startsWith('b') }),
+    ).toBe(false);
     expect(v.oneOf('R', 'state', 'ERROR', ['CREATING', 'RUNNING'])).toBe(false);
     expect(v.that('R', 'terminationDate', false, { expected: 'after createdAt 2024-01-02', actual: '2024-01-01' })).toBe(false);
     expect(calls.map((c) => [c.ok, c.facts.expected, c.facts.actual])).toEqual([
@@ -119,7 +121,12 @@ describe('a check using the vocabulary', () => {
     expect(q('STK-LIST-200').status).toBe('passed');
     expect(q('STK-LIST-200').evidence[0]).toMatchObject({ outcome: 'pass', message: 'list', expected: '200', actual: '200' });
     expect(q('STK-VERSIONS-200').status).toBe('failed');
-    expect(q('STK-VERSIONS-200').evidence[0]).toMatchObject({ outcome: 'fail', message: 'list, judged against a status it cannot have: expected 418, got 200', expected: '418', actual: '200' });
+    expect(q('STK-VERSIONS-200').evidence[0]).toMatchObject({
+      outcome: 'fail',
+      message: 'list, judged against a status it cannot have: expected 418, got 200',
+      expected: '418',
+      actual: '200',
+    });
     expect(q('STK-VERSIONS-200').evidence[0].evidence?.curl).toMatch(/^curl /);
     // A requirement the check does not declare is the tool's error, as with ctx.assert.
     expect(q('STK-GET-200').status).toBe('error');
@@ -127,7 +134,9 @@ describe('a check using the vocabulary', () => {
 
     expect(renderMarkdown(report)).toMatch(/\| STK-VERSIONS-200 \|.*\| 418 \| 200 \|/);
     expect(renderJunit(report)).toMatch(/expected: 418\n {2}actual: +200/);
-    expect(renderHtml(report)).toMatch(/<dl class="facts"><dt>expected<\/dt><dd><code>418<\/code><\/dd><dt>actual<\/dt><dd><code>200<\/code><\/dd><\/dl>/);
+    expect(renderHtml(report)).toMatch(
+      /<dl class="facts"><dt>expected<\/dt><dd><code>418<\/code><\/dd><dt>actual<\/dt><dd><code>200<\/code><\/dd><\/dl>/,
+    );
     expect(summaryText(report, [])).toMatch(/FAIL STK-VERSIONS-200: list, judged against a status it cannot have: expected 418, got 200\n/);
   });
 });

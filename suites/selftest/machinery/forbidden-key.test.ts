@@ -38,18 +38,26 @@ describe('a key meant to get 403 that gets 401 fails the 403 requirement with a 
   const args = ['--api', 'stacks', '--only', 'stacks.auth.not-allow-listed-403', '--retries', '0'];
 
   it('an unknown STACKS_API_KEY_FORBIDDEN: the run goes on, STK-AUTH-403 fails, and says the key may be wrong', async () => {
-    const { code, out, report } = await runWith({ STACKS_BASE_URL: stacks.baseUrl, STACKS_API_KEY: key('primary'), STACKS_API_KEY_FORBIDDEN: 'not-a-key' }, args);
+    const { code, out, report } = await runWith(
+      { STACKS_BASE_URL: stacks.baseUrl, STACKS_API_KEY: key('primary'), STACKS_API_KEY_FORBIDDEN: 'not-a-key' },
+      args,
+    );
     expect(code).toBe(1);
     const q = report.requirements.find((r) => r.id === 'STK-AUTH-403')!;
     expect(q.status).toBe('failed');
-    expect(q.hint).toMatch(/^the key may be wrong: the server does not know it \(before the run, GET \/v1\/stacks with STACKS_API_KEY_FORBIDDEN was answered 401 Unauthorized, not 403 Forbidden\)$/);
+    expect(q.hint).toMatch(
+      /^the key may be wrong: the server does not know it \(before the run, GET \/v1\/stacks with STACKS_API_KEY_FORBIDDEN was answered 401 Unauthorized, not 403 Forbidden\)$/,
+    );
     expect(out).toMatch(/FAIL STK-AUTH-403: .*\n\s+hint: the key may be wrong/);
     // Requirements of other checks carry no hint.
     expect(report.requirements.filter((r) => r.hint).map((r) => r.id)).toEqual(['STK-AUTH-403']);
   });
 
   it('the right key: STK-AUTH-403 passes, no hint', async () => {
-    const { code, report } = await runWith({ STACKS_BASE_URL: stacks.baseUrl, STACKS_API_KEY: key('primary'), STACKS_API_KEY_FORBIDDEN: key('forbidden') }, args);
+    const { code, report } = await runWith(
+      { STACKS_BASE_URL: stacks.baseUrl, STACKS_API_KEY: key('primary'), STACKS_API_KEY_FORBIDDEN: key('forbidden') },
+      args,
+    );
     expect(code).toBe(0);
     const q = report.requirements.find((r) => r.id === 'STK-AUTH-403')!;
     expect([q.status, q.hint]).toEqual(['passed', undefined]);

@@ -44,9 +44,21 @@ describe('the HTML report in a real browser', () => {
     const executablePath = findChromium();
     const config = loadStacksConfig();
     const faults = FAULTS.map((id) => stacksFaults.find((f) => f.id === id)!);
-    report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => faults.reduce((inner, f) => f.wrap(inner, config), h)), { runs: 3 });
+    report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => faults.reduce((inner, f) => f.wrap(inner, config), h)), {
+      runs: 3,
+    });
     url = write(report);
-    browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
   }, 900_000);
 
   afterAll(async () => {
@@ -81,7 +93,9 @@ describe('the HTML report in a real browser', () => {
     expect(await page.evaluate(() => document.querySelector('main')!.firstElementChild!.id)).toBe('failed-must');
     const links = page.locator('#failed-must > ol > li.fm a.fm-link');
     expect(await links.allTextContents()).toEqual(failedMust.map((q) => q.id));
-    expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(failedMust.map((q) => `#${anchors(q).evidence}`));
+    expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(
+      failedMust.map((q) => `#${anchors(q).evidence}`),
+    );
 
     for (const [i, q] of failedMust.entries()) {
       // Even with the table filtered to something else and the entry collapsed, the link lands on the evidence.
@@ -118,7 +132,9 @@ describe('the HTML report in a real browser', () => {
         expect((await row.locator(`.bar-counts .n-${s}`).textContent())?.trim()).toBe(`${c[s]} ${s}`);
       }
       // The drawn segments are proportional to the counts.
-      const widths = await row.locator('svg.bar rect').evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-status'), Number(r.getAttribute('width'))] as const));
+      const widths = await row
+        .locator('svg.bar rect')
+        .evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-status'), Number(r.getAttribute('width'))] as const));
       for (const s of STATUSES) {
         const w = widths.find(([st]) => st === s)?.[1] ?? 0;
         expect(w, `${selector} ${s} width`).toBeCloseTo((c[s] / c.total) * 1000, 1);
@@ -129,7 +145,11 @@ describe('the HTML report in a real browser', () => {
       await expectRow(`#bars .bar-row.bar-api[data-api="${a.api}"]`, a.summary);
       const groups = [...new Set(report.requirements.filter((q) => q.api === a.api).map((q) => q.group))];
       expect(await page.locator(`#bars .bar-row.bar-group[data-api="${a.api}"]`).count()).toBe(groups.length);
-      for (const g of groups) await expectRow(`#bars .bar-row.bar-group[data-api="${a.api}"][data-group="${g}"]`, countOf(report.requirements.filter((q) => q.api === a.api && q.group === g)));
+      for (const g of groups)
+        await expectRow(
+          `#bars .bar-row.bar-group[data-api="${a.api}"][data-group="${g}"]`,
+          countOf(report.requirements.filter((q) => q.api === a.api && q.group === g)),
+        );
     }
     expect(await page.locator('#bars svg.bar').first().isVisible()).toBe(true);
 
@@ -179,7 +199,8 @@ describe('the HTML report in a real browser', () => {
 
   it('says so at the top when no MUST requirement failed', async () => {
     const passing: ComplianceReport = structuredClone(report);
-    for (const q of passing.requirements.filter((q) => q.status === 'failed')) Object.assign(q, { status: 'passed', failed: 0, evidence: [] });
+    for (const q of passing.requirements.filter((q) => q.status === 'failed'))
+      Object.assign(q, { status: 'passed', failed: 0, evidence: [] });
     passing.summary = { ...passing.summary, ...countOf(passing.requirements), gate: 'pass' };
     passing.summary.byLevel.MUST = countOf(passing.requirements.filter((q) => q.level === 'MUST'));
     for (const a of passing.apis) a.summary = countOf(passing.requirements.filter((q) => q.api === a.api));

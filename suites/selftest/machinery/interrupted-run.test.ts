@@ -12,7 +12,9 @@ import { exitCodeOf, verdictWord } from '../../core/report/verdict';
 /** Starts a whole ops run, sends `signal` once a few checks have ended, and collects what it left. */
 function interrupted(signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-interrupted-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'ops', '--report-dir', dir], { env: { PATH: process.env.PATH, CI: 'true' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'ops', '--report-dir', dir], {
+    env: { PATH: process.env.PATH, CI: 'true' },
+  });
   let stdout = '';
   let stderr = '';
   let sent = false;
@@ -41,7 +43,9 @@ describe('an interrupted run is INCOMPLETE everywhere, never a pass, and exits 1
       expect(report.requirements.some((q) => q.reason?.includes('run interrupted before this check started'))).toBe(true);
       expect(read(dir, 'compliance.md')).toMatch(/^# Conformance: INCOMPLETE\n/);
       expect(read(dir, 'compliance.html')).toContain('<title>Conformance report: INCOMPLETE</title>');
-      expect(read(dir, 'junit.xml')).toMatch(/<testcase classname="run" name="the conformance run completed"><failure message="INCOMPLETE: /);
+      expect(read(dir, 'junit.xml')).toMatch(
+        /<testcase classname="run" name="the conformance run completed"><failure message="INCOMPLETE: /,
+      );
     },
     90_000,
   );
@@ -60,7 +64,17 @@ describe('the verdict of an interrupted run, whatever it found', () => {
   it('merging: one interrupted shard leaves the whole incomplete; renderers say so', () => {
     const shard = (index: number, interrupted: boolean): ComplianceReport => ({
       tool: { name: 't', version: '0' },
-      run: { startedAt: '', durationMs: 0, seed: 1, runs: 1, retries: 0, runTag: 'x', node: '', config: { shard: { index, count: 2 } }, ...(interrupted ? { interrupted } : {}) },
+      run: {
+        startedAt: '',
+        durationMs: 0,
+        seed: 1,
+        runs: 1,
+        retries: 0,
+        runTag: 'x',
+        node: '',
+        config: { shard: { index, count: 2 } },
+        ...(interrupted ? { interrupted } : {}),
+      },
       summary: {
         total: 0,
         passed: 0,

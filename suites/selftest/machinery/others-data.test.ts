@@ -13,7 +13,11 @@ import { embeddedStacksTarget } from '../../stacks/target';
 import { runAgainst } from '../harness';
 
 /** Every object the target holds, by where it was read: what a run without destructive checks must leave as it was. */
-async function snapshot(api: ApiDefinition, target: Target, reads: [string, Record<string, string>, string?][]): Promise<Map<string, string>> {
+async function snapshot(
+  api: ApiDefinition,
+  target: Target,
+  reads: [string, Record<string, string>, string?][],
+): Promise<Map<string, string>> {
   const transport = createTransport({ timeoutMs: 10_000, maxBodyBytes: 64 << 20, tlsInsecure: true });
   const client = createClient(target, specOf(api.specFile), transport, () => undefined);
   const out = new Map<string, string>();
@@ -21,11 +25,22 @@ async function snapshot(api: ApiDefinition, target: Target, reads: [string, Reco
     for (const [op, params, as] of reads) {
       const ex = await client.send(op, { params, as });
       const body = ex.json as Record<string, unknown> | null;
-      const rows = (Array.isArray(body) ? body : Array.isArray(body?.stacks) ? body.stacks : Array.isArray(body?.result) ? body.result : Array.isArray(body?.success) ? body.success : []) as Record<
-        string,
-        unknown
-      >[];
-      for (const r of rows) out.set(`${op} ${JSON.stringify(params)} ${as ?? ''} ${r._key ?? r.id}`, JSON.stringify({ ...r, state: undefined, stackAccessDetails: undefined }));
+      const rows = (
+        Array.isArray(body)
+          ? body
+          : Array.isArray(body?.stacks)
+            ? body.stacks
+            : Array.isArray(body?.result)
+              ? body.result
+              : Array.isArray(body?.success)
+                ? body.success
+                : []
+      ) as Record<string, unknown>[];
+      for (const r of rows)
+        out.set(
+          `${op} ${JSON.stringify(params)} ${as ?? ''} ${r._key ?? r.id}`,
+          JSON.stringify({ ...r, state: undefined, stackAccessDetails: undefined }),
+        );
     }
   } finally {
     transport.close();
@@ -68,7 +83,10 @@ describe('a run without destructive checks leaves data it did not create untouch
       ['coreList', { object_type: 'entity' }],
     ];
     const before = await snapshot(opsApi, target, reads);
-    await runAgainst(opsApi, target, { allowDestructive: true, only: ['ops.filter.invalid-delete-deletes-all', 'ops.entity.retire-retirable'] });
+    await runAgainst(opsApi, target, {
+      allowDestructive: true,
+      only: ['ops.filter.invalid-delete-deletes-all', 'ops.entity.retire-retirable'],
+    });
     expect(unchanged(before, await snapshot(opsApi, target, reads)).length).toBeGreaterThan(0);
     await live.close?.();
   }, 120_000);

@@ -18,7 +18,13 @@ describe.each([
   afterAll(() => prism?.stop());
 
   it('finds every example answer of the spec valid', async () => {
-    const target: Target = { api: api.id, baseUrl: prism.url, embedded: false, principals, pathDefaults: { user: 'nobody', app: 'SA-ITOA' } };
+    const target: Target = {
+      api: api.id,
+      baseUrl: prism.url,
+      embedded: false,
+      principals,
+      pathDefaults: { user: 'nobody', app: 'SA-ITOA' },
+    };
     const report = await runAgainst(api, target, { only: [api.responseCheckId] });
     const ran = report.requirements.filter((q) => q.status === 'passed' || q.status === 'failed');
     expect(ran.length).toBeGreaterThan(3);

@@ -42,7 +42,14 @@ const RUN_KEYS: Record<keyof ConformanceOptions, true> = {
   har: true,
   targets: true,
 };
-const STACKS_KEYS: Record<keyof StacksTargetOptions, true> = { baseUrl: true, apiKey: true, apiKey2: true, apiKeyForbidden: true, readyTimeoutS: true, limitProbeMax: true };
+const STACKS_KEYS: Record<keyof StacksTargetOptions, true> = {
+  baseUrl: true,
+  apiKey: true,
+  apiKey2: true,
+  apiKeyForbidden: true,
+  readyTimeoutS: true,
+  limitProbeMax: true,
+};
 const OPS_KEYS: Record<keyof OpsTargetOptions, true> = {
   baseUrl: true,
   username: true,
@@ -70,7 +77,10 @@ describe('the programmatic API (runConformance)', () => {
 
   it('runs the selected checks and resolves to the report it wrote', async () => {
     const reportDir = temp();
-    const report = await runConformance({ apis: ['stacks'], only: 'stacks.auth.*', seed: 11, formats: ['json'], reportDir, overwrite: true }, { env: {} });
+    const report = await runConformance(
+      { apis: ['stacks'], only: 'stacks.auth.*', seed: 11, formats: ['json'], reportDir, overwrite: true },
+      { env: {} },
+    );
     expect(report.summary.gate).toBe('pass');
     expect(report.run.seed).toBe(11);
     expect(report.apis.map((a) => a.api)).toEqual(['stacks']);
@@ -87,8 +97,12 @@ describe('the programmatic API (runConformance)', () => {
     const unknownKey = await refused({ sed: 3 });
     expect(unknownKey).toBeInstanceOf(UsageError);
     expect(unknownKey?.message).toMatch(/^runConformance options: unknown key 'sed' \(did you mean 'seed'\?\)/);
-    expect((await refused({ targets: { stacks: { apikey: 'k' } } }))?.message).toMatch(/unknown key 'targets\.stacks\.apikey' \(did you mean 'targets\.stacks\.apiKey'\?\)/);
-    expect((await refused({ apis: ['stack'] }))?.message).toMatch(/unknown API 'stack' in config key 'apis' \(runConformance options\) \(did you mean stacks\?/);
+    expect((await refused({ targets: { stacks: { apikey: 'k' } } }))?.message).toMatch(
+      /unknown key 'targets\.stacks\.apikey' \(did you mean 'targets\.stacks\.apiKey'\?\)/,
+    );
+    expect((await refused({ apis: ['stack'] }))?.message).toMatch(
+      /unknown API 'stack' in config key 'apis' \(runConformance options\) \(did you mean stacks\?/,
+    );
     expect((await refused({ targets: { stacks: { baseUrl: 'http://127.0.0.1:1' } } }))?.message).toMatch(/STACKS_API_KEY/);
     expect((await refused({ only: ['STK-NO-SUCH-RULE'] }))?.message).toMatch(/'STK-NO-SUCH-RULE' matches no check or requirement/);
     // A report folder that holds another run's reports is not written over unless asked.
@@ -101,7 +115,10 @@ describe('the programmatic API (runConformance)', () => {
     const dir = temp();
     const config = join(dir, 'run.yaml');
     writeFileSync(config, 'apis: [stacks]\nseed: 5\nruns: 2\nformats: [json]\n');
-    const report = await runConformance({ seed: 9, only: ['stacks.auth.missing-key-401'], reportDir: join(dir, 'r') }, { env: { CONFORMANCE_CONFIG: config, CONFORMANCE_RUNS: '7' } });
+    const report = await runConformance(
+      { seed: 9, only: ['stacks.auth.missing-key-401'], reportDir: join(dir, 'r') },
+      { env: { CONFORMANCE_CONFIG: config, CONFORMANCE_RUNS: '7' } },
+    );
     expect(report.run).toMatchObject({ seed: 9, runs: 2 });
     expect(report.apis.map((a) => a.api)).toEqual(['stacks']);
   });

@@ -8,7 +8,9 @@ function recorder() {
   const records: { requirement: string; ok: boolean | 'untested'; message: string; details?: unknown }[] = [];
   const ctx = {
     options: { seed: 7, runs: 12 },
-    assert: (requirement: string, ok: boolean, message: string, _ex?: unknown, _facts?: unknown, details?: unknown) => (records.push({ requirement, ok, message, details }), ok),
+    assert: (requirement: string, ok: boolean, message: string, _ex?: unknown, _facts?: unknown, details?: unknown) => (
+      records.push({ requirement, ok, message, details }), ok
+    ),
     untested: (requirement: string, message: string) => records.push({ requirement, ok: 'untested', message }),
   } as unknown as CheckContext;
   return { ctx, records };
@@ -37,7 +39,9 @@ describe('checkProperty with cases sent together', () => {
     expect(await checkProperty(ctx, 'R', 'reads', property, { concurrent: true, runs: 50 })).toBe(false);
     expect(records).toHaveLength(1);
     expect(records[0].ok).toBe(false);
-    expect(records[0].message).toMatch(/^reads: 10 is too big — minimal counterexample \[10\]; replay with CONFORMANCE_SEED=7 CONFORMANCE_PATH=/);
+    expect(records[0].message).toMatch(
+      /^reads: 10 is too big — minimal counterexample \[10\]; replay with CONFORMANCE_SEED=7 CONFORMANCE_PATH=/,
+    );
     expect(records[0].details).toMatchObject({ seed: 7, counterexample: '[10]' });
   });
 });

@@ -31,7 +31,9 @@ describe('a target that answers 429', () => {
     const { base, seen } = await strainedServer(2);
     const transport = createTransport({ timeoutMs: 5000, maxBodyBytes: 1 << 20, maxInFlight: 8 });
     try {
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => transport.send({ method: 'GET', url: `${base}/r${i}`, headers: {} }, `lane${i % 4}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => transport.send({ method: 'GET', url: `${base}/r${i}`, headers: {} }, `lane${i % 4}`)),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
       // Without backing off, every round of 8 would see 6 refusals: 40 requests would cost far more than 40 refusals.
       expect(seen.refused).toBeLessThan(20);

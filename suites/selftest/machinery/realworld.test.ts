@@ -28,7 +28,8 @@ describe('real-world answers of the ops API', () => {
     const must = outcome.findings.filter((f) => levels.get(f.requirement) === 'MUST');
     expect(must.map((f) => `${f.requirement} ${f.message}`)).toEqual([]);
     const should = outcome.findings.filter((f) => levels.get(f.requirement) === 'SHOULD');
-    if (should.length) console.log(`${file}: ${should.length} SHOULD warning(s): ${should.map((f) => `${f.requirement} ${f.message}`).join('; ')}`);
+    if (should.length)
+      console.log(`${file}: ${should.length} SHOULD warning(s): ${should.map((f) => `${f.requirement} ${f.message}`).join('; ')}`);
   });
 
   it('reports the 401 body of the platform layer as an observation, never as a failure (the status and body are not shown)', () => {

@@ -26,7 +26,8 @@ async function listening(server: net.Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 }
 
-const post = (base: string) => transport.send({ method: 'POST', url: `${base}/objects`, headers: { 'content-type': 'application/json' }, body: FOUR_MB });
+const post = (base: string) =>
+  transport.send({ method: 'POST', url: `${base}/objects`, headers: { 'content-type': 'application/json' }, body: FOUR_MB });
 
 describe('a body the server refuses before it is written is answered by the refusal, whatever happens to the upload', () => {
   it('a server that honours Expect: 100-continue refuses before the body is sent, and closes', async () => {
@@ -124,7 +125,13 @@ describe('a warning is never shown as a failure', () => {
     return {
       tool: { name: 't', version: '0' },
       run: { startedAt: '2026-01-01T00:00:00Z', durationMs: 1, seed: 1, runs: 1, retries: 0, runTag: 't', node: 'v20', config: {} },
-      summary: { ...counts, byLevel: { MUST: { ...counts, failed: mustFailed }, SHOULD: counts, unspecified: counts }, gate: mustFailed ? 'fail' : 'pass', warnings: 1, intermittent: 0 },
+      summary: {
+        ...counts,
+        byLevel: { MUST: { ...counts, failed: mustFailed }, SHOULD: counts, unspecified: counts },
+        gate: mustFailed ? 'fail' : 'pass',
+        warnings: 1,
+        intermittent: 0,
+      },
       apis: [
         {
           api: 'ops',

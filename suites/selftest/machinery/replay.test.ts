@@ -16,7 +16,10 @@ const exec = promisify(execFile);
 /** The command line, spawned: its exit code and output. */
 async function cli(args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', ...args], { env: { PATH: process.env.PATH, CI: 'true', ...env }, timeout: 90_000 });
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', ...args], {
+      env: { PATH: process.env.PATH, CI: 'true', ...env },
+      timeout: 90_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -34,7 +37,10 @@ describe('a failure replays: its requests as a curl script, and the case itself 
   beforeAll(async () => {
     [faulty, correct] = await Promise.all([serveStacksFault('isolation-get-foreign'), embeddedStacksTarget()]);
     dir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
-    const run = await cli(['run', '--api', 'stacks', '--only', 'stacks.ownership.*,stacks.lifecycle.*', '--retries', '0', '--runs', '4', '--report-dir', dir], faulty.env);
+    const run = await cli(
+      ['run', '--api', 'stacks', '--only', 'stacks.ownership.*,stacks.lifecycle.*', '--retries', '0', '--runs', '4', '--report-dir', dir],
+      faulty.env,
+    );
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(`replay a failure: api-conformance replay ${file()} `);
     report = JSON.parse(readFileSync(file(), 'utf8'));
@@ -73,7 +79,9 @@ describe('a failure replays: its requests as a curl script, and the case itself 
     const q = failed();
     const still = await cli(['replay', file(), q.id], faulty.env);
     expect([still.code, still.stderr]).toEqual([1, '']);
-    expect(still.stdout).toMatch(new RegExp(`^${q.id} still fails against ${faulty.env.STACKS_BASE_URL} \\(.*seed ${report.run.seed}\\): `));
+    expect(still.stdout).toMatch(
+      new RegExp(`^${q.id} still fails against ${faulty.env.STACKS_BASE_URL} \\(.*seed ${report.run.seed}\\): `),
+    );
     // The same report, its target now a correct server: the case holds.
     const moved = structuredClone(report);
     moved.apis[0].target.baseUrl = correct.baseUrl;
@@ -88,13 +96,18 @@ describe('a failure replays: its requests as a curl script, and the case itself 
     expect(q.evidence.some((e) => (e.evidence?.details as { path?: string } | undefined)?.path)).toBe(true);
     const still = await cli(['replay', file(), q.id], faulty.env);
     expect(still.code).toBe(1);
-    expect(still.stdout).toMatch(/^STK-OWNERSHIP still fails against .* \(stacks\.ownership\.isolation, stacks\.lifecycle\.model, seed \d+\): /);
+    expect(still.stdout).toMatch(
+      /^STK-OWNERSHIP still fails against .* \(stacks\.ownership\.isolation, stacks\.lifecycle\.model, seed \d+\): /,
+    );
   }, 60_000);
 
   it('refuses what cannot be replayed, in one line', async () => {
     const passed = report.requirements.find((q) => q.status === 'passed')!;
     const r = await cli(['replay', file(), passed.id], {});
-    expect([r.code, r.stderr]).toEqual([2, `error: ${passed.id} did not fail in ${file()} (it was passed): only a failure can be replayed\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `error: ${passed.id} did not fail in ${file()} (it was passed): only a failure can be replayed\n`,
+    ]);
     const typo = await cli(['replay', file(), 'STK-OWNERSHP'], {});
     expect(typo.stderr).toMatch(/^error: .* holds no requirement STK-OWNERSHP \(did you mean STK-OWNERSHIP\?\)\n$/);
   }, 60_000);

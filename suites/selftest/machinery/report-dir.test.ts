@@ -8,7 +8,8 @@ import { UsageError } from '../../core/api';
 
 const folder = (withReport: boolean) => {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-dir-'));
-  if (withReport) writeFileSync(join(dir, 'compliance.json'), JSON.stringify({ run: { startedAt: '2026-01-02T03:04:05Z' }, summary: { gate: 'pass' } }));
+  if (withReport)
+    writeFileSync(join(dir, 'compliance.json'), JSON.stringify({ run: { startedAt: '2026-01-02T03:04:05Z' }, summary: { gate: 'pass' } }));
   return dir;
 };
 
@@ -37,7 +38,9 @@ describe('a report folder that holds another run is not written over unless aske
     for (const f of ['compliance.md', 'compliance.html', 'junit.xml', 'traffic.har', 'notes.txt']) writeFileSync(join(dir, f), 'old');
     mkdirSync(join(dir, 'sub'));
     clearReports(dir);
-    expect(['compliance.json', 'compliance.md', 'compliance.html', 'junit.xml', 'traffic.har'].filter((f) => existsSync(join(dir, f)))).toEqual([]);
+    expect(
+      ['compliance.json', 'compliance.md', 'compliance.html', 'junit.xml', 'traffic.har'].filter((f) => existsSync(join(dir, f))),
+    ).toEqual([]);
     expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
   });
 });

@@ -34,7 +34,11 @@ let report: ComplianceReport;
 beforeAll(async () => {
   const live = await embeddedOpsTarget();
   try {
-    report = await runAgainst(opsApi, { ...live, embedded: false, close: undefined }, { only: ['ops.core.*', 'ops.auth.*'], label: 'ops service 9.1.2, staging' });
+    report = await runAgainst(
+      opsApi,
+      { ...live, embedded: false, close: undefined },
+      { only: ['ops.core.*', 'ops.auth.*'], label: 'ops service 9.1.2, staging' },
+    );
   } finally {
     await live.close?.();
   }
@@ -43,7 +47,16 @@ beforeAll(async () => {
     Object.assign(q, {
       status: 'failed',
       failed: 2,
-      evidence: [{ requirement: q.id, check: 'c', outcome: 'fail', message: `${q.id}: expected 200, got 500 Internal Server Error`, expected: '200', actual: '500' }],
+      evidence: [
+        {
+          requirement: q.id,
+          check: 'c',
+          outcome: 'fail',
+          message: `${q.id}: expected 200, got 500 Internal Server Error`,
+          expected: '200',
+          actual: '500',
+        },
+      ],
     });
   }
   report.summary.byLevel.MUST.failed = 40;
@@ -66,7 +79,16 @@ describe("the report's first page says what was checked, against what, and the v
     expect(header).toContain(`commit <code>${gitHead()}</code>`);
     expect(header).toMatch(/<b class="fail">40<\/b>failed \(MUST\)/);
     for (const s of SECRETS()) expect(html.includes(s)).toBe(false);
-    const order = ['<header id="summary">', 'id="failed-must"', '<nav id="contents">', 'id="bars"', 'id="requirements"', 'id="observed"', 'id="checks"', 'id="run"'].map((m) => html.indexOf(m));
+    const order = [
+      '<header id="summary">',
+      'id="failed-must"',
+      '<nav id="contents">',
+      'id="bars"',
+      'id="requirements"',
+      'id="observed"',
+      'id="checks"',
+      'id="run"',
+    ].map((m) => html.indexOf(m));
     expect(
       order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])),
       String(order),

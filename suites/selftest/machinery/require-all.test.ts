@@ -13,7 +13,10 @@ describe('what would have an untested requirement checked', () => {
   it.each<[string, string | undefined]>([
     ['needs credentials that were not given (STACKS_API_KEY_2)', 'STACKS_API_KEY_2'],
     ['needs credentials that were not given (STACKS_API_KEY_FORBIDDEN)', 'STACKS_API_KEY_FORBIDDEN'],
-    ['destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name', '--allow-destructive'],
+    [
+      'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name',
+      '--allow-destructive',
+    ],
     ['stack did not become RUNNING within 60 s (STACKS_READY_TIMEOUT_S); last state PENDING', 'STACKS_READY_TIMEOUT_S'],
     ['no 409 within 12 creates; raise STACKS_LIMIT_PROBE_MAX to probe further', 'STACKS_LIMIT_PROBE_MAX'],
     ['not run: write cap of 5 requests reached (--max-writes)', '--max-writes'],
@@ -44,7 +47,9 @@ describe('--require-all turns MUST requirements left unchecked for want of a set
     expect(report.summary.gate).toBe('pass');
     expect(report.summary.unverified).toBeGreaterThanOrEqual(2);
     const text = summaryText(report, []);
-    expect(text).toMatch(/^ {2}UNTESTED STK-AUTH-403: needs credentials that were not given \(STACKS_API_KEY_FORBIDDEN\) · needs STACKS_API_KEY_FORBIDDEN$/m);
+    expect(text).toMatch(
+      /^ {2}UNTESTED STK-AUTH-403: needs credentials that were not given \(STACKS_API_KEY_FORBIDDEN\) · needs STACKS_API_KEY_FORBIDDEN$/m,
+    );
     expect(text).toMatch(/^ {2}UNTESTED STK-LIST-OWN: .* · needs STACKS_API_KEY_2$/m);
     expect(text).toMatch(/^ {2}UNTESTED STK-VERSION-LABEL: .* · no setting of the run can check it$/m);
     expect(text).toMatch(/verdict: PASS$/m);
@@ -54,7 +59,9 @@ describe('--require-all turns MUST requirements left unchecked for want of a set
     const report = await withOneKey(true);
     expect(report.summary.gate).toBe('fail');
     expect(report.summary.byLevel.MUST.failed).toBe(0);
-    expect(summaryText(report, [])).toMatch(/verdict: FAIL \(--require-all: \d+ MUST requirements were not checked for want of a setting, listed above\)$/m);
+    expect(summaryText(report, [])).toMatch(
+      /verdict: FAIL \(--require-all: \d+ MUST requirements were not checked for want of a setting, listed above\)$/m,
+    );
   });
 
   it('requirements no setting can check do not fail it: with every key the embedded run passes', async () => {

@@ -7,7 +7,13 @@ import { costFrom, schedule } from '../../core/schedule';
 import { sleep } from '../../core/sleep';
 import { createTransport } from '../../core/transport';
 
-const check = (id: string, extra: Partial<Check> = {}): Check => ({ id, title: id, requirements: [], run: async () => undefined, ...extra });
+const check = (id: string, extra: Partial<Check> = {}): Check => ({
+  id,
+  title: id,
+  requirements: [],
+  run: async () => undefined,
+  ...extra,
+});
 
 /** Runs `checks` through the scheduler; each takes `ms`; returns the ids in flight at every start. */
 async function overlaps(checks: Check[], width: number, ms = 5) {
@@ -42,7 +48,12 @@ describe('schedule', () => {
   });
 
   it('runs checks that only use a piece of state together, never beside one that shares it', async () => {
-    const checks = [check('r1', { uses: ['x'] }), check('r2', { uses: ['x'] }), check('w', { shares: ['x'] }), check('r3', { uses: ['x'] })];
+    const checks = [
+      check('r1', { uses: ['x'] }),
+      check('r2', { uses: ['x'] }),
+      check('w', { shares: ['x'] }),
+      check('r3', { uses: ['x'] }),
+    ];
     const r = await overlaps(checks, 8, 20);
     const together = r.seen.filter((s) => s.id.startsWith('r')).some((s) => s.beside.some((b) => b.startsWith('r')));
     expect(together).toBe(true);
@@ -57,7 +68,13 @@ describe('schedule', () => {
   });
 
   it('runs destructive checks that declare no state last, one at a time', async () => {
-    const checks = [check('wide1', { destructive: true }), check('a'), check('bounded', { destructive: true, shares: ['z'] }), check('wide2', { destructive: true }), check('b')];
+    const checks = [
+      check('wide1', { destructive: true }),
+      check('a'),
+      check('bounded', { destructive: true, shares: ['z'] }),
+      check('wide2', { destructive: true }),
+      check('b'),
+    ];
     const r = await overlaps(checks, 8);
     expect(r.seen.slice(-2).map((s) => s.id)).toEqual(['wide1', 'wide2']);
     expect(r.beside('wide1')).toEqual([]);
@@ -146,7 +163,8 @@ describe('requests in flight', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const transport = createTransport({ timeoutMs: 5000, maxBodyBytes: 1 << 20, maxInFlight: 2 });
     const done: string[] = [];
-    const send = (lane: string, path: string) => transport.send({ method: 'GET', url: `${base}${path}`, headers: {} }, lane).then((ex) => done.push(ex.text));
+    const send = (lane: string, path: string) =>
+      transport.send({ method: 'GET', url: `${base}${path}`, headers: {} }, lane).then((ex) => done.push(ex.text));
     try {
       const burst = Array.from({ length: 10 }, (_, i) => send('burst', `/b${i}`));
       await sleep(5);

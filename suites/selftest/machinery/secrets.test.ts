@@ -18,12 +18,22 @@ describe('no credential appears in any output of a run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-secrets-'));
     const stacks = loadStacksConfig();
     const ops = loadOpsConfig();
-    const secrets = [...stacks.users.map((u) => u.apiKey), ...ops.users.map((u) => u.password), ...ops.users.map((u) => Buffer.from(`${u.name}:${u.password}`).toString('base64'))];
+    const secrets = [
+      ...stacks.users.map((u) => u.apiKey),
+      ...ops.users.map((u) => u.password),
+      ...ops.users.map((u) => Buffer.from(`${u.name}:${u.password}`).toString('base64')),
+    ];
     // A broken server, so that failures with curl reproducers and request excerpts are in the reports.
     const fault = stacksFaults.find((f) => f.id === 'error-body-not-service-error')!;
     const result = await runConformance({
       settings: {
-        ...selftestSettings('stacks', { apis: ['stacks', 'ops'], formats: ['json', 'md', 'html', 'junit'], har: true, reportDir: dir, runs: 3 }),
+        ...selftestSettings('stacks', {
+          apis: ['stacks', 'ops'],
+          formats: ['json', 'md', 'html', 'junit'],
+          har: true,
+          reportDir: dir,
+          runs: 3,
+        }),
         only: ['stacks.auth.*', 'stacks.create.*', 'ops.core.*', 'ops.auth.*'],
       },
       apis: [stacksApi, opsApi],
@@ -46,8 +56,29 @@ describe('no credential appears in any output of a run', () => {
     const target = await embeddedStacksTarget((h) => fault.wrap(h, stacks));
     const key = (name: string) => stacks.users.find((u) => u.name === name)!.apiKey;
     try {
-      const env = { ...process.env, STACKS_BASE_URL: target.baseUrl, STACKS_API_KEY: key('alice'), STACKS_API_KEY_2: key('bob'), STACKS_API_KEY_FORBIDDEN: key('mallory'), NO_COLOR: '1' };
-      const args = ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks', '--only', 'stacks.auth.*,stacks.create.*', '--runs', '2', '--har', '--report-dir', dir];
+      const env = {
+        ...process.env,
+        STACKS_BASE_URL: target.baseUrl,
+        STACKS_API_KEY: key('alice'),
+        STACKS_API_KEY_2: key('bob'),
+        STACKS_API_KEY_FORBIDDEN: key('mallory'),
+        NO_COLOR: '1',
+      };
+      const args = [
+        '--import',
+        'tsx',
+        'suites/cli.ts',
+        'run',
+        '--api',
+        'stacks',
+        '--only',
+        'stacks.auth.*,stacks.create.*',
+        '--runs',
+        '2',
+        '--har',
+        '--report-dir',
+        dir,
+      ];
       const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
         const child = spawn(process.execPath, args, { env, cwd: new URL('../../../', import.meta.url) });
         let text = '';
@@ -57,7 +88,8 @@ describe('no credential appears in any output of a run', () => {
       });
       expect(out.code, out.text).toBe(1);
       const written = readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')] as const);
-      for (const [name, text] of [['stdout and stderr', out.text] as const, ...written]) for (const u of stacks.users) expect(text.includes(u.apiKey), `${name} contains ${u.name}'s key`).toBe(false);
+      for (const [name, text] of [['stdout and stderr', out.text] as const, ...written])
+        for (const u of stacks.users) expect(text.includes(u.apiKey), `${name} contains ${u.name}'s key`).toBe(false);
       expect(out.text).toMatch(/FAIL STK-/);
     } finally {
       await target.close?.();

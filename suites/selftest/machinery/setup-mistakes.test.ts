@@ -41,12 +41,32 @@ describe('a deployment configured by mistake is refused before anything runs', (
     ['a key without any base URL', { STACKS_API_KEY: 'k' }, /^STACKS_API_KEY is set but STACKS_BASE_URL .* is not: without a base URL/],
     ['an ops user without the ops base URL', { OPS_USERNAME: 'u', OPS_PASSWORD: 'p' }, /^OPS_USERNAME is set but OPS_BASE_URL .* is not/],
     ['an ops TLS setting without the ops base URL', { OPS_TLS_INSECURE: '1' }, /^OPS_TLS_INSECURE is set but OPS_BASE_URL/],
-    ['an empty base URL (an unset CI secret)', { STACKS_BASE_URL: '' }, /^STACKS_BASE_URL is empty \(an unset CI secret\?\): give the base URL of the deployment, or leave it out/],
+    [
+      'an empty base URL (an unset CI secret)',
+      { STACKS_BASE_URL: '' },
+      /^STACKS_BASE_URL is empty \(an unset CI secret\?\): give the base URL of the deployment, or leave it out/,
+    ],
     ['an empty key', { STACKS_BASE_URL: 'http://h', STACKS_API_KEY: '' }, /^STACKS_API_KEY is empty \(an unset CI secret\?\)/],
-    ['a misspelt prefixed variable', { CONFORMANCE_SEEED: '3' }, /^unknown variable CONFORMANCE_SEEED in the environment \(did you mean CONFORMANCE_SEED\?\)$/],
-    ['a prefixed variable missing its end', { OPS_USER: 'x' }, /^unknown variable OPS_USER in the environment \(did you mean OPS_USERNAME\?\)$/],
-    ['an unprefixed misspelling of a known variable', { STACKS_BASEURL: 'http://h', STACKS_API_KEY: 'k' }, /STACKS_BASEURL is set: misspelt\?/],
-    ['the same key for the second user', { STACKS_BASE_URL: 'http://h', STACKS_API_KEY: 'k', STACKS_API_KEY_2: 'k' }, /^STACKS_API_KEY_2 is the same key as STACKS_API_KEY: the ownership checks need/],
+    [
+      'a misspelt prefixed variable',
+      { CONFORMANCE_SEEED: '3' },
+      /^unknown variable CONFORMANCE_SEEED in the environment \(did you mean CONFORMANCE_SEED\?\)$/,
+    ],
+    [
+      'a prefixed variable missing its end',
+      { OPS_USER: 'x' },
+      /^unknown variable OPS_USER in the environment \(did you mean OPS_USERNAME\?\)$/,
+    ],
+    [
+      'an unprefixed misspelling of a known variable',
+      { STACKS_BASEURL: 'http://h', STACKS_API_KEY: 'k' },
+      /STACKS_BASEURL is set: misspelt\?/,
+    ],
+    [
+      'the same key for the second user',
+      { STACKS_BASE_URL: 'http://h', STACKS_API_KEY: 'k', STACKS_API_KEY_2: 'k' },
+      /^STACKS_API_KEY_2 is the same key as STACKS_API_KEY: the ownership checks need/,
+    ],
     [
       'the same key for the not-allow-listed user',
       { STACKS_BASE_URL: 'http://h', STACKS_API_KEY: 'k', STACKS_API_KEY_2: 'j', STACKS_API_KEY_FORBIDDEN: 'j' },
@@ -54,12 +74,26 @@ describe('a deployment configured by mistake is refused before anything runs', (
     ],
     [
       'the write user as the read-only user',
-      { OPS_BASE_URL: 'https://h:8089', OPS_USERNAME: 'admin', OPS_PASSWORD: 'p', OPS_READONLY_USERNAME: 'admin', OPS_READONLY_PASSWORD: 'q' },
+      {
+        OPS_BASE_URL: 'https://h:8089',
+        OPS_USERNAME: 'admin',
+        OPS_PASSWORD: 'p',
+        OPS_READONLY_USERNAME: 'admin',
+        OPS_READONLY_PASSWORD: 'q',
+      },
       /^OPS_READONLY_USERNAME is the same user as OPS_USERNAME: the access checks need a read-only user/,
     ],
     [
       'the read-only user as the restricted user',
-      { OPS_BASE_URL: 'https://h:8089', OPS_USERNAME: 'admin', OPS_PASSWORD: 'p', OPS_READONLY_USERNAME: 'r', OPS_READONLY_PASSWORD: 'q', OPS_RESTRICTED_USERNAME: 'r', OPS_RESTRICTED_PASSWORD: 'q' },
+      {
+        OPS_BASE_URL: 'https://h:8089',
+        OPS_USERNAME: 'admin',
+        OPS_PASSWORD: 'p',
+        OPS_READONLY_USERNAME: 'r',
+        OPS_READONLY_PASSWORD: 'q',
+        OPS_RESTRICTED_USERNAME: 'r',
+        OPS_RESTRICTED_PASSWORD: 'q',
+      },
       /^OPS_RESTRICTED_USERNAME is the same user as OPS_READONLY_USERNAME/,
     ],
     [
@@ -80,9 +114,28 @@ describe('a deployment configured by mistake is refused before anything runs', (
 
   it('leaves a correct deployment, the embedded run and unrelated variables alone', () => {
     expect(mistakeOf({})).toBeUndefined();
-    expect(mistakeOf({ STACKS_BASE_URL: 'http://h/api', STACKS_API_KEY: 'k', STACKS_API_KEY_2: 'j', STACKS_API_KEY_FORBIDDEN: 'f' })).toBeUndefined();
-    expect(mistakeOf({ OPS_BASE_URL: 'https://h:8089/', OPS_USERNAME: 'u', OPS_PASSWORD: 'p', OPS_READONLY_USERNAME: 'r', OPS_READONLY_PASSWORD: 'p' })).toBeUndefined();
-    expect(mistakeOf({ PATH: '/usr/bin', HOME: '/root', GITHUB_WORKSPACE: '/w', OPS_TEAM_NAME_FOR_ALERTS: 'x', STACKS_READY_TIMEOUT_S: '30', CONFORMANCE_CONFIG: 'x.yaml' })).toBeUndefined();
+    expect(
+      mistakeOf({ STACKS_BASE_URL: 'http://h/api', STACKS_API_KEY: 'k', STACKS_API_KEY_2: 'j', STACKS_API_KEY_FORBIDDEN: 'f' }),
+    ).toBeUndefined();
+    expect(
+      mistakeOf({
+        OPS_BASE_URL: 'https://h:8089/',
+        OPS_USERNAME: 'u',
+        OPS_PASSWORD: 'p',
+        OPS_READONLY_USERNAME: 'r',
+        OPS_READONLY_PASSWORD: 'p',
+      }),
+    ).toBeUndefined();
+    expect(
+      mistakeOf({
+        PATH: '/usr/bin',
+        HOME: '/root',
+        GITHUB_WORKSPACE: '/w',
+        OPS_TEAM_NAME_FOR_ALERTS: 'x',
+        STACKS_READY_TIMEOUT_S: '30',
+        CONFORMANCE_CONFIG: 'x.yaml',
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -93,8 +146,14 @@ describe('the credential probe finds an address without the API', () => {
       kind: 'no-api',
       line: 'no stacks API at http://h/v1: GET /v1/stacks with STACKS_API_KEY answered 404 Not Found (the base URL ends in /v1, which every path of the API already starts with: drop it)',
     });
-    expect(judgeProbe(stacksApi, stacksAt('http://h/gw'), 'second', 404)).toMatchObject({ kind: 'no-api', line: expect.stringMatching(/may hold the API prefix twice/) });
-    expect(judgeProbe(opsApi, { ...stacksAt('https://h:8089'), api: 'ops' }, 'primary', 404)).toMatchObject({ kind: 'no-api', line: expect.stringMatching(/OPS_NS_USER, OPS_NS_APP/) });
+    expect(judgeProbe(stacksApi, stacksAt('http://h/gw'), 'second', 404)).toMatchObject({
+      kind: 'no-api',
+      line: expect.stringMatching(/may hold the API prefix twice/),
+    });
+    expect(judgeProbe(opsApi, { ...stacksAt('https://h:8089'), api: 'ops' }, 'primary', 404)).toMatchObject({
+      kind: 'no-api',
+      line: expect.stringMatching(/OPS_NS_USER, OPS_NS_APP/),
+    });
     expect(judgeProbe(stacksApi, stacksAt('http://h'), 'primary', 200)).toEqual({ kind: 'ok' });
   });
 
@@ -109,7 +168,9 @@ describe('the credential probe finds an address without the API', () => {
     const saved = { ...process.env };
     Object.assign(process.env, { STACKS_BASE_URL: `${stacks.baseUrl}/v1`, STACKS_API_KEY: key });
     try {
-      await expect(run(['--api', 'stacks', '--report-dir', mkdtempSync(join(tmpdir(), 'conformance-404-'))])).rejects.toThrow(/^no stacks API at http:\/\/127\.0\.0\.1:\d+\/v1: GET \/v1\/stacks/);
+      await expect(run(['--api', 'stacks', '--report-dir', mkdtempSync(join(tmpdir(), 'conformance-404-'))])).rejects.toThrow(
+        /^no stacks API at http:\/\/127\.0\.0\.1:\d+\/v1: GET \/v1\/stacks/,
+      );
     } finally {
       for (const k of ['STACKS_BASE_URL', 'STACKS_API_KEY']) if (!(k in saved)) delete process.env[k];
       Object.assign(process.env, saved);
@@ -121,7 +182,10 @@ describe('spawned: each mistake exits 2 with exactly one line on stderr', () => 
   const exec = promisify(execFile);
   const cli = async (env: Record<string, string>) => {
     try {
-      await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks,ops'], { env: { PATH: process.env.PATH, CI: 'true', ...env }, timeout: 60_000 });
+      await exec(process.execPath, ['--import', 'tsx', 'suites/cli.ts', 'run', '--api', 'stacks,ops'], {
+        env: { PATH: process.env.PATH, CI: 'true', ...env },
+        timeout: 60_000,
+      });
       return { code: 0, stderr: '' };
     } catch (e) {
       return e as { code: number; stderr: string };

@@ -23,7 +23,8 @@ function examples(doc: any): [string, number, string, unknown][] {
         const media = resolve(raw)?.content?.['application/json'];
         if (!media) continue;
         if (media.example !== undefined) out.push([op.operationId, Number(status), 'example', media.example]);
-        for (const [name, ex] of Object.entries<any>(media.examples ?? {})) out.push([op.operationId, Number(status), name, resolve(ex).value]);
+        for (const [name, ex] of Object.entries<any>(media.examples ?? {}))
+          out.push([op.operationId, Number(status), name, resolve(ex).value]);
       }
     }
   }
@@ -36,9 +37,12 @@ describe.each(APIS.map((a) => [a.id, a] as const))('examples of the %s spec', (_
   it('gives an example for every answer that has a body', () => {
     expect(all.length).toBeGreaterThan(api.id === 'ops' ? 40 : 10);
   });
-  it.each(all.map(([op, status, name, value]) => [`${op} ${status} ${name}`, op, status, value] as const))('%s validates against its own schema', (_, op, status, value) => {
-    const schema = spec.responseSchema(op, status);
-    expect(schema, `${op} ${status} has no schema`).toBeDefined();
-    expect(schema!.validate(value).findings.map((f) => `${f.requirement} ${f.message}`)).toEqual([]);
-  });
+  it.each(all.map(([op, status, name, value]) => [`${op} ${status} ${name}`, op, status, value] as const))(
+    '%s validates against its own schema',
+    (_, op, status, value) => {
+      const schema = spec.responseSchema(op, status);
+      expect(schema, `${op} ${status} has no schema`).toBeDefined();
+      expect(schema!.validate(value).findings.map((f) => `${f.requirement} ${f.message}`)).toEqual([]);
+    },
+  );
 });

@@ -28,7 +28,9 @@ describe('a connection that fails names the likely cause and the setting that fi
   afterAll(() => Promise.all([ops.close?.(), stacks.close?.()]));
 
   it('http:// against an HTTPS server: it may speak HTTPS', async () => {
-    expect(await failureOf(ops.baseUrl.replace('https:', 'http:'))).toMatch(/socket hang up \(the server may speak HTTPS: use https:\/\/\)$/);
+    expect(await failureOf(ops.baseUrl.replace('https:', 'http:'))).toMatch(
+      /socket hang up \(the server may speak HTTPS: use https:\/\/\)$/,
+    );
   });
 
   it('https:// against a plain HTTP server: it may speak plain HTTP, without the OpenSSL codes', async () => {
@@ -38,7 +40,9 @@ describe('a connection that fails names the likely cause and the setting that fi
   });
 
   it('a self-signed certificate: the API variable that accepts it, or the CA file where the API has none', async () => {
-    expect(await failureOf(ops.baseUrl, { tlsInsecureVariable: 'OPS_TLS_INSECURE' })).toMatch(/self-signed perhaps: set OPS_TLS_INSECURE=1\)$/);
+    expect(await failureOf(ops.baseUrl, { tlsInsecureVariable: 'OPS_TLS_INSECURE' })).toMatch(
+      /self-signed perhaps: set OPS_TLS_INSECURE=1\)$/,
+    );
     expect(await failureOf(ops.baseUrl)).toMatch(/self-signed perhaps: give its CA with NODE_EXTRA_CA_CERTS=FILE\)$/);
   });
 
@@ -46,7 +50,11 @@ describe('a connection that fails names the likely cause and the setting that fi
     const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
     expect(transportHint(reset, new URL('http://h/'), { answeredBefore: false })).toBe('the server may speak HTTPS: use https://');
     expect(transportHint(reset, new URL('http://h/'), { answeredBefore: true })).toBeUndefined();
-    expect(transportHint(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), new URL('http://h/'), { answeredBefore: false })).toBeUndefined();
+    expect(
+      transportHint(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), new URL('http://h/'), {
+        answeredBefore: false,
+      }),
+    ).toBeUndefined();
   });
 
   it('keeps messages that are not OpenSSL reasons as they are', () => {

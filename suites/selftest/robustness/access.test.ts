@@ -4,9 +4,35 @@ import { loadStacksConfig } from '../../../reference-impl/stacks/config';
 import { callHandler, getRequest, toApiRequest, type WireRequest } from './api-request';
 import { describeWire, fuzzRuns, fuzzSeed, withPreview } from './fuzz-run';
 import { bodyText, contentType, methodInProcess } from './hostile';
-import { ADMIN, ANALYST, INTERFACES, OPS_OPERATIONS, OPS_QUERY_NAMES, basic, opsFingerprint, opsPathValue, opsQueryValue, opsWorld, plausibleOpsBody, resolveOps } from './ops-world';
+import {
+  ADMIN,
+  ANALYST,
+  INTERFACES,
+  OPS_OPERATIONS,
+  OPS_QUERY_NAMES,
+  basic,
+  opsFingerprint,
+  opsPathValue,
+  opsQueryValue,
+  opsWorld,
+  plausibleOpsBody,
+  resolveOps,
+} from './ops-world';
 import { materialise, targetPlan, type TargetPlan } from './spec-operations';
-import { ALICE_KEY, BOB_KEY, MALLORY_KEY, STACK_OPERATIONS, bearer, plausibleStackBody, resolveStack, stackPathValue, stackQueryValue, stacksFingerprint, stacksWorld, userView } from './stacks-world';
+import {
+  ALICE_KEY,
+  BOB_KEY,
+  MALLORY_KEY,
+  STACK_OPERATIONS,
+  bearer,
+  plausibleStackBody,
+  resolveStack,
+  stackPathValue,
+  stackQueryValue,
+  stacksFingerprint,
+  stacksWorld,
+  userView,
+} from './stacks-world';
 
 // FUZZ_RUNS scales this file like the fuzz files (their default is a few hundred runs): 300 gives 15 per operation.
 const RUNS_PER_OPERATION = Math.max(1, Math.round(fuzzRuns(300) / 20));
@@ -54,17 +80,27 @@ describe('ops: every write operation of the spec refuses callers who may not wri
     const cases = fc.record({
       refusal: fc.constantFrom(...OPS_REFUSALS),
       // Mostly well-formed targets: the refusal has to come from the caller, not from a broken path.
-      plan: targetPlan(op, { pathValue: opsPathValue, queryValue: opsQueryValue, extraQueryNames: OPS_QUERY_NAMES, vlatestAfter: INTERFACES }).filter(
-        (p) => p.mutation === 'none' || p.mutation === 'vlatest',
-      ),
+      plan: targetPlan(op, {
+        pathValue: opsPathValue,
+        queryValue: opsQueryValue,
+        extraQueryNames: OPS_QUERY_NAMES,
+        vlatestAfter: INTERFACES,
+      }).filter((p) => p.mutation === 'none' || p.mutation === 'vlatest'),
       body: bodyText(plausibleOpsBody(op)),
       headers: contentType.map((t): Record<string, string> => (t === undefined ? {} : { 'content-type': t })),
     });
     await fc.assert(
       fc.asyncProperty(
-        cases.map((c) => withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 300)} body ${v.body.slice(0, 80)}`)),
+        cases.map((c) =>
+          withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 300)} body ${v.body.slice(0, 80)}`),
+        ),
         async (c: Case) => {
-          const wire: WireRequest = { method: op.method, target: materialise(c.plan, resolveOps, INTERFACES), headers: withAuth(c.headers, c.refusal.authorization), body: c.body };
+          const wire: WireRequest = {
+            method: op.method,
+            target: materialise(c.plan, resolveOps, INTERFACES),
+            headers: withAuth(c.headers, c.refusal.authorization),
+            body: c.body,
+          };
           const out = await callHandler(handler, toApiRequest(wire));
           if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
           // A refused caller learns nothing about the route: 401 comes first everywhere; the analyst may also meet a
@@ -83,7 +119,9 @@ describe('ops: every write operation of the spec refuses callers who may not wri
   });
 
   it('was not vacuous: many of the refused requests succeed for the administrator', () => {
-    console.log(`ops access: ${accepted.generated} refused write requests over ${OPS_WRITES.length} operations; ${accepted.asAdmin} of them succeed when the administrator sends them`);
+    console.log(
+      `ops access: ${accepted.generated} refused write requests over ${OPS_WRITES.length} operations; ${accepted.asAdmin} of them succeed when the administrator sends them`,
+    );
     expect(accepted.asAdmin).toBeGreaterThan(accepted.generated / 10);
   });
 });
@@ -96,21 +134,33 @@ describe('stacks: every write operation of the spec refuses callers who may not 
     const state = await stacksFingerprint(world.handler);
     const cases = fc.record({
       refusal: fc.constantFrom(...STACK_REFUSALS),
-      plan: targetPlan(op, { pathValue: stackPathValue, queryValue: stackQueryValue, extraQueryNames: [] }).filter((p) => p.mutation === 'none'),
+      plan: targetPlan(op, { pathValue: stackPathValue, queryValue: stackQueryValue, extraQueryNames: [] }).filter(
+        (p) => p.mutation === 'none',
+      ),
       body: bodyText(plausibleStackBody),
       headers: contentType.map((t): Record<string, string> => (t === undefined ? {} : { 'content-type': t })),
     });
     await fc.assert(
       fc.asyncProperty(
-        cases.map((c) => withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 200)} body ${v.body.slice(0, 80)}`)),
+        cases.map((c) =>
+          withPreview(c, (v) => `${v.refusal.label} ${op.method} ${JSON.stringify(v.plan).slice(0, 200)} body ${v.body.slice(0, 80)}`),
+        ),
         async (c: Case) => {
-          const wire: WireRequest = { method: op.method, target: materialise(c.plan, resolveStack(world)), headers: withAuth(c.headers, c.refusal.authorization), body: c.body };
+          const wire: WireRequest = {
+            method: op.method,
+            target: materialise(c.plan, resolveStack(world)),
+            headers: withAuth(c.headers, c.refusal.authorization),
+            body: c.body,
+          };
           const out = await callHandler(world.handler, toApiRequest(wire));
           if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
           expect(out.res.status, describeWire(wire)).toBe(c.refusal.expected);
           expect(await stacksFingerprint(world.handler), `${c.refusal.label} changed the state: ${describeWire(wire)}`).toBe(state);
           const replay = await stacksWorld(2);
-          const asOwner = await callHandler(replay.handler, toApiRequest({ ...wire, target: materialise(c.plan, resolveStack(replay)), headers: withAuth(c.headers, bearer(ALICE_KEY)) }));
+          const asOwner = await callHandler(
+            replay.handler,
+            toApiRequest({ ...wire, target: materialise(c.plan, resolveStack(replay)), headers: withAuth(c.headers, bearer(ALICE_KEY)) }),
+          );
           accepted.generated++;
           if (asOwner.ok && asOwner.res.status < 300) accepted.asAlice++;
         },
@@ -120,7 +170,9 @@ describe('stacks: every write operation of the spec refuses callers who may not 
   });
 
   it('was not vacuous: many of the refused requests succeed for the owner', () => {
-    console.log(`stacks access: ${accepted.generated} refused write requests over ${STACK_WRITES.length} operations; ${accepted.asAlice} of them succeed when alice sends them`);
+    console.log(
+      `stacks access: ${accepted.generated} refused write requests over ${STACK_WRITES.length} operations; ${accepted.asAlice} of them succeed when alice sends them`,
+    );
     expect(accepted.asAlice).toBeGreaterThan(accepted.generated / 10);
   });
 });
@@ -155,13 +207,19 @@ describe("stacks: no request of bob reads, changes or deletes alice's stacks", (
       fc.asyncProperty(
         cases.map((c) => withPreview(c, (v) => `${v.method} ${JSON.stringify(v.plan).slice(0, 200)}`)),
         async (c) => {
-          const wire: WireRequest = { method: c.method, target: materialise(c.plan, aimAtAlice), headers: { authorization: bearer(BOB_KEY) }, body: c.body };
+          const wire: WireRequest = {
+            method: c.method,
+            target: materialise(c.plan, aimAtAlice),
+            headers: { authorization: bearer(BOB_KEY) },
+            body: c.body,
+          };
           const out = await callHandler(world.handler, toApiRequest(wire));
           if (!out.ok) throw new Error(`threw for ${describeWire(wire)}`);
           sent++;
           const text = out.json ?? '';
           for (const s of secrets) expect(text.includes(s), `bob saw a password of alice: ${describeWire(wire)}`).toBe(false);
-          if (out.res.status < 300) for (const id of world.ids.alice) expect(text.includes(id), `bob saw alice's stack ${id}: ${describeWire(wire)}`).toBe(false);
+          if (out.res.status < 300)
+            for (const id of world.ids.alice) expect(text.includes(id), `bob saw alice's stack ${id}: ${describeWire(wire)}`).toBe(false);
           expect(await userView(world.handler, ALICE_KEY), `alice's stacks changed after ${describeWire(wire)}`).toBe(aliceView);
         },
       ),
@@ -170,11 +228,16 @@ describe("stacks: no request of bob reads, changes or deletes alice's stacks", (
     // And directly: every one of alice's stacks is a 404 for bob, on read and on delete.
     for (const id of world.ids.alice) {
       for (const method of ['GET', 'DELETE', 'HEAD']) {
-        const out = await callHandler(world.handler, toApiRequest({ method, target: `/v1/stacks/${id}`, headers: { authorization: bearer(BOB_KEY) }, body: '' }));
+        const out = await callHandler(
+          world.handler,
+          toApiRequest({ method, target: `/v1/stacks/${id}`, headers: { authorization: bearer(BOB_KEY) }, body: '' }),
+        );
         expect(out.ok && out.res.status, `${method} of alice's stack by bob`).toBe(404);
       }
     }
     expect(await userView(world.handler, ALICE_KEY)).toBe(aliceView);
-    console.log(`bob vs alice: ${sent} generated requests as bob aimed at alice's ${world.ids.alice.length} stacks; alice's view unchanged, no id or password of hers in bob's answers`);
+    console.log(
+      `bob vs alice: ${sent} generated requests as bob aimed at alice's ${world.ids.alice.length} stacks; alice's view unchanged, no id or password of hers in bob's answers`,
+    );
   });
 });

@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { opsErrorBody } from '../../../reference-impl/ops/handler';
 import { toApiRequest, type WireRequest } from './api-request';
-import { checkedSequence, describeWire, fuzzRuns, fuzzSeed, inProcessStep, newStats, summary, wireStep, type ResponseCheck } from './fuzz-run';
+import {
+  checkedSequence,
+  describeWire,
+  fuzzRuns,
+  fuzzSeed,
+  inProcessStep,
+  newStats,
+  summary,
+  wireStep,
+  type ResponseCheck,
+} from './fuzz-run';
 import { canCollect, mb, settledHeap } from './heap';
 import { hostileVariants, methodInProcess, methodOnWire } from './hostile';
 import {
@@ -101,7 +111,11 @@ const checkOps: ResponseCheck = (wire, status, body, headers) => {
   const problems: string[] = [];
   if (status >= 400) {
     // The document does not show error bodies; the reference answers the platform's shapes.
-    const platform401 = status === 401 && isRecord(body) && Array.isArray(body.messages) && body.messages.every((m) => isRecord(m) && typeof m.text === 'string');
+    const platform401 =
+      status === 401 &&
+      isRecord(body) &&
+      Array.isArray(body.messages) &&
+      body.messages.every((m) => isRecord(m) && typeof m.text === 'string');
     const plain = isRecord(body) && typeof body.message === 'string' && body.message.length > 0;
     if (!platform401 && !plain) problems.push(`error body has neither shape: ${JSON.stringify(body)?.slice(0, 200)}`);
   }
@@ -111,7 +125,8 @@ const checkOps: ResponseCheck = (wire, status, body, headers) => {
     const user = caller(wire.headers);
     if (user === undefined && status !== 401) problems.push(`no valid credentials but ${status}`);
     if (user !== undefined && status === 401) problems.push(`valid credentials of ${user.name} but 401`);
-    if (user?.readOnly && WRITES.has(wire.method.toUpperCase()) && status < 400) problems.push(`read-only ${user.name} got ${status} for a ${wire.method}`);
+    if (user?.readOnly && WRITES.has(wire.method.toUpperCase()) && status < 400)
+      problems.push(`read-only ${user.name} got ${status} for a ${wire.method}`);
   }
   return problems;
 };
@@ -154,7 +169,9 @@ describe('ops API reference under generated requests', () => {
     let variants = 0;
     for (const op of withBodies) {
       const partial = op.queryParams.some((p) => p.name === 'is_partial_data');
-      const bodies = op.bodyExamples.filter((e): e is Record<string, unknown> | unknown[] => typeof e === 'object' && e !== null).flatMap((e) => hostileVariants(e));
+      const bodies = op.bodyExamples
+        .filter((e): e is Record<string, unknown> | unknown[] => typeof e === 'object' && e !== null)
+        .flatMap((e) => hostileVariants(e));
       let handler = opsWorld();
       for (const [i, v] of bodies.entries()) {
         const wire: WireRequest = {
@@ -166,7 +183,10 @@ describe('ops API reference under generated requests', () => {
         const ids = new Set<string>();
         touchedEventIds(wire, ids);
         const status = await inProcessStep(handler, wire, checkOps, stats);
-        if (status >= 400) expect(await opsFingerprint(handler, ids), `${v.name}: rejected with ${status} but changed the state`).toBe(await pristineFor(ids));
+        if (status >= 400)
+          expect(await opsFingerprint(handler, ids), `${v.name}: rejected with ${status} but changed the state`).toBe(
+            await pristineFor(ids),
+          );
         // A fresh state after each accepted variant: stored megabyte bodies would slow every later fingerprint.
         else handler = opsWorld();
         variants++;
@@ -180,15 +200,20 @@ describe('ops API reference under generated requests', () => {
     // Generated requests made refusable whatever their target and body: no or wrong credentials, or the read-only
     // user writing. Whatever they carry (1 MB strings, deep nesting, 100k arrays), they must leave nothing behind.
     const refusing = fc.oneof(
-      fc.record({ auth: fc.constantFrom<string | undefined>(undefined, basic('admin', 'wrong'), basic('nobody', 'x'), 'Basic !!!!'), method: methodInProcess }),
+      fc.record({
+        auth: fc.constantFrom<string | undefined>(undefined, basic('admin', 'wrong'), basic('nobody', 'x'), 'Basic !!!!'),
+        method: methodInProcess,
+      }),
       fc.record({ auth: fc.constant<string | undefined>(ANALYST), method: fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH') }),
     );
-    const refused = fc.sample(fc.tuple(planned(methodInProcess), refusing), { numRuns: LONG_LIVED_REQUESTS, seed: 20261122 }).map(([p, r]) => {
-      const headers = { ...p.headers };
-      delete headers.authorization;
-      if (r.auth !== undefined) headers.authorization = r.auth;
-      return toWire({ ...p, method: r.method, headers });
-    });
+    const refused = fc
+      .sample(fc.tuple(planned(methodInProcess), refusing), { numRuns: LONG_LIVED_REQUESTS, seed: 20261122 })
+      .map(([p, r]) => {
+        const headers = { ...p.headers };
+        delete headers.authorization;
+        if (r.auth !== undefined) headers.authorization = r.auth;
+        return toWire({ ...p, method: r.method, headers });
+      });
     const stats = newStats();
     const state = await opsFingerprint(handler);
     const pass = async () => {
@@ -208,16 +233,22 @@ describe('ops API reference under generated requests', () => {
     expect(growth).toBeLessThan(16 * 1024 * 1024);
   });
 
-  describeOverSockets('ops', opsErrorBody, SOCKET_RUNS, fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans, client, stats, serve) => {
-    const handler = opsWorld();
-    serve(handler);
-    const wires = plans.map(toWire);
-    const ids = new Set<string>();
-    for (const w of wires) touchedEventIds(w, ids);
-    await checkedSequence(
-      wires,
-      (w) => wireStep(client, w, checkOps, stats),
-      () => opsFingerprint(handler, ids),
-    );
-  });
+  describeOverSockets(
+    'ops',
+    opsErrorBody,
+    SOCKET_RUNS,
+    fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }),
+    async (plans, client, stats, serve) => {
+      const handler = opsWorld();
+      serve(handler);
+      const wires = plans.map(toWire);
+      const ids = new Set<string>();
+      for (const w of wires) touchedEventIds(w, ids);
+      await checkedSequence(
+        wires,
+        (w) => wireStep(client, w, checkOps, stats),
+        () => opsFingerprint(handler, ids),
+      );
+    },
+  );
 });

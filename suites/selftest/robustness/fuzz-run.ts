@@ -37,7 +37,8 @@ export function summary(label: string, runs: number, stats: FuzzStats): string {
 }
 
 /** Credentials stay out of logs even in tests: the scheme is kept, the secret is not. */
-export const maskedHeaders = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? v.replace(/^(\S+\s+).+$/, '$1***') : v]));
+export const maskedHeaders = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).map(([k, v]) => [k, k.toLowerCase() === 'authorization' ? v.replace(/^(\S+\s+).+$/, '$1***') : v]));
 
 /** A short description of a request for failure messages and counterexamples (bodies can be megabytes). */
 export function describeWire(w: WireRequest): string {
@@ -113,7 +114,11 @@ export async function wireStep(client: WireClient, wire: WireRequest, check: Res
  * Sends `wires` one after the other through `step`; after each rejected one (status >= 400) the state fingerprint
  * must be what it was before the request.
  */
-export async function checkedSequence(wires: WireRequest[], step: (w: WireRequest) => Promise<number>, fingerprint: () => Promise<string>): Promise<void> {
+export async function checkedSequence(
+  wires: WireRequest[],
+  step: (w: WireRequest) => Promise<number>,
+  fingerprint: () => Promise<string>,
+): Promise<void> {
   let before = await fingerprint();
   for (const wire of wires) {
     const status = await step(wire);

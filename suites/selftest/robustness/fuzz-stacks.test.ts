@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import type { ApiHandler } from '../../../reference-impl/http/types';
 import { stacksErrorBody } from '../../../reference-impl/stacks/errors';
 import { callHandler, getRequest, type WireRequest } from './api-request';
-import { checkedSequence, fuzzRuns, fuzzSeed, inProcessStep, newStats, summary, wireStep, describeWire, type ResponseCheck } from './fuzz-run';
+import {
+  checkedSequence,
+  fuzzRuns,
+  fuzzSeed,
+  inProcessStep,
+  newStats,
+  summary,
+  wireStep,
+  describeWire,
+  type ResponseCheck,
+} from './fuzz-run';
 import { canCollect, mb, settledHeap } from './heap';
 import { hostileVariants, methodInProcess, methodOnWire } from './hostile';
 import { describeOverSockets } from './over-sockets';
@@ -74,7 +84,8 @@ const isServiceError = (b: unknown) =>
 
 const checkStacks: ResponseCheck = (wire, status, body) => {
   const problems: string[] = [];
-  if (status >= 400 && !isServiceError(body)) problems.push(`error body is not a ServiceError {code, message}: ${JSON.stringify(body)?.slice(0, 200)}`);
+  if (status >= 400 && !isServiceError(body))
+    problems.push(`error body is not a ServiceError {code, message}: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 204 && body !== undefined) problems.push('204 with a body');
   // 413, 414 and 431 come from the HTTP layer before any authentication.
   if (![413, 414, 431].includes(status)) {
@@ -115,7 +126,9 @@ describe('stack API reference under generated requests', () => {
     );
     const growth = (await settledHeap()) - heapBefore;
     console.log(summary('stacks in-process', RUNS, stats));
-    console.log(`stacks in-process: heap growth after the run ${mb(growth)} MB (bound 64 MB; gc ${canCollect ? 'forced' : 'not available'})`);
+    console.log(
+      `stacks in-process: heap growth after the run ${mb(growth)} MB (bound 64 MB; gc ${canCollect ? 'forced' : 'not available'})`,
+    );
     expect(growth).toBeLessThan(64 * 1024 * 1024);
   });
 
@@ -124,12 +137,19 @@ describe('stack API reference under generated requests', () => {
     let variants = 0;
     for (const op of STACK_OPERATIONS.filter((o) => o.bodyExamples.length > 0)) {
       const examples = [...op.bodyExamples, { platformVersion: STACKS_CONFIG.versions[0]!.buildVersion }];
-      const bodies = examples.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null).flatMap((e) => hostileVariants(e));
+      const bodies = examples
+        .filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null)
+        .flatMap((e) => hostileVariants(e));
       // One stack of headroom below the limit, so every accepted create shows, and a fresh world after each.
       let world = await stacksWorld(STACKS_CONFIG.maxStacksPerUser - 1);
       let before = await stacksFingerprint(world.handler);
       for (const v of bodies) {
-        const wire: WireRequest = { method: op.method, target: op.template, headers: { authorization: bearer(ALICE_KEY), 'content-type': 'application/json' }, body: v.text };
+        const wire: WireRequest = {
+          method: op.method,
+          target: op.template,
+          headers: { authorization: bearer(ALICE_KEY), 'content-type': 'application/json' },
+          body: v.text,
+        };
         const status = await inProcessStep(world.handler, wire, checkStacks, stats);
         if (status >= 400) {
           expect(await stacksFingerprint(world.handler), `${v.name}: rejected with ${status} but changed the state`).toBe(before);
@@ -164,18 +184,26 @@ describe('stack API reference under generated requests', () => {
     await pass();
     const growth = (await settledHeap()) - heapBefore;
     console.log(summary('stacks long-lived', 2, stats));
-    console.log(`stacks long-lived: heap growth ${mb(growth)} MB over a second pass of ${plans.length} requests (bound 16 MB; the state is capped by the per-user limit)`);
+    console.log(
+      `stacks long-lived: heap growth ${mb(growth)} MB over a second pass of ${plans.length} requests (bound 16 MB; the state is capped by the per-user limit)`,
+    );
     expect(growth).toBeLessThan(16 * 1024 * 1024);
   });
 
-  describeOverSockets('stacks', stacksErrorBody, SOCKET_RUNS, fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }), async (plans, client, stats, serve) => {
-    const world = await stacksWorld();
-    serve(world.handler);
-    const wires = plans.map((p) => toWire(p, resolveStack(world)));
-    await checkedSequence(
-      wires,
-      (w) => wireStep(client, w, checkStacks, stats),
-      () => stacksFingerprint(world.handler),
-    );
-  });
+  describeOverSockets(
+    'stacks',
+    stacksErrorBody,
+    SOCKET_RUNS,
+    fc.array(planned(methodOnWire), { minLength: 1, maxLength: 4 }),
+    async (plans, client, stats, serve) => {
+      const world = await stacksWorld();
+      serve(world.handler);
+      const wires = plans.map((p) => toWire(p, resolveStack(world)));
+      await checkedSequence(
+        wires,
+        (w) => wireStep(client, w, checkStacks, stats),
+        () => stacksFingerprint(world.handler),
+      );
+    },
+  );
 });

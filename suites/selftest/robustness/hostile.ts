@@ -76,7 +76,11 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Numbers JSON can carry, including the ones that lose precision or overflow to Infinity when parsed. */
-const oddNumber: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, -0, -1, 1, 1.5, 2 ** 53 + 1, -(2 ** 31), 1e308, 5e-324), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const oddNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, -0, -1, 1, 1.5, 2 ** 53 + 1, -(2 ** 31), 1e308, 5e-324),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
 
 /** JSON values where a string, number or object is expected, built from `strings` (e.g. real keys) and odd values. */
 export function oddValue(strings: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
@@ -88,7 +92,11 @@ export function oddValue(strings: fc.Arbitrary<string>): fc.Arbitrary<unknown> {
       fc.boolean(),
       fc.constant(null),
       fc.array(tie('value'), { maxLength: 3 }),
-      fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '_key', 'title'), fc.string({ maxLength: 6 })), tie('value'), { maxKeys: 3 }),
+      fc.dictionary(
+        fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '_key', 'title'), fc.string({ maxLength: 6 })),
+        tie('value'),
+        { maxKeys: 3 },
+      ),
     ),
   }));
   return value;
@@ -99,7 +107,23 @@ function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const INVALID_JSON = ['{', '}', '{"a":}', '{"a":1,}', '[1,2', "{'a':1}", 'nul', 'undefined', 'NaN', '\ufeff{}', '{"a":"\\x41"}', '{"a":1}{"b":2}', '--', '\u0000', '{"a": 01}'];
+const INVALID_JSON = [
+  '{',
+  '}',
+  '{"a":}',
+  '{"a":1,}',
+  '[1,2',
+  "{'a':1}",
+  'nul',
+  'undefined',
+  'NaN',
+  '\ufeff{}',
+  '{"a":"\\x41"}',
+  '{"a":1}{"b":2}',
+  '--',
+  '\u0000',
+  '{"a": 01}',
+];
 
 /**
  * Body texts: none, invalid JSON, deep nesting, 1 MB strings, 100k-element arrays, prototype keys, odd Unicode,
@@ -117,7 +141,11 @@ export function bodyText(plausible: fc.Arbitrary<Record<string, unknown> | unkno
     () => '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}',
   );
   const withHostileMember = fc
-    .tuple(plausible, fc.oneof(fc.constant(undefined), fc.constantFrom('extra', 'description', 'data', 'content', 'platformVersion')), hostileMember)
+    .tuple(
+      plausible,
+      fc.oneof(fc.constant(undefined), fc.constantFrom('extra', 'description', 'data', 'content', 'platformVersion')),
+      hostileMember,
+    )
     .map(([base, name, member]) => {
       if (Array.isArray(base)) {
         const json = toJson(base);
@@ -138,7 +166,10 @@ export function bodyText(plausible: fc.Arbitrary<Record<string, unknown> | unkno
     { weight: 2, arbitrary: fc.constantFrom(...INVALID_JSON) },
     { weight: 1, arbitrary: fc.constantFrom(deepArrayText, deepObjectText, hugeNumberArrayText, hugeStringArrayText).map((f) => f()) },
     { weight: 1, arbitrary: fc.constant(null).map(() => JSON.stringify(longString())) },
-    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype').map((k) => `{"${k}":{"title":"t","polluted":1},"title":"t"}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype').map((k) => `{"${k}":{"title":"t","polluted":1},"title":"t"}`),
+    },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map(toJson) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
   );
@@ -171,8 +202,22 @@ export const contentType: fc.Arbitrary<string | undefined> = fc.constantFrom(
 
 /** Extra request headers, spelled so node's client accepts them (token names, visible ASCII values). */
 export const extraHeaders: fc.Arbitrary<Record<string, string>> = fc.dictionary(
-  fc.constantFrom('x-http-method-override', 'accept', 'accept-encoding', 'x-forwarded-for', 'origin', 'cookie', 'x-request-id', 'if-none-match', 'range', 'expect-ct'),
-  fc.oneof(fc.constantFrom('DELETE', '*/*', 'gzip', '127.0.0.1', 'null', 'a=b', 'bytes=0-1', 'x'.repeat(2000)), fc.stringMatching(/^[!-~]{0,20}$/)),
+  fc.constantFrom(
+    'x-http-method-override',
+    'accept',
+    'accept-encoding',
+    'x-forwarded-for',
+    'origin',
+    'cookie',
+    'x-request-id',
+    'if-none-match',
+    'range',
+    'expect-ct',
+  ),
+  fc.oneof(
+    fc.constantFrom('DELETE', '*/*', 'gzip', '127.0.0.1', 'null', 'a=b', 'bytes=0-1', 'x'.repeat(2000)),
+    fc.stringMatching(/^[!-~]{0,20}$/),
+  ),
   { maxKeys: 3 },
 );
 
@@ -216,14 +261,16 @@ export function hostileVariants(base: Record<string, unknown> | unknown[]): { na
     const json = JSON.stringify(copy);
     return json.length > 2 ? `,${json.slice(1, -1)}` : '';
   };
-  const wrap = (text: string) => (Array.isArray(base) ? `[${text}${base.length > 1 ? `,${JSON.stringify(base.slice(1)).slice(1, -1)}` : ''}]` : text);
+  const wrap = (text: string) =>
+    Array.isArray(base) ? `[${text}${base.length > 1 ? `,${JSON.stringify(base.slice(1)).slice(1, -1)}` : ''}]` : text;
   if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
     const obj = record as Record<string, unknown>;
     // The first and last members (validated early and late) and an extra one (possibly stored as is).
     const keys = Object.keys(obj);
     const names = [...new Set([keys[0], keys.at(-1), 'extra'].filter((k): k is string => k !== undefined))];
     for (const name of names) {
-      for (const [label, member] of members) out.push({ name: `${label} in ${name}`, text: wrap(`{${JSON.stringify(name)}:${member()}${rest(obj, name)}}`) });
+      for (const [label, member] of members)
+        out.push({ name: `${label} in ${name}`, text: wrap(`{${JSON.stringify(name)}:${member()}${rest(obj, name)}}`) });
     }
     for (const proto of ['__proto__', 'constructor', 'prototype']) {
       out.push({ name: `own ${proto} member`, text: wrap(`{${JSON.stringify(proto)}:{"polluted":1,"title":"p"}${rest(obj, proto)}}`) });

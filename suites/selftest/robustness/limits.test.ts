@@ -14,7 +14,11 @@ const NODE_HEADER_LIMIT = 16 * 1024;
 
 const json = (r: WireResponse) => JSON.parse(r.text) as unknown;
 
-const isServiceError = (b: unknown, code: string) => typeof b === 'object' && b !== null && (b as { code?: unknown }).code === code && typeof (b as { message?: unknown }).message === 'string';
+const isServiceError = (b: unknown, code: string) =>
+  typeof b === 'object' &&
+  b !== null &&
+  (b as { code?: unknown }).code === code &&
+  typeof (b as { message?: unknown }).message === 'string';
 
 const isOpsError = (b: unknown) => typeof b === 'object' && b !== null && typeof (b as { message?: unknown }).message === 'string';
 
@@ -69,7 +73,8 @@ describe.each(APIS)('$name through listen(): transport limits', (api) => {
   });
   afterAll(() => client.close());
 
-  const read = async () => (await client.send({ method: 'GET', target: api.readTarget, headers: { authorization: api.auth }, body: '' })).text;
+  const read = async () =>
+    (await client.send({ method: 'GET', target: api.readTarget, headers: { authorization: api.auth }, body: '' })).text;
   // A body padded to exactly `size` bytes that is valid JSON, so only its size can make it a 413.
   const padded = (size: number) => {
     const head = '{"title":"limit","pad":"';
@@ -79,7 +84,13 @@ describe.each(APIS)('$name through listen(): transport limits', (api) => {
   it('a body one byte over the limit is a 413 with the API error body, declared or chunked; nothing is written', async () => {
     const state = await read();
     for (const chunked of [false, true]) {
-      const res = await client.send({ method: 'POST', target: api.writeTarget, headers: { authorization: api.auth, 'content-type': 'application/json' }, body: padded(BODY_LIMIT + 1), chunked });
+      const res = await client.send({
+        method: 'POST',
+        target: api.writeTarget,
+        headers: { authorization: api.auth, 'content-type': 'application/json' },
+        body: padded(BODY_LIMIT + 1),
+        chunked,
+      });
       expect(res.status, `chunked=${chunked}`).toBe(413);
       expect(api.errorShape(413, json(res)), res.text).toBe(true);
       expect(res.ms).toBeLessThan(1000);
@@ -88,22 +99,42 @@ describe.each(APIS)('$name through listen(): transport limits', (api) => {
   });
 
   it('a body of exactly the limit is read and judged by the API (not a 413)', async () => {
-    const res = await client.send({ method: 'POST', target: api.writeTarget, headers: { authorization: api.auth }, body: padded(BODY_LIMIT) });
+    const res = await client.send({
+      method: 'POST',
+      target: api.writeTarget,
+      headers: { authorization: api.auth },
+      body: padded(BODY_LIMIT),
+    });
     expect(res.status).not.toBe(413);
     expect(res.status).toBeLessThan(500);
   });
 
   it('a request target over the limit is a 414 with the API error body; at the limit it is served', async () => {
     const base = `${api.readTarget}?pad=`;
-    const over = await client.send({ method: 'GET', target: base + 'a'.repeat(URL_LIMIT + 1 - base.length), headers: { authorization: api.auth }, body: '' });
+    const over = await client.send({
+      method: 'GET',
+      target: base + 'a'.repeat(URL_LIMIT + 1 - base.length),
+      headers: { authorization: api.auth },
+      body: '',
+    });
     expect(over.status).toBe(414);
     expect(api.errorShape(414, json(over)), over.text).toBe(true);
-    const at = await client.send({ method: 'GET', target: base + 'a'.repeat(URL_LIMIT - base.length), headers: { authorization: api.auth }, body: '' });
+    const at = await client.send({
+      method: 'GET',
+      target: base + 'a'.repeat(URL_LIMIT - base.length),
+      headers: { authorization: api.auth },
+      body: '',
+    });
     expect(at.status).toBe(200);
   });
 
   it('header fields over node’s limit are a 431 with the API error body, and the server keeps serving', async () => {
-    const res = await client.send({ method: 'GET', target: api.readTarget, headers: { authorization: api.auth, 'x-pad': 'h'.repeat(NODE_HEADER_LIMIT + 1024) }, body: '' });
+    const res = await client.send({
+      method: 'GET',
+      target: api.readTarget,
+      headers: { authorization: api.auth, 'x-pad': 'h'.repeat(NODE_HEADER_LIMIT + 1024) },
+      body: '',
+    });
     expect(res.status).toBe(431);
     expect(api.errorShape(431, json(res)), res.text).toBe(true);
     const after = await client.send({ method: 'GET', target: api.readTarget, headers: { authorization: api.auth }, body: '' });
@@ -125,11 +156,21 @@ describe('ops: a catastrophic regular expression filter', () => {
         ['mismatch', `${evil}!`],
         ['match', evil],
       ] as const) {
-        const res = await c.send({ method: 'POST', target: `${ITOA}/service`, headers: { authorization: ADMIN }, body: JSON.stringify({ title, description: title }) });
+        const res = await c.send({
+          method: 'POST',
+          target: `${ITOA}/service`,
+          headers: { authorization: ADMIN },
+          body: JSON.stringify({ title, description: title }),
+        });
         expect(res.status).toBe(200);
         created[name] = (json(res) as { _key: string })._key;
       }
-      const ev = await c.send({ method: 'POST', target: `${EVENTS}/notable_event_group`, headers: { authorization: ADMIN }, body: JSON.stringify({ title: `${evil}!` }) });
+      const ev = await c.send({
+        method: 'POST',
+        target: `${EVENTS}/notable_event_group`,
+        headers: { authorization: ADMIN },
+        body: JSON.stringify({ title: `${evil}!` }),
+      });
       expect(ev.status).toBe(200);
       const timings: string[] = [];
       for (const pattern of patterns) {
@@ -147,7 +188,12 @@ describe('ops: a catastrophic regular expression filter', () => {
         }
         // The filter still means what it says: `(a+)+$` matches the all-a title and not the one ending in `!`.
         if (pattern === '(a+)+$') {
-          const res = await c.send({ method: 'GET', target: `${ITOA}/service?fields=_key&filter=${filter}`, headers: { authorization: ADMIN }, body: '' });
+          const res = await c.send({
+            method: 'GET',
+            target: `${ITOA}/service?fields=_key&filter=${filter}`,
+            headers: { authorization: ADMIN },
+            body: '',
+          });
           const keys = (json(res) as { _key: string }[]).map((r) => r._key);
           expect(keys).toContain(created.match);
           expect(keys).not.toContain(created.mismatch);
@@ -166,13 +212,28 @@ describe('ops: bounds the reference sets where the document names none', () => {
   it('a body nested 100 levels is stored; 101 levels (or 5000) is a 400 that writes nothing', async () => {
     const c = wireClient(opsServer.url, 4);
     try {
-      const count = async () => (json(await c.send({ method: 'GET', target: `${ITOA}/deep_dive/count`, headers: { authorization: ADMIN }, body: '' })) as { count: number }).count;
+      const count = async () =>
+        (
+          json(await c.send({ method: 'GET', target: `${ITOA}/deep_dive/count`, headers: { authorization: ADMIN }, body: '' })) as {
+            count: number;
+          }
+        ).count;
       const before = await count();
       // The body object is level 1, so `cf` holds 99 more levels.
-      const ok = await c.send({ method: 'POST', target: `${ITOA}/deep_dive`, headers: { authorization: ADMIN }, body: `{"title":"deep","cf":${nested(99)}}` });
+      const ok = await c.send({
+        method: 'POST',
+        target: `${ITOA}/deep_dive`,
+        headers: { authorization: ADMIN },
+        body: `{"title":"deep","cf":${nested(99)}}`,
+      });
       expect(ok.status, ok.text).toBe(200);
       for (const depth of [100, 5000]) {
-        const res = await c.send({ method: 'POST', target: `${ITOA}/deep_dive`, headers: { authorization: ADMIN }, body: `{"title":"deeper","cf":${nested(depth)}}` });
+        const res = await c.send({
+          method: 'POST',
+          target: `${ITOA}/deep_dive`,
+          headers: { authorization: ADMIN },
+          body: `{"title":"deeper","cf":${nested(depth)}}`,
+        });
         expect(res.status, res.text).toBe(400);
         expect(isOpsError(json(res))).toBe(true);
       }
@@ -187,12 +248,27 @@ describe('ops: bounds the reference sets where the document names none', () => {
     const ticket = { ticket_system: 'Bulk', ticket_id: 'B-1', ticket_url: 'https://tickets.example.test/B-1' };
     const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(',');
     try {
-      const ok = await c.send({ method: 'POST', target: `${EVENTS}/ticketing`, headers: { authorization: ADMIN }, body: JSON.stringify({ id: ids(1000, 'bulk-ok-'), ...ticket }) });
+      const ok = await c.send({
+        method: 'POST',
+        target: `${EVENTS}/ticketing`,
+        headers: { authorization: ADMIN },
+        body: JSON.stringify({ id: ids(1000, 'bulk-ok-'), ...ticket }),
+      });
       expect(ok.status, ok.text).toBe(200);
       expect(ok.ms).toBeLessThan(1000);
-      const over = await c.send({ method: 'POST', target: `${EVENTS}/ticketing`, headers: { authorization: ADMIN }, body: JSON.stringify({ id: ids(1001, 'bulk-over-'), ...ticket }) });
+      const over = await c.send({
+        method: 'POST',
+        target: `${EVENTS}/ticketing`,
+        headers: { authorization: ADMIN },
+        body: JSON.stringify({ id: ids(1001, 'bulk-over-'), ...ticket }),
+      });
       expect(over.status, over.text).toBe(400);
-      const linked = await c.send({ method: 'GET', target: `${EVENTS}/ticketing/bulk-over-0?ids=bulk-over-1000`, headers: { authorization: ADMIN }, body: '' });
+      const linked = await c.send({
+        method: 'GET',
+        target: `${EVENTS}/ticketing/bulk-over-0?ids=bulk-over-1000`,
+        headers: { authorization: ADMIN },
+        body: '',
+      });
       expect(json(linked)).toEqual([]);
     } finally {
       c.close();
@@ -207,7 +283,14 @@ describe('concurrency through listen()', () => {
     const c = wireClient(server.url, 50);
     try {
       const results = await Promise.all(
-        Array.from({ length: 50 }, () => c.send({ method: 'POST', target: '/v1/stacks', headers: { authorization: bearer(ALICE_KEY), 'content-type': 'application/json' }, body: '{}' })),
+        Array.from({ length: 50 }, () =>
+          c.send({
+            method: 'POST',
+            target: '/v1/stacks',
+            headers: { authorization: bearer(ALICE_KEY), 'content-type': 'application/json' },
+            body: '{}',
+          }),
+        ),
       );
       const accepted = results.filter((r) => r.status === 202).map((r) => (json(r) as { id: string }).id);
       const refused = results.filter((r) => r.status === 409);
@@ -235,7 +318,12 @@ describe('concurrency through listen()', () => {
       const fields = Array.from({ length: 50 }, (_, i) => `cf_field_${String(i).padStart(2, '0')}`);
       const results = await Promise.all(
         fields.map((f, i) =>
-          c.send({ method: 'POST', target: `${target}?is_partial_data=1`, headers: { authorization: ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ [f]: `value ${i}` }) }),
+          c.send({
+            method: 'POST',
+            target: `${target}?is_partial_data=1`,
+            headers: { authorization: ADMIN, 'content-type': 'application/json' },
+            body: JSON.stringify({ [f]: `value ${i}` }),
+          }),
         ),
       );
       const accepted = fields.filter((_, i) => results[i]!.status === 200);
@@ -245,7 +333,9 @@ describe('concurrency through listen()', () => {
       // The partial updates kept everything else.
       expect(after.title).toBe(before.title);
       expect(after.kpis).toEqual(before.kpis);
-      console.log(`50 concurrent partial updates: ${accepted.length} accepted, all ${fields.length} fields present afterwards; slowest ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`);
+      console.log(
+        `50 concurrent partial updates: ${accepted.length} accepted, all ${fields.length} fields present afterwards; slowest ${Math.max(...results.map((r) => r.ms)).toFixed(0)} ms`,
+      );
     } finally {
       c.close();
       await server.close();

@@ -56,13 +56,26 @@ describe('load on loopback (autocannon)', () => {
           if (status === 202) (context as Round).id = (JSON.parse(body) as { id: string }).id;
         },
       },
-      { method: 'GET', setupRequest: (req, context) => ({ ...req, path: `/v1/stacks/${(context as Round).id ?? 'none'}`, headers: auth(context) }) },
+      {
+        method: 'GET',
+        setupRequest: (req, context) => ({ ...req, path: `/v1/stacks/${(context as Round).id ?? 'none'}`, headers: auth(context) }),
+      },
       { method: 'GET', path: '/v1/stacks', setupRequest: (req, context) => ({ ...req, headers: auth(context) }) },
       { method: 'GET', path: '/v1/stacks/versions', setupRequest: (req, context) => ({ ...req, headers: auth(context) }) },
-      { method: 'DELETE', setupRequest: (req, context) => ({ ...req, path: `/v1/stacks/${(context as Round).id ?? 'none'}`, headers: auth(context) }) },
+      {
+        method: 'DELETE',
+        setupRequest: (req, context) => ({ ...req, path: `/v1/stacks/${(context as Round).id ?? 'none'}`, headers: auth(context) }),
+      },
     ];
     try {
-      const result = await autocannon({ url: server.url, connections, duration: DURATION_S, maxOverallRequests: MAX_REQUESTS, timeout: 2, requests });
+      const result = await autocannon({
+        url: server.url,
+        connections,
+        duration: DURATION_S,
+        maxOverallRequests: MAX_REQUESTS,
+        timeout: 2,
+        requests,
+      });
       report(`stacks (${connections} connections, create/get/list/versions/delete)`, result);
       expectClean(result);
       expect(result.statusCodeStats?.['202']?.count ?? 0).toBeGreaterThan(0);
@@ -70,7 +83,14 @@ describe('load on loopback (autocannon)', () => {
       // Only cycles cut short by the end of the run may leave a stack behind: at most one per connection.
       let left = 0;
       for (const key of keys) {
-        const list = await handler({ method: 'GET', path: '/v1/stacks', query: new URLSearchParams(), headers: { authorization: bearer(key) }, rawBody: '', body: undefined });
+        const list = await handler({
+          method: 'GET',
+          path: '/v1/stacks',
+          query: new URLSearchParams(),
+          headers: { authorization: bearer(key) },
+          rawBody: '',
+          body: undefined,
+        });
         left += (list.body as { stacks: unknown[] }).stacks.length;
       }
       expect(left).toBeLessThanOrEqual(connections);

@@ -7,7 +7,11 @@ export type Misbehaviour = 'hang' | 'reset' | 'non-json' | 'gigantic' | 'redirec
  * A proxy in front of a real server that behaves for the first `healthy` requests and then misbehaves on every
  * request: the suite must end within its limits and report what it saw.
  */
-export async function misbehavingProxy(upstream: string, kind: Misbehaviour, healthy: number): Promise<{ url: string; close(): Promise<void> }> {
+export async function misbehavingProxy(
+  upstream: string,
+  kind: Misbehaviour,
+  healthy: number,
+): Promise<{ url: string; close(): Promise<void> }> {
   let seen = 0;
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {

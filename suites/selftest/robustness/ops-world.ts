@@ -60,7 +60,8 @@ const titles = Object.values(seed.objects)
 
 /** Event-management object types: the fixture's stored types that belong to no other interface. */
 const NOT_EVENT = new Set(['maintenance_calendar', 'backup_restore', 'external_ticket', 'content_pack']);
-const coreTypes = (OPS_OPERATIONS.find((o) => o.operationId === 'coreList')?.pathParams.find((p) => p.name === 'object_type')?.enum ?? []) as string[];
+const coreTypes = (OPS_OPERATIONS.find((o) => o.operationId === 'coreList')?.pathParams.find((p) => p.name === 'object_type')?.enum ??
+  []) as string[];
 const CORE_TYPES: string[] = coreTypes;
 const EVENT_TYPES: string[] = Object.keys(seed.objects).filter((t) => !NOT_EVENT.has(t) && !coreTypes.includes(t));
 
@@ -69,12 +70,15 @@ const packs = seed.contentPacks.packs;
 const actions = seed.episodeActions.map((a) => a.entry.action_name);
 const iconKeys = seed.icons.map((i) => String(i._key));
 const categories = [...seed.iconCategories.map((c) => c.name), 'Conformance', '*'];
-const tickets = (seed.objects.external_ticket ?? []).flatMap((l) => (Array.isArray(l.tickets) ? l.tickets : []) as { ticket_system: string; ticket_id: string; ticket_url: string }[]);
+const tickets = (seed.objects.external_ticket ?? []).flatMap(
+  (l) => (Array.isArray(l.tickets) ? l.tickets : []) as { ticket_system: string; ticket_id: string; ticket_url: string }[],
+);
 
 /** Keys of the object type named by the segment before a key, any fixture key otherwise. */
 export const resolveOps: Resolve = (ref, index, previous) => {
   if (ref === 'key') {
-    const pool = previous === 'icon_collection' ? iconKeys : previous !== undefined && keysOf(previous).length > 0 ? keysOf(previous) : allKeys;
+    const pool =
+      previous === 'icon_collection' ? iconKeys : previous !== undefined && keysOf(previous).length > 0 ? keysOf(previous) : allKeys;
     return pool[index % pool.length]!;
   }
   if (ref === 'version') {
@@ -126,7 +130,18 @@ export function opsPathValue(param: string, op: SpecOperation): fc.Arbitrary<Seg
   return segmentValue(real, oddShortString);
 }
 
-const FIELDS = ['title', '_key', 'description', 'sec_grp', 'identifying_name', 'mod_timestamp', 'a.b', 'services._key', '__proto__', 'constructor'];
+const FIELDS = [
+  'title',
+  '_key',
+  'description',
+  'sec_grp',
+  'identifying_name',
+  'mod_timestamp',
+  'a.b',
+  'services._key',
+  '__proto__',
+  'constructor',
+];
 
 const filterText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
@@ -183,7 +198,10 @@ export function opsQueryValue(name: string): fc.Arbitrary<string> {
       case 'custom_threshold_window_id':
         return known(keysOf('custom_threshold_windows'));
       case 'ids':
-        return fc.oneof({ weight: 20, arbitrary: known([...EPISODES, EPISODES.join(',')]) }, { weight: 1, arbitrary: fc.constant(null).map(() => longIdList()) });
+        return fc.oneof(
+          { weight: 20, arbitrary: known([...EPISODES, EPISODES.join(',')]) },
+          { weight: 1, arbitrary: fc.constant(null).map(() => longIdList()) },
+        );
       case 'ticket_system':
       case 'ticket_id':
       case 'ticket_url':
@@ -221,7 +239,11 @@ export const OPS_QUERY_NAMES = [
 ];
 
 /** Strings bodies carry: real keys and titles, odd text. */
-const bodyString = fc.oneof({ weight: 2, arbitrary: known(allKeys) }, { weight: 1, arbitrary: known(titles) }, { weight: 3, arbitrary: oddString });
+const bodyString = fc.oneof(
+  { weight: 2, arbitrary: known(allKeys) },
+  { weight: 1, arbitrary: known(titles) },
+  { weight: 3, arbitrary: oddString },
+);
 
 const BODY_FIELDS = [
   'title',
@@ -270,7 +292,11 @@ const BODY_FIELDS = [
   'prototype',
 ];
 
-const genericRecord = fc.dictionary(fc.oneof({ weight: 5, arbitrary: known(BODY_FIELDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }), oddValue(bodyString), { maxKeys: 5 });
+const genericRecord = fc.dictionary(
+  fc.oneof({ weight: 5, arbitrary: known(BODY_FIELDS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }),
+  oddValue(bodyString),
+  { maxKeys: 5 },
+);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -295,15 +321,22 @@ export function plausibleOpsBody(op: SpecOperation): fc.Arbitrary<Record<string,
     if (isRecord(target) && 'title' in target) target.title = `t ${t}`;
     return e;
   });
-  return fc.oneof({ weight: 3, arbitrary: example }, { weight: 3, arbitrary: retitled }, { weight: 4, arbitrary: changed }, { weight: 2, arbitrary: generic });
+  return fc.oneof(
+    { weight: 3, arbitrary: example },
+    { weight: 3, arbitrary: retitled },
+    { weight: 4, arbitrary: changed },
+    { weight: 2, arbitrary: generic },
+  );
 }
 
-export const opsHeaders: fc.Arbitrary<Record<string, string>> = fc.tuple(opsCredential, contentType, extraHeaders).map(([auth, type, extra]) => {
-  const headers: Record<string, string> = { ...extra };
-  if (type !== undefined) headers['content-type'] = type;
-  if (auth !== undefined) headers.authorization = auth;
-  return headers;
-});
+export const opsHeaders: fc.Arbitrary<Record<string, string>> = fc
+  .tuple(opsCredential, contentType, extraHeaders)
+  .map(([auth, type, extra]) => {
+    const headers: Record<string, string> = { ...extra };
+    if (type !== undefined) headers['content-type'] = type;
+    if (auth !== undefined) headers.authorization = auth;
+    return headers;
+  });
 
 /** A fixed clock: two fresh handlers then start from identical states, and timestamps never move by themselves. */
 const FROZEN_NOW = Date.parse('2030-01-01T00:00:00.000Z');

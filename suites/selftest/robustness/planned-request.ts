@@ -34,7 +34,12 @@ export function plannedRequest(space: RequestSpace, method: fc.Arbitrary<string>
       body: bodyText(space.body(op)),
     }),
   );
-  const stray = fc.record({ method, plan: fc.constantFrom(...space.strayTargets), headers: space.headers, body: bodyText(space.strayBody) });
+  const stray = fc.record({
+    method,
+    plan: fc.constantFrom(...space.strayTargets),
+    headers: space.headers,
+    body: bodyText(space.strayBody),
+  });
   return fc
     .oneof({ weight: space.templatedWeight, arbitrary: templated }, { weight: 1, arbitrary: stray })
     .map((p) =>
@@ -46,7 +51,11 @@ export function plannedRequest(space: RequestSpace, method: fc.Arbitrary<string>
     );
 }
 
-export const toWire = (p: PlannedRequest, resolve: Parameters<typeof materialise>[1], vlatestAfter: readonly string[] = []): WireRequest => ({
+export const toWire = (
+  p: PlannedRequest,
+  resolve: Parameters<typeof materialise>[1],
+  vlatestAfter: readonly string[] = [],
+): WireRequest => ({
   method: p.method,
   target: typeof p.plan === 'string' ? p.plan : materialise(p.plan, resolve, vlatestAfter),
   headers: p.headers,

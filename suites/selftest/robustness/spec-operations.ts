@@ -90,7 +90,16 @@ export interface SegmentPlan {
   enc: 0 | 1 | 'raw';
 }
 
-type PathMutation = 'none' | 'trailing-slash' | 'double-slash' | 'drop-last' | 'extra-segment' | 'upper-case' | 'vlatest' | 'absolute-form' | 'fragment';
+type PathMutation =
+  | 'none'
+  | 'trailing-slash'
+  | 'double-slash'
+  | 'drop-last'
+  | 'extra-segment'
+  | 'upper-case'
+  | 'vlatest'
+  | 'absolute-form'
+  | 'fragment';
 
 export interface TargetPlan {
   segments: SegmentPlan[];
@@ -131,7 +140,12 @@ export function targetPlan(op: SpecOperation, opts: TargetOptions): fc.Arbitrary
       const param = /^\{(.+)\}$/.exec(part)?.[1];
       if (param !== undefined) return opts.pathValue(param, op);
       // A literal segment is mostly sent as is; fully percent-encoded it is still the same segment.
-      return fc.constantFrom<SegmentPlan>({ value: part, enc: 'raw' }, { value: part, enc: 'raw' }, { value: part, enc: 'raw' }, { value: part, enc: 1 });
+      return fc.constantFrom<SegmentPlan>(
+        { value: part, enc: 'raw' },
+        { value: part, enc: 'raw' },
+        { value: part, enc: 'raw' },
+        { value: part, enc: 1 },
+      );
     }),
   );
   const names = [...new Set([...op.queryParams.map((p) => p.name), ...opts.extraQueryNames])];
@@ -141,7 +155,10 @@ export function targetPlan(op: SpecOperation, opts: TargetOptions): fc.Arbitrary
       : fc.array(
           fc.constantFrom(...names).chain((name) =>
             fc.record({
-              name: fc.oneof({ weight: 9, arbitrary: fc.constant(name) }, { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, name.toUpperCase(), `${name} `) }),
+              name: fc.oneof(
+                { weight: 9, arbitrary: fc.constant(name) },
+                { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, name.toUpperCase(), `${name} `) },
+              ),
               value: opts.queryValue(name),
               raw: fc.boolean(),
             }),
@@ -150,7 +167,19 @@ export function targetPlan(op: SpecOperation, opts: TargetOptions): fc.Arbitrary
         );
   const mutation = fc.oneof(
     { weight: 16, arbitrary: fc.constant<PathMutation>('none') },
-    { weight: 1, arbitrary: fc.constantFrom<PathMutation>('trailing-slash', 'double-slash', 'drop-last', 'extra-segment', 'upper-case', 'vlatest', 'absolute-form', 'fragment') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<PathMutation>(
+        'trailing-slash',
+        'double-slash',
+        'drop-last',
+        'extra-segment',
+        'upper-case',
+        'vlatest',
+        'absolute-form',
+        'fragment',
+      ),
+    },
   );
   return fc.record({ segments: segments.map((s) => [...s]), mutation, query });
 }

@@ -61,7 +61,10 @@ export async function stacksWorld(perUser = 2, config: StacksConfig = STACKS_CON
   const ids: Record<Owner, string[]> = { alice: [], bob: [] };
   for (const owner of OWNERS) {
     for (let i = 0; i < perUser; i++) {
-      const out = await callHandler(handler, toApiRequest({ method: 'POST', target: '/v1/stacks', headers: { authorization: bearer(keyOf(owner)) }, body: '{}' }));
+      const out = await callHandler(
+        handler,
+        toApiRequest({ method: 'POST', target: '/v1/stacks', headers: { authorization: bearer(keyOf(owner)) }, body: '{}' }),
+      );
       if (!out.ok || out.res.status !== 202) throw new Error(`could not create a stack for ${owner}`);
       ids[owner].push((out.res.body as { id: string }).id);
     }
@@ -98,7 +101,10 @@ const versions = STACKS_CONFIG.versions.map((v) => v.buildVersion);
 /** Path parameter values: a stack of alice or bob (resolved at run time), or odd text. */
 export function stackPathValue(): fc.Arbitrary<SegmentPlan> {
   const existing = fc.record({ ref: fc.constantFrom<string>(...OWNERS), index: fc.nat(3) });
-  return segmentValue(fc.oneof(existing, fc.constantFrom('versions', 'does-not-exist', '00000000-0000-4000-8000-000000000000')), oddShortString);
+  return segmentValue(
+    fc.oneof(existing, fc.constantFrom('versions', 'does-not-exist', '00000000-0000-4000-8000-000000000000')),
+    oddShortString,
+  );
 }
 
 export const stackQueryValue = (): fc.Arbitrary<string> => fc.oneof(fc.constantFrom('1', '0', 'true', ''), oddShortString);
@@ -110,18 +116,24 @@ export const plausibleStackBody: fc.Arbitrary<Record<string, unknown> | unknown[
   { weight: 3, arbitrary: fc.record({ platformVersion: oddValue(fc.oneof(fc.constantFrom(...versions), oddString)) }) },
   {
     weight: 2,
-    arbitrary: fc.dictionary(fc.oneof(fc.constantFrom('platformVersion', 'name', 'id', 'state', '__proto__', 'constructor'), fc.string({ maxLength: 6 })), oddValue(oddString), { maxKeys: 4 }),
+    arbitrary: fc.dictionary(
+      fc.oneof(fc.constantFrom('platformVersion', 'name', 'id', 'state', '__proto__', 'constructor'), fc.string({ maxLength: 6 })),
+      oddValue(oddString),
+      { maxKeys: 4 },
+    ),
   },
   { weight: 1, arbitrary: fc.array(oddValue(oddString), { maxLength: 3 }) },
 );
 
 /** Header sets: a credential variant, a content type, odd extra headers. */
-export const stackHeaders: fc.Arbitrary<Record<string, string>> = fc.tuple(stackCredential, contentType, extraHeaders, fc.boolean()).map(([auth, type, extra, capitalised]) => {
-  const headers: Record<string, string> = { ...extra };
-  if (type !== undefined) headers['content-type'] = type;
-  if (auth !== undefined) headers[capitalised ? 'Authorization' : 'authorization'] = auth;
-  return headers;
-});
+export const stackHeaders: fc.Arbitrary<Record<string, string>> = fc
+  .tuple(stackCredential, contentType, extraHeaders, fc.boolean())
+  .map(([auth, type, extra, capitalised]) => {
+    const headers: Record<string, string> = { ...extra };
+    if (type !== undefined) headers['content-type'] = type;
+    if (auth !== undefined) headers[capitalised ? 'Authorization' : 'authorization'] = auth;
+    return headers;
+  });
 
 /** Resolves `{ref: owner, index}` to one of that owner's stacks, or a fresh id once the index runs past them. */
 export function resolveStack(world: StacksWorld) {

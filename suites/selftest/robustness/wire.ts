@@ -23,7 +23,9 @@ const VALID_HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function wireClient(baseUrl: string, maxSockets = 8): WireClient {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
-  const pool = secure ? new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: false }) : new HttpAgent({ keepAlive: true, maxSockets });
+  const pool = secure
+    ? new HttpsAgent({ keepAlive: true, maxSockets, rejectUnauthorized: false })
+    : new HttpAgent({ keepAlive: true, maxSockets });
   const send = (req: WireRequest & { chunked?: boolean }) =>
     new Promise<WireResponse>((resolve, reject) => {
       const started = performance.now();
@@ -40,7 +42,12 @@ export function wireClient(baseUrl: string, maxSockets = 8): WireClient {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           settled = true;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          });
         });
         res.on('error', (err) => {
           if (!settled) reject(err);

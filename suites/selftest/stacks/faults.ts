@@ -161,7 +161,8 @@ export const stacksFaults: StacksFault[] = [
     wrap: (inner, c) => async (req) => {
       if (!isOp('POST', LIST)(req)) return inner(req);
       let total = 0;
-      for (const auth of allowedKeys(c)) total += summaries(await inner({ ...asUser(req, auth), method: 'GET', body: undefined, rawBody: '' })).length;
+      for (const auth of allowedKeys(c))
+        total += summaries(await inner({ ...asUser(req, auth), method: 'GET', body: undefined, rawBody: '' })).length;
       if (c.users.some((u) => u.allowed && `Bearer ${u.apiKey}` === req.headers.authorization) && total >= c.maxStacksPerUser)
         return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'limit' } };
       return inner(req);
@@ -173,8 +174,18 @@ export const stacksFaults: StacksFault[] = [
     breaks: ['STK-CREATE-DEFAULT-VERSION'],
     wrap: (inner, c) =>
       mapRequest(
-        (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
-        (r) => withBody(r, { ...(r.body as object), platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0].buildVersion }),
+        (r) =>
+          isOp('POST', LIST)(r) &&
+          typeof r.body === 'object' &&
+          r.body !== null &&
+          !Array.isArray(r.body) &&
+          !('platformVersion' in r.body),
+        (r) =>
+          withBody(r, {
+            ...(r.body as object),
+            platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0]
+              .buildVersion,
+          }),
       )(inner),
   },
   {
@@ -183,7 +194,12 @@ export const stacksFaults: StacksFault[] = [
     breaks: ['STK-CREATE-DEFAULT-VERSION'],
     wrap: (inner, c) =>
       mapRequest(
-        (r) => isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body),
+        (r) =>
+          isOp('POST', LIST)(r) &&
+          typeof r.body === 'object' &&
+          r.body !== null &&
+          !Array.isArray(r.body) &&
+          !('platformVersion' in r.body),
         (r) => withBody(r, { platformVersion: c.versions[0].buildVersion }),
       )(inner),
   },
@@ -287,7 +303,16 @@ export const stacksFaults: StacksFault[] = [
     id: 'error-body-not-service-error',
     description: 'errors are sent as {error: message}',
     breaks: ['STK-ERR-BODY'],
-    collateral: ['STK-AUTH-401', 'STK-AUTH-403', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-MALFORMED', 'STK-GET-404', 'STK-DELETE-404', 'STK-LIMIT-409'],
+    collateral: [
+      'STK-AUTH-401',
+      'STK-AUTH-403',
+      'STK-CREATE-BODY-REQUIRED',
+      'STK-CREATE-UNKNOWN-VERSION',
+      'STK-CREATE-MALFORMED',
+      'STK-GET-404',
+      'STK-DELETE-404',
+      'STK-LIMIT-409',
+    ],
     wrap: mapResponse(
       (_, res) => res.status >= 400,
       (res) => ({ ...res, body: { error: (res.body as { message?: string })?.message } }),
@@ -299,7 +324,15 @@ export const stacksFaults: StacksFault[] = [
     breaks: ['STK-CREATE-REFUSED-NO-STACK'],
     wrap: (inner) => async (req) => {
       const res = await inner(req);
-      if (isOp('POST', LIST)(req) && res.status === 400 && req.bodyError === undefined && typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)) await inner(withBody(req, {}));
+      if (
+        isOp('POST', LIST)(req) &&
+        res.status === 400 &&
+        req.bodyError === undefined &&
+        typeof req.body === 'object' &&
+        req.body !== null &&
+        !Array.isArray(req.body)
+      )
+        await inner(withBody(req, {}));
       return res;
     },
   },

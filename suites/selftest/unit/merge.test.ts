@@ -60,7 +60,17 @@ interface PartOptions {
 /** A report as one shard writes it; its own summary is computed the way a run computes it. */
 const part = (requirements: Req[], o: PartOptions = {}): ComplianceReport => ({
   tool: { name: 'api-conformance', version: '0.1.0' },
-  run: { startedAt: '2026-01-01T00:00:00Z', durationMs: 100, seed: o.seed ?? 1, runs: 1, retries: 0, runTag: 't', node: 'v20', config: o.shard ? { shard: o.shard } : {}, ...o.run },
+  run: {
+    startedAt: '2026-01-01T00:00:00Z',
+    durationMs: 100,
+    seed: o.seed ?? 1,
+    runs: 1,
+    retries: 0,
+    runTag: 't',
+    node: 'v20',
+    config: o.shard ? { shard: o.shard } : {},
+    ...o.run,
+  },
   summary: summarize(requirements, { interrupted: o.run?.interrupted, requireAll: o.run?.requireAll }),
   apis: o.apis ?? [...new Set(requirements.map((q) => q.api))].map((a) => apiEntry(a)),
   requirements,
@@ -69,7 +79,10 @@ const part = (requirements: Req[], o: PartOptions = {}): ComplianceReport => ({
 const s1 = { index: 1, count: 2 };
 const s2 = { index: 2, count: 2 };
 /** Two shards of one stacks run, each with the given requirements. */
-const shards = (a: Req[], b: Req[]) => [part(a, { shard: s1, apis: [apiEntry('stacks')] }), part(b, { shard: s2, apis: [apiEntry('stacks')] })];
+const shards = (a: Req[], b: Req[]) => [
+  part(a, { shard: s1, apis: [apiEntry('stacks')] }),
+  part(b, { shard: s2, apis: [apiEntry('stacks')] }),
+];
 const merged = (a: Req[], b: Req[]) => mergeReports(shards(a, b));
 const only = (r: ComplianceReport, id = 'R') => r.requirements.find((q) => q.id === id)!;
 
@@ -92,7 +105,9 @@ describe('mergeReports refuses parts that are not the shards of one run', () => 
   // Shards with different seeds generated different cases: their union is no run at all.
   it('refuses different seeds, naming both files and seeds', () => {
     const parts = [part([req('R', 'passed')], { shard: s1, seed: 1 }), part([req('R', 'passed')], { shard: s2, seed: 2 })];
-    expect(refusal(parts, ['a.json', 'b.json'])).toBe('cannot merge: a.json has seed 1 but b.json has seed 2 (the shards of one run share --seed)');
+    expect(refusal(parts, ['a.json', 'b.json'])).toBe(
+      'cannot merge: a.json has seed 1 but b.json has seed 2 (the shards of one run share --seed)',
+    );
   });
 
   it('refuses the same shard of an API twice (it would be counted twice)', () => {
@@ -101,12 +116,19 @@ describe('mergeReports refuses parts that are not the shards of one run', () => 
   });
 
   it('refuses two whole runs of the same API', () => {
-    expect(refusal([part([req('R', 'passed')]), part([req('R', 'failed')])])).toBe('cannot merge: report 1 and report 2 are both a whole run (no --shard) of the stacks API');
+    expect(refusal([part([req('R', 'passed')]), part([req('R', 'failed')])])).toBe(
+      'cannot merge: report 1 and report 2 are both a whole run (no --shard) of the stacks API',
+    );
   });
 
   it('refuses shards of one API sliced by different counts', () => {
-    const parts = [part([req('R', 'passed')], { shard: { index: 1, count: 2 } }), part([req('R', 'passed')], { shard: { index: 2, count: 3 } })];
-    expect(refusal(parts, ['a.json', 'b.json'])).toBe('cannot merge: a.json is shard 1/2 but b.json is shard 2/3 of the stacks API (shards of one run use the same N)');
+    const parts = [
+      part([req('R', 'passed')], { shard: { index: 1, count: 2 } }),
+      part([req('R', 'passed')], { shard: { index: 2, count: 3 } }),
+    ];
+    expect(refusal(parts, ['a.json', 'b.json'])).toBe(
+      'cannot merge: a.json is shard 1/2 but b.json is shard 2/3 of the stacks API (shards of one run use the same N)',
+    );
   });
 
   it('refuses a whole run beside a shard of the same API', () => {
@@ -124,8 +146,13 @@ describe('mergeReports refuses parts that are not the shards of one run', () => 
   });
 
   it('refuses shards that judged one API against different specs', () => {
-    const parts = [part([req('R', 'passed')], { shard: s1, apis: [apiEntry('stacks')] }), part([req('R', 'passed')], { shard: s2, apis: [apiEntry('stacks', { specSha256: 'other' })] })];
-    expect(refusal(parts, ['a.json', 'b.json'])).toBe('cannot merge: a.json and b.json judged the stacks API against different specs (sha256 sha and other)');
+    const parts = [
+      part([req('R', 'passed')], { shard: s1, apis: [apiEntry('stacks')] }),
+      part([req('R', 'passed')], { shard: s2, apis: [apiEntry('stacks', { specSha256: 'other' })] }),
+    ];
+    expect(refusal(parts, ['a.json', 'b.json'])).toBe(
+      'cannot merge: a.json and b.json judged the stacks API against different specs (sha256 sha and other)',
+    );
   });
 
   // Each API is sliced on its own: only shards of the same API must agree.
@@ -166,15 +193,21 @@ describe('mergeReports: a requirement takes the strongest status any shard found
   });
 
   it('keeps the reason of an untested or skipped winner, and none for a verdict', () => {
-    expect(only(merged([req('R', 'skipped', { reason: 'in another shard' })], [req('R', 'untested', { reason: 'no key' })])).reason).toBe('no key');
+    expect(only(merged([req('R', 'skipped', { reason: 'in another shard' })], [req('R', 'untested', { reason: 'no key' })])).reason).toBe(
+      'no key',
+    );
     expect(only(merged([req('R', 'untested', { reason: 'no key' })], [req('R', 'passed')])).reason).toBeUndefined();
   });
 
   it('keeps the evidence of the winner, and of both shards when they agree', () => {
     const fail = (m: string): AssertionRecord => ({ requirement: 'R', check: 'c', outcome: 'fail', message: m });
     const pass: AssertionRecord = { requirement: 'R', check: 'c', outcome: 'pass', message: 'ok' };
-    expect(only(merged([req('R', 'passed', { evidence: [pass] })], [req('R', 'failed', { evidence: [fail('x')] })])).evidence).toEqual([fail('x')]);
-    expect(only(merged([req('R', 'failed', { evidence: [fail('x')] })], [req('R', 'failed', { evidence: [fail('y')] })])).evidence).toEqual([fail('x'), fail('y')]);
+    expect(only(merged([req('R', 'passed', { evidence: [pass] })], [req('R', 'failed', { evidence: [fail('x')] })])).evidence).toEqual([
+      fail('x'),
+    ]);
+    expect(only(merged([req('R', 'failed', { evidence: [fail('x')] })], [req('R', 'failed', { evidence: [fail('y')] })])).evidence).toEqual(
+      [fail('x'), fail('y')],
+    );
   });
 
   // A failure that went away on a re-run in one shard but held in another is a real failure.
@@ -188,7 +221,12 @@ describe('mergeReports: a requirement takes the strongest status any shard found
 
   it('keeps each observation once', () => {
     const o = (note: string) => ({ requirement: 'R', check: 'c', note });
-    const q = only(merged([req('R', 'untested', { observations: [o('sorted'), o('200')] })], [req('R', 'untested', { observations: [o('200'), o('paged')] })]));
+    const q = only(
+      merged(
+        [req('R', 'untested', { observations: [o('sorted'), o('200')] })],
+        [req('R', 'untested', { observations: [o('200'), o('paged')] })],
+      ),
+    );
     expect(q.observations.map((x) => x.note)).toEqual(['sorted', '200', 'paged']);
   });
 });
@@ -210,7 +248,10 @@ describe('mergeReports: the merged summary is computed again from the merged req
   });
 
   it('passes the gate when each shard passed what the other left to it', () => {
-    const r = merged([req('R', 'passed'), req('S', 'skipped', { reason: 'in another shard' })], [req('R', 'skipped', { reason: 'in another shard' }), req('S', 'passed')]);
+    const r = merged(
+      [req('R', 'passed'), req('S', 'skipped', { reason: 'in another shard' })],
+      [req('R', 'skipped', { reason: 'in another shard' }), req('S', 'passed')],
+    );
     expect(r.summary).toMatchObject({ gate: 'pass', passed: 2, skipped: 0 });
   });
 
@@ -251,7 +292,10 @@ describe('mergeReports: the run and the APIs', () => {
   });
 
   it('says which shards it was merged from and drops the shard of its own', () => {
-    const parts = [part([req('R', 'passed')], { shard: s1, run: { durationMs: 100 } }), part([req('R', 'passed')], { shard: s2, run: { durationMs: 250 } })];
+    const parts = [
+      part([req('R', 'passed')], { shard: s1, run: { durationMs: 100 } }),
+      part([req('R', 'passed')], { shard: s2, run: { durationMs: 250 } }),
+    ];
     const r = mergeReports(parts);
     expect(r.run.durationMs).toBe(250);
     expect(r.run.config).toEqual({ shard: undefined, mergedFrom: 2, shards: [s1, s2] });
@@ -260,7 +304,10 @@ describe('mergeReports: the run and the APIs', () => {
 
   // `report --merge` may go on to render or compare the parts: merging must leave them as they were read.
   it('leaves the parts unchanged', () => {
-    const parts = shards([req('R', 'failed', { evidence: [{ requirement: 'R', check: 'c', outcome: 'fail', message: 'x' }] })], [req('R', 'failed')]);
+    const parts = shards(
+      [req('R', 'failed', { evidence: [{ requirement: 'R', check: 'c', outcome: 'fail', message: 'x' }] })],
+      [req('R', 'failed')],
+    );
     const before = structuredClone(parts);
     mergeReports(parts);
     expect(parts).toEqual(before);

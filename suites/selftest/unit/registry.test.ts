@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Check } from '../../core/check';
 import { matchesOnly, registry } from '../../core/registry';
 
-const check = (id: string, requirements: string[] = ['STK-CREATE-ACCEPTED']): Check => ({ id, title: id, requirements, run: async () => undefined });
+const check = (id: string, requirements: string[] = ['STK-CREATE-ACCEPTED']): Check => ({
+  id,
+  title: id,
+  requirements,
+  run: async () => undefined,
+});
 
 describe('registry', () => {
   it('returns the checks as given, in order', () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createResults } from '../../core/results';
 import type { AssertionRecord } from '../../core/types';
 
-const rec = (outcome: AssertionRecord['outcome'], requirement = 'R-1', check = 'c.one', message: string = outcome): AssertionRecord => ({ requirement, check, outcome, message });
+const rec = (outcome: AssertionRecord['outcome'], requirement = 'R-1', check = 'c.one', message: string = outcome): AssertionRecord => ({
+  requirement,
+  check,
+  outcome,
+  message,
+});
 
 describe('createResults: passes are counted, not stored one by one', () => {
   it('counts every pass of a requirement, across its checks', () => {

@@ -73,7 +73,12 @@ describe('requirementResult: failed outranks error, error outranks passed, untes
   });
 
   it('is skipped when every check was skipped, the distinct reasons joined', () => {
-    const q = requirementResult(req(), [rec('skipped', 'destructive'), rec('skipped', 'not selected by --only'), rec('skipped', 'destructive')], 0, []);
+    const q = requirementResult(
+      req(),
+      [rec('skipped', 'destructive'), rec('skipped', 'not selected by --only'), rec('skipped', 'destructive')],
+      0,
+      [],
+    );
     expect([q.status, q.reason]).toEqual(['skipped', 'destructive; not selected by --only']);
   });
 
@@ -116,6 +121,16 @@ describe('requirementResult: level and what the report carries', () => {
   it('carries the catalogue fields of the requirement through', () => {
     const r = req('SHOULD', { id: 'R-9', tolerance: 'any order', destructive: true, checks: ['a', 'b'] });
     const q = requirementResult(r, [], 0, []);
-    expect(q).toMatchObject({ id: 'R-9', level: 'SHOULD', group: 'g', section: '1.2', clause: 'the clause', summary: 'the summary', tolerance: 'any order', destructive: true, checks: ['a', 'b'] });
+    expect(q).toMatchObject({
+      id: 'R-9',
+      level: 'SHOULD',
+      group: 'g',
+      section: '1.2',
+      clause: 'the clause',
+      summary: 'the summary',
+      tolerance: 'any order',
+      destructive: true,
+      checks: ['a', 'b'],
+    });
   });
 });

@@ -10,14 +10,21 @@ function strictProjection(inner: ApiHandler): ApiHandler {
     const fields = req.query.get('fields');
     if (req.method !== 'GET' || !fields || res.status !== 200 || !Array.isArray(res.body)) return res;
     const keep = new Set(['_key', ...fields.split(',').map((f) => f.trim())]);
-    return { ...res, body: (res.body as Record<string, unknown>[]).map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => keep.has(k)))) };
+    return {
+      ...res,
+      body: (res.body as Record<string, unknown>[]).map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => keep.has(k)))),
+    };
   };
 }
 
 /** Maintenance windows as they are read: `f` applied to each window of a read or a list. */
 const eachWindowRead = (f: (w: Record<string, unknown>) => void) =>
   mapResponse(
-    (req, res) => req.method === 'GET' && /\/maintenance_services_interface\/(vLatest\/)?maintenance_calendar(\/[^/]+)?$/.test(req.path) && !/\/count$/.test(req.path) && res.status === 200,
+    (req, res) =>
+      req.method === 'GET' &&
+      /\/maintenance_services_interface\/(vLatest\/)?maintenance_calendar(\/[^/]+)?$/.test(req.path) &&
+      !/\/count$/.test(req.path) &&
+      res.status === 200,
     (res) => {
       for (const w of Array.isArray(res.body) ? res.body : [res.body]) if (w && typeof w === 'object') f(w as Record<string, unknown>);
       return res;
@@ -25,7 +32,18 @@ const eachWindowRead = (f: (w: Record<string, unknown>) => void) =>
   );
 
 /** The fields the document lists for a maintenance window, with the common ones. */
-const WINDOW_FIELDS = new Set(['_key', 'title', 'start_time', 'end_time', 'objects', 'sec_grp_list', '_owner', 'sec_grp', 'description', 'object_type']);
+const WINDOW_FIELDS = new Set([
+  '_key',
+  'title',
+  'start_time',
+  'end_time',
+  'objects',
+  'sec_grp_list',
+  '_owner',
+  'sec_grp',
+  'description',
+  'object_type',
+]);
 
 /** Keeps an identifying_name a client sends with a create as client data: reads give it as sent, whatever the title. */
 function sentIdentifyingName(inner: ApiHandler): ApiHandler {
@@ -33,14 +51,20 @@ function sentIdentifyingName(inner: ApiHandler): ApiHandler {
   return async (req) => {
     const res = await inner(req);
     const body = req.body as Record<string, unknown> | undefined;
-    if (req.method === 'POST' && /\/itoa_interface\/(vLatest\/)?[a-z_]+$/.test(req.path) && typeof body?.identifying_name === 'string' && res.status === 200) {
+    if (
+      req.method === 'POST' &&
+      /\/itoa_interface\/(vLatest\/)?[a-z_]+$/.test(req.path) &&
+      typeof body?.identifying_name === 'string' &&
+      res.status === 200
+    ) {
       const key = (res.body as { _key?: unknown })?._key;
       if (typeof key === 'string') sent.set(key, body.identifying_name);
     }
     if (req.method !== 'GET' || res.status !== 200 || !sent.size) return res;
     const rows = Array.isArray(res.body) ? res.body : [res.body];
     for (const r of rows)
-      if (r && typeof r === 'object' && sent.has(String((r as Record<string, unknown>)._key))) (r as Record<string, unknown>).identifying_name = sent.get(String((r as Record<string, unknown>)._key));
+      if (r && typeof r === 'object' && sent.has(String((r as Record<string, unknown>)._key)))
+        (r as Record<string, unknown>).identifying_name = sent.get(String((r as Record<string, unknown>)._key));
     return res;
   };
 }
@@ -55,7 +79,8 @@ function unsortedListsTurn(inner: ApiHandler): ApiHandler {
     n++;
     if (Array.isArray(res.body)) return { ...res, body: turn(res.body) };
     const b = res.body as Record<string, unknown>;
-    for (const member of ['result', 'success', 'linked_kpis']) if (Array.isArray(b[member])) return { ...res, body: { ...b, [member]: turn(b[member] as unknown[]) } };
+    for (const member of ['result', 'success', 'linked_kpis'])
+      if (Array.isArray(b[member])) return { ...res, body: { ...b, [member]: turn(b[member] as unknown[]) } };
     return res;
   };
 }
@@ -72,7 +97,8 @@ function installsDependencies(inner: ApiHandler, config: OpsConfig): ApiHandler 
   return (req) => {
     const content = (req.body as { content?: Record<string, unknown> } | undefined)?.content;
     const named = Array.isArray(content?.service) ? (content.service as unknown[]) : undefined;
-    if (req.method !== 'POST' || !/\/content_pack\/[^/]+\/[^/]+\/install$/.test(req.path) || !named || named.length !== 1) return inner(req);
+    if (req.method !== 'POST' || !/\/content_pack\/[^/]+\/[^/]+\/install$/.test(req.path) || !named || named.length !== 1)
+      return inner(req);
     const pack = config.seed.contentPacks.packs.find((p) => (p.objects.services ?? []).some((o) => o.id === named[0]));
     const services = pack?.objects.services ?? [];
     const next = services[(services.findIndex((o) => o.id === named[0]) + 1) % services.length];
@@ -121,12 +147,24 @@ export const opsVariants: Variant<OpsConfig>[] = [
     id: 'untitled-create-not-kept',
     description: 'a service create without a title (outside the documented shape) answers a key under which nothing is stored',
     wrap: (inner) => (req) =>
-      req.method === 'POST' && /\/itoa_interface\/(vLatest\/)?service$/.test(req.path) && req.body && typeof req.body === 'object' && !('title' in req.body)
+      req.method === 'POST' &&
+      /\/itoa_interface\/(vLatest\/)?service$/.test(req.path) &&
+      req.body &&
+      typeof req.body === 'object' &&
+      !('title' in req.body)
         ? Promise.resolve({ status: 200, body: { _key: 'untitled-not-kept' } })
         : inner(req),
   },
-  { id: 'pack-without-status', description: 'a custom content pack created without a status has none until a client gives it one', wrap: packsWithoutStatus },
-  { id: 'queued-packs-move-on', description: 'a queued or generating custom content pack moves on a step by itself once a read has shown it', wrap: queuedPacksMoveOn },
+  {
+    id: 'pack-without-status',
+    description: 'a custom content pack created without a status has none until a client gives it one',
+    wrap: packsWithoutStatus,
+  },
+  {
+    id: 'queued-packs-move-on',
+    description: 'a queued or generating custom content pack moves on a step by itself once a read has shown it',
+    wrap: queuedPacksMoveOn,
+  },
   {
     id: 'cp-install-brings-dependencies',
     description: 'every service a preview lists has a dependency, and an install naming one installs the service it depends on too',
@@ -139,7 +177,11 @@ export const opsVariants: Variant<OpsConfig>[] = [
     wrap: (() => {
       let reads = 0;
       return mapResponse(
-        (req, res) => req.method === 'GET' && /\/itoa_interface\/(vLatest\/)?content_pack$/.test(req.path) && res.status === 200 && Array.isArray((res.body as { failure?: unknown })?.failure),
+        (req, res) =>
+          req.method === 'GET' &&
+          /\/itoa_interface\/(vLatest\/)?content_pack$/.test(req.path) &&
+          res.status === 200 &&
+          Array.isArray((res.body as { failure?: unknown })?.failure),
         (res) => {
           const b = res.body as { failure: Record<string, unknown>[] };
           reads++;
@@ -153,15 +195,26 @@ export const opsVariants: Variant<OpsConfig>[] = [
     description: 'a service created without entity_rules gets a default rule of the server (matching no entity)',
     wrap: mapRequest(
       (req) =>
-        req.method === 'POST' && /\/itoa_interface\/(vLatest\/)?service$/.test(req.path) && !!req.body && typeof req.body === 'object' && !Array.isArray(req.body) && !('entity_rules' in req.body),
+        req.method === 'POST' &&
+        /\/itoa_interface\/(vLatest\/)?service$/.test(req.path) &&
+        !!req.body &&
+        typeof req.body === 'object' &&
+        !Array.isArray(req.body) &&
+        !('entity_rules' in req.body),
       (req) =>
         withBody(req, {
           ...(req.body as Record<string, unknown>),
-          entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'cf_default', field_type: 'alias', rule_type: 'matches', value: 'none' }] }],
+          entity_rules: [
+            { rule_condition: 'AND', rule_items: [{ field: 'cf_default', field_type: 'alias', rule_type: 'matches', value: 'none' }] },
+          ],
         }),
     ),
   },
-  { id: 'unsorted-lists-turn', description: 'lists asked for without sort_key come in reverse order on every other read', wrap: unsortedListsTurn },
+  {
+    id: 'unsorted-lists-turn',
+    description: 'lists asked for without sort_key come in reverse order on every other read',
+    wrap: unsortedListsTurn,
+  },
   {
     id: 'identifying-name-as-sent',
     description: 'an identifying_name a client sends is kept as sent, also after a rename',
@@ -191,13 +244,19 @@ export const opsVariants: Variant<OpsConfig>[] = [
     id: 'window-create-keeps-listed-fields',
     description: 'a maintenance window create keeps only the fields the document lists (a full update writes the others)',
     wrap: mapRequest(
-      (req) => req.method === 'POST' && /\/maintenance_calendar$/.test(req.path) && !!req.body && typeof req.body === 'object' && !Array.isArray(req.body),
+      (req) =>
+        req.method === 'POST' &&
+        /\/maintenance_calendar$/.test(req.path) &&
+        !!req.body &&
+        typeof req.body === 'object' &&
+        !Array.isArray(req.body),
       (req) => withBody(req, Object.fromEntries(Object.entries(req.body as Record<string, unknown>).filter(([k]) => WINDOW_FIELDS.has(k)))),
     ),
   },
   {
     id: 'refusals-without-error',
-    description: 'a list read without valid credentials answers 200 with no rows, and a bulk update skips the objects the caller may not write and answers 200 with the keys it updated (none)',
+    description:
+      'a list read without valid credentials answers 200 with no rows, and a bulk update skips the objects the caller may not write and answers 200 with the keys it updated (none)',
     wrap: mapResponse(
       (req, res) =>
         (req.method === 'GET' && res.status === 401 && /\/itoa_interface\/(?!get_)[a-z_]+$/.test(req.path)) ||
@@ -222,7 +281,9 @@ export const opsVariants: Variant<OpsConfig>[] = [
         (req.method === 'POST' &&
           res.status === 200 &&
           typeof (res.body as { _key?: unknown })?._key === 'string' &&
-          !/\/(bulk_update|retire|restore|install|refresh|stop|associate_service_kpi|disconnect_kpis|base_service_template)$/.test(req.path)) ||
+          !/\/(bulk_update|retire|restore|install|refresh|stop|associate_service_kpi|disconnect_kpis|base_service_template)$/.test(
+            req.path,
+          )) ||
         (req.method === 'DELETE' && res.status === 204),
       (res, req) => (req.method === 'DELETE' ? { status: 200 } : { ...res, status: 201 }),
     ),
@@ -234,7 +295,9 @@ export const opsVariants: Variant<OpsConfig>[] = [
       (_, res) => res.status >= 400,
       (res) => ({
         status: res.status === 404 ? 400 : res.status,
-        body: { messages: [{ type: 'ERROR', text: `(${res.status}, '${String((res.body as { message?: string })?.message ?? 'error')}')` }] },
+        body: {
+          messages: [{ type: 'ERROR', text: `(${res.status}, '${String((res.body as { message?: string })?.message ?? 'error')}')` }],
+        },
       }),
     ),
   },

@@ -34,7 +34,8 @@ function asynchronousDelete(inner: ApiHandler): ApiHandler {
     if (req.method === 'DELETE' && id && !s) {
       const before = await inner({ ...req, method: 'GET' });
       const res = await inner(req);
-      if (res.status === 204 && before.status === 200) stopping.set(id, { until: Date.now() + 400, detail: before.body as Record<string, unknown>, auth });
+      if (res.status === 204 && before.status === 200)
+        stopping.set(id, { until: Date.now() + 400, detail: before.body as Record<string, unknown>, auth });
       return res;
     }
     if (req.method === 'DELETE' && s && s.auth === auth) return { status: 204 };
@@ -65,12 +66,15 @@ function slowTeardown(inner: ApiHandler, ms: number): ApiHandler {
     if (req.method === 'DELETE' && id) {
       const before = await inner({ ...req, method: 'GET' });
       const res = await inner(req);
-      if (res.status === 204 && before.status === 200) lingering.set(id, { until: Date.now() + ms, detail: before.body as Record<string, unknown>, auth });
+      if (res.status === 204 && before.status === 200)
+        lingering.set(id, { until: Date.now() + ms, detail: before.body as Record<string, unknown>, auth });
       return res;
     }
     const res = await inner(req);
     if (!isOp('GET', LIST)(req) || res.status !== 200) return res;
-    const extra = [...lingering.values()].filter((x) => x.auth === auth).map(({ detail: { stackAccessDetails: _, ...summary } }) => ({ ...summary, state: 'RUNNING' }));
+    const extra = [...lingering.values()]
+      .filter((x) => x.auth === auth)
+      .map(({ detail: { stackAccessDetails: _, ...summary } }) => ({ ...summary, state: 'RUNNING' }));
     return { ...res, body: { stacks: [...((res.body as { stacks: unknown[] }).stacks ?? []), ...extra] } };
   };
 }
@@ -85,7 +89,8 @@ function hiddenButCounted(inner: ApiHandler, ms: number, limit: number): ApiHand
     if (isOp('POST', LIST)(req) && recent.length) {
       const list = await inner({ ...req, method: 'GET', body: undefined, rawBody: '' });
       const held = ((list.body as { stacks?: unknown[] })?.stacks ?? []).length;
-      if (list.status === 200 && held + recent.length >= limit) return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'stack limit reached' } };
+      if (list.status === 200 && held + recent.length >= limit)
+        return { status: 409, body: { code: 'MaxStacksLimitReached', message: 'stack limit reached' } };
     }
     const res = await inner(req);
     if (req.method === 'DELETE' && res.status === 204) counted.set(auth, [...recent, Date.now() + ms]);
@@ -97,10 +102,12 @@ function hiddenButCounted(inner: ApiHandler, ms: number, limit: number): ApiHand
 function everyOtherErrs(inner: ApiHandler, ms: number): ApiHandler {
   const failing = new Map<string, number>();
   let n = 0;
-  const state = (id: unknown, current: unknown) => (typeof id === 'string' && (failing.get(id) ?? Number.POSITIVE_INFINITY) <= Date.now() ? 'ERROR' : current);
+  const state = (id: unknown, current: unknown) =>
+    typeof id === 'string' && (failing.get(id) ?? Number.POSITIVE_INFINITY) <= Date.now() ? 'ERROR' : current;
   return async (req) => {
     const res = await inner(req);
-    if (isOp('POST', LIST)(req) && res.status === 202 && n++ % 2 === 0) failing.set(String((res.body as { id?: unknown }).id), Date.now() + ms);
+    if (isOp('POST', LIST)(req) && res.status === 202 && n++ % 2 === 0)
+      failing.set(String((res.body as { id?: unknown }).id), Date.now() + ms);
     if (req.method !== 'GET' || res.status !== 200) return res;
     const b = res.body as { id?: unknown; state?: unknown; stacks?: { id?: unknown; state?: unknown }[] };
     if (Array.isArray(b.stacks)) return { ...res, body: { stacks: b.stacks.map((x) => ({ ...x, state: state(x.id, x.state) })) } };
@@ -129,7 +136,12 @@ const prefixAlias =
 const decorate = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(decorate);
   if (v && typeof v === 'object') {
-    const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' && /^\d{4}-\d\d-\d\dT.*Z$/.test(x) ? x.replace(/(\.\d+)?Z$/, '.000+00:00') : decorate(x)]));
+    const o = Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k,
+        typeof x === 'string' && /^\d{4}-\d\d-\d\dT.*Z$/.test(x) ? x.replace(/(\.\d+)?Z$/, '.000+00:00') : decorate(x),
+      ]),
+    );
     return 'id' in o || 'buildVersion' in o ? { ...o, region: 'eu-west', labels: { team: 'qa' } } : o;
   }
   return v;
@@ -151,7 +163,8 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     description: 'an unknown API key is answered 403 Forbidden',
     wrap: (inner, c) => async (req) => {
       const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-      if (req.headers.authorization && !c.users.some((u) => u.apiKey === key)) return { status: 403, body: { code: 'Forbidden', message: 'Unknown API key' } };
+      if (req.headers.authorization && !c.users.some((u) => u.apiKey === key))
+        return { status: 403, body: { code: 'Forbidden', message: 'Unknown API key' } };
       return inner(req);
     },
   },
@@ -170,7 +183,12 @@ export const stacksVariants: Variant<StacksConfig>[] = [
       (req, res) => req.method === 'GET' && res.status === 200,
       (res) => ({
         ...res,
-        body: JSON.parse(JSON.stringify(res.body).replace(/"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g, (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`)),
+        body: JSON.parse(
+          JSON.stringify(res.body).replace(
+            /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z"/g,
+            (_, t: string, f?: string) => `"${t}${(f ?? '.').padEnd(7, '0')}+00:00"`,
+          ),
+        ),
       }),
     ),
   },
@@ -181,7 +199,11 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     wrap: (inner) => everyOtherErrs(inner, 100),
     passes: ['STK-ACCESS-DETAILS'],
   },
-  { id: 'slow-teardown', description: 'a deleted stack reads RUNNING in get and list for 1.5 s before it is gone', wrap: (inner) => slowTeardown(inner, 1500) },
+  {
+    id: 'slow-teardown',
+    description: 'a deleted stack reads RUNNING in get and list for 1.5 s before it is gone',
+    wrap: (inner) => slowTeardown(inner, 1500),
+  },
   {
     id: 'hidden-but-counted',
     description: 'deleted stacks vanish at once but count against a limit of two for 1 s more',
@@ -196,7 +218,11 @@ export const stacksVariants: Variant<StacksConfig>[] = [
       (res) => ({ ...res, body: wholeSeconds(res.body) }),
     ),
   },
-  { id: 'version-prefix-alias', description: 'a version naming the start of listed builds ("9.3") provisions the highest of them', wrap: prefixAlias },
+  {
+    id: 'version-prefix-alias',
+    description: 'a version naming the start of listed builds ("9.3") provisions the highest of them',
+    wrap: prefixAlias,
+  },
   {
     id: 'missing-body-is-empty-object',
     description: 'a create without a body is treated as {}',

@@ -38,7 +38,10 @@ export const bearerKeyIsAccepted: StacksCheck = {
     }
     // The scheme is Bearer: the same key under another scheme is not the documented credential.
     const key = ctx.http.principal('primary')!.authorization!.replace(/^Bearer /, '');
-    const ex = await ctx.http.send('listStacks', { as: null, headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
+    const ex = await ctx.http.send('listStacks', {
+      as: null,
+      headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+    });
     ctx.observe('STK-AUTH-TOKEN', `the key sent under the Basic scheme is answered ${ex.status}`);
   },
 };
@@ -58,7 +61,8 @@ export const forbiddenUserIs403: StacksCheck = {
 
 export const unknownKeyIsRefused: StacksCheck = {
   id: 'stacks.auth.unknown-key-refused',
-  title: 'A bearer key that was never issued MUST NOT be accepted: every operation requires bearer authentication (401 or 403; which one is left open)',
+  title:
+    'A bearer key that was never issued MUST NOT be accepted: every operation requires bearer authentication (401 or 403; which one is left open)',
   requirements: ['STK-AUTH-BEARER', 'STK-AUTH-TOKEN'],
   async run(ctx) {
     const attempts: [string, Record<string, string>][] = [

@@ -20,8 +20,17 @@ import {
 
 export const createAnswers202: StacksCheck = {
   id: 'stacks.create.accepted-202',
-  title: 'A valid create MUST answer 202 with a StackSummary in state CREATING or RUNNING, with a termination date, visible in list and get',
-  requirements: ['STK-CREATE-202', 'STK-CREATE-INITIAL-STATE', 'STK-CREATE-TERMINATION', 'STK-CREATE-VISIBLE', 'STK-NAMING', 'STK-LIFETIME', 'STK-ID-FORMAT'],
+  title:
+    'A valid create MUST answer 202 with a StackSummary in state CREATING or RUNNING, with a termination date, visible in list and get',
+  requirements: [
+    'STK-CREATE-202',
+    'STK-CREATE-INITIAL-STATE',
+    'STK-CREATE-TERMINATION',
+    'STK-CREATE-VISIBLE',
+    'STK-NAMING',
+    'STK-LIFETIME',
+    'STK-ID-FORMAT',
+  ],
   // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
   uses: ['stack-quota'],
   async run(ctx) {
@@ -32,14 +41,32 @@ export const createAnswers202: StacksCheck = {
     // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
     const s = ex.json ?? ({} as NonNullable<typeof ex.json>);
     ctx.expect.oneOf('STK-CREATE-INITIAL-STATE', 'the state of the new stack', s.state, LIVE_STATES, ex);
-    ctx.expect.that('STK-NAMING', 'platformVersion of the summary', typeof s.platformVersion === 'string', { expected: 'a string', actual: compact(s.platformVersion) }, ex);
+    ctx.expect.that(
+      'STK-NAMING',
+      'platformVersion of the summary',
+      typeof s.platformVersion === 'string',
+      { expected: 'a string', actual: compact(s.platformVersion) },
+      ex,
+    );
     const created = Date.parse(s.createdAt);
     const ends = Date.parse(s.terminationDate);
     const set = Number.isFinite(ends);
-    ctx.expect.that('STK-CREATE-TERMINATION', 'terminationDate of the new stack', set, { expected: 'a date-time', actual: compact(s.terminationDate) }, ex);
+    ctx.expect.that(
+      'STK-CREATE-TERMINATION',
+      'terminationDate of the new stack',
+      set,
+      { expected: 'a date-time', actual: compact(s.terminationDate) },
+      ex,
+    );
     if (set && Number.isFinite(created)) {
       // The date "at which the stack will be terminated" cannot come before the stack exists.
-      ctx.expect.that('STK-CREATE-TERMINATION', 'terminationDate against createdAt', ends > created, { expected: `after createdAt ${s.createdAt}`, actual: s.terminationDate }, ex);
+      ctx.expect.that(
+        'STK-CREATE-TERMINATION',
+        'terminationDate against createdAt',
+        ends > created,
+        { expected: `after createdAt ${s.createdAt}`, actual: s.terminationDate },
+        ex,
+      );
       ctx.observe('STK-LIFETIME', `default lifetime observed: ${Math.round((ends - created) / 60000)} minutes`);
     }
     ctx.observe(
@@ -58,10 +85,23 @@ export const createAnswers202: StacksCheck = {
 /** The version a stack was created with is the version it runs: get and list report it too, not only the create answer. */
 async function expectVersionKept(ctx: StacksContext, requirement: string, id: string, version: string): Promise<void> {
   const got = await ctx.http.send('getStack', { params: { stackId: id } });
-  ctx.expect.equal(requirement, `get of the stack created with ${version}`, { status: got.status, platformVersion: got.json?.platformVersion }, { status: 200, platformVersion: version }, got);
+  ctx.expect.equal(
+    requirement,
+    `get of the stack created with ${version}`,
+    { status: got.status, platformVersion: got.json?.platformVersion },
+    { status: 200, platformVersion: version },
+    got,
+  );
   const list = await ctx.http.send('listStacks');
   const entry = (list.json?.stacks ?? []).find((x) => x.id === id);
-  if (entry) ctx.expect.equal(requirement, `platformVersion the list shows for the stack created with ${version}`, entry.platformVersion, version, list);
+  if (entry)
+    ctx.expect.equal(
+      requirement,
+      `platformVersion the list shows for the stack created with ${version}`,
+      entry.platformVersion,
+      version,
+      list,
+    );
 }
 
 export const defaultVersionIsLatestReleased: StacksCheck = {
@@ -98,20 +138,38 @@ export const chosenVersionIsUsed: StacksCheck = {
     const versions = await listVersions(ctx);
     const latest = latestReleasedReadings(versions);
     // Prefer versions that differ from the default, so "ignores the field" cannot pass by chance.
-    const picks = [versions.find((v) => v.status === 'released' && !latest.includes(v)), versions.find((v) => v.status === 'unreleased')].filter((v): v is NonNullable<typeof v> => Boolean(v));
+    const picks = [
+      versions.find((v) => v.status === 'released' && !latest.includes(v)),
+      versions.find((v) => v.status === 'unreleased'),
+    ].filter((v): v is NonNullable<typeof v> => Boolean(v));
     need(picks.length, 'the versions list offers no version other than the default');
     for (const v of picks) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });
       if (ex.status !== 202 && ex.status !== 400) {
-        ctx.untested('STK-VERSIONS-SELECTABLE', `create with ${v.buildVersion} answered ${ex.status}, so whether the version is selectable stays open`, ex);
+        ctx.untested(
+          'STK-VERSIONS-SELECTABLE',
+          `create with ${v.buildVersion} answered ${ex.status}, so whether the version is selectable stays open`,
+          ex,
+        );
         continue;
       }
-      ctx.expect.status('STK-SCHEMA-CREATE-REQUEST', `create with the valid CreateStackRequest {platformVersion: "${v.buildVersion}"}`, ex, 202);
+      ctx.expect.status(
+        'STK-SCHEMA-CREATE-REQUEST',
+        `create with the valid CreateStackRequest {platformVersion: "${v.buildVersion}"}`,
+        ex,
+        202,
+      );
       ctx.expect.status('STK-VERSIONS-SELECTABLE', `create with the listed ${v.status} version ${v.buildVersion}`, ex, 202);
       if (ex.status !== 202) continue;
       // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
       const s = ex.json ?? ({} as NonNullable<typeof ex.json>);
-      ctx.expect.equal('STK-CREATE-CHOSEN-VERSION', `platformVersion of a stack created with ${v.buildVersion}`, s.platformVersion, v.buildVersion, ex);
+      ctx.expect.equal(
+        'STK-CREATE-CHOSEN-VERSION',
+        `platformVersion of a stack created with ${v.buildVersion}`,
+        s.platformVersion,
+        v.buildVersion,
+        ex,
+      );
       await expectVersionKept(ctx, 'STK-CREATE-CHOSEN-VERSION', s.id, v.buildVersion);
       await deleteStack(ctx, ex);
     }
@@ -129,9 +187,20 @@ export const unknownVersionIs400: StacksCheck = {
     const before = await listedIds(ctx);
     const ex = await createStack(ctx, { platformVersion: bogus });
     if (expectError(ctx, 'STK-CREATE-UNKNOWN-VERSION', ex, 400, 'InvalidRequest', `create with platformVersion ${bogus}`)) {
-      ctx.expect.that('STK-CREATE-UNKNOWN-VERSION', 'the message of the refusal', messageOf(ex).includes(bogus), { expected: `a message naming ${bogus}`, actual: compact(messageOf(ex)) }, ex);
+      ctx.expect.that(
+        'STK-CREATE-UNKNOWN-VERSION',
+        'the message of the refusal',
+        messageOf(ex).includes(bogus),
+        { expected: `a message naming ${bogus}`, actual: compact(messageOf(ex)) },
+        ex,
+      );
     }
-    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the refused create', appeared(ctx, before, await listedIds(ctx)), []);
+    ctx.expect.equal(
+      'STK-CREATE-REFUSED-NO-STACK',
+      'stacks that appeared with the refused create',
+      appeared(ctx, before, await listedIds(ctx)),
+      [],
+    );
 
     // The start of a listed build ("9.3" of "9.3.2.40512") is not listed, but a service may know it as an alias of a
     // build it lists: which values it "knows" is not said beyond the list, so the answer is only observed.
@@ -182,6 +251,11 @@ export const malformedBodyIs400: StacksCheck = {
       if (ex.status === 202) accepted.push(String(ex.json?.id));
     }
     for (const id of accepted) await sendDelete(ctx, id);
-    ctx.expect.equal('STK-CREATE-REFUSED-NO-STACK', 'stacks that appeared with the malformed creates', appeared(ctx, before, await listedIds(ctx), accepted), []);
+    ctx.expect.equal(
+      'STK-CREATE-REFUSED-NO-STACK',
+      'stacks that appeared with the malformed creates',
+      appeared(ctx, before, await listedIds(ctx), accepted),
+      [],
+    );
   },
 };

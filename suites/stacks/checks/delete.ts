@@ -1,5 +1,18 @@
 import { poll } from '../../core/poll';
-import { createdAsDocumented, createStack, deleteStack, GONE_STATES, LIVE_STATES, pollStack, runningStack, sendDelete, stateOf, stacksOf, type StacksCheck, type StacksContext } from '../support';
+import {
+  createdAsDocumented,
+  createStack,
+  deleteStack,
+  GONE_STATES,
+  LIVE_STATES,
+  pollStack,
+  runningStack,
+  sendDelete,
+  stateOf,
+  stacksOf,
+  type StacksCheck,
+  type StacksContext,
+} from '../support';
 
 /**
  * What a deleted stack reads as afterwards. How long teardown takes, and the effect of delete on the state, are not
@@ -9,13 +22,28 @@ import { createdAsDocumented, createStack, deleteStack, GONE_STATES, LIVE_STATES
  * be read from a copy that lags).
  */
 async function expectGone(ctx: StacksContext, id: string, from: string): Promise<void> {
-  const { ex, reached: ok } = await pollStack(ctx, id, (e) => e.status === 404 || (e.status === 200 && GONE_STATES.includes(String(stateOf(e)))));
+  const { ex, reached: ok } = await pollStack(
+    ctx,
+    id,
+    (e) => e.status === 404 || (e.status === 200 && GONE_STATES.includes(String(stateOf(e)))),
+  );
   const state = ex.status === 200 ? String(stateOf(ex)) : `HTTP ${ex.status}`;
-  ctx.expect.that('STK-DELETE-EFFECT', `get of a deleted ${from} stack, within ${ctx.options.readyTimeoutS} s`, ok, { expected: `HTTP 404, or state ${GONE_STATES.join(' or ')}`, actual: state }, ex);
+  ctx.expect.that(
+    'STK-DELETE-EFFECT',
+    `get of a deleted ${from} stack, within ${ctx.options.readyTimeoutS} s`,
+    ok,
+    { expected: `HTTP 404, or state ${GONE_STATES.join(' or ')}`, actual: state },
+    ex,
+  );
   ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, get answers ${state}`);
   // A stack STOPPING may still exist for the caller: the list is held to get only once get answers 404.
   const missing = ex.status === 404 ? ex : (await pollStack(ctx, id, (e) => e.status === 404)).ex;
-  if (missing.status !== 404) return ctx.untested('STK-LIST-GET-AGREE', `get of the deleted stack did not answer 404 within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S)`, missing);
+  if (missing.status !== 404)
+    return ctx.untested(
+      'STK-LIST-GET-AGREE',
+      `get of the deleted stack did not answer 404 within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S)`,
+      missing,
+    );
   const liveEntry = async () => {
     const list = await ctx.http.send('listStacks');
     return { list, entry: stacksOf(list).find((s) => s.id === id && LIVE_STATES.includes(s.state)) };
@@ -25,10 +53,16 @@ async function expectGone(ctx: StacksContext, id: string, from: string): Promise
     'STK-LIST-GET-AGREE',
     `the list within ${ctx.options.readyTimeoutS} s of get answering 404 for a deleted ${from} stack`,
     reached,
-    { expected: `not listed as ${LIVE_STATES.join(' or ')}`, actual: value.entry ? `listed as ${value.entry.state}` : `list answered ${value.list.status}` },
+    {
+      expected: `not listed as ${LIVE_STATES.join(' or ')}`,
+      actual: value.entry ? `listed as ${value.entry.state}` : `list answered ${value.list.status}`,
+    },
     value.list,
   );
-  ctx.observe('STK-TRANSITIONS', `after delete of a ${from} stack, list ${value.entry ? `shows it as ${value.entry.state}` : 'no longer shows it as live'}`);
+  ctx.observe(
+    'STK-TRANSITIONS',
+    `after delete of a ${from} stack, list ${value.entry ? `shows it as ${value.entry.state}` : 'no longer shows it as live'}`,
+  );
 }
 
 export const deleteRemovesStack: StacksCheck = {

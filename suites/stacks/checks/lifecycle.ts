@@ -4,11 +4,22 @@ import { createCommand, deleteCommand, getCommand, listCommand } from '../model/
 import type { StackModel, StackReal } from '../model/model';
 import { deleteStack, LIVE_STATES, stacksOf, type StacksCheck } from '../support';
 
-const REQUIREMENTS = ['STK-OWNERSHIP', 'STK-CREATE-VISIBLE', 'STK-GET-200', 'STK-GET-404', 'STK-DELETE-204', 'STK-DELETE-404', 'STK-LIMIT-409', 'STK-CREATE-202', 'STK-ID-UNIQUE'];
+const REQUIREMENTS = [
+  'STK-OWNERSHIP',
+  'STK-CREATE-VISIBLE',
+  'STK-GET-200',
+  'STK-GET-404',
+  'STK-DELETE-204',
+  'STK-DELETE-404',
+  'STK-LIMIT-409',
+  'STK-CREATE-202',
+  'STK-ID-UNIQUE',
+];
 
 export const lifecycleMatchesModel: StacksCheck = {
   id: 'stacks.lifecycle.model',
-  title: 'Any sequence of create, list, get and delete by two users MUST agree with the documented model (ownership, visibility, limit, delete)',
+  title:
+    'Any sequence of create, list, get and delete by two users MUST agree with the documented model (ownership, visibility, limit, delete)',
   requirements: REQUIREMENTS,
   // Every stack it creates counts against the caller's limit, which other creating checks need free.
   shares: ['stack-quota'],
@@ -16,7 +27,12 @@ export const lifecycleMatchesModel: StacksCheck = {
     const users = ctx.has('second') ? ['primary', 'second'] : ['primary'];
     const user = fc.constantFrom(...users);
     const commands = fc.commands(
-      [user.map(createCommand), user.map(listCommand), fc.tuple(user, fc.nat(20)).map(([u, n]) => getCommand(u, n)), fc.tuple(user, fc.nat(20)).map(([u, n]) => deleteCommand(u, n))],
+      [
+        user.map(createCommand),
+        user.map(listCommand),
+        fc.tuple(user, fc.nat(20)).map(([u, n]) => getCommand(u, n)),
+        fc.tuple(user, fc.nat(20)).map(([u, n]) => deleteCommand(u, n)),
+      ],
       { maxCommands: 14 },
     );
     const exercised = new Set<string>();
@@ -49,7 +65,10 @@ export const lifecycleMatchesModel: StacksCheck = {
     const examples: [Iterable<fc.AsyncCommand<StackModel, StackReal>>][] = [
       [[createCommand('primary'), createCommand('primary'), listCommand('primary'), getCommand('primary', 0), getCommand('primary', 1)]],
     ];
-    if (users.includes('second')) examples.push([[createCommand('second'), listCommand('primary'), getCommand('primary', 0), deleteCommand('primary', 0), getCommand('second', 0)]]);
+    if (users.includes('second'))
+      examples.push([
+        [createCommand('second'), listCommand('primary'), getCommand('primary', 0), deleteCommand('primary', 0), getCommand('second', 0)],
+      ]);
     await checkProperty(ctx, REQUIREMENTS, 'stack lifecycle model', property, { exercised, examples });
   },
 };

@@ -1,5 +1,17 @@
 import { poll } from '../../core/poll';
-import { appeared, codeOf, createdAsDocumented, createStack, deleteStack, expectError, listedIds, recentlyDeleted, waitGone, type Created, type StacksCheck } from '../support';
+import {
+  appeared,
+  codeOf,
+  createdAsDocumented,
+  createStack,
+  deleteStack,
+  expectError,
+  listedIds,
+  recentlyDeleted,
+  waitGone,
+  type Created,
+  type StacksCheck,
+} from '../support';
 
 /** Creates the check will attempt before concluding the limit is out of reach (STACKS_LIMIT_PROBE_MAX, in the run's options). */
 const probeMax = (options: { apiOptions?: Record<string, unknown> }) => Number(options.apiOptions?.limitProbeMax ?? 12);
@@ -7,7 +19,8 @@ const REQUIREMENTS = ['STK-LIMIT-409', 'STK-LIMIT-VALUE', 'STK-CREATE-REFUSED-NO
 
 export const limitIs409: StacksCheck = {
   id: 'stacks.limit.max-stacks-409',
-  title: "Create beyond the per-user maximum MUST answer 409 MaxStacksLimitReached, create nothing, not affect other users, and count only the caller's active stacks",
+  title:
+    "Create beyond the per-user maximum MUST answer 409 MaxStacksLimitReached, create nothing, not affect other users, and count only the caller's active stacks",
   requirements: REQUIREMENTS,
   // Every stack it creates counts against the caller's limit, which other creating checks need free.
   shares: ['stack-quota'],
@@ -36,7 +49,13 @@ export const limitIs409: StacksCheck = {
     // "Create beyond" a maximum: a caller holding no stack at all is beyond no maximum. Stacks the run deleted
     // lately may still count (teardown is not shown), listed or not.
     const held = existing + created.length + recentlyDeleted(ctx);
-    ctx.expect.that('STK-LIMIT-409', 'stacks the caller held (or deleted lately) when its create was refused at the limit', held > 0, { expected: 'at least 1', actual: held }, refused);
+    ctx.expect.that(
+      'STK-LIMIT-409',
+      'stacks the caller held (or deleted lately) when its create was refused at the limit',
+      held > 0,
+      { expected: 'at least 1', actual: held },
+      refused,
+    );
     ctx.expect.equal(
       'STK-CREATE-REFUSED-NO-STACK',
       'stacks that appeared with the create refused at the limit',
@@ -56,7 +75,9 @@ export const limitIs409: StacksCheck = {
     if (ctx.has('second')) {
       const other = await createStack(ctx, {}, 'second', { settle: false });
       const what = other.status === 202 ? 'created' : `refused with ${other.status} ${String(codeOf(other) ?? '')}`;
-      const ok = other.status === 202 || (other.status === 409 && (await listedIds(ctx, 'second')).size + recentlyDeleted(ctx, 'second') >= existing + created.length);
+      const ok =
+        other.status === 202 ||
+        (other.status === 409 && (await listedIds(ctx, 'second')).size + recentlyDeleted(ctx, 'second') >= existing + created.length);
       // The limit is per user: a second user is not held to the first user's count.
       ctx.expect.that(
         'STK-LIMIT-409',
@@ -73,7 +94,10 @@ export const limitIs409: StacksCheck = {
     const ids = created.map((c) => c.json!.id);
     for (const c of created) await deleteStack(ctx, c);
     if (!(await waitGone(ctx, ids)))
-      return ctx.untested('STK-LIMIT-409', `the deleted stacks were not gone (get 404, not listed) within ${ctx.options.readyTimeoutS} s, so whether the limit frees up stays open`);
+      return ctx.untested(
+        'STK-LIMIT-409',
+        `the deleted stacks were not gone (get 404, not listed) within ${ctx.options.readyTimeoutS} s, so whether the limit frees up stays open`,
+      );
     // Gone from list and get, a deleted stack may still count for a while (how long is not shown): a 409 is sent
     // again until the ready timeout.
     const { value: after } = await poll(
@@ -82,7 +106,12 @@ export const limitIs409: StacksCheck = {
       (ex) => ex.status !== 409,
     );
     // How long a deleted stack counts is not shown: still refused at the limit after the wait is no verdict.
-    if (after.status === 409) return ctx.untested('STK-LIMIT-409', `create still refused at the limit ${ctx.options.readyTimeoutS} s after the caller's stacks were deleted and gone`, after);
+    if (after.status === 409)
+      return ctx.untested(
+        'STK-LIMIT-409',
+        `create still refused at the limit ${ctx.options.readyTimeoutS} s after the caller's stacks were deleted and gone`,
+        after,
+      );
     ctx.expect.status('STK-LIMIT-409', `create after the caller's ${ids.length} stack(s) were deleted and gone`, after, 202);
   },
 };

@@ -17,11 +17,18 @@ export const othersStacksAreInvisible: StacksCheck = {
     const ids = (list.json?.stacks ?? []).map((s) => s.id);
     ctx.expect.absent('STK-LIST-OWN', "ids the first user's list shows, against the second user's stack", ids, id, list);
     ctx.expect.absent('STK-OWNERSHIP', "ids the first user's list shows, against another user's stack", ids, id, list);
-    if (mine.status === 202) ctx.expect.contains('STK-LIST-OWN', "ids the caller's list shows, against its own stack", ids, mine.json!.id, list);
+    if (mine.status === 202)
+      ctx.expect.contains('STK-LIST-OWN', "ids the caller's list shows, against its own stack", ids, mine.json!.id, list);
 
     const get = await ctx.http.send('getStack', { params: { stackId: id } });
     expectError(ctx, 'STK-GET-404', get, 404, 'NotFound', "get of another user's stack");
-    ctx.expect.that('STK-OWNERSHIP', "get of another user's stack", get.status !== 200, { expected: 'anything but 200', actual: get.status }, get);
+    ctx.expect.that(
+      'STK-OWNERSHIP',
+      "get of another user's stack",
+      get.status !== 200,
+      { expected: 'anything but 200', actual: get.status },
+      get,
+    );
 
     const del = await ctx.http.send('deleteStack', { params: { stackId: id } });
     expectError(ctx, 'STK-DELETE-404', del, 404, 'NotFound', "delete of another user's stack");

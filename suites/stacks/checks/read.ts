@@ -16,7 +16,13 @@ export const listAnswers200: StacksCheck = {
     if (!ctx.expect.status('STK-LIST-200', 'list', ex, 200)) return;
     const entry = (Array.isArray(ex.json?.stacks) ? ex.json.stacks : []).find((x) => x.id === s.id);
     const same = entry && (['name', 'platformVersion', 'createdAt', 'terminationDate'] as const).every((k) => sameField(k, entry[k], s[k]));
-    ctx.expect.that('STK-LIST-200', 'the listed entry of the created stack (timestamps as instants)', Boolean(same), { expected: compact(s), actual: compact(entry) }, ex);
+    ctx.expect.that(
+      'STK-LIST-200',
+      'the listed entry of the created stack (timestamps as instants)',
+      Boolean(same),
+      { expected: compact(s), actual: compact(entry) },
+      ex,
+    );
   },
 };
 
@@ -28,9 +34,21 @@ export const versionsAnswer200: StacksCheck = {
     const ex = await ctx.http.send('listStackVersions');
     if (!ctx.expect.status('STK-VERSIONS-200', 'the versions list', ex, 200)) return;
     const versions = Array.isArray(ex.json?.versions) ? ex.json.versions : [];
-    ctx.expect.that('STK-VERSIONS-200', 'selectable versions listed', versions.length > 0, { expected: 'at least 1', actual: versions.length }, ex);
+    ctx.expect.that(
+      'STK-VERSIONS-200',
+      'selectable versions listed',
+      versions.length > 0,
+      { expected: 'at least 1', actual: versions.length },
+      ex,
+    );
     const ids = versions.map((v) => v.buildVersion);
-    ctx.expect.that('STK-VERSIONS-200', 'build versions of the list', new Set(ids).size === ids.length, { expected: 'each listed once', actual: compact(ids) }, ex);
+    ctx.expect.that(
+      'STK-VERSIONS-200',
+      'build versions of the list',
+      new Set(ids).size === ids.length,
+      { expected: 'each listed once', actual: compact(ids) },
+      ex,
+    );
   },
 };
 
@@ -90,10 +108,17 @@ export const missingStackIs404: StacksCheck = {
     ] as const) {
       const ex = await ctx.http.send(op, { params: { stackId: missingId(ctx) } });
       if (expectError(ctx, req, ex, 404, 'NotFound', `${op} of an id never issued`)) {
-        const says = /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(
-          messageOf(ex),
+        const says =
+          /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(
+            messageOf(ex),
+          );
+        ctx.expect.that(
+          req,
+          'the message of the 404',
+          says,
+          { expected: 'says the resource was not found', actual: compact(messageOf(ex)) },
+          ex,
         );
-        ctx.expect.that(req, 'the message of the 404', says, { expected: 'says the resource was not found', actual: compact(messageOf(ex)) }, ex);
       }
     }
   },

@@ -17,7 +17,10 @@ export const createCommand = (user: string): Command => ({
       const id = ex.json!.id;
       if (m.owner.size) m.exercised.add('STK-ID-UNIQUE');
       if (m.owner.has(id))
-        violated('STK-ID-UNIQUE', `create returned id ${id}, which an earlier stack of this sequence already had`, ex, { expected: `an id other than ${[...m.owner.keys()].join(', ')}`, actual: id });
+        violated('STK-ID-UNIQUE', `create returned id ${id}, which an earlier stack of this sequence already had`, ex, {
+          expected: `an id other than ${[...m.owner.keys()].join(', ')}`,
+          actual: id,
+        });
       r.created.push(ex);
       m.owner.set(id, user);
       m.live.add(id);
@@ -25,23 +28,40 @@ export const createCommand = (user: string): Command => ({
       limit.atLeast = Math.max(limit.atLeast, live + pre.active + 1);
       if (Number.isFinite(limit.atMost)) m.exercised.add('STK-LIMIT-409');
       if (limit.atLeast > limit.atMost)
-        violated('STK-LIMIT-409', `create succeeded for ${user} holding ${live + pre.active} active stacks, but an earlier create was refused when at most ${limit.atMost} could count`, ex, {
-          expected: `409 (an earlier create was refused when at most ${limit.atMost} stacks could count)`,
-          actual: `202 with ${live + pre.active} active`,
-        });
+        violated(
+          'STK-LIMIT-409',
+          `create succeeded for ${user} holding ${live + pre.active} active stacks, but an earlier create was refused when at most ${limit.atMost} could count`,
+          ex,
+          {
+            expected: `409 (an earlier create was refused when at most ${limit.atMost} stacks could count)`,
+            actual: `202 with ${live + pre.active} active`,
+          },
+        );
     } else if (ex.status === 409) {
       m.exercised.add('STK-LIMIT-409');
       if (codeOf(ex) !== 'MaxStacksLimitReached')
-        violated('STK-LIMIT-409', `create refused with 409 but code ${JSON.stringify(codeOf(ex))}`, ex, { expected: 'code MaxStacksLimitReached', actual: `code ${JSON.stringify(codeOf(ex))}` });
+        violated('STK-LIMIT-409', `create refused with 409 but code ${JSON.stringify(codeOf(ex))}`, ex, {
+          expected: 'code MaxStacksLimitReached',
+          actual: `code ${JSON.stringify(codeOf(ex))}`,
+        });
       // Deleted stacks may count until they are gone, listed or not (teardown is not shown): the run's recent deletes too.
       const couldCount = live + pre.listed + lingering + recentlyDeleted(r.ctx, user);
-      if (couldCount === 0) violated('STK-LIMIT-409', `create refused with 409 for ${user}, who holds no stack at all`, ex, { expected: '202 (no stack held)', actual: 409 });
+      if (couldCount === 0)
+        violated('STK-LIMIT-409', `create refused with 409 for ${user}, who holds no stack at all`, ex, {
+          expected: '202 (no stack held)',
+          actual: 409,
+        });
       limit.atMost = Math.min(limit.atMost, couldCount);
       if (limit.atLeast > limit.atMost)
-        violated('STK-LIMIT-409', `create refused with 409 for ${user} when at most ${couldCount} stacks could count, but an earlier create succeeded with ${limit.atLeast - 1} active`, ex, {
-          expected: `202 (an earlier create succeeded with ${limit.atLeast - 1} active)`,
-          actual: `409 with at most ${couldCount} that could count`,
-        });
+        violated(
+          'STK-LIMIT-409',
+          `create refused with 409 for ${user} when at most ${couldCount} stacks could count, but an earlier create succeeded with ${limit.atLeast - 1} active`,
+          ex,
+          {
+            expected: `202 (an earlier create succeeded with ${limit.atLeast - 1} active)`,
+            actual: `409 with at most ${couldCount} that could count`,
+          },
+        );
     } else violated('STK-CREATE-202', `create answered ${ex.status}`, ex, { expected: '202, or 409 at the limit', actual: ex.status });
   },
   toString: () => `create(${user})`,
@@ -56,8 +76,16 @@ export const listCommand = (user: string): Command => ({
     for (const id of [...m.live, ...m.deleted]) {
       const mine = m.owner.get(id) === user;
       m.exercised.add(mine ? 'STK-CREATE-VISIBLE' : 'STK-OWNERSHIP');
-      if (!mine && listed.has(id)) violated('STK-OWNERSHIP', `${user}'s list shows stack ${id} of ${m.owner.get(id)}`, ex, { expected: `without ${id}`, actual: `with ${id}` });
-      if (mine && m.live.has(id) && !listed.has(id)) violated('STK-CREATE-VISIBLE', `${user}'s live stack ${id} is missing from the list`, ex, { expected: `with ${id}`, actual: [...listed.keys()] });
+      if (!mine && listed.has(id))
+        violated('STK-OWNERSHIP', `${user}'s list shows stack ${id} of ${m.owner.get(id)}`, ex, {
+          expected: `without ${id}`,
+          actual: `with ${id}`,
+        });
+      if (mine && m.live.has(id) && !listed.has(id))
+        violated('STK-CREATE-VISIBLE', `${user}'s live stack ${id} is missing from the list`, ex, {
+          expected: `with ${id}`,
+          actual: [...listed.keys()],
+        });
     }
   },
   toString: () => `list(${user})`,
@@ -83,7 +111,12 @@ export const getCommand = (user: string, n: number): Command => ({
       const requirement = owner ? 'STK-OWNERSHIP' : 'STK-GET-404';
       m.exercised.add(requirement);
       if (ex.status !== 404)
-        violated(requirement, `get by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex, { expected: '404', actual: ex.status });
+        violated(
+          requirement,
+          `get by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`,
+          ex,
+          { expected: '404', actual: ex.status },
+        );
     }
   },
   toString: () => `get(${user}, #${n})`,
@@ -97,17 +130,24 @@ export const deleteCommand = (user: string, n: number): Command => ({
     const owner = m.owner.get(id);
     if (m.live.has(id) && owner === user) {
       m.exercised.add('STK-DELETE-204');
-      if (ex.status !== 204) violated('STK-DELETE-204', `delete of ${user}'s own stack ${id} answered ${ex.status}`, ex, { expected: '204', actual: ex.status });
+      if (ex.status !== 204)
+        violated('STK-DELETE-204', `delete of ${user}'s own stack ${id} answered ${ex.status}`, ex, { expected: '204', actual: ex.status });
       m.live.delete(id);
       m.deleted.add(id);
     } else if (m.deleted.has(id) && owner === user) {
       // A stack still stopping may or may not "exist" for the caller: 204 and 404 are both consistent.
-      if (ex.status !== 404 && ex.status !== 204) violated('STK-DELETE-404', `a repeated delete of ${id} answered ${ex.status}`, ex, { expected: '404 or 204', actual: ex.status });
+      if (ex.status !== 404 && ex.status !== 204)
+        violated('STK-DELETE-404', `a repeated delete of ${id} answered ${ex.status}`, ex, { expected: '404 or 204', actual: ex.status });
     } else {
       const requirement = owner ? 'STK-OWNERSHIP' : 'STK-DELETE-404';
       m.exercised.add(requirement);
       if (ex.status !== 404)
-        violated(requirement, `delete by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`, ex, { expected: '404', actual: ex.status });
+        violated(
+          requirement,
+          `delete by ${user} of ${owner ? `${owner}'s` : 'a never-created'} stack ${id} answered ${ex.status}, expected 404`,
+          ex,
+          { expected: '404', actual: ex.status },
+        );
     }
   },
   toString: () => `delete(${user}, #${n})`,

@@ -1,7 +1,16 @@
 // Backup and restore interface (backup_restore_interface).
 import { bad, notFound, isStr, isNum, boolParam01, spaceSeconds, epochFloat } from './util.mjs';
 import { coll, requireWriter } from './store.mjs';
-import { listObjects, countObjects, getObject, createObject, replaceObject, deleteObject, bulkDelete, methodNotAllowed } from './objects.mjs';
+import {
+  listObjects,
+  countObjects,
+  getObject,
+  createObject,
+  replaceObject,
+  deleteObject,
+  bulkDelete,
+  methodNotAllowed,
+} from './objects.mjs';
 import { bug } from './bugs.mjs';
 
 const TYPE = 'backup_restore';
@@ -34,14 +43,30 @@ export const backupKind = {
   type: TYPE,
   prefix: 'bkp',
   label: 'Backup/restore job',
-  known: ['job_type', 'status', 'start_time', 'end_time', 'last_queued_time', 'path', 'search_head_id', 'platform_server', 'rules', 'last_error', 'scheduled', 'frequency', 'backup_type'],
+  known: [
+    'job_type',
+    'status',
+    'start_time',
+    'end_time',
+    'last_queued_time',
+    'path',
+    'search_head_id',
+    'platform_server',
+    'rules',
+    'last_error',
+    'scheduled',
+    'frequency',
+    'backup_type',
+  ],
   owner: (user) => user.name,
   beforeRead: advance,
   validate(b) {
     if (b.job_type !== undefined && !JOB_TYPES.includes(b.job_type)) throw bad(`Field "job_type" must be one of ${JOB_TYPES.join(', ')}`);
     if (b.status !== undefined && !STATUSES.includes(b.status)) throw bad(`Field "status" must be one of ${STATUSES.join(', ')}`);
-    for (const f of ['start_time', 'end_time', 'last_queued_time']) if (b[f] !== undefined && b[f] !== null && !isNum(b[f])) throw bad(`Field "${f}" must be a number (epoch seconds)`);
-    for (const f of ['path', 'search_head_id', 'platform_server', 'last_error']) if (b[f] !== undefined && !isStr(b[f])) throw bad(`Field "${f}" must be a string`);
+    for (const f of ['start_time', 'end_time', 'last_queued_time'])
+      if (b[f] !== undefined && b[f] !== null && !isNum(b[f])) throw bad(`Field "${f}" must be a number (epoch seconds)`);
+    for (const f of ['path', 'search_head_id', 'platform_server', 'last_error'])
+      if (b[f] !== undefined && !isStr(b[f])) throw bad(`Field "${f}" must be a string`);
     if (b.rules !== undefined && !Array.isArray(b.rules)) throw bad('Field "rules" must be an array');
   },
   defaults(obj) {

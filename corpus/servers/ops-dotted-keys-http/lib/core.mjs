@@ -1,7 +1,34 @@
 // Core interface (itoa_interface): object types, entity lifecycle, templates.
-import { HttpError, bad, notFound, forbidden, clone, isObj, isStr, isNum, isStrArray, newKey, epochFloat, SCHEMA_VERSION, GLOBAL_TEAM, boolParam01 } from './util.mjs';
+import {
+  HttpError,
+  bad,
+  notFound,
+  forbidden,
+  clone,
+  isObj,
+  isStr,
+  isNum,
+  isStrArray,
+  newKey,
+  epochFloat,
+  SCHEMA_VERSION,
+  GLOBAL_TEAM,
+  boolParam01,
+} from './util.mjs';
 import { coll, canReadTeam, canWrite, visibleList, getReadable, getWritable, requireWriter, permissionsFor } from './store.mjs';
-import { listObjects, countObjects, getObject, createObject, replaceObject, deleteObject, bulkDelete, bulkUpdate, methodNotAllowed, stamp, SERVER_FIELDS } from './objects.mjs';
+import {
+  listObjects,
+  countObjects,
+  getObject,
+  createObject,
+  replaceObject,
+  deleteObject,
+  bulkDelete,
+  bulkUpdate,
+  methodNotAllowed,
+  stamp,
+  SERVER_FIELDS,
+} from './objects.mjs';
 import { sortList } from './query.mjs';
 import { bug } from './bugs.mjs';
 import { ctwKind, handleCtw } from './ctw.mjs';
@@ -238,7 +265,8 @@ const serviceKind = {
         k,
         links.filter((s) => s._key !== o._key),
       );
-    for (const w of coll('custom_threshold_windows').values()) if (Array.isArray(w.linked_services)) w.linked_services = w.linked_services.filter((l) => l.service_id !== o._key);
+    for (const w of coll('custom_threshold_windows').values())
+      if (Array.isArray(w.linked_services)) w.linked_services = w.linked_services.filter((l) => l.service_id !== o._key);
   },
   present: withPermissions,
 };
@@ -319,7 +347,8 @@ export const KINDS = {
 for (const t of SUPPORTED_TYPES) if (!KINDS[t]) KINDS[t] = genericKind(t);
 
 // ---------------------------------------------------------------- templatize
-const str = (v, d = '') => (v === undefined || v === null ? d : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const str = (v, d = '') =>
+  v === undefined || v === null ? d : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 const num = (v, d = 0) => (isNum(v) ? v : isStr(v) && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
 const boolish = (v) => v === true || v === 1 || v === '1' || v === 'true';
 
@@ -367,7 +396,8 @@ function tvtSpec(spec) {
     }
   }
   for (const b of Array.isArray(s.time_blocks) ? s.time_blocks : []) {
-    if (isObj(b) && isStr(b.time_block_key) && /^\d\d-\d\d$/.test(b.time_block_key)) blocks.push({ policy_key: str(b.policy_key, 'default_policy'), time_block_key: b.time_block_key });
+    if (isObj(b) && isStr(b.time_block_key) && /^\d\d-\d\d$/.test(b.time_block_key))
+      blocks.push({ policy_key: str(b.policy_key, 'default_policy'), time_block_key: b.time_block_key });
   }
   return { policies, time_blocks: blocks };
 }
@@ -388,7 +418,8 @@ function kpiTemplate(k, svcKey) {
     entity_statop: str(k.entity_statop, 'avg'),
     entity_id_fields: str(k.entity_id_fields),
     tz_offset: k.tz_offset === undefined ? null : k.tz_offset,
-    entity_alias_filtering_fields: k.entity_alias_filtering_fields === undefined || k.entity_alias_filtering_fields === '' ? null : k.entity_alias_filtering_fields,
+    entity_alias_filtering_fields:
+      k.entity_alias_filtering_fields === undefined || k.entity_alias_filtering_fields === '' ? null : k.entity_alias_filtering_fields,
     backfill_earliest_time: str(k.backfill_earliest_time, '-7d'),
     adaptive_thresholding_training_window: str(k.adaptive_thresholding_training_window, '-7d'),
     anomaly_detection_training_window: str(k.anomaly_detection_training_window, '-7d'),
@@ -431,7 +462,8 @@ function templatize(type, o) {
 
 // ---------------------------------------------------------------- entity lifecycle
 function keysPayload(body) {
-  if (!isObj(body) || !Array.isArray(body.data) || !body.data.every((k) => isStr(k) && k)) throw bad('The payload must be {"data": [<entity key>, ...]}');
+  if (!isObj(body) || !Array.isArray(body.data) || !body.data.every((k) => isStr(k) && k))
+    throw bad('The payload must be {"data": [<entity key>, ...]}');
   return [...new Set(body.data)];
 }
 function retireOne(user, e) {
@@ -517,7 +549,8 @@ function getLink(ctx, key) {
 function setLink(ctx, key, body) {
   requireWriter(ctx.user);
   const svc = getWritable(ctx.user, 'service', key, 'Service');
-  if (!canReadTeam(ctx.user, GLOBAL_TEAM)) throw forbidden('Linking a service to a service template requires read access to the Global team');
+  if (!canReadTeam(ctx.user, GLOBAL_TEAM))
+    throw forbidden('Linking a service to a service template requires read access to the Global team');
   if (!isObj(body) || !isStr(body._key) || !body._key) throw bad('The payload must be {"_key": <service template key>}');
   const tpl = getReadable(ctx.user, 'base_service_template', body._key, 'Service template');
   const prev = clone(svc);
@@ -610,7 +643,8 @@ export async function handleCore(ctx, segs) {
   }
   if (segs.length === 3 && c === 'templatize') {
     if (m !== 'GET') throw methodNotAllowed(['GET']);
-    if (a !== 'service' && a !== 'kpi_base_search') throw bad(`templatize is supported only for object types service and kpi_base_search, not ${a}`);
+    if (a !== 'service' && a !== 'kpi_base_search')
+      throw bad(`templatize is supported only for object types service and kpi_base_search, not ${a}`);
     return { body: templatize(a, getReadable(ctx.user, a, b, kind.label)) };
   }
   if (segs.length === 3 && a === 'service' && c === 'base_service_template') {

@@ -42,13 +42,16 @@ export const cpKind = {
   label: 'Content pack',
   known: ['overview', 'cp_version', 'metadata', 'ops_objects', 'platform_objects', 'user_selected_objects', 'status'],
   validate(body) {
-    for (const f of ['description', 'overview', 'cp_version']) if (body[f] !== undefined && body[f] !== null && !isStr(body[f])) throw bad(`Field "${f}" must be a string`);
-    if (body.status !== undefined && !CP_STATUSES.includes(body.status)) throw bad(`Field "status" must be one of ${CP_STATUSES.join(', ')}`);
+    for (const f of ['description', 'overview', 'cp_version'])
+      if (body[f] !== undefined && body[f] !== null && !isStr(body[f])) throw bad(`Field "${f}" must be a string`);
+    if (body.status !== undefined && !CP_STATUSES.includes(body.status))
+      throw bad(`Field "status" must be one of ${CP_STATUSES.join(', ')}`);
     if (body.metadata !== undefined) {
       const md = body.metadata;
       if (!isObj(md)) throw bad('Field "metadata" must be an object {icon, main_screenshot, screenshots}');
       if (md.icon !== undefined && md.icon !== null && !isStr(md.icon)) throw bad('metadata.icon must be a string or null');
-      if (md.main_screenshot !== undefined && md.main_screenshot !== null && !isObj(md.main_screenshot)) throw bad('metadata.main_screenshot must be an object');
+      if (md.main_screenshot !== undefined && md.main_screenshot !== null && !isObj(md.main_screenshot))
+        throw bad('metadata.main_screenshot must be an object');
       if (md.screenshots !== undefined && !Array.isArray(md.screenshots)) throw bad('metadata.screenshots must be an array');
     }
     if (body.ops_objects !== undefined) body.ops_objects = opsObjectsInput(body.ops_objects, 'ops_objects');
@@ -58,7 +61,10 @@ export const cpKind = {
       if (!isObj(u)) throw bad('"user_selected_objects" must be {ops_objects: {...}, platform_objects: {...}}');
       body.user_selected_objects = {
         ops_objects: u.ops_objects === undefined ? {} : opsObjectsInput(u.ops_objects, 'user_selected_objects.ops_objects'),
-        platform_objects: u.platform_objects === undefined ? platformInput({}, 'x') : platformInput(u.platform_objects, 'user_selected_objects.platform_objects'),
+        platform_objects:
+          u.platform_objects === undefined
+            ? platformInput({}, 'x')
+            : platformInput(u.platform_objects, 'user_selected_objects.platform_objects'),
       };
     }
   },
@@ -110,7 +116,8 @@ function list(ctx) {
   const mode = qp(ctx.query, 'output_mode');
   if (mode !== undefined && mode !== 'json') throw bad(`Invalid value for parameter "output_mode": only "json" is supported`);
   const status = qp(ctx.query, 'status');
-  if (status !== undefined && status !== '' && !CP_STATUSES.includes(status)) throw bad(`Invalid value for parameter "status": expected one of ${CP_STATUSES.join(', ')}`);
+  if (status !== undefined && status !== '' && !CP_STATUSES.includes(status))
+    throw bad(`Invalid value for parameter "status": expected one of ${CP_STATUSES.join(', ')}`);
   const dir = qp(ctx.query, 'sort_dir');
   const key = qp(ctx.query, 'sort_key');
   let asc;

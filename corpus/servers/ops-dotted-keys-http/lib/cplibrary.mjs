@@ -100,7 +100,8 @@ function install(ctx, p, body) {
     for (const [k, v] of Object.entries(b.content)) if (!isStrArray(v)) throw bad(`content.${k} must be an array of identifiers`);
     content = b.content;
   }
-  if (b.resolution !== undefined && b.resolution !== null && !['overwrite', 'skip'].includes(b.resolution)) throw bad('"resolution" must be "overwrite" or "skip"');
+  if (b.resolution !== undefined && b.resolution !== null && !['overwrite', 'skip'].includes(b.resolution))
+    throw bad('"resolution" must be "overwrite" or "skip"');
   const enabled = b.enabled === undefined || b.enabled === null ? false : bodyBool(b.enabled, 'enabled');
   const backfill = b.backfill === undefined || b.backfill === null ? true : bodyBool(b.backfill, 'backfill');
   if (b.prefix !== undefined && b.prefix !== null && !isStr(b.prefix)) throw bad('"prefix" must be a string');
@@ -145,7 +146,14 @@ function install(ctx, p, body) {
         failure.push({ content_type: group, id: it.id, title: it.title, type: 'OBJECT_ALREADY_EXISTS' });
         continue;
       }
-      const obj = { ...clone(it.object || {}), _key: key, title, description: it.description || '', sec_grp: GLOBAL_TEAM, source_content_pack: p.id };
+      const obj = {
+        ...clone(it.object || {}),
+        _key: key,
+        title,
+        description: it.description || '',
+        sec_grp: GLOBAL_TEAM,
+        source_content_pack: p.id,
+      };
       if (type === 'service') {
         obj.enabled = enabled ? 1 : 0;
         for (const k of obj.kpis || []) k.backfill_enabled = backfill;

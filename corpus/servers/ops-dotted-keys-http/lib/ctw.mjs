@@ -47,14 +47,17 @@ export const ctwKind = {
   ],
   validate(body) {
     if (body.status !== undefined) {
-      if (!isStr(body.status) || !['active', 'stopped'].includes(body.status.toLowerCase())) throw bad('Field "status" must be Active or Stopped');
+      if (!isStr(body.status) || !['active', 'stopped'].includes(body.status.toLowerCase()))
+        throw bad('Field "status" must be Active or Stopped');
     }
-    if (body.window_type !== undefined && (!isStr(body.window_type) || !['percentage', 'static'].includes(body.window_type))) throw bad('Field "window_type" must be "percentage" or "static"');
+    if (body.window_type !== undefined && (!isStr(body.window_type) || !['percentage', 'static'].includes(body.window_type)))
+      throw bad('Field "window_type" must be "percentage" or "static"');
     for (const f of ['window_config_percentage', 'start_time', 'end_time', 'last_stopped_time', 'duration'])
       if (body[f] !== undefined && body[f] !== null && !isNum(body[f])) throw bad(`Field "${f}" must be a number`);
     for (const f of ['description', 'pause_description', 'next_scheduled_time', 'cron_schedule'])
       if (body[f] !== undefined && body[f] !== null && !isStr(body[f])) throw bad(`Field "${f}" must be a string`);
-    if (body.window_config_static !== undefined && body.window_config_static !== null && !isObj(body.window_config_static)) throw bad('Field "window_config_static" must be an object');
+    if (body.window_config_static !== undefined && body.window_config_static !== null && !isObj(body.window_config_static))
+      throw bad('Field "window_config_static" must be an object');
     if (body.recurrence !== undefined && typeof body.recurrence !== 'boolean') throw bad('Field "recurrence" must be a boolean');
     if (body.sec_grp_list !== undefined && !isStrArray(body.sec_grp_list)) throw bad('Field "sec_grp_list" must be an array of strings');
     if (body.linked_services !== undefined) {
@@ -64,7 +67,8 @@ export const ctwKind = {
           throw bad(`linked_services[${i}] must be {service_id: string, linked_kpi_ids: [string]}`);
       });
     }
-    if (isNum(body.start_time) && isNum(body.end_time) && body.end_time < body.start_time) throw bad('end_time must not be before start_time');
+    if (isNum(body.start_time) && isNum(body.end_time) && body.end_time < body.start_time)
+      throw bad('end_time must not be before start_time');
   },
   defaults(obj) {
     if (obj.status === undefined) obj.status = 'active';
@@ -211,7 +215,10 @@ function linkedKpis(ctx) {
     }
   }
   rows.sort(
-    (a, b) => a.kpi_title.toLowerCase().localeCompare(b.kpi_title.toLowerCase()) || a.service_title.toLowerCase().localeCompare(b.service_title.toLowerCase()) || (a.kpi_key < b.kpi_key ? -1 : 1),
+    (a, b) =>
+      a.kpi_title.toLowerCase().localeCompare(b.kpi_title.toLowerCase()) ||
+      a.service_title.toLowerCase().localeCompare(b.service_title.toLowerCase()) ||
+      (a.kpi_key < b.kpi_key ? -1 : 1),
   );
   let page = rows;
   if (limit) page = rows.slice(0, limit);

@@ -135,7 +135,8 @@ export const ACTIONS = new Map(
       {
         description: 'Send an email notification to specified recipients',
         app: 'platform_alerts',
-        command: 'sendemail "server=$action.email.mailserver{default=localhost}$" "to=$action.email.to$" "subject=$action.email.subject$" results_link="$results.url$"',
+        command:
+          'sendemail "server=$action.email.mailserver{default=localhost}$" "to=$action.email.to$" "subject=$action.email.subject$" results_link="$results.url$"',
       },
     ),
     action(
@@ -158,7 +159,8 @@ export const ACTIONS = new Map(
       {
         description: 'Link the episode to a ticket in an external ticketing system',
         track_alert: '1',
-        command: 'ops_link_ticket ticket_system="$action.ops_event_action_link_ticket.param.ticket_system$" ticket_id="$action.ops_event_action_link_ticket.param.ticket_id$"',
+        command:
+          'ops_link_ticket ticket_system="$action.ops_event_action_link_ticket.param.ticket_system$" ticket_id="$action.ops_event_action_link_ticket.param.ticket_id$"',
       },
     ),
     action(
@@ -202,7 +204,8 @@ export const ACTIONS = new Map(
         description: 'Create or update an incident in the third-party ticketing product',
         app: 'TA-ticketing',
         maxresults: '1',
-        command: 'snowincident account="$action.snow_incident.param.account$" short_description="$action.snow_incident.param.short_description$"',
+        command:
+          'snowincident account="$action.snow_incident.param.account$" short_description="$action.snow_incident.param.short_description$"',
       },
     ),
     action(
@@ -240,7 +243,8 @@ function runAction(ctx, name, body) {
   const a = ACTIONS.get(name);
   if (!isObj(body)) throw bad('The payload must be {"params": {...}, "ids": [<episode id>, ...]}');
   if (!isObj(body.params)) throw bad('"params" must be an object with the action parameters');
-  if (!Array.isArray(body.ids) || !body.ids.length || !body.ids.every((x) => isStr(x) && x)) throw bad('"ids" must be a non-empty array of episode ids');
+  if (!Array.isArray(body.ids) || !body.ids.length || !body.ids.every((x) => isStr(x) && x))
+    throw bad('"ids" must be a non-empty array of episode ids');
   if (a.config.disabled === '1') throw bad(`Episode action "${name}" is disabled`);
   const ids = [...new Set(body.ids)];
   const eps = ids.map((id) => {
@@ -304,7 +308,8 @@ function idList(v) {
 function createTicketing(ctx, body) {
   requireWriter(ctx.user);
   if (!isObj(body)) throw bad('The payload must be {"id", "ticket_system", "ticket_id", "ticket_url"}');
-  for (const f of ['id', 'ticket_system', 'ticket_id', 'ticket_url']) if (!isStr(body[f]) || !body[f]) throw bad(`Field "${f}" is required and must be a non-empty string`);
+  for (const f of ['id', 'ticket_system', 'ticket_id', 'ticket_url'])
+    if (!isStr(body[f]) || !body[f]) throw bad(`Field "${f}" is required and must be a non-empty string`);
   const ids = idList(body.id);
   if (!ids.length || !ids.every(isStr)) throw bad('Field "id" must name at least one episode');
   const eps = ids.map((id) => {
@@ -338,7 +343,12 @@ function getTickets(ctx, key) {
     rows = rows.map(clone);
     if (p.ticket_id || p.ticket_url) {
       rows = rows
-        .map((t) => ({ ...t, tickets: t.tickets.filter((x) => (!p.ticket_id || x.ticket_id === p.ticket_id) && (!p.ticket_url || x.ticket_url === p.ticket_url)) }))
+        .map((t) => ({
+          ...t,
+          tickets: t.tickets.filter(
+            (x) => (!p.ticket_id || x.ticket_id === p.ticket_id) && (!p.ticket_url || x.ticket_url === p.ticket_url),
+          ),
+        }))
         .filter((t) => t.tickets.length);
     }
     out.push(...sortList(rows, 'ticket_system', true));
@@ -363,7 +373,8 @@ function postTickets(ctx, key, body) {
       return e;
     }),
   ];
-  for (const e of eps) if (!canWrite(ctx.user, 'notable_event_group', e)) throw forbidden(`User "${ctx.user.name}" cannot change episode "${e._key}"`);
+  for (const e of eps)
+    if (!canWrite(ctx.user, 'notable_event_group', e)) throw forbidden(`User "${ctx.user.name}" cannot change episode "${e._key}"`);
   return eps.map((e) => linkTicket(ctx.user, e, p.ticket_system, p.ticket_id, p.ticket_url || ''));
 }
 
@@ -479,17 +490,30 @@ export async function handleEvents(ctx, segs) {
       if (a === 'notable_event_comment')
         return {
           status: 201,
-          body: { comment: o.comment, comment_id: o._key, create_time: o.create_time.toFixed(6), mod_time: o.mod_time.toFixed(6), owner: o.owner, user: o.user, event_id: o.event_id },
+          body: {
+            comment: o.comment,
+            comment_id: o._key,
+            create_time: o.create_time.toFixed(6),
+            mod_time: o.mod_time.toFixed(6),
+            owner: o.owner,
+            user: o.user,
+            event_id: o.event_id,
+          },
         };
       return { status: 201, body: { _key: r.key } };
     }
-    if (appendOnly && (m === 'DELETE' || m === 'PUT' || m === 'POST')) throw new HttpError(405, 'Episode comments are append-only: update and delete are not supported', { Allow: 'GET, POST' });
+    if (appendOnly && (m === 'DELETE' || m === 'PUT' || m === 'POST'))
+      throw new HttpError(405, 'Episode comments are append-only: update and delete are not supported', { Allow: 'GET, POST' });
     throw methodNotAllowed(CREATABLE.includes(a) ? ['GET', 'POST'] : ['GET']);
   }
   if (segs.length === 2) {
     if (m === 'GET') {
       const byEvent = qp(ctx.query, 'is_event_id');
-      if (byEvent !== undefined && /^(1|true)$/i.test(byEvent) && (a === 'notable_event_comment' || a === 'notable_event_tag' || a === 'external_ticket')) {
+      if (
+        byEvent !== undefined &&
+        /^(1|true)$/i.test(byEvent) &&
+        (a === 'notable_event_comment' || a === 'notable_event_tag' || a === 'external_ticket')
+      ) {
         getReadable(ctx.user, 'notable_event_group', b, 'Episode');
         return {
           body: sortList(

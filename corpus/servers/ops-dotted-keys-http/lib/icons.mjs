@@ -18,7 +18,9 @@ function listIcons(ctx) {
   if (cats) {
     const names = new Set(IMMUTABLE_CATEGORIES);
     for (const i of coll(TYPE).values()) names.add(i.category);
-    return [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())).map((name) => (IMMUTABLE_CATEGORIES.includes(name) ? { name, immutable: true } : { name }));
+    return [...names]
+      .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))
+      .map((name) => (IMMUTABLE_CATEGORIES.includes(name) ? { name, immutable: true } : { name }));
   }
   const category = qp(ctx.query, 'category');
   let all = [...coll(TYPE).values()];
@@ -39,7 +41,8 @@ function saveIcons(ctx, body) {
   if (!body.length) throw bad('The payload must hold at least one icon');
   const prepared = body.map((ic, i) => {
     if (!isObj(ic)) throw bad(`icons[${i}] must be an object`);
-    for (const f of ['title', 'svg_path', 'category']) if (!isStr(ic[f]) || !ic[f].trim()) throw bad(`icons[${i}].${f} is required and must be a non-empty string`);
+    for (const f of ['title', 'svg_path', 'category'])
+      if (!isStr(ic[f]) || !ic[f].trim()) throw bad(`icons[${i}].${f} is required and must be a non-empty string`);
     const w = sizeField(ic.default_width, 'default_width', i);
     const h = sizeField(ic.default_height, 'default_height', i);
     if (IMMUTABLE_CATEGORIES.includes(ic.category)) throw bad(`Category "${ic.category}" is immutable: icons cannot be added to it`);

@@ -1,7 +1,16 @@
 // Maintenance interface (maintenance_services_interface): maintenance windows.
 import { bad, notFound, isObj, isStr, isNum, isStrArray, boolParam01, GLOBAL_TEAM } from './util.mjs';
 import { coll, canRead, canWrite, canReadTeam, requireWriter } from './store.mjs';
-import { listObjects, countObjects, getObject, createObject, replaceObject, deleteObject, bulkDelete, methodNotAllowed } from './objects.mjs';
+import {
+  listObjects,
+  countObjects,
+  getObject,
+  createObject,
+  replaceObject,
+  deleteObject,
+  bulkDelete,
+  methodNotAllowed,
+} from './objects.mjs';
 import { bug } from './bugs.mjs';
 
 const TYPE = 'maintenance_calendar';
@@ -24,7 +33,8 @@ export const maintKind = {
   known: ['start_time', 'end_time', 'objects', 'sec_grp_list', 'comment', 'can_edit'],
   owner: (user) => user.name,
   validate(b, { user, prev }) {
-    for (const f of ['start_time', 'end_time']) if (b[f] !== undefined && !isNum(b[f])) throw bad(`Field "${f}" must be a number (epoch seconds)`);
+    for (const f of ['start_time', 'end_time'])
+      if (b[f] !== undefined && !isNum(b[f])) throw bad(`Field "${f}" must be a number (epoch seconds)`);
     const s = b.start_time !== undefined ? b.start_time : prev?.start_time;
     const e = b.end_time !== undefined ? b.end_time : prev?.end_time;
     if (isNum(s) && isNum(e) && e <= s) throw bad('end_time must be later than start_time');
@@ -33,7 +43,8 @@ export const maintKind = {
     if (b.objects !== undefined) {
       if (!Array.isArray(b.objects)) throw bad('Field "objects" must be an array of {object_type, _key}');
       b.objects.forEach((o, i) => {
-        if (!isObj(o) || !['service', 'entity'].includes(o.object_type) || !isStr(o._key) || !o._key) throw bad(`objects[${i}] must be {object_type: "service" or "entity", _key: string}`);
+        if (!isObj(o) || !['service', 'entity'].includes(o.object_type) || !isStr(o._key) || !o._key)
+          throw bad(`objects[${i}] must be {object_type: "service" or "entity", _key: string}`);
         const x = coll(o.object_type).get(o._key);
         if (!x || !canReadTeam(user, x.sec_grp || GLOBAL_TEAM)) throw bad(`objects[${i}]: ${o.object_type} "${o._key}" does not exist`);
       });

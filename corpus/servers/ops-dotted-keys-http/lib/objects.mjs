@@ -1,6 +1,34 @@
 // Generic object CRUD used by the core, maintenance, backup and event-management interfaces.
-import { HttpError, bad, notFound, clone, isObj, isStr, newKey, nowParts, isoMicro, spaceMicro, epochFloat, SCHEMA_VERSION, GLOBAL_TEAM, boolParam01, qp } from './util.mjs';
-import { coll, snapshotAll, restoreAll, canRead, canWrite, visibleList, getReadable, getWritable, requireWriter, checkTargetTeams, objTeams } from './store.mjs';
+import {
+  HttpError,
+  bad,
+  notFound,
+  clone,
+  isObj,
+  isStr,
+  newKey,
+  nowParts,
+  isoMicro,
+  spaceMicro,
+  epochFloat,
+  SCHEMA_VERSION,
+  GLOBAL_TEAM,
+  boolParam01,
+  qp,
+} from './util.mjs';
+import {
+  coll,
+  snapshotAll,
+  restoreAll,
+  canRead,
+  canWrite,
+  visibleList,
+  getReadable,
+  getWritable,
+  requireWriter,
+  checkTargetTeams,
+  objTeams,
+} from './store.mjs';
 import { selectShared, parseFields, project, filterPredicate } from './query.mjs';
 import { bug } from './bugs.mjs';
 
@@ -84,15 +112,19 @@ function checkKeyField(k) {
 
 function requireTitle(kind, body) {
   for (const f of kind.required || ['title']) {
-    if (body[f] === undefined || body[f] === null || body[f] === '') throw bad(`Missing required field "${f}" for object type ${kind.type}`);
+    if (body[f] === undefined || body[f] === null || body[f] === '')
+      throw bad(`Missing required field "${f}" for object type ${kind.type}`);
   }
 }
 
 function baseValidate(kind, body) {
-  if (body.title !== undefined && (!isStr(body.title) || (!body.title.trim() && (kind.required || ['title']).includes('title')))) throw bad('Field "title" must be a non-empty string');
-  if (body.description !== undefined && body.description !== null && !isStr(body.description)) throw bad('Field "description" must be a string');
+  if (body.title !== undefined && (!isStr(body.title) || (!body.title.trim() && (kind.required || ['title']).includes('title'))))
+    throw bad('Field "title" must be a non-empty string');
+  if (body.description !== undefined && body.description !== null && !isStr(body.description))
+    throw bad('Field "description" must be a string');
   if (body.sec_grp !== undefined && (!isStr(body.sec_grp) || !body.sec_grp)) throw bad('Field "sec_grp" must be a non-empty string');
-  if (body.object_type !== undefined && body.object_type !== kind.type) throw bad(`Field "object_type" is "${body.object_type}" but the request addresses object type ${kind.type}`);
+  if (body.object_type !== undefined && body.object_type !== kind.type)
+    throw bad(`Field "object_type" is "${body.object_type}" but the request addresses object type ${kind.type}`);
 }
 
 function strip(body) {
@@ -168,7 +200,8 @@ export function replaceObject(kind, ctx, key, body, partial) {
   requireWriter(ctx.user);
   const prev = getWritable(ctx.user, kind.type, key, kind.label);
   if (!isObj(body)) throw bad(`The payload must be a JSON object describing one ${kind.type}`);
-  if (body._key !== undefined && body._key !== key) throw bad(`The _key in the payload ("${body._key}") differs from the _key in the path ("${key}")`);
+  if (body._key !== undefined && body._key !== key)
+    throw bad(`The _key in the payload ("${body._key}") differs from the _key in the path ("${key}")`);
   if (kind.immutable?.(prev)) throw bad(kind.immutable(prev));
   baseValidate(kind, body);
   let obj;

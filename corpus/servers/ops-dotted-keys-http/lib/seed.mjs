@@ -102,7 +102,13 @@ function kpi(key, title, o = {}) {
     time_variate_thresholds: Boolean(o.tvt),
     time_variate_thresholds_specification: {
       policies: {
-        default_policy: { title: 'Default', policy_type: 'static', aggregate_thresholds: clone(agg), entity_thresholds: thr(o.field || 'value', []), time_blocks: [] },
+        default_policy: {
+          title: 'Default',
+          policy_type: 'static',
+          aggregate_thresholds: clone(agg),
+          entity_thresholds: thr(o.field || 'value', []),
+          time_blocks: [],
+        },
         ...(o.tvt
           ? {
               night_policy: {
@@ -124,14 +130,37 @@ function kpi(key, title, o = {}) {
     },
   };
 }
-const rule = (field, value, type = 'alias') => ({ rule_condition: 'AND', rule_items: [{ field, field_type: type, rule_type: 'matches', value }] });
+const rule = (field, value, type = 'alias') => ({
+  rule_condition: 'AND',
+  rule_items: [{ field, field_type: type, rule_type: 'matches', value }],
+});
 
 export function seed() {
   // ---------------------------------------------------------------- teams
-  mk(KINDS.team, { _key: GLOBAL_TEAM, title: 'Global', description: 'Objects visible to every team', acl: { read: ['ops_user', 'ops_admin'], write: ['ops_admin'], owner: 'nobody' } });
-  mk(KINDS.team, { _key: EAST, title: 'Team Ops East', description: 'Operations, eastern data centres', acl: { read: ['ops_team_admin'], write: ['ops_team_admin'], owner: 'nobody' } });
-  mk(KINDS.team, { _key: WEST, title: 'Team Net West', description: 'Network engineering, west region', acl: { read: ['ops_user'], write: ['ops_admin'], owner: 'nobody' } });
-  mk(KINDS.team, { _key: NORTH, title: 'team dba north', description: 'Database administrators', acl: { read: ['ops_admin'], write: ['ops_admin'], owner: 'nobody' } });
+  mk(KINDS.team, {
+    _key: GLOBAL_TEAM,
+    title: 'Global',
+    description: 'Objects visible to every team',
+    acl: { read: ['ops_user', 'ops_admin'], write: ['ops_admin'], owner: 'nobody' },
+  });
+  mk(KINDS.team, {
+    _key: EAST,
+    title: 'Team Ops East',
+    description: 'Operations, eastern data centres',
+    acl: { read: ['ops_team_admin'], write: ['ops_team_admin'], owner: 'nobody' },
+  });
+  mk(KINDS.team, {
+    _key: WEST,
+    title: 'Team Net West',
+    description: 'Network engineering, west region',
+    acl: { read: ['ops_user'], write: ['ops_admin'], owner: 'nobody' },
+  });
+  mk(KINDS.team, {
+    _key: NORTH,
+    title: 'team dba north',
+    description: 'Database administrators',
+    acl: { read: ['ops_admin'], write: ['ops_admin'], owner: 'nobody' },
+  });
 
   // ---------------------------------------------------------------- base searches & threshold templates
   mk(KINDS.kpi_base_search, {
@@ -193,7 +222,16 @@ export function seed() {
     alert_period: '15',
     alert_lag: '60',
     search_alert_earliest: '15',
-    metrics: [{ _key: 'bsm.000079:d1', title: 'Job Duration', threshold_field: 'duration_s', aggregate_statop: 'max', entity_statop: 'avg', unit: 's' }],
+    metrics: [
+      {
+        _key: 'bsm.000079:d1',
+        title: 'Job Duration',
+        threshold_field: 'duration_s',
+        aggregate_statop: 'max',
+        entity_statop: 'avg',
+        unit: 's',
+      },
+    ],
   });
   mk(KINDS.kpi_threshold_template, {
     _key: 'ktt.000080:p1',
@@ -256,7 +294,14 @@ export function seed() {
     service_tags: { tags: ['web', 'tier1'] },
     services_depends_on: [],
     kpis: [
-      kpi('kpi.000043:a1', 'Request Latency', { base: 'kbs.000075:s1', metric: 'bsm.000076:l1', field: 'response_ms', unit: 'ms', urgency: '8', tvt: true }),
+      kpi('kpi.000043:a1', 'Request Latency', {
+        base: 'kbs.000075:s1',
+        metric: 'bsm.000076:l1',
+        field: 'response_ms',
+        unit: 'ms',
+        urgency: '8',
+        tvt: true,
+      }),
       kpi('kpi.000044:b2', 'HTTP 5xx Errors', { base: 'kbs.000075:s1', metric: 'bsm.000077:e5', field: 'status_5xx', urgency: '11' }),
     ],
   });
@@ -356,26 +401,54 @@ export function seed() {
   w8.retired_time = epochFloat() - 86400 * 3;
 
   // ---------------------------------------------------------------- other core objects
-  const g = (type, key, title, team, extra = {}) => mk(KINDS[type], { _key: key, title, sec_grp: team, description: extra.description || `${title}`, ...extra });
+  const g = (type, key, title, team, extra = {}) =>
+    mk(KINDS[type], { _key: key, title, sec_grp: team, description: extra.description || `${title}`, ...extra });
   g('entity_type', 'ety.000090:y1', '*nix host', GLOBAL_TEAM, {
     description: 'Unix and Linux servers',
     vital_metrics: [{ title: 'CPU Usage', search: 'index=os cpu' }],
     data_drilldowns: [],
     dashboard_drilldowns: [],
   });
-  g('entity_type', 'ety.000091:y2', 'Router', WEST, { description: 'Network routers', vital_metrics: [], data_drilldowns: [], dashboard_drilldowns: [] });
-  g('deep_dive', 'dd.000082:v1', 'Storefront Triage', GLOBAL_TEAM, { focus_id: 'svc.000042:7k', lane_settings_collection: [{ title: 'Request Latency', laneType: 'kpi' }] });
+  g('entity_type', 'ety.000091:y2', 'Router', WEST, {
+    description: 'Network routers',
+    vital_metrics: [],
+    data_drilldowns: [],
+    dashboard_drilldowns: [],
+  });
+  g('deep_dive', 'dd.000082:v1', 'Storefront Triage', GLOBAL_TEAM, {
+    focus_id: 'svc.000042:7k',
+    lane_settings_collection: [{ title: 'Request Latency', laneType: 'kpi' }],
+  });
   g('deep_dive', 'dd.000083:v2', 'East Batch Investigation', EAST, { focus_id: 'svc.000052:e4', lane_settings_collection: [] });
-  g('glass_table', 'gt.000084:g1', 'Executive Overview', GLOBAL_TEAM, { svg_content: '<svg/>', content: [], latest: 'now', earliest: '-60m' });
+  g('glass_table', 'gt.000084:g1', 'Executive Overview', GLOBAL_TEAM, {
+    svg_content: '<svg/>',
+    content: [],
+    latest: 'now',
+    earliest: '-60m',
+  });
   g('glass_table', 'gt.000085:g2', 'East Ops Board', EAST, { svg_content: '<svg/>', content: [], latest: 'now', earliest: '-4h' });
   g('home_view', 'hv.000086:a1', 'Default Service Analyzer', GLOBAL_TEAM, { isDefault: true, serviceFilter: [] });
   g('home_view', 'hv.000087:a2', 'east analyzer', EAST, { isDefault: false, serviceFilter: ['svc.000052:e4'] });
   g('kpi_template', 'kt.000088:k1', 'Web KPIs', GLOBAL_TEAM, { kpis: [kpi('kpi.000089:kt', 'Request Latency')] });
-  g('event_management_state', 'ems.000092:s1', 'Episode Review - Default', GLOBAL_TEAM, { viewingOption: 'standard', columns: ['severity', 'title', 'status', 'owner'] });
-  g('event_management_state', 'ems.000093:s2', 'Episode Review - East', EAST, { viewingOption: 'standard', columns: ['severity', 'title'] });
+  g('event_management_state', 'ems.000092:s1', 'Episode Review - Default', GLOBAL_TEAM, {
+    viewingOption: 'standard',
+    columns: ['severity', 'title', 'status', 'owner'],
+  });
+  g('event_management_state', 'ems.000093:s2', 'Episode Review - East', EAST, {
+    viewingOption: 'standard',
+    columns: ['severity', 'title'],
+  });
   g('entity_filter_rule', 'efr.000094:f1', 'Linux hosts', GLOBAL_TEAM, { entity_rules: [rule('os', 'linux', 'info')] });
-  g('entity_relationship', 'erl.000095:r1', 'web-01 hosts storefront', GLOBAL_TEAM, { subject_identifier: 'web-01.prod', predicate: 'hosts', object_identifier: 'storefront' });
-  g('entity_relationship_rule', 'err.000096:r2', 'Hosts rule', GLOBAL_TEAM, { subject_type: 'host', predicate: 'hosts', object_type_name: 'application' });
+  g('entity_relationship', 'erl.000095:r1', 'web-01 hosts storefront', GLOBAL_TEAM, {
+    subject_identifier: 'web-01.prod',
+    predicate: 'hosts',
+    object_identifier: 'storefront',
+  });
+  g('entity_relationship_rule', 'err.000096:r2', 'Hosts rule', GLOBAL_TEAM, {
+    subject_type: 'host',
+    predicate: 'hosts',
+    object_type_name: 'application',
+  });
 
   // ---------------------------------------------------------------- custom threshold windows
   const now = Math.floor(Date.now() / 1000);
@@ -458,7 +531,14 @@ export function seed() {
     end_time: now + 1800.5,
     objects: [{ object_type: 'entity', _key: 'ent.000064:b1' }],
   });
-  mk(maintKind, { _key: 'mw.000103:a3', title: 'router firmware', comment: '', start_time: now + 3600 * 30, end_time: now + 3600 * 31, objects: [{ object_type: 'service', _key: 'svc.000048:m9' }] });
+  mk(maintKind, {
+    _key: 'mw.000103:a3',
+    title: 'router firmware',
+    comment: '',
+    start_time: now + 3600 * 30,
+    end_time: now + 3600 * 31,
+    objects: [{ object_type: 'service', _key: 'svc.000048:m9' }],
+  });
   mk(maintKind, {
     _key: 'mw.000104:a4',
     title: 'Cross-team DR test',
@@ -470,7 +550,14 @@ export function seed() {
       { object_type: 'service', _key: 'svc.000052:e4' },
     ],
   });
-  mk(maintKind, { _key: 'mw.000105:a5', title: 'East sync freeze', comment: '', start_time: now + 600, end_time: now + 4200, objects: [{ object_type: 'service', _key: 'svc.000055:z8' }] });
+  mk(maintKind, {
+    _key: 'mw.000105:a5',
+    title: 'East sync freeze',
+    comment: '',
+    start_time: now + 600,
+    end_time: now + 4200,
+    objects: [{ object_type: 'service', _key: 'svc.000055:z8' }],
+  });
 
   // ---------------------------------------------------------------- backup/restore jobs
   const bk = (obj, created) => {
@@ -509,7 +596,17 @@ export function seed() {
     },
     now - 7300,
   );
-  bk({ _key: 'bkp.000107:b2', title: 'restore drill', job_type: 'Restore', status: 'Queued', path: '/opt/platform/var/ops/backups/pre-upgrade/backup.zip', rules: [] }, now - 60);
+  bk(
+    {
+      _key: 'bkp.000107:b2',
+      title: 'restore drill',
+      job_type: 'Restore',
+      status: 'Queued',
+      path: '/opt/platform/var/ops/backups/pre-upgrade/backup.zip',
+      rules: [],
+    },
+    now - 60,
+  );
   bk(
     {
       _key: 'bkp.000108:b3',
@@ -557,9 +654,28 @@ export function seed() {
     priority: 5,
     sec_grp: GLOBAL_TEAM,
   });
-  ev('notable_aggregation_policy', { _key: 'nap.000113:n2', title: 'East Batch Policy', description: 'Groups batch events per job', disabled: 0, group_severity: 'last', priority: 3, sec_grp: EAST });
+  ev('notable_aggregation_policy', {
+    _key: 'nap.000113:n2',
+    title: 'East Batch Policy',
+    description: 'Groups batch events per job',
+    disabled: 0,
+    group_severity: 'last',
+    priority: 3,
+    sec_grp: EAST,
+  });
   const epi = (key, title, team, status, severity, services) =>
-    ev('notable_event_group', { _key: key, event_id: key, title, description: `${title} (auto-grouped)`, status, severity, owner: 'unassigned', drilldown: [], service_ids: services, sec_grp: team });
+    ev('notable_event_group', {
+      _key: key,
+      event_id: key,
+      title,
+      description: `${title} (auto-grouped)`,
+      status,
+      severity,
+      owner: 'unassigned',
+      drilldown: [],
+      service_ids: services,
+      sec_grp: team,
+    });
   epi('epi.000114:e1', 'Web Storefront latency degraded', GLOBAL_TEAM, '2', '5', ['svc.000042:7k']);
   epi('epi.000115:e2', 'Payments API error burst', GLOBAL_TEAM, '1', '6', ['svc.000045:q3']);
   epi('epi.000116:e3', 'East batch backlog', EAST, '1', '4', ['svc.000052:e4']);
@@ -570,7 +686,13 @@ export function seed() {
   ev('notable_event_tag', { event_id: 'epi.000114:e1', tag_name: 'customer-impact' });
   ev('notable_event_tag', { event_id: 'epi.000116:e3', tag_name: 'batch' });
   const tk = (key, ep, system, tickets, team) => {
-    const t = { _key: key, event_id: ep, ticket_system: system, sec_grp: team, tickets: tickets.map(([id, url]) => ({ ticket_system: system, ticket_url: url, ticket_id: id })) };
+    const t = {
+      _key: key,
+      event_id: ep,
+      ticket_system: system,
+      sec_grp: team,
+      tickets: tickets.map(([id, url]) => ({ ticket_system: system, ticket_url: url, ticket_id: id })),
+    };
     mk(EVENT_KINDS.external_ticket, t);
   };
   tk('tkt.000118:t1', 'epi.000114:e1', 'ServiceNow', [['INC0012345', 'https://tickets.example.com/INC0012345']], GLOBAL_TEAM);
@@ -597,13 +719,31 @@ export function seed() {
     main_screenshot: { path: '/static/cp/unix/1.png', thumb: '/static/cp/unix/1_thumb.png' },
     _contents: {
       entity_types: [item('ety.cp-unix:nix', 'Unix Host', 'Entity type for Unix and Linux hosts', { vital_metrics: [] })],
-      kpi_base_searches: [item('kbs.cp-unix:os', 'OS Performance', 'CPU and memory base search', { base_search: 'index=os sourcetype=vmstat', metrics: [] }, { has_dependency: true })],
+      kpi_base_searches: [
+        item(
+          'kbs.cp-unix:os',
+          'OS Performance',
+          'CPU and memory base search',
+          { base_search: 'index=os sourcetype=vmstat', metrics: [] },
+          { has_dependency: true },
+        ),
+      ],
       services: [
-        item('svc.cp-unix:fleet', 'Unix Fleet', 'All Unix hosts', svcObj([kpi('kpi.cp-unix:cpu', 'CPU Utilization')]), { has_dependency: true }),
+        item('svc.cp-unix:fleet', 'Unix Fleet', 'All Unix hosts', svcObj([kpi('kpi.cp-unix:cpu', 'CPU Utilization')]), {
+          has_dependency: true,
+        }),
         item('svc.cp-unix:storage', 'Unix Storage', 'Disk usage of Unix hosts', svcObj([kpi('kpi.cp-unix:disk', 'Disk Usage')])),
       ],
       glass_tables: [item('gt.cp-unix:overview', 'Unix Overview', 'Glass table for the fleet', { content: [] })],
-      service_analyzers: [item('hv.cp-unix:analyzer', 'Unix Analyzer', 'Service analyzer for Unix services', { serviceFilter: [] }, { entitlement_status: false })],
+      service_analyzers: [
+        item(
+          'hv.cp-unix:analyzer',
+          'Unix Analyzer',
+          'Service analyzer for Unix services',
+          { serviceFilter: [] },
+          { entitlement_status: false },
+        ),
+      ],
     },
     _saved_searches: [
       { name: 'OPS Unix - Host inventory', enabled: true },
@@ -625,7 +765,12 @@ export function seed() {
     _contents: {
       services: [item('svc.cp-aws:ec2', 'Compute Instances', 'Instance health', svcObj([kpi('kpi.cp-aws:cpu', 'Instance CPU')]))],
       entity_types: [item('ety.cp-aws:vm', 'Cloud VM', 'Virtual machine entity type')],
-      correlation_searches: [item('cs.cp-aws:billing', 'Billing anomaly', 'Unexpected cost increase', { search: 'index=billing | anomalydetection cost', disabled: 1 })],
+      correlation_searches: [
+        item('cs.cp-aws:billing', 'Billing anomaly', 'Unexpected cost increase', {
+          search: 'index=billing | anomalydetection cost',
+          disabled: 1,
+        }),
+      ],
       aggregation_policies: [item('nap.cp-aws:default', 'Cloud events policy', 'Groups cloud alerts by account', { disabled: 1 })],
     },
     _saved_searches: [],
@@ -671,7 +816,12 @@ export function seed() {
     },
     _saved_searches: [],
   });
-  loadFailures.push({ id: 'DA-OPS-CP-broken-pack', title: 'Broken Pack', version: '0.9.0', error_message: 'Failed to parse app.conf: missing [launcher] stanza' });
+  loadFailures.push({
+    id: 'DA-OPS-CP-broken-pack',
+    title: 'Broken Pack',
+    version: '0.9.0',
+    error_message: 'Failed to parse app.conf: missing [launcher] stanza',
+  });
   localApps.set('DA-OPS-CP-vmware-dashboards', {
     id: 'DA-OPS-CP-vmware-dashboards',
     title: 'Virtualization Monitoring',
@@ -688,7 +838,9 @@ export function seed() {
     _saved_searches: [],
   });
   // the migration pack is installed already
-  handleLibrary({ ...ctx, json: async () => ({}) }, ['DA-OPS-CP-monitoring-migration', '1.0.2', 'install']).catch((e) => process.stderr.write(`seed install failed: ${e.message}\n`));
+  handleLibrary({ ...ctx, json: async () => ({}) }, ['DA-OPS-CP-monitoring-migration', '1.0.2', 'install']).catch((e) =>
+    process.stderr.write(`seed install failed: ${e.message}\n`),
+  );
 
   // ---------------------------------------------------------------- custom content packs
   mk(cpKind, {
@@ -699,9 +851,25 @@ export function seed() {
     cp_version: '1.2.0',
     status: 'Generated',
     sec_grp: GLOBAL_TEAM,
-    metadata: { icon: 'storefront.png', main_screenshot: { path: 'main.png', thumb: 'main_thumb.png' }, screenshots: [{ path: 's1.png', thumb: 's1_thumb.png' }] },
-    ops_objects: { service: ['svc.000042:7k', 'svc.000045:q3'], kpi_base_search: ['kbs.000075:s1'], glass_table: ['gt.000084:g1'], correlation_search: ['cs.000110:c1'] },
-    platform_objects: { dashboards: ['storefront_overview'], lookups: ['store_regions.csv'], macros: ['web_index'], props: [], savedsearches: ['Storefront - errors'], transforms: [] },
+    metadata: {
+      icon: 'storefront.png',
+      main_screenshot: { path: 'main.png', thumb: 'main_thumb.png' },
+      screenshots: [{ path: 's1.png', thumb: 's1_thumb.png' }],
+    },
+    ops_objects: {
+      service: ['svc.000042:7k', 'svc.000045:q3'],
+      kpi_base_search: ['kbs.000075:s1'],
+      glass_table: ['gt.000084:g1'],
+      correlation_search: ['cs.000110:c1'],
+    },
+    platform_objects: {
+      dashboards: ['storefront_overview'],
+      lookups: ['store_regions.csv'],
+      macros: ['web_index'],
+      props: [],
+      savedsearches: ['Storefront - errors'],
+      transforms: [],
+    },
     user_selected_objects: { ops_objects: { service: ['svc.000042:7k'] }, platform_objects: { dashboards: ['storefront_overview'] } },
   });
   mk(cpKind, {

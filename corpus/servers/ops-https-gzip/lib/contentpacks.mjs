@@ -56,7 +56,9 @@ function listPacks(ctx, q) {
   const key = q.has('sort_key') ? q.get('sort_key').trim() : 'id';
   const count = intParam(q, 'count');
   const offset = intParam(q, 'offset') || 0;
-  let rows = [...library.values()].map(publicPack).sort((a, b) => (asc ? 1 : -1) * compareValues(a[key], b[key]) || compareValues(a.id, b.id));
+  let rows = [...library.values()]
+    .map(publicPack)
+    .sort((a, b) => (asc ? 1 : -1) * compareValues(a[key], b[key]) || compareValues(a.id, b.id));
   rows = rows.slice(offset);
   if (count) rows = rows.slice(0, count);
   return { success: rows, failure: clone(libraryFailures) };
@@ -100,7 +102,13 @@ function parseContent(content) {
   }
   if (!isObj(content)) throw bad('"content" must map object-type names to arrays of identifiers');
   for (const [name, ids] of Object.entries(content)) {
-    const type = Object.hasOwn(GROUP_OF, name) ? name : Object.hasOwn(TYPE_OF_GROUP, name) ? TYPE_OF_GROUP[name] : name === 'saved_searches' ? 'saved_searches' : null;
+    const type = Object.hasOwn(GROUP_OF, name)
+      ? name
+      : Object.hasOwn(TYPE_OF_GROUP, name)
+        ? TYPE_OF_GROUP[name]
+        : name === 'saved_searches'
+          ? 'saved_searches'
+          : null;
     if (!type) throw bad(`Unknown object type "${name}" in content`);
     if (!isStrArray(ids)) throw bad(`content.${name} must be an array of identifiers`);
     for (const id of ids) sel.add(`${type}:${id}`);
@@ -113,7 +121,8 @@ function install(ctx, p, body) {
   const b = body === undefined ? {} : body;
   if (!isObj(b)) throw bad('Install payload must be a JSON object');
   const sel = parseContent(b.content);
-  if (b.resolution !== undefined && b.resolution !== 'overwrite' && b.resolution !== 'skip') throw bad('"resolution" must be overwrite or skip');
+  if (b.resolution !== undefined && b.resolution !== 'overwrite' && b.resolution !== 'skip')
+    throw bad('"resolution" must be overwrite or skip');
   const enabled = bodyBool(b.enabled, 'enabled', false);
   const backfill = bodyBool(b.backfill, 'backfill', true);
   if (b.prefix !== undefined && !isStr(b.prefix)) throw bad('"prefix" must be a string');
@@ -136,7 +145,12 @@ function install(ctx, p, body) {
     for (const s of sel) {
       if (!known.has(s)) {
         const [t, ...rest] = s.split(':');
-        failure.push({ content_type: t === '*' ? '' : Object.hasOwn(GROUP_OF, t) ? GROUP_OF[t] : t, id: rest.join(':'), title: '', type: 'OBJECT_NOT_FOUND' });
+        failure.push({
+          content_type: t === '*' ? '' : Object.hasOwn(GROUP_OF, t) ? GROUP_OF[t] : t,
+          id: rest.join(':'),
+          title: '',
+          type: 'OBJECT_NOT_FOUND',
+        });
       }
     }
   }
@@ -288,7 +302,8 @@ const authoring = new Collection({
     if (o.user_selected_objects !== undefined) {
       const u = o.user_selected_objects;
       if (!isObj(u)) throw bad('Field "user_selected_objects" must be an object {ops_objects, platform_objects}');
-      for (const k of Object.keys(u)) if (k !== 'ops_objects' && k !== 'platform_objects') throw bad(`Unknown member "${k}" in user_selected_objects`);
+      for (const k of Object.keys(u))
+        if (k !== 'ops_objects' && k !== 'platform_objects') throw bad(`Unknown member "${k}" in user_selected_objects`);
       if (u.ops_objects !== undefined) checkTypeArrays(u.ops_objects, OPS_OBJECT_TYPES, 'user_selected_objects.ops_objects');
       if (u.platform_objects !== undefined) checkTypeArrays(u.platform_objects, PLATFORM_KINDS, 'user_selected_objects.platform_objects');
     }
@@ -299,7 +314,12 @@ const authoring = new Collection({
     if (o.overview === undefined) o.overview = '';
     if (o.cp_version === undefined) o.cp_version = '1.0.0';
     const m = isObj(o.metadata) ? o.metadata : {};
-    o.metadata = { icon: m.icon ?? null, main_screenshot: isObj(m.main_screenshot) ? m.main_screenshot : {}, screenshots: Array.isArray(m.screenshots) ? m.screenshots : [], ...m };
+    o.metadata = {
+      icon: m.icon ?? null,
+      main_screenshot: isObj(m.main_screenshot) ? m.main_screenshot : {},
+      screenshots: Array.isArray(m.screenshots) ? m.screenshots : [],
+      ...m,
+    };
     if (!isObj(o.ops_objects)) o.ops_objects = {};
     const po = isObj(o.platform_objects) ? o.platform_objects : {};
     o.platform_objects = Object.fromEntries(PLATFORM_KINDS.map((k) => [k, po[k] || []]));
@@ -318,7 +338,9 @@ function listRow(o, withExtras) {
   return o;
 }
 function singleRead(o) {
-  o.ops_objects = Object.fromEntries(Object.entries(o.ops_objects || {}).map(([type, ids]) => [type, ids.map((id) => ({ [id]: titleOf(type, id) }))]));
+  o.ops_objects = Object.fromEntries(
+    Object.entries(o.ops_objects || {}).map(([type, ids]) => [type, ids.map((id) => ({ [id]: titleOf(type, id) }))]),
+  );
   return o;
 }
 

@@ -1,5 +1,18 @@
 // Core interface (itoa_interface): object types, generic CRUD and the entity/service extras.
-import { GLOBAL_TEAM, bad, notFound, forbidden, notAllowed, clone, isObj, isStr, isStrArray, newKey, boolParam, SCHEMA_VERSION } from './util.mjs';
+import {
+  GLOBAL_TEAM,
+  bad,
+  notFound,
+  forbidden,
+  notAllowed,
+  clone,
+  isObj,
+  isStr,
+  isStrArray,
+  newKey,
+  boolParam,
+  SCHEMA_VERSION,
+} from './util.mjs';
 import { Collection, db, publicCopy } from './store.mjs';
 import { canRead, canWrite, requireWriter, requireReadTeam } from './auth.mjs';
 import { EMPTY } from './http.mjs';
@@ -45,7 +58,8 @@ function checkTimeBlocks(spec, where) {
   }
   for (const [pk, p] of Object.entries(spec.policies || {})) {
     if (!isObj(p)) throw bad(`${where}: policy ${pk} must be an object`);
-    if (Array.isArray(p.time_blocks)) checkTimeBlocks({ time_blocks: p.time_blocks.filter((x) => isObj(x) && 'time_block_key' in x) }, where);
+    if (Array.isArray(p.time_blocks))
+      checkTimeBlocks({ time_blocks: p.time_blocks.filter((x) => isObj(x) && 'time_block_key' in x) }, where);
   }
 }
 const intFlag = (v, name) => {
@@ -124,7 +138,8 @@ const entities = new Collection({
       if (!Array.isArray(o.services)) throw bad('Field "services" must be an array of {_key, title}');
       for (const s of o.services) {
         const k = isObj(s) ? s._key : s;
-        if (typeof k !== 'string' || !db.service.map.has(k)) throw bad(`Unknown service "${typeof k === 'string' ? k : JSON.stringify(k)}" in services`);
+        if (typeof k !== 'string' || !db.service.map.has(k))
+          throw bad(`Unknown service "${typeof k === 'string' ? k : JSON.stringify(k)}" in services`);
       }
     }
     if (o.retirable !== undefined && o.retirable !== 0 && o.retirable !== 1) throw bad('Field "retirable" must be the integer 1 (or 0)');
@@ -164,7 +179,8 @@ const services = new Collection({
   validate(o) {
     validateKpis(o.kpis, 'service');
     if (o.entity_rules !== undefined && !Array.isArray(o.entity_rules)) throw bad('Field "entity_rules" must be an array');
-    if (o.services_depends_on !== undefined && !Array.isArray(o.services_depends_on)) throw bad('Field "services_depends_on" must be an array');
+    if (o.services_depends_on !== undefined && !Array.isArray(o.services_depends_on))
+      throw bad('Field "services_depends_on" must be an array');
     intFlag(o.enabled, 'enabled');
   },
   normalize(o, _ctx, old) {
@@ -229,7 +245,8 @@ new Collection({
     'source_itsi_da',
   ],
   validate(o) {
-    if (o.metrics !== undefined && (!Array.isArray(o.metrics) || !o.metrics.every(isObj))) throw bad('Field "metrics" must be an array of objects');
+    if (o.metrics !== undefined && (!Array.isArray(o.metrics) || !o.metrics.every(isObj)))
+      throw bad('Field "metrics" must be an array of objects');
     if (o.base_search !== undefined && !isStr(o.base_search)) throw bad('Field "base_search" must be a string');
   },
   normalize(o) {
@@ -240,7 +257,13 @@ new Collection({
 
 new Collection({
   name: 'kpi_threshold_template',
-  schemaFields: ['adaptive_thresholding_training_window', 'adaptive_thresholds_is_enabled', 'time_variate_thresholds', 'time_variate_thresholds_specification', 'objectType'],
+  schemaFields: [
+    'adaptive_thresholding_training_window',
+    'adaptive_thresholds_is_enabled',
+    'time_variate_thresholds',
+    'time_variate_thresholds_specification',
+    'objectType',
+  ],
   validate(o) {
     checkTimeBlocks(o.time_variate_thresholds_specification, 'kpi_threshold_template');
   },
@@ -326,7 +349,9 @@ function restore(ctx, body) {
   }
   for (const e of targets) {
     const cand = clone(e);
-    const links = (e.__retired_services || []).filter((s) => services.map.has(s._key)).map((s) => ({ _key: s._key, title: services.map.get(s._key).title }));
+    const links = (e.__retired_services || [])
+      .filter((s) => services.map.has(s._key))
+      .map((s) => ({ _key: s._key, title: services.map.get(s._key).title }));
     const have = new Set((cand.services || []).map((s) => s._key));
     cand.services = [...(cand.services || []), ...links.filter((s) => !have.has(s._key))];
     delete cand.__retired_services;
@@ -340,7 +365,9 @@ function restore(ctx, body) {
 
 function retireRetirable(ctx) {
   requireWriter(ctx.user);
-  const targets = entities.all().filter((e) => e.retirable === 1 && e.retired !== 1 && entities.readable(ctx, e) && entities.writable(ctx, e));
+  const targets = entities
+    .all()
+    .filter((e) => e.retirable === 1 && e.retired !== 1 && entities.readable(ctx, e) && entities.writable(ctx, e));
   for (const e of targets) retireOne(ctx, e);
   return targets.map((e) => e._key);
 }
@@ -350,7 +377,14 @@ function countRetirable(ctx) {
     .all()
     .filter((e) => e.retirable === 1 && e.retired !== 1 && entities.readable(ctx, e))
     .sort((a, b) => Buffer.compare(Buffer.from(a._key), Buffer.from(b._key)))
-    .map((e) => ({ object_type: 'entity', title: e.title, retirable: 1, sec_grp: e.sec_grp, _key: e._key, permissions: permissionsFor(ctx, e.sec_grp) }));
+    .map((e) => ({
+      object_type: 'entity',
+      title: e.title,
+      retirable: 1,
+      sec_grp: e.sec_grp,
+      _key: e._key,
+      permissions: permissionsFor(ctx, e.sec_grp),
+    }));
 }
 
 function kpiTemplate(k) {
@@ -400,7 +434,9 @@ function kpiTemplate(k) {
     datamodel: isObj(k.datamodel) ? clone(k.datamodel) : { object: '', datamodel: '', field: '', owner_field: '' },
     entity_thresholds: thr(k.entity_thresholds),
     aggregate_thresholds: thr(k.aggregate_thresholds),
-    time_variate_thresholds_specification: isObj(k.time_variate_thresholds_specification) ? clone(k.time_variate_thresholds_specification) : { policies: {}, time_blocks: [] },
+    time_variate_thresholds_specification: isObj(k.time_variate_thresholds_specification)
+      ? clone(k.time_variate_thresholds_specification)
+      : { policies: {}, time_blocks: [] },
   };
 }
 

@@ -37,12 +37,17 @@ const ctw = new Collection({
     for (const f of ['window_config_percentage', 'start_time', 'end_time', 'duration']) {
       if (o[f] !== undefined && (typeof o[f] !== 'number' || !Number.isFinite(o[f]))) throw bad(`Field "${f}" must be a number`);
     }
-    if (typeof o.start_time === 'number' && typeof o.end_time === 'number' && o.end_time < o.start_time) throw bad('end_time is before start_time');
-    for (const f of ['recurrence', 'is_overlapping']) if (o[f] !== undefined && typeof o[f] !== 'boolean') throw bad(`Field "${f}" must be a boolean`);
+    if (typeof o.start_time === 'number' && typeof o.end_time === 'number' && o.end_time < o.start_time)
+      throw bad('end_time is before start_time');
+    for (const f of ['recurrence', 'is_overlapping'])
+      if (o[f] !== undefined && typeof o[f] !== 'boolean') throw bad(`Field "${f}" must be a boolean`);
     if (o.window_config_static !== undefined && !isObj(o.window_config_static)) throw bad('Field "window_config_static" must be an object');
     if (o.overlapping_kpis !== undefined && !Array.isArray(o.overlapping_kpis)) throw bad('Field "overlapping_kpis" must be an array');
     if (o.linked_services !== undefined) {
-      if (!Array.isArray(o.linked_services) || !o.linked_services.every((l) => isObj(l) && isStr(l.service_id) && isStrArray(l.linked_kpi_ids ?? []))) {
+      if (
+        !Array.isArray(o.linked_services) ||
+        !o.linked_services.every((l) => isObj(l) && isStr(l.service_id) && isStrArray(l.linked_kpi_ids ?? []))
+      ) {
         throw bad('Field "linked_services" must be an array of {service_id, linked_kpi_ids: [string]}');
       }
     }

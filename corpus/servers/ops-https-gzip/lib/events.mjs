@@ -1,5 +1,19 @@
 // Event management interface: episode objects, episode actions and ticket links.
-import { GLOBAL_TEAM, bad, notFound, forbidden, notAllowed, clone, isObj, isStrArray, idList, boolParam, newKey, nowMicro, epochSeconds } from './util.mjs';
+import {
+  GLOBAL_TEAM,
+  bad,
+  notFound,
+  forbidden,
+  notAllowed,
+  clone,
+  isObj,
+  isStrArray,
+  idList,
+  boolParam,
+  newKey,
+  nowMicro,
+  epochSeconds,
+} from './util.mjs';
 import { Collection, db } from './store.mjs';
 import { canRead, requireWriteTeam } from './auth.mjs';
 import { listing } from './query.mjs';
@@ -15,11 +29,36 @@ const ev = (name, schemaFields, extra = {}) =>
     ...extra,
   });
 
-export const EVENT_TYPES = ['correlation_search', 'notable_event_group', 'notable_aggregation_policy', 'notable_event', 'notable_event_comment', 'notable_event_tag', 'external_ticket'];
+export const EVENT_TYPES = [
+  'correlation_search',
+  'notable_event_group',
+  'notable_aggregation_policy',
+  'notable_event',
+  'notable_event_comment',
+  'notable_event_tag',
+  'external_ticket',
+];
 
-ev('correlation_search', ['name', 'search', 'enabled', 'disabled', 'cron_schedule', 'dispatch.earliest_time', 'dispatch.latest_time', 'source_content_pack']);
+ev('correlation_search', [
+  'name',
+  'search',
+  'enabled',
+  'disabled',
+  'cron_schedule',
+  'dispatch.earliest_time',
+  'dispatch.latest_time',
+  'source_content_pack',
+]);
 ev('notable_event_group', ['status', 'severity', 'owner', 'event_id', 'drilldown', 'policy_id', 'is_active']);
-ev('notable_aggregation_policy', ['filter_criteria', 'breaking_criteria', 'group_severity', 'group_status', 'enabled', 'priority', 'source_content_pack']);
+ev('notable_aggregation_policy', [
+  'filter_criteria',
+  'breaking_criteria',
+  'group_severity',
+  'group_status',
+  'enabled',
+  'priority',
+  'source_content_pack',
+]);
 ev('notable_event', ['event_id', 'severity', 'status', 'owner', 'source', 'serviceid', 'service_ids', 'host', 'event_identifier_hash']);
 const _comments = ev('notable_event_comment', ['event_id', 'comment', 'user', 'owner']);
 const _tags = ev('notable_event_tag', ['event_id', 'tag_name', 'user', 'owner']);
@@ -59,26 +98,52 @@ export const EVENT_CONFIGURATION = {
 const act = (action_name, label, type, flags, conf) => ({ action_name, label, type, flags, conf });
 // flags: [is_group_compatible, execute_once_per_group, execute_in_sync, is_bulk_compatible]
 export const ACTIONS = [
-  act('email', 'Send email', '', [1, '0', '0', '1'], { command: 'sendemail to="$action.to$" subject="$action.subject$" format="$action.format$"', icon_path: 'mod_alert_icon_email.png' }),
-  act('script', 'Run a script', '', [1, '0', '0', '0'], { command: 'runshellscript $action.script.param.filename$', icon_path: 'mod_alert_icon_script.png' }),
+  act('email', 'Send email', '', [1, '0', '0', '1'], {
+    command: 'sendemail to="$action.to$" subject="$action.subject$" format="$action.format$"',
+    icon_path: 'mod_alert_icon_email.png',
+  }),
+  act('script', 'Run a script', '', [1, '0', '0', '0'], {
+    command: 'runshellscript $action.script.param.filename$',
+    icon_path: 'mod_alert_icon_script.png',
+  }),
   act('ops_event_action_link_ticket', 'Link Ticket', 'external_ticket', [1, '1', '1', '1'], {
     command: 'opslinkticket ticket_system="$action.ticket_system$" ticket_id="$action.ticket_id$" ticket_url="$action.ticket_url$"',
     icon_path: 'link_ticket.png',
   }),
-  act('ops_event_action_link_url', 'Link URL', '', [1, '0', '1', '0'], { command: 'opslinkurl url="$action.url$"', icon_path: 'link_url.png' }),
-  act('ops_event_action_send_to_orchestrator', 'Send to Orchestrator', '', [0, '0', '0', '0'], { command: 'opssendtoorchestrator playbook="$action.playbook$"', icon_path: 'orchestrator.png' }),
-  act('ops_sample_event_action_ping', 'Ping a host', '', [0, '0', '1', '0'], { command: 'opsping host="$action.host_to_ping$"', icon_path: 'ping.png' }),
+  act('ops_event_action_link_url', 'Link URL', '', [1, '0', '1', '0'], {
+    command: 'opslinkurl url="$action.url$"',
+    icon_path: 'link_url.png',
+  }),
+  act('ops_event_action_send_to_orchestrator', 'Send to Orchestrator', '', [0, '0', '0', '0'], {
+    command: 'opssendtoorchestrator playbook="$action.playbook$"',
+    icon_path: 'orchestrator.png',
+  }),
+  act('ops_sample_event_action_ping', 'Ping a host', '', [0, '0', '1', '0'], {
+    command: 'opsping host="$action.host_to_ping$"',
+    icon_path: 'ping.png',
+  }),
   act('incident_desk_create_incident', 'Incident Desk Incident', 'external_ticket', [1, '1', '0', '1'], {
     command: 'incidentdesk action="create" short_description="$action.title$"',
     icon_path: 'incident_desk.png',
   }),
-  act('pager_rotation_trigger', 'Pager Rotation Alert', '', [1, '1', '0', '1'], { command: 'pagerrotation trigger routing_key="$action.routing_key$"', icon_path: 'pager.png' }),
+  act('pager_rotation_trigger', 'Pager Rotation Alert', '', [1, '1', '0', '1'], {
+    command: 'pagerrotation trigger routing_key="$action.routing_key$"',
+    icon_path: 'pager.png',
+  }),
 ];
 const findAction = (name) => ACTIONS.find((a) => a.action_name === name);
 
 function actionEntry(a) {
   const [g, once, sync, bulk] = a.flags;
-  return { label: a.label, type: a.type, is_group_compatible: g, action_name: a.action_name, execute_once_per_group: once, execute_in_sync: sync, is_bulk_compatible: bulk };
+  return {
+    label: a.label,
+    type: a.type,
+    is_group_compatible: g,
+    action_name: a.action_name,
+    execute_once_per_group: once,
+    execute_in_sync: sync,
+    is_bulk_compatible: bulk,
+  };
 }
 function actionConfig(a) {
   return {
@@ -96,7 +161,15 @@ function actionConfig(a) {
     command: a.conf.command,
     'eai:userName': 'nobody',
     'eai:appName': 'SA-ITOA',
-    'eai:acl': { app: 'SA-ITOA', owner: 'nobody', sharing: 'global', perms: { read: ['*'], write: ['admin', 'ops_admin'] }, can_write: '1', modifiable: '1', removable: '0' },
+    'eai:acl': {
+      app: 'SA-ITOA',
+      owner: 'nobody',
+      sharing: 'global',
+      perms: { read: ['*'], write: ['admin', 'ops_admin'] },
+      can_write: '1',
+      modifiable: '1',
+      removable: '0',
+    },
   };
 }
 
@@ -173,7 +246,9 @@ function ticketingPostKey(ctx, key, q, body) {
 
 function ticketingDelete(ctx, eventId, system, ticketId) {
   requireWriteTeam(ctx.user, GLOBAL_TEAM);
-  const link = tickets.all().find((t) => t.event_id === eventId && t.ticket_system === system && t.tickets.some((x) => x.ticket_id === ticketId));
+  const link = tickets
+    .all()
+    .find((t) => t.event_id === eventId && t.ticket_system === system && t.tickets.some((x) => x.ticket_id === ticketId));
   if (!link) throw notFound(`No ticket ${ticketId} of ${system} linked to episode ${eventId}`);
   const rest = link.tickets.filter((x) => x.ticket_id !== ticketId);
   if (!rest.length) tickets.map.delete(link._key);
@@ -207,7 +282,9 @@ export function eventRoutes(ctx, method, segs, q) {
   if (a === 'notable_event_actions') {
     if (segs.length === 1) {
       if (method !== 'GET') throw notAllowed(['GET']);
-      return canRead(ctx.user, GLOBAL_TEAM) ? [...ACTIONS].sort((x, y) => Buffer.compare(Buffer.from(x.action_name), Buffer.from(y.action_name))).map(actionEntry) : [];
+      return canRead(ctx.user, GLOBAL_TEAM)
+        ? [...ACTIONS].sort((x, y) => Buffer.compare(Buffer.from(x.action_name), Buffer.from(y.action_name))).map(actionEntry)
+        : [];
     }
     if (segs.length === 2) {
       const act = findAction(b);
@@ -264,8 +341,14 @@ export function eventRoutes(ctx, method, segs, q) {
       const field = a === 'notable_event_comment' ? 'comment' : 'tag_name';
       if (typeof body.event_id !== 'string' || !body.event_id) throw bad('Field "event_id" is required');
       if (typeof body[field] !== 'string' || !body[field].trim()) throw bad(`Field "${field}" is required and must be a non-empty string`);
-      if (!episodeExists(body.event_id) && !db.notable_event.map.has(body.event_id)) throw notFound(`No episode with identifier "${body.event_id}"`);
-      const saved = coll.commit(ctx, { event_id: body.event_id, [field]: body[field], user: ctx.user.name, owner: ctx.user.name }, undefined, { full: false });
+      if (!episodeExists(body.event_id) && !db.notable_event.map.has(body.event_id))
+        throw notFound(`No episode with identifier "${body.event_id}"`);
+      const saved = coll.commit(
+        ctx,
+        { event_id: body.event_id, [field]: body[field], user: ctx.user.name, owner: ctx.user.name },
+        undefined,
+        { full: false },
+      );
       return { _key: saved._key };
     }
     throw notAllowed(a === 'notable_event_comment' || a === 'notable_event_tag' ? ['GET', 'POST'] : ['GET']);

@@ -12,7 +12,8 @@ export const maintenance = new Collection({
   extraServer: ['can_edit'],
   teamsOf: (o) => [o.sec_grp || GLOBAL_TEAM, ...(Array.isArray(o.sec_grp_list) ? o.sec_grp_list : [])],
   validate(o) {
-    for (const f of ['start_time', 'end_time']) if (o[f] !== undefined && !num(o[f])) throw bad(`Field "${f}" must be epoch seconds (a number)`);
+    for (const f of ['start_time', 'end_time'])
+      if (o[f] !== undefined && !num(o[f])) throw bad(`Field "${f}" must be epoch seconds (a number)`);
     if (num(o.start_time) && num(o.end_time) && o.end_time <= o.start_time) throw bad('end_time must be after start_time');
     if (o.comment !== undefined && !isStr(o.comment)) throw bad('Field "comment" must be a string');
     if (o.objects !== undefined) {
@@ -45,13 +46,30 @@ export const BACKUP_STATUSES = ['Queued', 'In Progress', 'Completed', 'Failed'];
 export const backups = new Collection({
   name: 'backup_restore',
   createTime: 'space',
-  schemaFields: ['job_type', 'status', 'start_time', 'end_time', 'last_queued_time', 'path', 'search_head_id', 'platform_server', 'rules', 'last_error', 'scheduled', 'frequency'],
+  schemaFields: [
+    'job_type',
+    'status',
+    'start_time',
+    'end_time',
+    'last_queued_time',
+    'path',
+    'search_head_id',
+    'platform_server',
+    'rules',
+    'last_error',
+    'scheduled',
+    'frequency',
+  ],
   extraServer: ['is_default'],
   validate(o) {
-    if (o.job_type !== undefined && !BACKUP_JOB_TYPES.includes(o.job_type)) throw bad(`Field "job_type" must be one of ${BACKUP_JOB_TYPES.join(', ')}`);
-    if (o.status !== undefined && !BACKUP_STATUSES.includes(o.status)) throw bad(`Field "status" must be one of ${BACKUP_STATUSES.join(', ')}`);
-    for (const f of ['start_time', 'end_time', 'last_queued_time']) if (o[f] !== undefined && o[f] !== null && !num(o[f])) throw bad(`Field "${f}" must be epoch seconds (a number)`);
-    for (const f of ['path', 'search_head_id', 'platform_server', 'last_error']) if (o[f] !== undefined && !isStr(o[f])) throw bad(`Field "${f}" must be a string`);
+    if (o.job_type !== undefined && !BACKUP_JOB_TYPES.includes(o.job_type))
+      throw bad(`Field "job_type" must be one of ${BACKUP_JOB_TYPES.join(', ')}`);
+    if (o.status !== undefined && !BACKUP_STATUSES.includes(o.status))
+      throw bad(`Field "status" must be one of ${BACKUP_STATUSES.join(', ')}`);
+    for (const f of ['start_time', 'end_time', 'last_queued_time'])
+      if (o[f] !== undefined && o[f] !== null && !num(o[f])) throw bad(`Field "${f}" must be epoch seconds (a number)`);
+    for (const f of ['path', 'search_head_id', 'platform_server', 'last_error'])
+      if (o[f] !== undefined && !isStr(o[f])) throw bad(`Field "${f}" must be a string`);
     if (o.rules !== undefined && !Array.isArray(o.rules)) throw bad('Field "rules" must be an array');
   },
   normalize(o, _ctx, old) {

@@ -101,8 +101,24 @@ function kpi(id, title, o = {}) {
     entity_thresholds: ent,
     time_variate_thresholds_specification: {
       policies: {
-        default_policy: { title: 'Default', aggregate_thresholds: clone(agg), entity_thresholds: clone(ent), policy_type: 'static', time_blocks: [] },
-        ...(tvt ? { business_hours: { title: 'Business hours', aggregate_thresholds: clone(agg), entity_thresholds: clone(ent), policy_type: 'static', time_blocks: [] } } : {}),
+        default_policy: {
+          title: 'Default',
+          aggregate_thresholds: clone(agg),
+          entity_thresholds: clone(ent),
+          policy_type: 'static',
+          time_blocks: [],
+        },
+        ...(tvt
+          ? {
+              business_hours: {
+                title: 'Business hours',
+                aggregate_thresholds: clone(agg),
+                entity_thresholds: clone(ent),
+                policy_type: 'static',
+                time_blocks: [],
+              },
+            }
+          : {}),
       },
       time_blocks: tvt
         ? [
@@ -122,7 +138,18 @@ function seedTeams() {
     ['team_dbops', 'Database Operations', 'Relational and document databases'],
   ];
   for (const [key, title, description] of teams) {
-    db.team.seed({ _key: key, title, description, sec_grp: GLOBAL_TEAM, acl: { read: ['ops_admin', 'ops_analyst'], write: ['ops_admin'] }, _version: '4.11.5' }, 'nobody', ago(400));
+    db.team.seed(
+      {
+        _key: key,
+        title,
+        description,
+        sec_grp: GLOBAL_TEAM,
+        acl: { read: ['ops_admin', 'ops_analyst'], write: ['ops_admin'] },
+        _version: '4.11.5',
+      },
+      'nobody',
+      ago(400),
+    );
   }
 }
 
@@ -272,7 +299,10 @@ function seedSearchesAndTemplates() {
       title: 'Web Tier Template',
       description: 'Standard KPIs and entity rules for web tiers',
       entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'role', field_type: 'info', rule_type: 'matches', value: 'web*' }] }],
-      kpis: [kpi('tpl-web-5xx', '5xx Error Rate', { baseSearch: 'web', metric: 'web_5xx', unit: '%' }), kpi('tpl-web-req', 'Request Rate', { baseSearch: 'web', metric: 'web_req' })],
+      kpis: [
+        kpi('tpl-web-5xx', '5xx Error Rate', { baseSearch: 'web', metric: 'web_5xx', unit: '%' }),
+        kpi('tpl-web-req', 'Request Rate', { baseSearch: 'web', metric: 'web_req' }),
+      ],
       linked_services: [],
       _version: '4.15.0',
     },
@@ -284,7 +314,9 @@ function seedSearchesAndTemplates() {
       _key: seedKey('bst:net'),
       title: 'Network Device Template',
       description: 'Interface health for network devices',
-      entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'device_type', field_type: 'info', rule_type: 'matches', value: 'switch' }] }],
+      entity_rules: [
+        { rule_condition: 'AND', rule_items: [{ field: 'device_type', field_type: 'info', rule_type: 'matches', value: 'switch' }] },
+      ],
       kpis: [kpi('tpl-net-err', 'Interface Errors', { baseSearch: 'net', metric: 'net_err' })],
       linked_services: [],
       _version: '4.15.0',
@@ -315,7 +347,16 @@ const SERVICES = [
     ],
     'web',
   ],
-  ['payment', 'Payment Gateway', GLOBAL_TEAM, [kpi('pay-lat', 'Transaction Latency', { unit: 'ms', statop: 'p90' }), kpi('pay-fail', 'Failed Transactions', { statop: 'sum', urgency: 11 })], null],
+  [
+    'payment',
+    'Payment Gateway',
+    GLOBAL_TEAM,
+    [
+      kpi('pay-lat', 'Transaction Latency', { unit: 'ms', statop: 'p90' }),
+      kpi('pay-fail', 'Failed Transactions', { statop: 'sum', urgency: 11 }),
+    ],
+    null,
+  ],
   ['auth', 'Authentication Service', GLOBAL_TEAM, [kpi('auth-fail', 'Login Failures', { statop: 'count' })], null],
   [
     'corenet',
@@ -335,12 +376,21 @@ const SERVICES = [
     null,
   ],
   ['wan', 'WAN Links', 'team_netops', [kpi('wan-lat', 'Link Latency', { unit: 'ms' })], null],
-  ['san', 'SAN Storage', 'team_storage', [kpi('san-lat', 'Disk Latency', { unit: 'ms' }), kpi('san-free', 'Free Capacity', { unit: '%', statop: 'min' })], null],
+  [
+    'san',
+    'SAN Storage',
+    'team_storage',
+    [kpi('san-lat', 'Disk Latency', { unit: 'ms' }), kpi('san-free', 'Free Capacity', { unit: '%', statop: 'min' })],
+    null,
+  ],
   [
     'ordersdb',
     'Orders Database',
     'team_dbops',
-    [kpi('odb-lat', 'Query Latency', { baseSearch: 'db', metric: 'db_lat', unit: 'ms' }), kpi('odb-lag', 'Replication Lag', { baseSearch: 'db', metric: 'db_lag', unit: 's' })],
+    [
+      kpi('odb-lat', 'Query Latency', { baseSearch: 'db', metric: 'db_lat', unit: 'ms' }),
+      kpi('odb-lag', 'Replication Lag', { baseSearch: 'db', metric: 'db_lag', unit: 's' }),
+    ],
     null,
   ],
 ];
@@ -415,32 +465,68 @@ function seedEntities() {
 
 function seedMisc() {
   const now = Date.now() / 1000;
-  const simple = (type, id, title, team, extra) => db[type].seed({ _key: seedKey(`${type}:${id}`), title, description: `${title}`, sec_grp: team, _version: '4.14.0', ...extra }, 'ops-admin', ago(60));
-  simple('entity_type', 'unix', 'Unix/Linux host', GLOBAL_TEAM, { vital_metrics: [{ metric_name: 'CPU Usage', search: 'index=os cpu' }], dashboard_drilldowns: [], data_drilldowns: [] });
+  const simple = (type, id, title, team, extra) =>
+    db[type].seed(
+      { _key: seedKey(`${type}:${id}`), title, description: `${title}`, sec_grp: team, _version: '4.14.0', ...extra },
+      'ops-admin',
+      ago(60),
+    );
+  simple('entity_type', 'unix', 'Unix/Linux host', GLOBAL_TEAM, {
+    vital_metrics: [{ metric_name: 'CPU Usage', search: 'index=os cpu' }],
+    dashboard_drilldowns: [],
+    data_drilldowns: [],
+  });
   simple('entity_type', 'netdev', 'Network device', GLOBAL_TEAM, {
     vital_metrics: [{ metric_name: 'Interface Errors', search: 'index=network errors' }],
     dashboard_drilldowns: [],
     data_drilldowns: [],
   });
-  simple('entity_type', 'webserver', 'Web server', GLOBAL_TEAM, { vital_metrics: [], dashboard_drilldowns: [{ title: 'Access log', type: 'navigation' }], data_drilldowns: [] });
+  simple('entity_type', 'webserver', 'Web server', GLOBAL_TEAM, {
+    vital_metrics: [],
+    dashboard_drilldowns: [{ title: 'Access log', type: 'navigation' }],
+    data_drilldowns: [],
+  });
   simple('deep_dive', 'fe', 'Frontend incident deep dive', GLOBAL_TEAM, {
     focus_id: seedKey('svc:frontend'),
     is_named: true,
     lane_settings_collection: [{ title: '5xx Error Rate', laneType: 'kpi', kpiServiceId: seedKey('svc:frontend') }],
   });
-  simple('deep_dive', 'net', 'Core network deep dive', 'team_netops', { focus_id: seedKey('svc:corenet'), is_named: true, lane_settings_collection: [] });
-  simple('glass_table', 'exec', 'Executive service overview', GLOBAL_TEAM, { gt_version: 'beta', layout: { width: 1920, height: 1080 }, content: [] });
+  simple('deep_dive', 'net', 'Core network deep dive', 'team_netops', {
+    focus_id: seedKey('svc:corenet'),
+    is_named: true,
+    lane_settings_collection: [],
+  });
+  simple('glass_table', 'exec', 'Executive service overview', GLOBAL_TEAM, {
+    gt_version: 'beta',
+    layout: { width: 1920, height: 1080 },
+    content: [],
+  });
   simple('glass_table', 'noc', 'NOC wall board', 'team_netops', { gt_version: 'beta', layout: { width: 3840, height: 2160 }, content: [] });
-  simple('home_view', 'default', 'Service Analyzer - all services', GLOBAL_TEAM, { is_default: true, service_kpi_pairs: [], layout: 'tile' });
+  simple('home_view', 'default', 'Service Analyzer - all services', GLOBAL_TEAM, {
+    is_default: true,
+    service_kpi_pairs: [],
+    layout: 'tile',
+  });
   simple('kpi_template', 'web', 'Web KPI pack', GLOBAL_TEAM, { kpis: [kpi('kt-web-rt', 'Response Time')] });
-  simple('event_management_state', 'noc', 'NOC episode review', GLOBAL_TEAM, { viewingOption: 'standard', columnsToDisplay: ['severity', 'title', 'status', 'owner'], view_type: 'episode' });
-  simple('entity_filter_rule', 'web', 'Web hosts', GLOBAL_TEAM, { entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'role', field_type: 'info', rule_type: 'matches', value: 'web' }] }] });
+  simple('event_management_state', 'noc', 'NOC episode review', GLOBAL_TEAM, {
+    viewingOption: 'standard',
+    columnsToDisplay: ['severity', 'title', 'status', 'owner'],
+    view_type: 'episode',
+  });
+  simple('entity_filter_rule', 'web', 'Web hosts', GLOBAL_TEAM, {
+    entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'role', field_type: 'info', rule_type: 'matches', value: 'web' }] }],
+  });
   simple('entity_relationship', 'web-pay', 'web-01 hosts payment client', GLOBAL_TEAM, {
     subject_identifier: 'web-01.shop.example.net',
     object_identifier: 'pay-01.shop.example.net',
     predicate: 'connects_to',
   });
-  simple('entity_relationship_rule', 'vm-host', 'VM runs on host', GLOBAL_TEAM, { subject_type: 'vm', object_type_name: 'host', predicate: 'runs_on', rule_search: '| inputlookup vm_host' });
+  simple('entity_relationship_rule', 'vm-host', 'VM runs on host', GLOBAL_TEAM, {
+    subject_type: 'vm',
+    object_type_name: 'host',
+    predicate: 'runs_on',
+    rule_search: '| inputlookup vm_host',
+  });
 
   const fe = seedKey('svc:frontend'),
     cn = seedKey('svc:corenet');
@@ -673,14 +759,26 @@ function pack(id, title, version, author, installed, contents, savedSearches) {
     icon: `/static/app/SA-ITOA/content_packs/${id}/icon.png`,
     help_links: [`https://docs.example.com/ops/content-packs/${id}`],
     installed_versions: installed,
-    screenshots: [{ path: `/static/app/SA-ITOA/content_packs/${id}/s1.png`, thumb: `/static/app/SA-ITOA/content_packs/${id}/s1_thumb.png` }],
-    main_screenshot: { path: `/static/app/SA-ITOA/content_packs/${id}/main.png`, thumb: `/static/app/SA-ITOA/content_packs/${id}/main_thumb.png` },
+    screenshots: [
+      { path: `/static/app/SA-ITOA/content_packs/${id}/s1.png`, thumb: `/static/app/SA-ITOA/content_packs/${id}/s1_thumb.png` },
+    ],
+    main_screenshot: {
+      path: `/static/app/SA-ITOA/content_packs/${id}/main.png`,
+      thumb: `/static/app/SA-ITOA/content_packs/${id}/main_thumb.png`,
+    },
     __contents: contents,
     __saved_searches: savedSearches,
     __installed: {},
   };
 }
-const item = (id, object_type, title, body = {}, has_dependency = false) => ({ id, object_type, title, description: `${title}`, has_dependency, body });
+const item = (id, object_type, title, body = {}, has_dependency = false) => ({
+  id,
+  object_type,
+  title,
+  description: `${title}`,
+  has_dependency,
+  body,
+});
 
 function seedContentPacks() {
   const unix = pack(
@@ -690,12 +788,25 @@ function seedContentPacks() {
     'Ops Content Team',
     ['1.5.0'],
     {
-      services: [item('cp_unix_os_hosts', 'service', 'OS Hosts', { kpis: [kpi('cp-unix-cpu', 'CPU Utilization %'), kpi('cp-unix-mem', 'Memory Used %')] }, true)],
+      services: [
+        item(
+          'cp_unix_os_hosts',
+          'service',
+          'OS Hosts',
+          { kpis: [kpi('cp-unix-cpu', 'CPU Utilization %'), kpi('cp-unix-mem', 'Memory Used %')] },
+          true,
+        ),
+      ],
       entity_types: [item('cp_unix_host_type', 'entity_type', 'Unix Host', { vital_metrics: [] })],
       kpi_base_searches: [item('cp_unix_kbs', 'kpi_base_search', 'OS Metrics', { base_search: 'index=os', metrics: [] })],
       glass_tables: [item('cp_unix_gt', 'glass_table', 'OS Overview', { content: [] })],
       service_analyzers: [item('cp_unix_sa', 'home_view', 'OS Analyzer', { service_kpi_pairs: [] })],
-      correlation_searches: [item('cp_unix_cs', 'correlation_search', 'Host Down', { search: 'index=os sourcetype=ping status=down', cron_schedule: '*/5 * * * *' })],
+      correlation_searches: [
+        item('cp_unix_cs', 'correlation_search', 'Host Down', {
+          search: 'index=os sourcetype=ping status=down',
+          cron_schedule: '*/5 * * * *',
+        }),
+      ],
     },
     [{ name: 'OS - Collect Host Inventory' }, { name: 'OS - Disk Forecast' }],
   );
@@ -711,7 +822,9 @@ function seedContentPacks() {
         item('cp_web_lb', 'service', 'Load Balancers', { kpis: [kpi('cp-web-lb', 'Active Connections')] }),
       ],
       service_templates: [item('cp_web_tpl', 'base_service_template', 'Web Tier Template (content pack)', { kpis: [], entity_rules: [] })],
-      aggregation_policies: [item('cp_web_nap', 'notable_aggregation_policy', 'Web Episodes by Host', { filter_criteria: { condition: 'AND', items: [] } })],
+      aggregation_policies: [
+        item('cp_web_nap', 'notable_aggregation_policy', 'Web Episodes by Host', { filter_criteria: { condition: 'AND', items: [] } }),
+      ],
     },
     [{ name: 'Web - Access Log Summary' }],
   );
@@ -744,7 +857,12 @@ function seedContentPacks() {
     [],
   );
   localApps.set(vmw.id, vmw);
-  libraryFailures.push({ id: 'DA-OPS-CP-legacy-mainframe', title: 'Legacy Mainframe', error: 'manifest.json is missing or unreadable', status_code: 'LOAD_FAILED' });
+  libraryFailures.push({
+    id: 'DA-OPS-CP-legacy-mainframe',
+    title: 'Legacy Mainframe',
+    error: 'manifest.json is missing or unreadable',
+    status_code: 'LOAD_FAILED',
+  });
 
   const cp = (id, title, status, ops, plat, days) =>
     db.content_pack.seed(
@@ -773,8 +891,22 @@ function seedContentPacks() {
     { ...noPlat, dashboards: ['retail_overview'], savedsearches: ['Retail - Hourly Orders'] },
     4,
   );
-  cp('netbase', 'Network Baseline', 'Generated', { service: [seedKey('svc:corenet')], glass_table: [seedKey('glass_table:noc')], team: ['team_netops'] }, { ...noPlat, macros: ['net_index'] }, 12);
-  cp('dbinsights', 'DB Insights', 'Failed', { service: [seedKey('svc:ordersdb')], kpi_base_search: [seedKey('kbs:db')] }, { ...noPlat, lookups: ['db_instances.csv'] }, 20);
+  cp(
+    'netbase',
+    'Network Baseline',
+    'Generated',
+    { service: [seedKey('svc:corenet')], glass_table: [seedKey('glass_table:noc')], team: ['team_netops'] },
+    { ...noPlat, macros: ['net_index'] },
+    12,
+  );
+  cp(
+    'dbinsights',
+    'DB Insights',
+    'Failed',
+    { service: [seedKey('svc:ordersdb')], kpi_base_search: [seedKey('kbs:db')] },
+    { ...noPlat, lookups: ['db_instances.csv'] },
+    20,
+  );
 }
 
 function seedEvents() {
@@ -834,7 +966,15 @@ function seedEvents() {
     ago(50),
   );
   db.correlation_search.seed(
-    { _key: seedKey('cs:loss'), title: 'Interface packet loss', name: 'Interface packet loss', search: 'index=network loss_pct>1', enabled: 0, cron_schedule: '*/10 * * * *', _version: '4.18.0' },
+    {
+      _key: seedKey('cs:loss'),
+      title: 'Interface packet loss',
+      name: 'Interface packet loss',
+      search: 'index=network loss_pct>1',
+      enabled: 0,
+      cron_schedule: '*/10 * * * *',
+      _version: '4.18.0',
+    },
     'ops-admin',
     ago(40),
   );
@@ -867,17 +1007,46 @@ function seedEvents() {
     ago(30),
   );
   db.notable_event_comment.seed(
-    { _key: seedKey('cmt:1'), event_id: ep('fe'), comment: 'Rolling back release 2024.11.3', user: 'ops-admin', owner: 'ops-admin', _version: '4.18.0' },
+    {
+      _key: seedKey('cmt:1'),
+      event_id: ep('fe'),
+      comment: 'Rolling back release 2024.11.3',
+      user: 'ops-admin',
+      owner: 'ops-admin',
+      _version: '4.18.0',
+    },
     'ops-admin',
     ago(1.9),
   );
   db.notable_event_comment.seed(
-    { _key: seedKey('cmt:2'), event_id: ep('fe'), comment: 'Error rate back to normal after rollback', user: 'ops-admin', owner: 'ops-admin', _version: '4.18.0' },
+    {
+      _key: seedKey('cmt:2'),
+      event_id: ep('fe'),
+      comment: 'Error rate back to normal after rollback',
+      user: 'ops-admin',
+      owner: 'ops-admin',
+      _version: '4.18.0',
+    },
     'ops-admin',
     ago(1.8),
   );
-  db.notable_event_comment.seed({ _key: seedKey('cmt:3'), event_id: ep('net'), comment: 'Carrier ticket opened', user: 'ops-admin', owner: 'ops-admin', _version: '4.18.0' }, 'ops-admin', ago(0.9));
-  db.notable_event_tag.seed({ _key: seedKey('tag:1'), event_id: ep('fe'), tag_name: 'customer-impact', user: 'ops-admin', owner: 'ops-admin', _version: '4.18.0' }, 'ops-admin', ago(1.9));
+  db.notable_event_comment.seed(
+    {
+      _key: seedKey('cmt:3'),
+      event_id: ep('net'),
+      comment: 'Carrier ticket opened',
+      user: 'ops-admin',
+      owner: 'ops-admin',
+      _version: '4.18.0',
+    },
+    'ops-admin',
+    ago(0.9),
+  );
+  db.notable_event_tag.seed(
+    { _key: seedKey('tag:1'), event_id: ep('fe'), tag_name: 'customer-impact', user: 'ops-admin', owner: 'ops-admin', _version: '4.18.0' },
+    'ops-admin',
+    ago(1.9),
+  );
   db.external_ticket.seed(
     {
       _key: seedKey('tkt:1'),

@@ -1,6 +1,22 @@
 // In-memory key-value collections with team based access and the generic CRUD operations.
 import crypto from 'node:crypto';
-import { SCHEMA_VERSION, GLOBAL_TEAM, bad, notFound, forbidden, conflict, clone, isObj, newKey, nowMicro, isoWithOffset, spaceMicroTime, spaceSecondTime, epochSeconds, boolParam } from './util.mjs';
+import {
+  SCHEMA_VERSION,
+  GLOBAL_TEAM,
+  bad,
+  notFound,
+  forbidden,
+  conflict,
+  clone,
+  isObj,
+  newKey,
+  nowMicro,
+  isoWithOffset,
+  spaceMicroTime,
+  spaceSecondTime,
+  epochSeconds,
+  boolParam,
+} from './util.mjs';
 import { canRead, canWrite, requireWriter } from './auth.mjs';
 import { listing, compileFilter, sortItems, sortDirInt } from './query.mjs';
 import { intParam } from './util.mjs';
@@ -114,7 +130,12 @@ export class Collection {
       for (const k of ['create_time', 'create_by', 'create_source']) if (old[k] !== undefined) obj[k] = old[k];
       for (const [k, v] of Object.entries(old)) if (k.startsWith('__') && !(k in obj)) obj[k] = v;
     } else {
-      obj.create_time = this.cfg.createTime === 'iso' ? isoWithOffset(micro) : this.cfg.createTime === 'space' ? spaceSecondTime(micro) : epochSeconds(micro);
+      obj.create_time =
+        this.cfg.createTime === 'iso'
+          ? isoWithOffset(micro)
+          : this.cfg.createTime === 'space'
+            ? spaceSecondTime(micro)
+            : epochSeconds(micro);
       if (this.cfg.creatorFields) {
         obj.create_by = ctx.user.name;
         obj.create_source = 'REST';
@@ -309,7 +330,8 @@ export class Collection {
 
 function backdate(cfg, micro) {
   return {
-    create_time: cfg.createTime === 'iso' ? isoWithOffset(micro) : cfg.createTime === 'space' ? spaceSecondTime(micro) : epochSeconds(micro),
+    create_time:
+      cfg.createTime === 'iso' ? isoWithOffset(micro) : cfg.createTime === 'space' ? spaceSecondTime(micro) : epochSeconds(micro),
     mod_time: cfg.modTime === 'space' ? spaceMicroTime(micro) : epochSeconds(micro),
     mod_timestamp: isoWithOffset(micro),
   };

@@ -16,7 +16,8 @@ export const bad = (text) => new HttpError(400, text);
 export const notFound = (text = 'Object not found') => new HttpError(404, text);
 export const forbidden = (text = 'Permission denied') => new HttpError(403, text);
 export const conflict = (text) => new HttpError(409, text);
-export const notAllowed = (allow) => new HttpError(405, `Method not allowed here; allowed: ${allow.join(', ')}`, { Allow: allow.join(', ') });
+export const notAllowed = (allow) =>
+  new HttpError(405, `Method not allowed here; allowed: ${allow.join(', ')}`, { Allow: allow.join(', ') });
 
 // 24 lower-case hex characters, random (never time-ordered).
 export const newKey = () => crypto.randomBytes(12).toString('hex');

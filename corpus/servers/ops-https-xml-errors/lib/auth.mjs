@@ -19,7 +19,8 @@ export const USERS = {
   },
 };
 
-export const XML_401 = '<?xml version="1.0" encoding="UTF-8"?><response><messages><msg type="WARN">call not properly authenticated</msg></messages></response>';
+export const XML_401 =
+  '<?xml version="1.0" encoding="UTF-8"?><response><messages><msg type="WARN">call not properly authenticated</msg></messages></response>';
 
 export function authenticate(header) {
   if (typeof header !== 'string') return null;
@@ -48,7 +49,11 @@ export const canWriteTeam = (user, team) => !user.readOnly && (user.write === '*
 export function groupsOf(type, obj) {
   if (!obj || typeof obj !== 'object') return [GLOBAL_TEAM];
   if (type === 'team') return [String(obj._key)];
-  if ((type === 'maintenance_calendar' || type === 'custom_threshold_windows') && Array.isArray(obj.sec_grp_list) && obj.sec_grp_list.length) {
+  if (
+    (type === 'maintenance_calendar' || type === 'custom_threshold_windows') &&
+    Array.isArray(obj.sec_grp_list) &&
+    obj.sec_grp_list.length
+  ) {
     return obj.sec_grp_list.map(String);
   }
   if (typeof obj.sec_grp === 'string' && obj.sec_grp) return [obj.sec_grp];

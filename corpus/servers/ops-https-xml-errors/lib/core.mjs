@@ -1,5 +1,18 @@
 // itoa_interface: core objects, entity lifecycle, templatize, template linking.
-import { bad, notFound, isObj, isStr, isStrArray, clone, nowMicros, epochFloat, localMicroStr, CURRENT_VERSION, GLOBAL_TEAM, bug } from './util.mjs';
+import {
+  bad,
+  notFound,
+  isObj,
+  isStr,
+  isStrArray,
+  clone,
+  nowMicros,
+  epochFloat,
+  localMicroStr,
+  CURRENT_VERSION,
+  GLOBAL_TEAM,
+  bug,
+} from './util.mjs';
 import { store, internal } from './store.mjs';
 import { canRead, canWrite, assertRead, assertWrite, assertGlobalRead, permissionsFor } from './auth.mjs';
 import { bool10Param } from './query.mjs';
@@ -141,7 +154,9 @@ function restore(ctx, keys) {
     internal.delete(`retired:${k}`);
     delete e.retired;
     delete e.retired_time;
-    e.services = bug('restore_no_relink') ? [] : saved.filter((s) => store.has('service', s._key)).map((s) => ({ _key: s._key, title: store.get('service', s._key).title }));
+    e.services = bug('restore_no_relink')
+      ? []
+      : saved.filter((s) => store.has('service', s._key)).map((s) => ({ _key: s._key, title: store.get('service', s._key).title }));
     touchEntity(e, ctx);
     done.push(k);
   }

@@ -3,7 +3,19 @@ import { bad, notFound, isObj, isStr, clone, nowMicros, isoUtc, epochFloat, CURR
 import { store } from './store.mjs';
 import { canRead, canWrite, assertRead, assertWrite } from './auth.mjs';
 import { compileFilter, sortRows, page, project, intParam, fieldsParam, sortDir10 } from './query.mjs';
-import { SERVER_FIELDS, knownFields, checkRequired, runPrepare, decorate, afterDelete, hasSecGrp, finishService, EVENT_TYPES, DEFAULT_BACKUP_KEY, teamInUse } from './types.mjs';
+import {
+  SERVER_FIELDS,
+  knownFields,
+  checkRequired,
+  runPrepare,
+  decorate,
+  afterDelete,
+  hasSecGrp,
+  finishService,
+  EVENT_TYPES,
+  DEFAULT_BACKUP_KEY,
+  teamInUse,
+} from './types.mjs';
 
 export function defaultAcl() {
   return {

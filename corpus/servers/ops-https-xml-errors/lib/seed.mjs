@@ -28,7 +28,8 @@ function put(type, obj, { version = '4.18.0', secGrp = true } = {}) {
   o.mod_source = 'REST';
   o.mod_timestamp = isoUtc(m);
   if (typeof o.title === 'string') o.identifying_name = o.title.toLowerCase();
-  if (secGrp && type !== 'team' && o.sec_grp === undefined && !EVENT_TYPES.includes(type) && type !== 'icon' && type !== 'content_pack') o.sec_grp = GLOBAL_TEAM;
+  if (secGrp && type !== 'team' && o.sec_grp === undefined && !EVENT_TYPES.includes(type) && type !== 'icon' && type !== 'content_pack')
+    o.sec_grp = GLOBAL_TEAM;
   if (EVENT_TYPES.includes(type)) {
     o.create_time = o.create_time ?? epochFloat(m - 86400 * 1e6);
     o.mod_time = o.mod_time ?? epochFloat(m);
@@ -268,7 +269,13 @@ export function seed() {
           default_policy: {
             title: 'default_policy',
             policy_type: 'stdev',
-            aggregate_thresholds: thresholds('', [level('high', -2.75), level('low', 1.25), level('medium', -2.5), level('normal', -1.25)], 'critical', -4, 4),
+            aggregate_thresholds: thresholds(
+              '',
+              [level('high', -2.75), level('low', 1.25), level('medium', -2.5), level('normal', -1.25)],
+              'critical',
+              -4,
+              4,
+            ),
             entity_thresholds: thresholds('', [], 'info', 0, 0),
             time_blocks: [],
           },
@@ -289,14 +296,26 @@ export function seed() {
         default_policy: {
           title: 'Default',
           policy_type: 'static',
-          aggregate_thresholds: thresholds('latency_ms', [level('medium', 250), level('high', 500), level('critical', 1000)], 'normal', 0, 2000),
+          aggregate_thresholds: thresholds(
+            'latency_ms',
+            [level('medium', 250), level('high', 500), level('critical', 1000)],
+            'normal',
+            0,
+            2000,
+          ),
           entity_thresholds: thresholds('latency_ms', [], 'info', 0, 0),
           time_blocks: [],
         },
         business_hours: {
           title: 'Business hours',
           policy_type: 'static',
-          aggregate_thresholds: thresholds('latency_ms', [level('medium', 150), level('high', 300), level('critical', 600)], 'normal', 0, 2000),
+          aggregate_thresholds: thresholds(
+            'latency_ms',
+            [level('medium', 150), level('high', 300), level('critical', 600)],
+            'normal',
+            0,
+            2000,
+          ),
           entity_thresholds: thresholds('latency_ms', [], 'info', 0, 0),
           time_blocks: [['0 8 * * 1-5', 600]],
         },
@@ -337,7 +356,9 @@ export function seed() {
       title,
       description: extra.description || `${title} service`,
       enabled: 1,
-      entity_rules: extra.entity_rules || [{ rule_condition: 'AND', rule_items: [{ field: 'host', field_type: 'alias', rule_type: 'matches', value: extra.hostGlob || '*' }] }],
+      entity_rules: extra.entity_rules || [
+        { rule_condition: 'AND', rule_items: [{ field: 'host', field_type: 'alias', rule_type: 'matches', value: extra.hostGlob || '*' }] },
+      ],
       kpis,
       services_depends_on: extra.depends || [],
       service_tags: { tags: extra.tags || [] },
@@ -357,14 +378,25 @@ export function seed() {
     ],
     { hostGlob: 'web-*', tags: ['customer-facing'] },
   );
-  svc('61866623-79bb-4be0-a0c6-fa549a225b1a', 'System Health', GLOBAL_TEAM, [kpi('3D4C5B6A7988071625344A5B6C7D8E9F', 'Disk Free %', { unit: '%', metric: 'free_pct' })], { hostGlob: '*Test*' });
+  svc(
+    '61866623-79bb-4be0-a0c6-fa549a225b1a',
+    'System Health',
+    GLOBAL_TEAM,
+    [kpi('3D4C5B6A7988071625344A5B6C7D8E9F', 'Disk Free %', { unit: '%', metric: 'free_pct' })],
+    { hostGlob: '*Test*' },
+  );
   svc(
     '7C3B2A190817263544A5B6C7D8E9F0A1',
     'Core Auth Service',
     CORE,
     [
       kpi('4C5B6A79880716253A4B5C6D7E8F9A0B', 'Login Success Rate', { unit: '%', metric: 'success_pct', urgency: 9 }),
-      kpi('5B6A79880716253A4B5C6D7E8F9A0B1C', 'Token Issue Latency', { unit: 'ms', metric: 'latency_ms', base: '0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F', metricKey: '7A1F0B2C3D4E5F60718293A4B5C6D7E8' }),
+      kpi('5B6A79880716253A4B5C6D7E8F9A0B1C', 'Token Issue Latency', {
+        unit: 'ms',
+        metric: 'latency_ms',
+        base: '0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F',
+        metricKey: '7A1F0B2C3D4E5F60718293A4B5C6D7E8',
+      }),
     ],
     { hostGlob: 'auth-*', tpl: '6F8B1D2C3E4A5F6B7C8D9E0A1B2C3D4E', tags: ['core', 'identity'] },
   );
@@ -376,12 +408,27 @@ export function seed() {
       kpi('6A79880716253A4B5C6D7E8F9A0B1C2D', 'Queue Depth', { metric: 'depth', statop: 'max' }),
       kpi('79880716253A4B5C6D7E8F9A0B1C2D3E', 'Consumer Lag', { unit: 's', metric: 'lag_s', breakdown: true }),
     ],
-    { hostGlob: 'mq-*', depends: [{ serviceid: '7C3B2A190817263544A5B6C7D8E9F0A1', kpis_depending_on: ['SHKPI-7C3B2A190817263544A5B6C7D8E9F0A1'] }] },
+    {
+      hostGlob: 'mq-*',
+      depends: [{ serviceid: '7C3B2A190817263544A5B6C7D8E9F0A1', kpis_depending_on: ['SHKPI-7C3B2A190817263544A5B6C7D8E9F0A1'] }],
+    },
   );
-  svc('9E5D4C3B2A19081726354A5B6C7D8E9F', 'West Edge CDN', WEST, [kpi('880716253A4B5C6D7E8F9A0B1C2D3E4F', 'Cache Hit Ratio', { unit: '%', metric: 'hit_pct' })], { hostGlob: 'cdn-w*' });
-  svc('AF6E5D4C3B2A1908172635A4B5C6D7E8', 'Checkout API', PAY, [kpi('9716253A4B5C6D7E8F9A0B1C2D3E4F50', 'Payment Failures', { metric: 'failures', statop: 'sum', urgency: 11 })], {
-    hostGlob: 'pay-*',
-  });
+  svc(
+    '9E5D4C3B2A19081726354A5B6C7D8E9F',
+    'West Edge CDN',
+    WEST,
+    [kpi('880716253A4B5C6D7E8F9A0B1C2D3E4F', 'Cache Hit Ratio', { unit: '%', metric: 'hit_pct' })],
+    { hostGlob: 'cdn-w*' },
+  );
+  svc(
+    'AF6E5D4C3B2A1908172635A4B5C6D7E8',
+    'Checkout API',
+    PAY,
+    [kpi('9716253A4B5C6D7E8F9A0B1C2D3E4F50', 'Payment Failures', { metric: 'failures', statop: 'sum', urgency: 11 })],
+    {
+      hostGlob: 'pay-*',
+    },
+  );
 
   // entities
   const ent = (key, title, secGrp, host, services, extra = {}) => {
@@ -401,19 +448,38 @@ export function seed() {
     });
     return o;
   };
-  ent('B07C6D5E4F3A2B1C0D9E8F7A6B5C4D3E', 'web-01', GLOBAL_TEAM, 'web-01.ops.example', ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B'], { role: 'web', types: ['D1E2F3A4B5C6D7E8F9A0B1C2D3E4F5A6'] });
-  ent('C18D7E6F5A4B3C2D1E0F9A8B7C6D5E4F', 'web-02', GLOBAL_TEAM, 'web-02.ops.example', ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B'], { role: 'web', retirable: true });
-  ent('fe428761-ebfc-431c-862c-b9ef79faaace', 'db-01', GLOBAL_TEAM, 'db-01.ops.example', ['61866623-79bb-4be0-a0c6-fa549a225b1a'], { role: 'db' });
-  ent('D29E8F7A6B5C4D3E2F1A0B9C8D7E6F5A', 'auth-01', CORE, 'auth-01.core.example', ['7C3B2A190817263544A5B6C7D8E9F0A1'], { role: 'core-auth' });
-  ent('E3AF9A8B7C6D5E4F3A2B1C0D9E8F7A6B', 'auth-02', CORE, 'auth-02.core.example', ['7C3B2A190817263544A5B6C7D8E9F0A1'], { role: 'core-auth', retirable: true });
+  ent('B07C6D5E4F3A2B1C0D9E8F7A6B5C4D3E', 'web-01', GLOBAL_TEAM, 'web-01.ops.example', ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B'], {
+    role: 'web',
+    types: ['D1E2F3A4B5C6D7E8F9A0B1C2D3E4F5A6'],
+  });
+  ent('C18D7E6F5A4B3C2D1E0F9A8B7C6D5E4F', 'web-02', GLOBAL_TEAM, 'web-02.ops.example', ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B'], {
+    role: 'web',
+    retirable: true,
+  });
+  ent('fe428761-ebfc-431c-862c-b9ef79faaace', 'db-01', GLOBAL_TEAM, 'db-01.ops.example', ['61866623-79bb-4be0-a0c6-fa549a225b1a'], {
+    role: 'db',
+  });
+  ent('D29E8F7A6B5C4D3E2F1A0B9C8D7E6F5A', 'auth-01', CORE, 'auth-01.core.example', ['7C3B2A190817263544A5B6C7D8E9F0A1'], {
+    role: 'core-auth',
+  });
+  ent('E3AF9A8B7C6D5E4F3A2B1C0D9E8F7A6B', 'auth-02', CORE, 'auth-02.core.example', ['7C3B2A190817263544A5B6C7D8E9F0A1'], {
+    role: 'core-auth',
+    retirable: true,
+  });
   ent('F4B0AB9C8D7E6F5A4B3C2D1E0F9A8B7C', 'mq-01', CORE, 'mq-01.core.example', ['8D4C3B2A1908172635445A6B7C8D9E0F'], { role: 'core-mq' });
   const retired = ent('05C1BCAD9E8F7A6B5C4D3E2F1A0B9C8D', 'mq-legacy-03', CORE, 'mq-legacy-03.core.example', [], { role: 'core-mq' });
   retired.retired = 1;
   retired.retired_time = 1712000000.123457;
   internal.set(`retired:${retired._key}`, [{ _key: '8D4C3B2A1908172635445A6B7C8D9E0F', title: 'Core Message Bus' }]);
   ent('16D2CDBEAF9A8B7C6D5E4F3A2B1C0D9E', 'cdn-w1', WEST, 'cdn-w1.west.example', ['9E5D4C3B2A19081726354A5B6C7D8E9F'], { role: 'edge' });
-  ent('27E3DECFBA0B9C8D7E6F5A4B3C2D1E0F', 'cdn-w2', WEST, 'cdn-w2.west.example', ['9E5D4C3B2A19081726354A5B6C7D8E9F'], { role: 'edge', retirable: true });
-  ent('38F4EFD0CB1CAD9E8F7A6B5C4D3E2F1A', 'pay-01', PAY, 'pay-01.pay.example', ['AF6E5D4C3B2A1908172635A4B5C6D7E8'], { role: 'payments', os: 'windows' });
+  ent('27E3DECFBA0B9C8D7E6F5A4B3C2D1E0F', 'cdn-w2', WEST, 'cdn-w2.west.example', ['9E5D4C3B2A19081726354A5B6C7D8E9F'], {
+    role: 'edge',
+    retirable: true,
+  });
+  ent('38F4EFD0CB1CAD9E8F7A6B5C4D3E2F1A', 'pay-01', PAY, 'pay-01.pay.example', ['AF6E5D4C3B2A1908172635A4B5C6D7E8'], {
+    role: 'payments',
+    os: 'windows',
+  });
 
   // other core object types
   put('entity_type', {
@@ -446,7 +512,9 @@ export function seed() {
     is_named: true,
     earliest_time: '-24h',
     latest_time: 'now',
-    lane_settings_collection: [{ title: 'Latency', laneType: 'kpi', kpiServiceId: '0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B', kpiId: '1F2E3D4C5B6A79880716253A4B5C6D7E' }],
+    lane_settings_collection: [
+      { title: 'Latency', laneType: 'kpi', kpiServiceId: '0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B', kpiId: '1F2E3D4C5B6A79880716253A4B5C6D7E' },
+    ],
   });
   put('deep_dive', {
     _key: 'D4E5F60718293A4B5C6D7E8F90A1B2C3',
@@ -473,7 +541,14 @@ export function seed() {
     definition: { layout: { type: 'grid' }, visualizations: {} },
     sec_grp: CORE,
   });
-  put('home_view', { _key: '0718293A4B5C6D7E8F90A1B2C3D4E5F6', title: 'Default Service Analyzer', description: '', service_ids: [], filter: {}, layout: 'tile' });
+  put('home_view', {
+    _key: '0718293A4B5C6D7E8F90A1B2C3D4E5F6',
+    title: 'Default Service Analyzer',
+    description: '',
+    service_ids: [],
+    filter: {},
+    layout: 'tile',
+  });
   put('event_management_state', {
     _key: '18293A4B5C6D7E8F90A1B2C3D4E5F607',
     title: 'Critical open episodes',
@@ -482,7 +557,12 @@ export function seed() {
     columns: ['severity', 'title', 'status', 'owner'],
     filter: { severity: ['6'], status: ['1', '2'] },
   });
-  put('entity_filter_rule', { _key: '293A4B5C6D7E8F90A1B2C3D4E5F60718', title: 'Legacy filter (unused)', description: 'Not used', entity_rules: [] });
+  put('entity_filter_rule', {
+    _key: '293A4B5C6D7E8F90A1B2C3D4E5F60718',
+    title: 'Legacy filter (unused)',
+    description: 'Not used',
+    entity_rules: [],
+  });
 
   // custom threshold windows
   const now = Math.floor(Date.now() / 1000);
@@ -503,7 +583,12 @@ export function seed() {
     recurrence: false,
     is_overlapping: false,
     overlapping_kpis: [],
-    linked_services: [{ service_id: '0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B', linked_kpi_ids: ['1F2E3D4C5B6A79880716253A4B5C6D7E', '2E3D4C5B6A798807162534A4B5C6D7E8'] }],
+    linked_services: [
+      {
+        service_id: '0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B',
+        linked_kpi_ids: ['1F2E3D4C5B6A79880716253A4B5C6D7E', '2E3D4C5B6A798807162534A4B5C6D7E8'],
+      },
+    ],
     sec_grp: GLOBAL_TEAM,
     sec_grp_list: [GLOBAL_TEAM],
   });
@@ -593,7 +678,15 @@ export function seed() {
   });
 
   // backups
-  const bk = (o) => put('backup_restore', { search_head_id: '6F1C2B0E-5D3A-4C8E-9B7A-0A1B2C3D4E5F', platform_server: 'sh-east-01.ops.example', rules: [], last_error: '', _owner: 'nobody', ...o });
+  const bk = (o) =>
+    put('backup_restore', {
+      search_head_id: '6F1C2B0E-5D3A-4C8E-9B7A-0A1B2C3D4E5F',
+      platform_server: 'sh-east-01.ops.example',
+      rules: [],
+      last_error: '',
+      _owner: 'nobody',
+      ...o,
+    });
   bk({
     _key: 'OpsDefaultScheduledBackup',
     title: 'Default Scheduled Backup',
@@ -775,7 +868,15 @@ export function seed() {
   // episode actions
   const act = (name, label, type, bulk, group, once, sync, cfg = {}) =>
     addAction(
-      { label, type, is_group_compatible: group, action_name: name, execute_once_per_group: once, execute_in_sync: sync, is_bulk_compatible: bulk },
+      {
+        label,
+        type,
+        is_group_compatible: group,
+        action_name: name,
+        execute_once_per_group: once,
+        execute_in_sync: sync,
+        is_bulk_compatible: bulk,
+      },
       {
         ttl: '10p',
         filename: '',
@@ -794,9 +895,14 @@ export function seed() {
         ...(cfg.extra || {}),
       },
     );
-  act('email', 'Send email', '', '1', 1, '0', 0, { command: 'sendemail "to=$action.email.to$" "subject=$action.email.subject$"', app: 'system' });
+  act('email', 'Send email', '', '1', 1, '0', 0, {
+    command: 'sendemail "to=$action.email.to$" "subject=$action.email.subject$"',
+    app: 'system',
+  });
   act('script', 'Run a script', '', 0, '1', 0, '0', { disabled: '1', command: 'runshellscript "$action.script.filename$"', app: 'system' });
-  act('ops_event_action_link_ticket', 'Link ticket', 'external_ticket', '1', '1', '0', '1', { command: 'ops_link_ticket ticket_system="$ticket_system$" ticket_id="$ticket_id$"' });
+  act('ops_event_action_link_ticket', 'Link ticket', 'external_ticket', '1', '1', '0', '1', {
+    command: 'ops_link_ticket ticket_system="$ticket_system$" ticket_id="$ticket_id$"',
+  });
   act('ops_event_action_link_url', 'Link URL', '', '1', 1, 0, '1', { command: 'ops_link_url url="$url$"' });
   act('ops_event_action_send_to_orchestrator', 'Send to orchestrator', '', 0, '1', '1', 0);
   act('ops_sample_event_action_ping', 'Ping a host', '', '0', 0, '0', '1', { command: 'ping host="$host$"' });
@@ -824,12 +930,21 @@ export function seed() {
       { default: false, value: '4', label: 'Resolved' },
       { default: false, value: '5', label: 'Closed' },
     ],
-    severities: Object.entries(SEV).map(([l, [v, c]]) => ({ color: c, default: v === 1, value: String(v), label: l[0].toUpperCase() + l.slice(1) })),
+    severities: Object.entries(SEV).map(([l, [v, c]]) => ({
+      color: c,
+      default: v === 1,
+      value: String(v),
+      label: l[0].toUpperCase() + l.slice(1),
+    })),
   });
 
   // icons
   const icon = (key, title, category, w, h) =>
-    put('icon', { _key: key, title, svg_path: `M0 0 L${w} 0 L${w} ${h} L0 ${h} Z`, default_width: String(w), default_height: String(h), category }, { secGrp: false });
+    put(
+      'icon',
+      { _key: key, title, svg_path: `M0 0 L${w} 0 L${w} ${h} L0 ${h} Z`, default_width: String(w), default_height: String(h), category },
+      { secGrp: false },
+    );
   icon('D4E5F60718293A4B5C6D7E8F9A0B1C2E', 'Server', 'Infrastructure', 48, 64);
   icon('E5F60718293A4B5C6D7E8F9A0B1C2D3F', 'Database', 'Infrastructure', 56, 56);
   icon('F60718293A4B5C6D7E8F9A0B1C2D3E40', 'Load Balancer', 'Infrastructure', 64, 32);
@@ -838,7 +953,10 @@ export function seed() {
   icon('293A4B5C6D7E8F9A0B1C2D3E4F5A6B73', 'Storefront Logo', 'Custom Shapes', 120, 40);
 
   // content pack library
-  const shot = (n) => ({ path: `/static/app/DA-OPS-CP-${n}/screenshots/main.png`, thumb: `/static/app/DA-OPS-CP-${n}/screenshots/main_thumb.png` });
+  const shot = (n) => ({
+    path: `/static/app/DA-OPS-CP-${n}/screenshots/main.png`,
+    thumb: `/static/app/DA-OPS-CP-${n}/screenshots/main_thumb.png`,
+  });
   addCatalogPack({
     pack: {
       id: 'DA-OPS-CP-unix-dashboards',
@@ -855,18 +973,36 @@ export function seed() {
     },
     objects: {
       entity_types: [{ id: 'cp_unix_entity_type', title: 'Unix and Linux host', description: 'Entity type for *nix hosts' }],
-      glass_tables: [{ id: 'cp_unix_glass_table', title: 'Unix fleet overview', description: 'Glass table for the fleet', object: { definition: {} } }],
+      glass_tables: [
+        { id: 'cp_unix_glass_table', title: 'Unix fleet overview', description: 'Glass table for the fleet', object: { definition: {} } },
+      ],
       services: [
         {
           id: 'cp_unix_service_os',
           title: 'OS Host Health',
           description: 'Host health service',
           depends_on: ['cp_unix_kbs_cpu'],
-          object: { kpis: [kpi('CP0UNIX0KPI0000000000000000000001', 'CPU Utilization %', { unit: '%', base: 'cp_unix_kbs_cpu' })], entity_rules: [] },
+          object: {
+            kpis: [kpi('CP0UNIX0KPI0000000000000000000001', 'CPU Utilization %', { unit: '%', base: 'cp_unix_kbs_cpu' })],
+            entity_rules: [],
+          },
         },
-        { id: 'cp_unix_service_fs', title: 'Filesystem Capacity', description: 'Filesystem capacity service', depends_on: ['cp_unix_kbs_cpu'], object: { kpis: [], entity_rules: [] } },
+        {
+          id: 'cp_unix_service_fs',
+          title: 'Filesystem Capacity',
+          description: 'Filesystem capacity service',
+          depends_on: ['cp_unix_kbs_cpu'],
+          object: { kpis: [], entity_rules: [] },
+        },
       ],
-      kpi_base_searches: [{ id: 'cp_unix_kbs_cpu', title: 'Unix CPU base search', description: 'CPU metrics', object: { base_search: 'index=os sourcetype=cpu', metrics: [] } }],
+      kpi_base_searches: [
+        {
+          id: 'cp_unix_kbs_cpu',
+          title: 'Unix CPU base search',
+          description: 'CPU metrics',
+          object: { base_search: 'index=os sourcetype=cpu', metrics: [] },
+        },
+      ],
       service_analyzers: [{ id: 'cp_unix_analyzer', title: 'Unix service analyzer', description: '' }],
     },
     savedSearches: [
@@ -890,7 +1026,15 @@ export function seed() {
       main_screenshot: shot('web-servers'),
     },
     objects: {
-      services: [{ id: '0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B', title: 'Web Storefront', description: 'Web tier service', depends_on: [], object: { kpis: [] } }],
+      services: [
+        {
+          id: '0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B',
+          title: 'Web Storefront',
+          description: 'Web tier service',
+          depends_on: [],
+          object: { kpis: [] },
+        },
+      ],
       entity_types: [{ id: 'D1E2F3A4B5C6D7E8F9A0B1C2D3E4F5A6', title: 'Unix/Linux Add-on', description: 'Hosts reporting OS metrics' }],
       deep_dives: [{ id: 'cp_web_deep_dive', title: 'Web latency deep dive', description: '', object: { lane_settings_collection: [] } }],
     },
@@ -908,16 +1052,31 @@ export function seed() {
       icon: '/static/app/DA-OPS-CP-cloud-infra/icon.png',
       help_links: [{ label: 'Release notes', url: 'https://docs.ops.example/cp/cloud/rn' }],
       installed_versions: [],
-      screenshots: [shot('cloud-infra'), { path: '/static/app/DA-OPS-CP-cloud-infra/screenshots/2.png', thumb: '/static/app/DA-OPS-CP-cloud-infra/screenshots/2_thumb.png' }],
+      screenshots: [
+        shot('cloud-infra'),
+        { path: '/static/app/DA-OPS-CP-cloud-infra/screenshots/2.png', thumb: '/static/app/DA-OPS-CP-cloud-infra/screenshots/2_thumb.png' },
+      ],
       main_screenshot: shot('cloud-infra'),
     },
     objects: {
       services: [
-        { id: 'cp_cloud_compute', title: 'Cloud Compute', description: 'Instances', depends_on: [], object: { kpis: [kpi('CP0CLOUD0KPI00000000000000000001', 'Instance CPU', { unit: '%' })] } },
+        {
+          id: 'cp_cloud_compute',
+          title: 'Cloud Compute',
+          description: 'Instances',
+          depends_on: [],
+          object: { kpis: [kpi('CP0CLOUD0KPI00000000000000000001', 'Instance CPU', { unit: '%' })] },
+        },
       ],
-      correlation_searches: [{ id: 'cp_cloud_cs_quota', title: 'Cloud quota nearly exhausted', description: '', object: { search: 'index=cloud quota_pct>90' } }],
-      notable_aggregation_policies: [{ id: 'cp_cloud_nap', title: 'Cloud alerts by account', description: '', object: { split_by_field: 'account' } }],
-      kpi_threshold_templates: [{ id: 'cp_cloud_ktt', title: 'Cloud CPU adaptive', description: '', object: { adaptive_thresholds_is_enabled: true } }],
+      correlation_searches: [
+        { id: 'cp_cloud_cs_quota', title: 'Cloud quota nearly exhausted', description: '', object: { search: 'index=cloud quota_pct>90' } },
+      ],
+      notable_aggregation_policies: [
+        { id: 'cp_cloud_nap', title: 'Cloud alerts by account', description: '', object: { split_by_field: 'account' } },
+      ],
+      kpi_threshold_templates: [
+        { id: 'cp_cloud_ktt', title: 'Cloud CPU adaptive', description: '', object: { adaptive_thresholds_is_enabled: true } },
+      ],
     },
     savedSearches: [
       { name: 'Cloud - Account inventory', enabled: true },
@@ -964,7 +1123,10 @@ export function seed() {
         metadata: { icon: null, main_screenshot: {}, screenshots: [] },
         ops_objects: {},
         platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [] },
-        user_selected_objects: { ops_objects: {}, platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [] } },
+        user_selected_objects: {
+          ops_objects: {},
+          platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [] },
+        },
         ...o,
         mod_time: localMicroStr(clock),
       },
@@ -976,7 +1138,10 @@ export function seed() {
     description: 'Starter content for the NOC',
     overview: 'Services and glass table for NOC',
     status: 'Draft',
-    ops_objects: { service: ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B', '61866623-79bb-4be0-a0c6-fa549a225b1a'], glass_table: ['E5F60718293A4B5C6D7E8F90A1B2C3D4'] },
+    ops_objects: {
+      service: ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B', '61866623-79bb-4be0-a0c6-fa549a225b1a'],
+      glass_table: ['E5F60718293A4B5C6D7E8F90A1B2C3D4'],
+    },
     user_selected_objects: {
       ops_objects: { service: ['0A4F7E2B9C1D4E5F8A6B3C2D1E0F9A8B'] },
       platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [] },
@@ -988,9 +1153,24 @@ export function seed() {
     description: 'Core team services',
     cp_version: '2.1.0',
     status: 'Generated',
-    metadata: { icon: 'data:image/png;base64,iVBORw0KGgo=', main_screenshot: { path: 'shot.png', thumb: 'shot_t.png' }, screenshots: [{ path: 'shot.png', thumb: 'shot_t.png' }] },
-    ops_objects: { service: ['7C3B2A190817263544A5B6C7D8E9F0A1', '8D4C3B2A1908172635445A6B7C8D9E0F'], kpi_base_search: ['0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F'], team: ['team-core-0001'] },
-    platform_objects: { dashboards: ['core_overview'], lookups: ['core_hosts.csv'], macros: ['core_index'], props: [], savedsearches: ['Core - nightly summary'], transforms: [] },
+    metadata: {
+      icon: 'data:image/png;base64,iVBORw0KGgo=',
+      main_screenshot: { path: 'shot.png', thumb: 'shot_t.png' },
+      screenshots: [{ path: 'shot.png', thumb: 'shot_t.png' }],
+    },
+    ops_objects: {
+      service: ['7C3B2A190817263544A5B6C7D8E9F0A1', '8D4C3B2A1908172635445A6B7C8D9E0F'],
+      kpi_base_search: ['0C1D2E3F4A5B6C7D8E9F0A1B2C3D4E5F'],
+      team: ['team-core-0001'],
+    },
+    platform_objects: {
+      dashboards: ['core_overview'],
+      lookups: ['core_hosts.csv'],
+      macros: ['core_index'],
+      props: [],
+      savedsearches: ['Core - nightly summary'],
+      transforms: [],
+    },
   });
   cp({
     _key: 'E6F708192A3B4C5D6E7F8A9B0C1D2E3F',

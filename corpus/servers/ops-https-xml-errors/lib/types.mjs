@@ -1,6 +1,20 @@
 // Per-type rules: required fields, known schema fields, validation/normalisation,
 // read-time decoration and delete hooks.
-import { bad, isObj, isStr, isNum, isStrArray, newKey, nowMicros, epochFloat, isoLocal, localMicroStr, localSecStr, GLOBAL_TEAM, clone } from './util.mjs';
+import {
+  bad,
+  isObj,
+  isStr,
+  isNum,
+  isStrArray,
+  newKey,
+  nowMicros,
+  epochFloat,
+  isoLocal,
+  localMicroStr,
+  localSecStr,
+  GLOBAL_TEAM,
+  clone,
+} from './util.mjs';
 import { store, internal } from './store.mjs';
 import { permissionsFor, canRead, canWrite } from './auth.mjs';
 
@@ -21,7 +35,15 @@ export const CORE_TYPES = [
   'custom_threshold_windows',
 ];
 export const CORE_SUPPORTED = [...CORE_TYPES, 'entity_relationship', 'entity_relationship_rule'];
-export const EVENT_TYPES = ['notable_event_group', 'notable_event', 'notable_event_comment', 'notable_event_tag', 'correlation_search', 'notable_aggregation_policy', 'external_ticket'];
+export const EVENT_TYPES = [
+  'notable_event_group',
+  'notable_event',
+  'notable_event_comment',
+  'notable_event_tag',
+  'correlation_search',
+  'notable_aggregation_policy',
+  'external_ticket',
+];
 
 // Fields the server owns: values sent by clients are ignored.
 export const SERVER_FIELDS = [
@@ -87,7 +109,13 @@ const KNOWN = {
     'search_alert_earliest',
     'objectType',
   ],
-  kpi_threshold_template: ['adaptive_thresholding_training_window', 'adaptive_thresholds_is_enabled', 'time_variate_thresholds', 'time_variate_thresholds_specification', 'objectType'],
+  kpi_threshold_template: [
+    'adaptive_thresholding_training_window',
+    'adaptive_thresholds_is_enabled',
+    'time_variate_thresholds',
+    'time_variate_thresholds_specification',
+    'objectType',
+  ],
   kpi_template: ['kpis'],
   deep_dive: ['lane_settings_collection', 'focus_id', 'earliest_time', 'latest_time', 'is_named'],
   glass_table: ['content', 'svg_content', 'latest', 'earliest', 'gt_version', 'definition'],
@@ -116,7 +144,21 @@ const KNOWN = {
     'sec_grp_list',
   ],
   maintenance_calendar: ['start_time', 'end_time', 'objects', 'sec_grp_list', 'comment'],
-  backup_restore: ['job_type', 'status', 'start_time', 'end_time', 'last_queued_time', 'path', 'search_head_id', 'platform_server', 'rules', 'last_error', 'frequency', 'scheduled', 'enabled'],
+  backup_restore: [
+    'job_type',
+    'status',
+    'start_time',
+    'end_time',
+    'last_queued_time',
+    'path',
+    'search_head_id',
+    'platform_server',
+    'rules',
+    'last_error',
+    'frequency',
+    'scheduled',
+    'enabled',
+  ],
   notable_event_group: ['status', 'severity', 'owner', 'drilldown', 'event_id', 'service_ids', 'is_active'],
   notable_event: ['status', 'severity', 'owner', 'event_id', 'service_ids', 'source', 'host'],
   notable_event_comment: ['comment', 'event_id'],
@@ -130,10 +172,24 @@ export function knownFields(type) {
 }
 
 // Types whose stored objects carry a sec_grp (defaulting to the Global team).
-const SEC_GRP_TYPES = new Set([...CORE_TYPES.filter((t) => t !== 'team'), 'entity_relationship', 'entity_relationship_rule', 'backup_restore', 'maintenance_calendar']);
+const SEC_GRP_TYPES = new Set([
+  ...CORE_TYPES.filter((t) => t !== 'team'),
+  'entity_relationship',
+  'entity_relationship_rule',
+  'backup_restore',
+  'maintenance_calendar',
+]);
 export const hasSecGrp = (type) => SEC_GRP_TYPES.has(type);
 
-const NO_TITLE = new Set(['entity_relationship', 'entity_relationship_rule', 'notable_event_group', 'notable_event', 'notable_event_comment', 'notable_event_tag', 'external_ticket']);
+const NO_TITLE = new Set([
+  'entity_relationship',
+  'entity_relationship_rule',
+  'notable_event_group',
+  'notable_event',
+  'notable_event_comment',
+  'notable_event_tag',
+  'external_ticket',
+]);
 export function requiredFields(type) {
   if (type === 'maintenance_calendar') return ['title', 'start_time', 'end_time'];
   if (type === 'notable_event_comment') return ['comment', 'event_id'];

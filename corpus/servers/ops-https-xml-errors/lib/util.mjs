@@ -12,7 +12,8 @@ export class HttpError extends Error {
 export const bad = (msg) => new HttpError(400, msg);
 export const notFound = (msg) => new HttpError(404, msg);
 export const forbidden = (msg) => new HttpError(403, msg || 'Forbidden: insufficient permissions for this object');
-export const methodNotAllowed = (allow) => new HttpError(405, `Method not allowed. Allowed: ${allow.join(', ')}`, { Allow: allow.join(', ') });
+export const methodNotAllowed = (allow) =>
+  new HttpError(405, `Method not allowed. Allowed: ${allow.join(', ')}`, { Allow: allow.join(', ') });
 
 export const CURRENT_VERSION = '4.19.1';
 export const GLOBAL_TEAM = 'default_ops_security_group';

@@ -58,7 +58,8 @@ function normalizeMetadata(v) {
 function build(body, key, status) {
   if (!isObj(body)) throw bad('Payload must be a JSON object', 'INVALID_PAYLOAD');
   if (typeof body.title !== 'string' || !body.title) throw invalid('Required field "title" is missing', 'MISSING_REQUIRED_FIELD');
-  if (typeof body.cp_version !== 'string' || !body.cp_version) throw invalid('Required field "cp_version" is missing', 'MISSING_REQUIRED_FIELD');
+  if (typeof body.cp_version !== 'string' || !body.cp_version)
+    throw invalid('Required field "cp_version" is missing', 'MISSING_REQUIRED_FIELD');
   for (const f of ['description', 'overview']) {
     if (body[f] !== undefined && typeof body[f] !== 'string') throw invalid(`${f} must be a string`, 'INVALID_FIELD');
   }
@@ -107,7 +108,9 @@ function listEntry(p, withExtras) {
   if (withExtras) {
     o.icon = p.metadata ? (p.metadata.icon ?? null) : null;
     o.ops_objects_counts = Object.fromEntries(Object.entries(p.ops_objects || {}).map(([t, ids]) => [t, ids.length]));
-    o.platform_objects_counts = Object.fromEntries(Object.entries(p.platform_objects || {}).map(([t, a]) => [t, Array.isArray(a) ? a.length : 0]));
+    o.platform_objects_counts = Object.fromEntries(
+      Object.entries(p.platform_objects || {}).map(([t, a]) => [t, Array.isArray(a) ? a.length : 0]),
+    );
   }
   return o;
 }
@@ -155,7 +158,14 @@ export function handleAuthoring(ctx, segs) {
       if (!p) throw notFound(`No content pack with _key ${key}`);
       if (!canWriteGlobalResource(user)) throw forbidden(`User ${user.name} cannot delete content packs`);
       db.cpAuthoring.delete(key);
-      return ctx.reply(200, { _key: p._key, title: p.title, cp_version: p.cp_version, status: p.status, object_type: 'content_pack', deleted: true });
+      return ctx.reply(200, {
+        _key: p._key,
+        title: p.title,
+        cp_version: p.cp_version,
+        status: p.status,
+        object_type: 'content_pack',
+        deleted: true,
+      });
     }
     throw methodNotAllowed(['GET', 'POST', 'DELETE']);
   }
@@ -176,7 +186,8 @@ function list(ctx) {
   const offset = intParam(q, 'offset') || 0;
   const count = intParam(q, 'count');
   const status = lastParam(q, 'status');
-  if (status !== undefined && !CP_STATUSES.includes(status)) throw bad(`status must be one of ${CP_STATUSES.join(', ')}`, 'INVALID_PARAMETER');
+  if (status !== undefined && !CP_STATUSES.includes(status))
+    throw bad(`status must be one of ${CP_STATUSES.join(', ')}`, 'INVALID_PARAMETER');
   const search = lastParam(q, 'search');
   const fields = parseFields(q);
   const pred = filterPredicate(lastParam(q, 'filter'));

@@ -1,5 +1,20 @@
 // Backup and restore jobs (backup_restore_interface).
-import { GLOBAL, bad, invalid, notFound, forbidden, methodNotAllowed, isObj, clone, deepMerge, boolParam, hexKey, nowEpoch, plainTime, lastParam } from './util.mjs';
+import {
+  GLOBAL,
+  bad,
+  invalid,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isObj,
+  clone,
+  deepMerge,
+  boolParam,
+  hexKey,
+  nowEpoch,
+  plainTime,
+  lastParam,
+} from './util.mjs';
 import { db, stamp } from './store.mjs';
 import { canRead, canWrite } from './auth.mjs';
 import { sharedQuery, select, project, filterPredicate } from './query.mjs';
@@ -16,7 +31,12 @@ const autoProgress = new Set();
 function tick() {
   const now = nowEpoch();
   for (const j of db.backup.values()) {
-    if (autoProgress.has(j._key) && j.status === 'Queued' && typeof j.last_queued_time === 'number' && now - j.last_queued_time >= QUEUE_SECONDS) {
+    if (
+      autoProgress.has(j._key) &&
+      j.status === 'Queued' &&
+      typeof j.last_queued_time === 'number' &&
+      now - j.last_queued_time >= QUEUE_SECONDS
+    ) {
       j.status = 'Completed';
       j.start_time = Math.round((j.last_queued_time + 1) * 1000) / 1000;
       j.end_time = Math.round((j.last_queued_time + QUEUE_SECONDS - 0.5) * 1000) / 1000;
@@ -66,7 +86,8 @@ export function handleBackup(ctx) {
         return ctx.reply(200, { _key: body._key });
       }
       const j = clone(body);
-      if (j._key !== undefined && (typeof j._key !== 'string' || !j._key)) throw invalid('_key must be a non-empty string', 'INVALID_FIELD');
+      if (j._key !== undefined && (typeof j._key !== 'string' || !j._key))
+        throw invalid('_key must be a non-empty string', 'INVALID_FIELD');
       if (!j._key) j._key = hexKey();
       validateJob(j);
       if (!writable(user)) throw forbidden(`User ${user.name} cannot create backup or restore jobs`);

@@ -1,5 +1,20 @@
 // Content pack library: list, read, preview, install, refresh.
-import { GLOBAL, bad, invalid, notFound, forbidden, methodNotAllowed, isObj, clone, boolBody, intParam, lastParam, isoOffset, modTime, nowEpoch } from './util.mjs';
+import {
+  GLOBAL,
+  bad,
+  invalid,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isObj,
+  clone,
+  boolBody,
+  intParam,
+  lastParam,
+  isoOffset,
+  modTime,
+  nowEpoch,
+} from './util.mjs';
 import { db, stamp, CORE_TYPES } from './store.mjs';
 import { canWriteGlobalResource } from './auth.mjs';
 import { sortRows } from './query.mjs';
@@ -22,7 +37,19 @@ export const GROUPS = {
 };
 export const PACK_OBJECT_TYPES = Object.keys(GROUPS);
 
-const PUBLIC_FIELDS = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
+const PUBLIC_FIELDS = [
+  'id',
+  'title',
+  'description',
+  'overview',
+  'author',
+  'version',
+  'icon',
+  'help_links',
+  'installed_versions',
+  'screenshots',
+  'main_screenshot',
+];
 
 function versionCmp(a, b) {
   const pa = String(a)
@@ -149,7 +176,8 @@ function parseContent(content) {
   let total = 0;
   const byType = new Map();
   for (const [t, ids] of Object.entries(content)) {
-    if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string')) throw invalid(`content.${t} must be an array of identifiers`, 'INVALID_FIELD');
+    if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string'))
+      throw invalid(`content.${t} must be an array of identifiers`, 'INVALID_FIELD');
     byType.set(t, ids);
     total += ids.length;
   }
@@ -162,7 +190,8 @@ function install(ctx, pack) {
   if (!isObj(body)) throw bad('Install payload must be a JSON object', 'INVALID_PAYLOAD');
   const sel = parseContent(body.content);
   const resolution = body.resolution;
-  if (resolution !== undefined && resolution !== 'overwrite' && resolution !== 'skip') throw invalid('resolution must be overwrite or skip', 'INVALID_FIELD');
+  if (resolution !== undefined && resolution !== 'overwrite' && resolution !== 'skip')
+    throw invalid('resolution must be overwrite or skip', 'INVALID_FIELD');
   let enabled = body.enabled === undefined || body.enabled === null ? undefined : boolBody(body.enabled, 'enabled');
   if (enabled === undefined) enabled = bug('install_enabled_default');
   const backfill = body.backfill === undefined || body.backfill === null ? true : boolBody(body.backfill, 'backfill');

@@ -1,6 +1,23 @@
 // Core interface (itoa_interface): generic object CRUD and the entity/service special endpoints.
 import crypto from 'node:crypto';
-import { GLOBAL, bad, invalid, notFound, forbidden, methodNotAllowed, isObj, clone, deepMerge, boolParam, hexKey, uuid, isoOffset, modTime, titleToIdentifying, SCHEMA_VERSION } from './util.mjs';
+import {
+  GLOBAL,
+  bad,
+  invalid,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isObj,
+  clone,
+  deepMerge,
+  boolParam,
+  hexKey,
+  uuid,
+  isoOffset,
+  modTime,
+  titleToIdentifying,
+  SCHEMA_VERSION,
+} from './util.mjs';
 import { db, CORE_TYPES, UNUSED_CORE_TYPES, stamp, teamOf } from './store.mjs';
 import { canRead, canWrite } from './auth.mjs';
 import { sharedQuery, select, project, filterPredicate } from './query.mjs';
@@ -48,7 +65,8 @@ function checkTeamExists(team) {
 
 // Validates a whole (full) object body for a type, fills defaults. Mutates obj.
 function validateFull(type, obj) {
-  if (typeof obj.title !== 'string') throw invalid(`Required field "title" is missing or not a string for ${type}`, 'MISSING_REQUIRED_FIELD');
+  if (typeof obj.title !== 'string')
+    throw invalid(`Required field "title" is missing or not a string for ${type}`, 'MISSING_REQUIRED_FIELD');
   if (obj.sec_grp !== undefined && typeof obj.sec_grp !== 'string') throw invalid('sec_grp must be a string', 'INVALID_FIELD');
   normalizeTypeFields(type, obj);
 }
@@ -77,7 +95,8 @@ function normalizeTypeFields(type, obj) {
 
 function prepareNew(type, body, user) {
   const obj = clone(body);
-  if (obj._key !== undefined && (typeof obj._key !== 'string' || !obj._key)) throw invalid('_key must be a non-empty string', 'INVALID_FIELD');
+  if (obj._key !== undefined && (typeof obj._key !== 'string' || !obj._key))
+    throw invalid('_key must be a non-empty string', 'INVALID_FIELD');
   if (!obj._key) obj._key = type === 'entity' || type === 'service' ? uuid() : hexKey();
   validateFull(type, obj);
   if (type !== 'team' && !obj.sec_grp) obj.sec_grp = GLOBAL;
@@ -270,7 +289,8 @@ function bulkUpdate(ctx, type) {
   // Validate everything first, then apply.
   const staged = [];
   for (const item of body) {
-    if (!isObj(item) || typeof item._key !== 'string' || !item._key) throw invalid('Every object of a bulk update needs a _key', 'MISSING_KEY');
+    if (!isObj(item) || typeof item._key !== 'string' || !item._key)
+      throw invalid('Every object of a bulk update needs a _key', 'MISSING_KEY');
     const existing = store.get(item._key);
     if (existing) {
       if (!readable(user, type, existing)) throw notFound(`No ${type} with _key ${item._key}`);
@@ -302,7 +322,20 @@ function templatize(ctx, type, key) {
   if (!o || !readable(user, type, o)) throw notFound(`No ${type} with _key ${key}`);
   if (type === 'kpi_base_search') {
     const t = clone(o);
-    for (const f of ['_key', '_user', 'mod_source', 'mod_timestamp', 'mod_time', 'create_by', 'create_time', 'create_source', 'mod_by', 'identifying_name', 'permissions']) delete t[f];
+    for (const f of [
+      '_key',
+      '_user',
+      'mod_source',
+      'mod_timestamp',
+      'mod_time',
+      'create_by',
+      'create_time',
+      'create_source',
+      'mod_by',
+      'identifying_name',
+      'permissions',
+    ])
+      delete t[f];
     t._version = SCHEMA_VERSION;
     return ctx.reply(200, t);
   }
@@ -336,7 +369,8 @@ function serviceTemplateLink(ctx, key) {
   }
   if (method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
   const body = ctx.json();
-  if (!isObj(body) || typeof body._key !== 'string' || !body._key) throw invalid('Payload must be {"_key": "<template key>"}', 'MISSING_KEY');
+  if (!isObj(body) || typeof body._key !== 'string' || !body._key)
+    throw invalid('Payload must be {"_key": "<template key>"}', 'MISSING_KEY');
   if (!canWrite(user, teamOf(svc)) || !canRead(user, GLOBAL)) {
     throw forbidden('Linking requires write access to the service and read access to the Global team');
   }
@@ -396,7 +430,9 @@ function handleEntitySpecial(ctx, op) {
   const ents = [...db.core.entity.values()];
   if (op === 'count_retirable') {
     if (method !== 'GET') throw methodNotAllowed(['GET']);
-    const out = ents.filter((e) => readable(user, 'entity', e) && Number(e.retirable) === 1 && Number(e.retired || 0) !== 1).map((e) => entitySummary(e, user));
+    const out = ents
+      .filter((e) => readable(user, 'entity', e) && Number(e.retirable) === 1 && Number(e.retired || 0) !== 1)
+      .map((e) => entitySummary(e, user));
     return ctx.reply(200, out);
   }
   if (method !== 'POST') throw methodNotAllowed(['POST']);

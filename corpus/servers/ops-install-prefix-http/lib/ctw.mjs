@@ -1,5 +1,18 @@
 // Custom threshold windows: decoration of the stored object and the special endpoints.
-import { invalid, bad, notFound, forbidden, conflict, methodNotAllowed, isObj, clone, nowEpoch, modTime, lastParam, intParam } from './util.mjs';
+import {
+  invalid,
+  bad,
+  notFound,
+  forbidden,
+  conflict,
+  methodNotAllowed,
+  isObj,
+  clone,
+  nowEpoch,
+  modTime,
+  lastParam,
+  intParam,
+} from './util.mjs';
 import { db, stamp, teamOf } from './store.mjs';
 import { canRead, canWrite } from './auth.mjs';
 import { bug } from './bugs.mjs';
@@ -20,7 +33,12 @@ export function ctwValidate(obj) {
   if (obj.linked_services === undefined) obj.linked_services = [];
   if (!Array.isArray(obj.linked_services)) throw invalid('linked_services must be an array', 'INVALID_FIELD');
   for (const ls of obj.linked_services) {
-    if (!isObj(ls) || typeof ls.service_id !== 'string' || !Array.isArray(ls.linked_kpi_ids) || !ls.linked_kpi_ids.every((k) => typeof k === 'string')) {
+    if (
+      !isObj(ls) ||
+      typeof ls.service_id !== 'string' ||
+      !Array.isArray(ls.linked_kpi_ids) ||
+      !ls.linked_kpi_ids.every((k) => typeof k === 'string')
+    ) {
       throw invalid('linked_services entries must be {service_id: string, linked_kpi_ids: [string]}', 'INVALID_FIELD');
     }
   }
@@ -109,9 +127,12 @@ function serviceKpisFromPayload(body) {
   const push = (svc, kpis) => {
     if (typeof svc === 'string' && Array.isArray(kpis)) out.push({ service: svc, kpis: kpis.filter((k) => typeof k === 'string') });
   };
-  for (const s of Array.isArray(body.services) ? body.services : []) if (isObj(s)) push(s._key ?? s.service_id, s.kpi_ids ?? s.linked_kpi_ids);
-  for (const s of Array.isArray(body.linked_services) ? body.linked_services : []) if (isObj(s)) push(s.service_id ?? s._key, s.linked_kpi_ids ?? s.kpi_ids);
-  for (const s of Array.isArray(body.service_kpis) ? body.service_kpis : []) if (isObj(s)) push(s.service_id ?? s._key, s.kpi_ids ?? s.linked_kpi_ids);
+  for (const s of Array.isArray(body.services) ? body.services : [])
+    if (isObj(s)) push(s._key ?? s.service_id, s.kpi_ids ?? s.linked_kpi_ids);
+  for (const s of Array.isArray(body.linked_services) ? body.linked_services : [])
+    if (isObj(s)) push(s.service_id ?? s._key, s.linked_kpi_ids ?? s.kpi_ids);
+  for (const s of Array.isArray(body.service_kpis) ? body.service_kpis : [])
+    if (isObj(s)) push(s.service_id ?? s._key, s.kpi_ids ?? s.linked_kpi_ids);
   return out;
 }
 

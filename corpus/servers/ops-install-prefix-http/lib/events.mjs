@@ -1,5 +1,21 @@
 // Event management interface: generic event objects, episode actions, comments, ticket links.
-import { bad, invalid, notFound, forbidden, conflict, methodNotAllowed, isObj, clone, deepMerge, boolParam, uuid, hexKey, nowEpoch, lastParam, SCHEMA_VERSION } from './util.mjs';
+import {
+  bad,
+  invalid,
+  notFound,
+  forbidden,
+  conflict,
+  methodNotAllowed,
+  isObj,
+  clone,
+  deepMerge,
+  boolParam,
+  uuid,
+  hexKey,
+  nowEpoch,
+  lastParam,
+  SCHEMA_VERSION,
+} from './util.mjs';
 import { db, EVENT_TYPES } from './store.mjs';
 import { canWriteGlobalResource } from './auth.mjs';
 import { sharedQuery, select, project, filterPredicate } from './query.mjs';
@@ -7,15 +23,87 @@ import { bug } from './bugs.mjs';
 
 // Flag values are deliberately a mix of integers and integer-like strings.
 export const ACTIONS = [
-  { action_name: 'email', label: 'Send an email', type: '', is_group_compatible: 1, execute_once_per_group: '0', execute_in_sync: '0', is_bulk_compatible: 1 },
-  { action_name: 'script', label: 'Run a script', type: '', is_group_compatible: '1', execute_once_per_group: 0, execute_in_sync: '0', is_bulk_compatible: 0 },
-  { action_name: 'ops_event_action_link_ticket', label: 'Link Ticket', type: '', is_group_compatible: 1, execute_once_per_group: '1', execute_in_sync: 1, is_bulk_compatible: '1' },
-  { action_name: 'ops_event_action_link_url', label: 'Link URL', type: '', is_group_compatible: '1', execute_once_per_group: 0, execute_in_sync: '1', is_bulk_compatible: 0 },
-  { action_name: 'ops_event_action_send_to_orchestrator', label: 'Send to Orchestrator', type: '', is_group_compatible: 1, execute_once_per_group: '0', execute_in_sync: '0', is_bulk_compatible: '1' },
-  { action_name: 'ops_sample_event_action_ping', label: 'Ping a host', type: '', is_group_compatible: '0', execute_once_per_group: 0, execute_in_sync: '0', is_bulk_compatible: 0 },
-  { action_name: 'ticketdesk_incident', label: 'TicketDesk Incident', type: 'external_ticket', is_group_compatible: 1, execute_once_per_group: '1', execute_in_sync: '0', is_bulk_compatible: '0' },
-  { action_name: 'servicegrid_incident', label: 'ServiceGrid Incident', type: 'external_ticket', is_group_compatible: '1', execute_once_per_group: 1, execute_in_sync: 0, is_bulk_compatible: 1 },
-  { action_name: 'pagerly_trigger_incident', label: 'Pagerly Trigger Incident', type: '', is_group_compatible: 1, execute_once_per_group: '0', execute_in_sync: '0', is_bulk_compatible: '1' },
+  {
+    action_name: 'email',
+    label: 'Send an email',
+    type: '',
+    is_group_compatible: 1,
+    execute_once_per_group: '0',
+    execute_in_sync: '0',
+    is_bulk_compatible: 1,
+  },
+  {
+    action_name: 'script',
+    label: 'Run a script',
+    type: '',
+    is_group_compatible: '1',
+    execute_once_per_group: 0,
+    execute_in_sync: '0',
+    is_bulk_compatible: 0,
+  },
+  {
+    action_name: 'ops_event_action_link_ticket',
+    label: 'Link Ticket',
+    type: '',
+    is_group_compatible: 1,
+    execute_once_per_group: '1',
+    execute_in_sync: 1,
+    is_bulk_compatible: '1',
+  },
+  {
+    action_name: 'ops_event_action_link_url',
+    label: 'Link URL',
+    type: '',
+    is_group_compatible: '1',
+    execute_once_per_group: 0,
+    execute_in_sync: '1',
+    is_bulk_compatible: 0,
+  },
+  {
+    action_name: 'ops_event_action_send_to_orchestrator',
+    label: 'Send to Orchestrator',
+    type: '',
+    is_group_compatible: 1,
+    execute_once_per_group: '0',
+    execute_in_sync: '0',
+    is_bulk_compatible: '1',
+  },
+  {
+    action_name: 'ops_sample_event_action_ping',
+    label: 'Ping a host',
+    type: '',
+    is_group_compatible: '0',
+    execute_once_per_group: 0,
+    execute_in_sync: '0',
+    is_bulk_compatible: 0,
+  },
+  {
+    action_name: 'ticketdesk_incident',
+    label: 'TicketDesk Incident',
+    type: 'external_ticket',
+    is_group_compatible: 1,
+    execute_once_per_group: '1',
+    execute_in_sync: '0',
+    is_bulk_compatible: '0',
+  },
+  {
+    action_name: 'servicegrid_incident',
+    label: 'ServiceGrid Incident',
+    type: 'external_ticket',
+    is_group_compatible: '1',
+    execute_once_per_group: 1,
+    execute_in_sync: 0,
+    is_bulk_compatible: 1,
+  },
+  {
+    action_name: 'pagerly_trigger_incident',
+    label: 'Pagerly Trigger Incident',
+    type: '',
+    is_group_compatible: 1,
+    execute_once_per_group: '0',
+    execute_in_sync: '0',
+    is_bulk_compatible: '1',
+  },
 ];
 
 const ACTION_CONFIG = {
@@ -35,7 +123,8 @@ const ACTION_CONFIG = {
   },
   ops_event_action_link_ticket: {
     description: 'Link an external ticket to the episode',
-    command: 'ops_link_ticket ticket_system="$action.ops_event_action_link_ticket.param.ticket_system$" ticket_id="$action.ops_event_action_link_ticket.param.ticket_id$"',
+    command:
+      'ops_link_ticket ticket_system="$action.ops_event_action_link_ticket.param.ticket_system$" ticket_id="$action.ops_event_action_link_ticket.param.ticket_id$"',
     filename: 'ops_link_ticket.py',
     icon_path: 'link_ticket.png',
     appName: 'SA-ITOA',
@@ -61,7 +150,13 @@ const ACTION_CONFIG = {
     icon_path: 'ping.png',
     appName: 'SA-ITOA',
   },
-  ticketdesk_incident: { description: 'Create an incident in TicketDesk', command: 'ticketdesk_incident', filename: 'ticketdesk_incident.py', icon_path: 'ticketdesk.png', appName: 'TA-ticketdesk' },
+  ticketdesk_incident: {
+    description: 'Create an incident in TicketDesk',
+    command: 'ticketdesk_incident',
+    filename: 'ticketdesk_incident.py',
+    icon_path: 'ticketdesk.png',
+    appName: 'TA-ticketdesk',
+  },
   servicegrid_incident: {
     description: 'Create an incident in ServiceGrid',
     command: 'servicegrid_incident',
@@ -69,7 +164,14 @@ const ACTION_CONFIG = {
     icon_path: 'servicegrid.png',
     appName: 'TA-servicegrid',
   },
-  pagerly_trigger_incident: { description: 'Trigger an incident in Pagerly', command: 'pagerly_trigger', filename: 'pagerly.py', icon_path: 'pagerly.png', appName: 'TA-pagerly', disabled: '1' },
+  pagerly_trigger_incident: {
+    description: 'Trigger an incident in Pagerly',
+    command: 'pagerly_trigger',
+    filename: 'pagerly.py',
+    icon_path: 'pagerly.png',
+    appName: 'TA-pagerly',
+    disabled: '1',
+  },
 };
 
 function actionConfig(a) {
@@ -89,7 +191,14 @@ function actionConfig(a) {
     is_custom: a.type === 'external_ticket' ? '1' : '0',
     'eai:userName': 'nobody',
     'eai:appName': c.appName,
-    'eai:acl': { app: c.appName, owner: 'nobody', sharing: 'global', perms: { read: ['*'], write: ['admin', 'ops_admin'] }, can_write: '1', modifiable: '1' },
+    'eai:acl': {
+      app: c.appName,
+      owner: 'nobody',
+      sharing: 'global',
+      perms: { read: ['*'], write: ['admin', 'ops_admin'] },
+      can_write: '1',
+      modifiable: '1',
+    },
   };
 }
 
@@ -222,7 +331,8 @@ function handleActions(ctx, segs) {
   if (method !== 'POST') throw methodNotAllowed(['GET', 'POST']);
   const body = ctx.json();
   if (!isObj(body)) throw bad('Payload must be {"params": {...}, "ids": [...]}', 'INVALID_PAYLOAD');
-  if (!Array.isArray(body.ids) || !body.ids.every((x) => typeof x === 'string')) throw invalid('ids must be an array of episode identifiers', 'INVALID_FIELD');
+  if (!Array.isArray(body.ids) || !body.ids.every((x) => typeof x === 'string'))
+    throw invalid('ids must be an array of episode identifiers', 'INVALID_FIELD');
   const params = body.params === undefined || body.params === null ? {} : body.params;
   if (!isObj(params)) throw invalid('params must be an object', 'INVALID_FIELD');
   requireWrite(user);
@@ -238,7 +348,8 @@ function handleActions(ctx, segs) {
   const out = runs.map((r) => ({ action_name: a.action_name, ids: [...r], sid: newSid(a.action_name) }));
   // side effects
   for (const id of ids) {
-    if (a.action_name === 'ops_event_action_link_ticket') linkTicket(id, params.ticket_system, params.ticket_id, typeof params.ticket_url === 'string' ? params.ticket_url : '', user);
+    if (a.action_name === 'ops_event_action_link_ticket')
+      linkTicket(id, params.ticket_system, params.ticket_id, typeof params.ticket_url === 'string' ? params.ticket_url : '', user);
     if (a.type === 'external_ticket') {
       const num = `INC${String(1000000 + Math.floor(Math.random() * 8999999))}`;
       linkTicket(id, a.label.replace(/ Incident$/, ''), num, `https://${a.action_name.split('_')[0]}.example.com/incident/${num}`, user);
@@ -360,7 +471,8 @@ export function handleEvents(ctx) {
     if (method === 'PUT') {
       if (appendOnly) throw methodNotAllowed(['GET', 'POST'], 'Episode comments are append-only: update is not supported');
       const body = ctx.json();
-      if (!Array.isArray(body) || !body.every((x) => isObj(x) && typeof x._key === 'string')) throw bad('Payload must be an array of objects with _key', 'INVALID_PAYLOAD');
+      if (!Array.isArray(body) || !body.every((x) => isObj(x) && typeof x._key === 'string'))
+        throw bad('Payload must be an array of objects with _key', 'INVALID_PAYLOAD');
       requireWrite(user);
       for (const x of body) if (!store.has(x._key)) throw notFound(`No ${type} with _key ${x._key}`);
       const partial = boolParam(q, 'is_partial_data', false);

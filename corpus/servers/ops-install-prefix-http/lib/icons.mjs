@@ -1,5 +1,17 @@
 // Glass table icons (/services/SA-ITOA/v1/icon_collection).
-import { SCHEMA_VERSION, bad, invalid, notFound, forbidden, methodNotAllowed, isObj, clone, boolParam, upperUuid, lastParam } from './util.mjs';
+import {
+  SCHEMA_VERSION,
+  bad,
+  invalid,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isObj,
+  clone,
+  boolParam,
+  upperUuid,
+  lastParam,
+} from './util.mjs';
 import { db } from './store.mjs';
 import { canWriteGlobalResource } from './auth.mjs';
 import { sharedQuery, select, project } from './query.mjs';
@@ -57,7 +69,13 @@ export function handleIcons(ctx, segs) {
       const keys = [];
       for (const i of icons) {
         const key = i._key || upperUuid();
-        db.icons.set(key, { _key: key, ...Object.fromEntries(FIELDS.map((f) => [f, i[f]])), object_type: 'icon', _version: SCHEMA_VERSION, _user: 'nobody' });
+        db.icons.set(key, {
+          _key: key,
+          ...Object.fromEntries(FIELDS.map((f) => [f, i[f]])),
+          object_type: 'icon',
+          _version: SCHEMA_VERSION,
+          _user: 'nobody',
+        });
         keys.push(key);
       }
       return ctx.reply(201, keys);

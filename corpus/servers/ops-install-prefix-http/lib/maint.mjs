@@ -1,5 +1,19 @@
 // Maintenance windows (maintenance_services_interface).
-import { GLOBAL, bad, invalid, notFound, forbidden, methodNotAllowed, isObj, clone, deepMerge, boolParam, hexKey, nowEpoch, lastParam } from './util.mjs';
+import {
+  GLOBAL,
+  bad,
+  invalid,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isObj,
+  clone,
+  deepMerge,
+  boolParam,
+  hexKey,
+  nowEpoch,
+  lastParam,
+} from './util.mjs';
 import { db, stamp, teamOf } from './store.mjs';
 import { canReadAll, canWriteAll } from './auth.mjs';
 import { sharedQuery, select, project, filterPredicate } from './query.mjs';
@@ -31,7 +45,8 @@ function validateWindow(obj) {
   }
   const teams = new Set();
   if (obj.sec_grp_list !== undefined) {
-    if (!Array.isArray(obj.sec_grp_list) || !obj.sec_grp_list.every((t) => typeof t === 'string')) throw invalid('sec_grp_list must be an array of strings', 'INVALID_FIELD');
+    if (!Array.isArray(obj.sec_grp_list) || !obj.sec_grp_list.every((t) => typeof t === 'string'))
+      throw invalid('sec_grp_list must be an array of strings', 'INVALID_FIELD');
     for (const t of obj.sec_grp_list) teams.add(t);
   }
   for (const o of obj.objects) {
@@ -115,7 +130,8 @@ export function handleMaint(ctx) {
         return ctx.reply(200, { _key: body._key });
       }
       const w = clone(body);
-      if (w._key !== undefined && (typeof w._key !== 'string' || !w._key)) throw invalid('_key must be a non-empty string', 'INVALID_FIELD');
+      if (w._key !== undefined && (typeof w._key !== 'string' || !w._key))
+        throw invalid('_key must be a non-empty string', 'INVALID_FIELD');
       if (!w._key) w._key = hexKey();
       validateWindow(w);
       if (!writableW(user, w)) throw forbidden(`User ${user.name} cannot write every team of this window (${w.sec_grp_list.join(', ')})`);

@@ -50,7 +50,13 @@ function thr(label = 'normal', value = 2, levels = []) {
     baseSeverityLabel: label,
     baseSeverityColor: colors[label][0],
     baseSeverityColorLight: colors[label][1],
-    thresholdLevels: levels.map(([l, t]) => ({ severityValue: sev[l], thresholdValue: t, severityLabel: l, severityColor: colors[l][0], severityColorLight: colors[l][1] })),
+    thresholdLevels: levels.map(([l, t]) => ({
+      severityValue: sev[l],
+      thresholdValue: t,
+      severityLabel: l,
+      severityColor: colors[l][0],
+      severityColorLight: colors[l][1],
+    })),
   };
 }
 
@@ -97,7 +103,9 @@ function kpi(key, title, svc, svcTitle, extra = {}) {
     aggregate_thresholds: agg,
     entity_thresholds: thr('normal', 2, [['high', 85]]),
     time_variate_thresholds_specification: {
-      policies: { default_policy: { title: 'Default', aggregate_thresholds: clone(agg), entity_thresholds: thr('info', 1), policy_type: 'static' } },
+      policies: {
+        default_policy: { title: 'Default', aggregate_thresholds: clone(agg), entity_thresholds: thr('info', 1), policy_type: 'static' },
+      },
       time_blocks: [{ policy_key: 'default_policy', time_block_key: '00-00' }],
     },
     enabled: 1,
@@ -125,9 +133,24 @@ const K = {
 
 function seedCore() {
   put('team', { _key: GLOBAL, title: 'Global', description: 'Objects visible to every user', acl: { read: ['*'], write: ['ops_admin'] } });
-  put('team', { _key: 'NOC', title: 'NOC', description: 'Network operations centre', acl: { read: ['ops_team_admin'], write: ['ops_team_admin'] } });
-  put('team', { _key: 'SRE', title: 'SRE', description: 'Site reliability engineering', acl: { read: ['ops_user'], write: ['ops_admin'] } });
-  put('team', { _key: 'FIN', title: 'Finance Apps', description: 'Payment and ledger services', acl: { read: ['ops_admin'], write: ['ops_admin'] } });
+  put('team', {
+    _key: 'NOC',
+    title: 'NOC',
+    description: 'Network operations centre',
+    acl: { read: ['ops_team_admin'], write: ['ops_team_admin'] },
+  });
+  put('team', {
+    _key: 'SRE',
+    title: 'SRE',
+    description: 'Site reliability engineering',
+    acl: { read: ['ops_user'], write: ['ops_admin'] },
+  });
+  put('team', {
+    _key: 'FIN',
+    title: 'Finance Apps',
+    description: 'Payment and ledger services',
+    acl: { read: ['ops_admin'], write: ['ops_admin'] },
+  });
 
   const svc = (key, title, team, kpis, extra = {}) =>
     put('service', {
@@ -138,10 +161,18 @@ function seedCore() {
       enabled: 1,
       backfill_enabled: false,
       is_healthscore_calculate_by_entity_enabled: 1,
-      entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'host', field_type: 'alias', rule_type: 'matches', value: `${title.split(' ')[0].toLowerCase()}-*` }] }],
+      entity_rules: [
+        {
+          rule_condition: 'AND',
+          rule_items: [{ field: 'host', field_type: 'alias', rule_type: 'matches', value: `${title.split(' ')[0].toLowerCase()}-*` }],
+        },
+      ],
       services_depends_on: [],
       tags: [],
-      kpis: [kpi(`SHKPI-${key}`, 'ServiceHealthScore', key, title, { type: 'service_health', urgency: '11', threshold_field: 'aggregate' }), ...kpis.map(([k, t]) => kpi(k, t, key, title))],
+      kpis: [
+        kpi(`SHKPI-${key}`, 'ServiceHealthScore', key, title, { type: 'service_health', urgency: '11', threshold_field: 'aggregate' }),
+        ...kpis.map(([k, t]) => kpi(k, t, key, title)),
+      ],
       ...extra,
     });
   svc(IDS.S_WEB, 'Web Storefront', GLOBAL, [
@@ -152,7 +183,9 @@ function seedCore() {
     [K.NET_LOSS, 'Packet Loss'],
     [K.NET_UTIL, 'Interface Utilization'],
   ]);
-  svc(IDS.S_EDGE, 'Edge Routers', 'NOC', [[K.EDGE_BGP, 'BGP Session Flaps']], { services_depends_on: [{ serviceid: IDS.S_NET, kpis_depending_on: [`SHKPI-${IDS.S_NET}`] }] });
+  svc(IDS.S_EDGE, 'Edge Routers', 'NOC', [[K.EDGE_BGP, 'BGP Session Flaps']], {
+    services_depends_on: [{ serviceid: IDS.S_NET, kpis_depending_on: [`SHKPI-${IDS.S_NET}`] }],
+  });
   svc(IDS.S_DB, 'Database Cluster', 'SRE', [
     [K.DB_LAG, 'Replication Lag'],
     [K.DB_QPS, 'Query Throughput'],
@@ -229,8 +262,20 @@ function seedCore() {
     ],
   });
   put('kpi_threshold_template', load('ops-kpi_threshold_template-get-1.json'));
-  put('deep_dive', { _key: '64b0c2d4e6f8a0b2c4d6e8f2', title: 'Storefront Deep Dive', sec_grp: GLOBAL, lane_settings_collection: [], focus_id: '' });
-  put('deep_dive', { _key: '64b0c2d4e6f8a0b2c4d6e8f3', title: 'NOC Overview Dive', sec_grp: 'NOC', lane_settings_collection: [], focus_id: '' });
+  put('deep_dive', {
+    _key: '64b0c2d4e6f8a0b2c4d6e8f2',
+    title: 'Storefront Deep Dive',
+    sec_grp: GLOBAL,
+    lane_settings_collection: [],
+    focus_id: '',
+  });
+  put('deep_dive', {
+    _key: '64b0c2d4e6f8a0b2c4d6e8f3',
+    title: 'NOC Overview Dive',
+    sec_grp: 'NOC',
+    lane_settings_collection: [],
+    focus_id: '',
+  });
   put('glass_table', {
     _key: '64b0c2d4e6f8a0b2c4d6e8f4',
     title: 'Executive Overview',
@@ -238,9 +283,20 @@ function seedCore() {
     description: 'Top level health',
     definition: { layout: { type: 'absolute' }, visualizations: {} },
   });
-  put('glass_table', { _key: '64b0c2d4e6f8a0b2c4d6e8f5', title: 'NOC Wall', sec_grp: 'NOC', description: 'Network wall board', definition: { layout: { type: 'absolute' }, visualizations: {} } });
+  put('glass_table', {
+    _key: '64b0c2d4e6f8a0b2c4d6e8f5',
+    title: 'NOC Wall',
+    sec_grp: 'NOC',
+    description: 'Network wall board',
+    definition: { layout: { type: 'absolute' }, visualizations: {} },
+  });
   put('home_view', { _key: '64b0c2d4e6f8a0b2c4d6e8f6', title: 'Default Service Analyzer', sec_grp: GLOBAL, isDefault: true, tiles: [] });
-  put('kpi_template', { _key: '64b0c2d4e6f8a0b2c4d6e8f7', title: 'Web KPI Template', sec_grp: GLOBAL, kpis: [kpi('9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d', 'Request Latency', '', '')] });
+  put('kpi_template', {
+    _key: '64b0c2d4e6f8a0b2c4d6e8f7',
+    title: 'Web KPI Template',
+    sec_grp: GLOBAL,
+    kpis: [kpi('9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d', 'Request Latency', '', '')],
+  });
   put('event_management_state', {
     _key: '64b0c2d4e6f8a0b2c4d6e8f8',
     title: 'Episode Review - default view',
@@ -254,7 +310,15 @@ function seedCore() {
     sec_grp: GLOBAL,
     entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'os', field_type: 'info', rule_type: 'matches', value: 'linux' }] }],
   });
-  put('entity_type', { _key: '64b0c2d4e6f8a0b2c4d6e8fa', title: '*nix', sec_grp: GLOBAL, description: 'Unix and Linux hosts', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] });
+  put('entity_type', {
+    _key: '64b0c2d4e6f8a0b2c4d6e8fa',
+    title: '*nix',
+    sec_grp: GLOBAL,
+    description: 'Unix and Linux hosts',
+    dashboard_drilldowns: [],
+    data_drilldowns: [],
+    vital_metrics: [],
+  });
   put('entity_type', {
     _key: '64b0c2d4e6f8a0b2c4d6e8fb',
     title: 'Network Device',
@@ -286,9 +350,20 @@ function seedCore() {
       linked_services: linked,
       ...extra,
     });
-  ctw('65a1b2c3d4e5f6a7b8c9d0e1', 'Black Friday Surge', GLOBAL, 'Active', [{ service_id: IDS.S_WEB, linked_kpi_ids: [K.WEB_LAT, K.WEB_ERR] }]);
-  ctw('65a1b2c3d4e5f6a7b8c9d0e2', 'NOC Change Freeze Dampening', 'NOC', 'Active', [{ service_id: IDS.S_NET, linked_kpi_ids: [K.NET_LOSS] }], { window_config_percentage: 80 });
-  ctw('65a1b2c3d4e5f6a7b8c9d0e3', 'Quarter Close', 'FIN', 'Stopped', [{ service_id: IDS.S_PAY, linked_kpi_ids: [K.PAY_AUTH] }], { last_stopped_time: now - 3600.25 });
+  ctw('65a1b2c3d4e5f6a7b8c9d0e1', 'Black Friday Surge', GLOBAL, 'Active', [
+    { service_id: IDS.S_WEB, linked_kpi_ids: [K.WEB_LAT, K.WEB_ERR] },
+  ]);
+  ctw(
+    '65a1b2c3d4e5f6a7b8c9d0e2',
+    'NOC Change Freeze Dampening',
+    'NOC',
+    'Active',
+    [{ service_id: IDS.S_NET, linked_kpi_ids: [K.NET_LOSS] }],
+    { window_config_percentage: 80 },
+  );
+  ctw('65a1b2c3d4e5f6a7b8c9d0e3', 'Quarter Close', 'FIN', 'Stopped', [{ service_id: IDS.S_PAY, linked_kpi_ids: [K.PAY_AUTH] }], {
+    last_stopped_time: now - 3600.25,
+  });
   ctw('65a1b2c3d4e5f6a7b8c9d0e4', 'Holiday Low Traffic', GLOBAL, 'Scheduled', [], {
     window_type: 'static',
     window_config_percentage: 0,
@@ -303,7 +378,17 @@ function seedCore() {
 function seedMaint() {
   const now = Math.floor(Date.now() / 1000);
   const mw = (key, title, start, end, objects, lists, owner = 'admin') => {
-    const o = { _key: key, title, start_time: start, end_time: end, objects, sec_grp_list: lists, sec_grp: lists[0], _owner: owner, comment: '' };
+    const o = {
+      _key: key,
+      title,
+      start_time: start,
+      end_time: end,
+      objects,
+      sec_grp_list: lists,
+      sec_grp: lists[0],
+      _owner: owner,
+      comment: '',
+    };
     common(o, 'maintenance_calendar');
     delete o.create_by;
     delete o.create_source;
@@ -312,7 +397,14 @@ function seedMaint() {
     delete o.mod_by;
     db.maint.set(key, o);
   };
-  mw('628c6b1dcde00363c71d6fec', 'Storefront patching', now + 86400, now + 86400 + 7200.5, [{ object_type: 'service', _key: IDS.S_WEB }], [GLOBAL]);
+  mw(
+    '628c6b1dcde00363c71d6fec',
+    'Storefront patching',
+    now + 86400,
+    now + 86400 + 7200.5,
+    [{ object_type: 'service', _key: IDS.S_WEB }],
+    [GLOBAL],
+  );
   mw(
     '628c6b1dcde00363c71d6fed',
     'NOC fibre cut-over',
@@ -324,7 +416,14 @@ function seedMaint() {
     ],
     ['NOC'],
   );
-  mw('628c6b1dcde00363c71d6fee', 'Payments PCI audit freeze', now + 3600, now + 10800, [{ object_type: 'service', _key: IDS.S_PAY }], ['FIN']);
+  mw(
+    '628c6b1dcde00363c71d6fee',
+    'Payments PCI audit freeze',
+    now + 3600,
+    now + 10800,
+    [{ object_type: 'service', _key: IDS.S_PAY }],
+    ['FIN'],
+  );
   mw(
     '628c6b1dcde00363c71d6fef',
     'Cross-team DC move',
@@ -336,7 +435,15 @@ function seedMaint() {
     ],
     [GLOBAL, 'NOC'],
   );
-  mw('628c6b1dcde00363c71d6ff0', 'Edge router firmware (in progress)', now - 3600, now + 18000, [{ object_type: 'service', _key: IDS.S_EDGE }], ['NOC'], 'team_noc');
+  mw(
+    '628c6b1dcde00363c71d6ff0',
+    'Edge router firmware (in progress)',
+    now - 3600,
+    now + 18000,
+    [{ object_type: 'service', _key: IDS.S_EDGE }],
+    ['NOC'],
+    'team_noc',
+  );
 }
 
 function seedBackup() {
@@ -443,7 +550,10 @@ function seedEvents() {
       service_ids: [],
       ...extra,
     });
-  ep(EPISODES.E1, 'Web Storefront latency degraded', '2', '5', 'admin', { service_ids: [IDS.S_WEB], drilldown: [{ link: 'http://drill.down', name: 'DrilldownName' }] });
+  ep(EPISODES.E1, 'Web Storefront latency degraded', '2', '5', 'admin', {
+    service_ids: [IDS.S_WEB],
+    drilldown: [{ link: 'http://drill.down', name: 'DrilldownName' }],
+  });
   ep(EPISODES.E2, 'Error found in ops_searches.log', '1', '3', 'unassigned');
   ep(EPISODES.E3, 'Core Network packet loss above 2%', '1', '6', 'unassigned', { service_ids: [IDS.S_NET] });
   ep(EPISODES.E4, 'Database replication lag recovered', '5', '2', 'cfg_admin', { service_ids: [IDS.S_DB] });
@@ -566,7 +676,9 @@ function packServiceBody(id, title, kpis) {
   return {
     description: `${title} from content pack`,
     enabled: 1,
-    entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'entity_type_ids', field_type: 'info', rule_type: 'matches', value: '*' }] }],
+    entity_rules: [
+      { rule_condition: 'AND', rule_items: [{ field: 'entity_type_ids', field_type: 'info', rule_type: 'matches', value: '*' }] },
+    ],
     kpis: kpis.map(([k, t]) => kpi(k, t, id, title, { search_type: 'shared_base' })),
   };
 }
@@ -609,14 +721,23 @@ function seedContentPacks() {
         'service',
         'da-ops-cp-unix-linux-hosts',
         'Linux Hosts Health',
-        packServiceBody('da-ops-cp-unix-linux-hosts', 'Linux Hosts Health', [['cpunixkpi00000000000000000000000000000003', 'Load Average']]),
+        packServiceBody('da-ops-cp-unix-linux-hosts', 'Linux Hosts Health', [
+          ['cpunixkpi00000000000000000000000000000003', 'Load Average'],
+        ]),
         { has_dependency: true },
       ),
-      packObj('kpi_base_search', 'da-ops-cp-unix-kbs-cpu', 'Unix CPU Base Search', { base_search: 'index=os sourcetype=cpu', disabled: 0, metrics: [] }),
+      packObj('kpi_base_search', 'da-ops-cp-unix-kbs-cpu', 'Unix CPU Base Search', {
+        base_search: 'index=os sourcetype=cpu',
+        disabled: 0,
+        metrics: [],
+      }),
       packObj('entity_type', 'da-ops-cp-unix-et-nix', '*nix (content pack)', { vital_metrics: [] }),
       packObj('glass_table', 'da-ops-cp-unix-gt-overview', 'Unix Overview', { definition: {} }, { has_dependency: true }),
       packObj('home_view', 'da-ops-cp-unix-sa', 'Unix Service Analyzer', { tiles: [] }),
-      packObj('correlation_search', 'da-ops-cp-unix-cs-disk-full', 'Unix - Disk Full', { search: 'index=os sourcetype=df UsePct>95', cron_schedule: '*/10 * * * *' }),
+      packObj('correlation_search', 'da-ops-cp-unix-cs-disk-full', 'Unix - Disk Full', {
+        search: 'index=os sourcetype=df UsePct>95',
+        cron_schedule: '*/10 * * * *',
+      }),
       packObj('notable_aggregation_policy', 'da-ops-cp-unix-nap', 'Unix Episodes', { split_by_field: 'host' }),
     ],
     [
@@ -625,10 +746,21 @@ function seedContentPacks() {
     ],
   );
   const awsObjects = [
-    packObj('service', 'da-ops-cp-aws-ec2', 'AWS EC2', packServiceBody('da-ops-cp-aws-ec2', 'AWS EC2', [['cpawskpi000000000000000000000000000000001', 'EC2 CPU Credit Balance']]), {
-      has_dependency: true,
-    }),
-    packObj('service', 'da-ops-cp-aws-s3', 'AWS S3', packServiceBody('da-ops-cp-aws-s3', 'AWS S3', [['cpawskpi000000000000000000000000000000002', 'S3 4xx Errors']])),
+    packObj(
+      'service',
+      'da-ops-cp-aws-ec2',
+      'AWS EC2',
+      packServiceBody('da-ops-cp-aws-ec2', 'AWS EC2', [['cpawskpi000000000000000000000000000000001', 'EC2 CPU Credit Balance']]),
+      {
+        has_dependency: true,
+      },
+    ),
+    packObj(
+      'service',
+      'da-ops-cp-aws-s3',
+      'AWS S3',
+      packServiceBody('da-ops-cp-aws-s3', 'AWS S3', [['cpawskpi000000000000000000000000000000002', 'S3 4xx Errors']]),
+    ),
     packObj('entity_type', 'da-ops-cp-aws-et-ec2', 'EC2 Instance', {}),
     packObj('glass_table', 'da-ops-cp-aws-gt', 'AWS Dashboard', { definition: {} }, { entitlement_status: false }),
   ];
@@ -639,7 +771,10 @@ function seedContentPacks() {
     'new',
     [
       ...awsObjects,
-      packObj('kpi_threshold_template', 'da-ops-cp-aws-ktt-cpu', 'AWS CPU Thresholds', { adaptive_thresholds_is_enabled: false, time_variate_thresholds: false }),
+      packObj('kpi_threshold_template', 'da-ops-cp-aws-ktt-cpu', 'AWS CPU Thresholds', {
+        adaptive_thresholds_is_enabled: false,
+        time_variate_thresholds: false,
+      }),
       packObj('base_service_template', 'da-ops-cp-aws-bst-ec2', 'AWS EC2 Template', { entity_rules: [], kpis: [] }),
     ],
     [],
@@ -651,9 +786,23 @@ function seedContentPacks() {
     'Monitoring and Alerting',
     'new',
     [
-      packObj('correlation_search', 'da-ops-cp-ma-cs-kpi-degraded', 'Monitor Critical Service Based on HealthScore', { search: '`service_health_data` | where health_score<40' }),
-      packObj('correlation_search', 'da-ops-cp-ma-cs-entity-degraded', 'Entity Degraded', { search: '`entity_health_data` | where severity>=5' }, { entitlement_status: false }),
-      packObj('notable_aggregation_policy', 'da-ops-cp-ma-nap-service', 'Episodes by Service', { split_by_field: 'service_ids' }, { has_dependency: true }),
+      packObj('correlation_search', 'da-ops-cp-ma-cs-kpi-degraded', 'Monitor Critical Service Based on HealthScore', {
+        search: '`service_health_data` | where health_score<40',
+      }),
+      packObj(
+        'correlation_search',
+        'da-ops-cp-ma-cs-entity-degraded',
+        'Entity Degraded',
+        { search: '`entity_health_data` | where severity>=5' },
+        { entitlement_status: false },
+      ),
+      packObj(
+        'notable_aggregation_policy',
+        'da-ops-cp-ma-nap-service',
+        'Episodes by Service',
+        { split_by_field: 'service_ids' },
+        { has_dependency: true },
+      ),
       packObj('deep_dive', 'da-ops-cp-ma-dd', 'Alerting Deep Dive', { lane_settings_collection: [] }),
       packObj('event_management_state', 'da-ops-cp-ma-ems', 'Alerting Episode View', { viewingOption: 'standard' }),
       packObj('team', 'da-ops-cp-ma-team', 'Alerting Content', { acl: { read: ['ops_admin'], write: ['ops_admin'] } }),
@@ -668,7 +817,14 @@ function seedContentPacks() {
     '1.0.0',
     'VMware vSphere',
     'new',
-    [packObj('service', 'da-ops-cp-vmware-esxi', 'ESXi Hosts', packServiceBody('da-ops-cp-vmware-esxi', 'ESXi Hosts', [['cpvmwkpi000000000000000000000000000000001', 'Datastore Latency']]))],
+    [
+      packObj(
+        'service',
+        'da-ops-cp-vmware-esxi',
+        'ESXi Hosts',
+        packServiceBody('da-ops-cp-vmware-esxi', 'ESXi Hosts', [['cpvmwkpi000000000000000000000000000000001', 'Datastore Latency']]),
+      ),
+    ],
     [],
   );
   for (const p of [unix, aws2, aws1, mon]) db.cpLibrary.set(`${p.id}@${p.version}`, p);
@@ -676,7 +832,11 @@ function seedContentPacks() {
   db.cpLocalApps.set(aws2.id, [aws2, aws1]);
   db.cpLocalApps.set(mon.id, [mon]);
   db.cpLocalApps.set(vmware.id, [vmware]);
-  db.cpLoadFailures.push({ id: 'DA-OPS-CP-legacy-citrix', version: '0.9.1', message: 'Failed to load content pack: manifest.json is not valid JSON (line 14)' });
+  db.cpLoadFailures.push({
+    id: 'DA-OPS-CP-legacy-citrix',
+    version: '0.9.1',
+    message: 'Failed to load content pack: manifest.json is not valid JSON (line 14)',
+  });
 
   const auth = (key, title, status, ops, plat, extra = {}) => {
     const o = {
@@ -688,7 +848,10 @@ function seedContentPacks() {
       metadata: { icon: null, main_screenshot: {}, screenshots: [] },
       ops_objects: ops,
       platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [], ...plat },
-      user_selected_objects: { ops_objects: clone(ops), platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [], ...plat } },
+      user_selected_objects: {
+        ops_objects: clone(ops),
+        platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [], ...plat },
+      },
       status,
       ...extra,
     };
@@ -715,7 +878,11 @@ function seedContentPacks() {
     { macros: ['storefront_index'], lookups: ['storefront_hosts.csv'] },
     {
       cp_version: '2.0.0',
-      metadata: { icon: '/static/app/storefront/icon.png', main_screenshot: { path: '/static/app/storefront/main.png', thumb: '/static/app/storefront/main_thumb.png' }, screenshots: [] },
+      metadata: {
+        icon: '/static/app/storefront/icon.png',
+        main_screenshot: { path: '/static/app/storefront/main.png', thumb: '/static/app/storefront/main_thumb.png' },
+        screenshots: [],
+      },
     },
   );
   auth('67c1d2e3f4a5b6c7d8e9f0a3', 'Empty scratch pack', 'Incomplete', {}, {});

@@ -18,7 +18,14 @@ export const CORE_TYPES = [
   'custom_threshold_windows',
 ];
 export const UNUSED_CORE_TYPES = ['entity_relationship', 'entity_relationship_rule'];
-export const EVENT_TYPES = ['notable_event_group', 'correlation_search', 'notable_aggregation_policy', 'notable_event_comment', 'notable_event_tag', 'notable_event'];
+export const EVENT_TYPES = [
+  'notable_event_group',
+  'correlation_search',
+  'notable_aggregation_policy',
+  'notable_event_comment',
+  'notable_event_tag',
+  'notable_event',
+];
 
 export const db = {
   core: Object.fromEntries([...CORE_TYPES, ...UNUSED_CORE_TYPES].map((t) => [t, new Map()])),

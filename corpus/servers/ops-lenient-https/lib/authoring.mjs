@@ -30,7 +30,8 @@ function singleForm(ops) {
   const out = {};
   for (const [type, v] of Object.entries(isPlainObject(ops) ? ops : {})) {
     out[type] = {};
-    if (isPlainObject(v)) for (const [id, title] of Object.entries(v)) out[type][id] = typeof title === 'string' ? title : titleOf(type, id);
+    if (isPlainObject(v))
+      for (const [id, title] of Object.entries(v)) out[type][id] = typeof title === 'string' ? title : titleOf(type, id);
     else for (const id of idsOf(v)) out[type][id] = titleOf(type, id);
   }
   return out;
@@ -62,7 +63,9 @@ function listEntry(user, row, fields) {
   const extras = {
     icon: isPlainObject(out.metadata) ? (out.metadata.icon ?? null) : null,
     ops_objects_counts: Object.fromEntries(Object.entries(out.ops_objects).map(([t, ids]) => [t, ids.length])),
-    platform_objects_counts: Object.fromEntries(Object.entries(isPlainObject(out.platform_objects) ? out.platform_objects : {}).map(([t, v]) => [t, Array.isArray(v) ? v.length : 0])),
+    platform_objects_counts: Object.fromEntries(
+      Object.entries(isPlainObject(out.platform_objects) ? out.platform_objects : {}).map(([t, v]) => [t, Array.isArray(v) ? v.length : 0]),
+    ),
   };
   if (!fields) return Object.assign(out, extras);
   const projected = project(out, fields);
@@ -76,7 +79,11 @@ function list(user, q) {
   const search = q.get('search');
   if (search) {
     const s = search.toLowerCase();
-    rows = rows.filter((r) => typeof r.title === 'string' && (bug('cp-search-prefix-only') ? r.title.toLowerCase().startsWith(s) : r.title.toLowerCase().includes(s)));
+    rows = rows.filter(
+      (r) =>
+        typeof r.title === 'string' &&
+        (bug('cp-search-prefix-only') ? r.title.toLowerCase().startsWith(s) : r.title.toLowerCase().includes(s)),
+    );
   }
   const sorted = sortRows(rows, q.get('sort_key'), q.get('sort_dir'));
   const page = pageRows(sorted, q.get('count') ?? q.get('limit'), q.get('offset'), { countParam: true });

@@ -30,7 +30,8 @@ const backupKind = {
     }
     if (row.sec_grp === undefined) row.sec_grp = old?.sec_grp ?? GLOBAL_TEAM;
   },
-  protect: (row) => (row._key === DEFAULT_BACKUP && !bug('default-backup-deletable') ? 'the default scheduled backup cannot be deleted' : null),
+  protect: (row) =>
+    row._key === DEFAULT_BACKUP && !bug('default-backup-deletable') ? 'the default scheduled backup cannot be deleted' : null,
 };
 
 export function handleBackup(ctx) {

@@ -58,7 +58,12 @@ function timeVariate(spec) {
     };
   }
   if (Object.keys(policies).length === 0) {
-    policies.default_policy = { title: 'Default', aggregate_thresholds: thresholds(), entity_thresholds: thresholds(), policy_type: 'static' };
+    policies.default_policy = {
+      title: 'Default',
+      aggregate_thresholds: thresholds(),
+      entity_thresholds: thresholds(),
+      policy_type: 'static',
+    };
   }
   return { policies, time_blocks: Array.isArray(src.time_blocks) ? clone(src.time_blocks) : [] };
 }
@@ -89,7 +94,12 @@ function templateKpi(kpi, serviceKey) {
     time_variate_thresholds: Boolean(kpi.time_variate_thresholds),
     is_entity_breakdown: Boolean(kpi.is_entity_breakdown),
     datamodel_filter: Array.isArray(kpi.datamodel_filter) ? clone(kpi.datamodel_filter) : [],
-    datamodel: { object: str(datamodel.object), datamodel: str(datamodel.datamodel), field: str(datamodel.field), owner_field: str(datamodel.owner_field) },
+    datamodel: {
+      object: str(datamodel.object),
+      datamodel: str(datamodel.datamodel),
+      field: str(datamodel.field),
+      owner_field: str(datamodel.owner_field),
+    },
     entity_thresholds: thresholds(kpi.entity_thresholds),
     aggregate_thresholds: thresholds(kpi.aggregate_thresholds),
     time_variate_thresholds_specification: timeVariate(kpi.time_variate_thresholds_specification),
@@ -104,7 +114,14 @@ export function templatize(user, type, key) {
   const row = readCopy(findReadable(kind, user, key));
   if (type !== 'service') {
     const { _key, _revision, _read_at, permissions, mod_timestamp, mod_time, create_time, identifying_name, ...rest } = row;
-    return { ...rest, object_type: type, _version: SCHEMA_VERSION, sec_grp: str(row.sec_grp || GLOBAL_TEAM), title: str(row.title), source_key: _key };
+    return {
+      ...rest,
+      object_type: type,
+      _version: SCHEMA_VERSION,
+      sec_grp: str(row.sec_grp || GLOBAL_TEAM),
+      title: str(row.title),
+      source_key: _key,
+    };
   }
   return {
     title: str(row.title),
@@ -218,7 +235,14 @@ export function retirableList(user) {
     .filter((r) => readable(kind, user, r) && isRetirable(r))
     .map((r) => {
       const c = readCopy(r);
-      return { object_type: 'entity', title: c.title, retirable: 1, sec_grp: c.sec_grp || GLOBAL_TEAM, _key: c._key, permissions: permissionsFor(user, c.sec_grp) };
+      return {
+        object_type: 'entity',
+        title: c.title,
+        retirable: 1,
+        sec_grp: c.sec_grp || GLOBAL_TEAM,
+        _key: c._key,
+        permissions: permissionsFor(user, c.sec_grp),
+      };
     });
 }
 

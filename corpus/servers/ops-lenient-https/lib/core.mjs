@@ -2,7 +2,16 @@
 import { requireWriter } from './auth.mjs';
 import { handleAuthoring } from './authoring.mjs';
 import { bulkUpdate, countRows, createOne, deleteMany, deleteOne, getOne, isPartial, listRows, updateOne } from './crud.mjs';
-import { aliasList, getServiceTemplate, linkServiceTemplate, restoreEntities, retirableList, retireEntities, retireRetirable, templatize } from './core-special.mjs';
+import {
+  aliasList,
+  getServiceTemplate,
+  linkServiceTemplate,
+  restoreEntities,
+  retirableList,
+  retireEntities,
+  retireRetirable,
+  templatize,
+} from './core-special.mjs';
 import { associate, disconnect, linkedKpis, stopWindow } from './ctw.mjs';
 import { notAllowed, notFound } from './http.mjs';
 import { ALL_CORE_TYPES, coreKind } from './kinds.mjs';

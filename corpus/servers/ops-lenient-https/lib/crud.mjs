@@ -58,7 +58,9 @@ export function selectRows(kind, user, q, { filterNames = ['filter'], onBad = 'a
 
 export function listRows(kind, user, q, opts = {}) {
   const { filterNames = ['filter'], offsetNames = ['offset'], limitNames = ['limit', 'count'], skipBug = 'offset-ignored' } = opts;
-  const rows = selectRows(kind, user, q, { filterNames, onBad: bug('bad-filter-rejected') ? 'reject' : 'all' }).filter(opts.where || (() => true));
+  const rows = selectRows(kind, user, q, { filterNames, onBad: bug('bad-filter-rejected') ? 'reject' : 'all' }).filter(
+    opts.where || (() => true),
+  );
   const sorted = sortRows(rows, q.get('sort_key'), q.get('sort_dir'));
   const pick = (names) => names.map((n) => q.get(n)).find((v) => v !== null && v !== undefined);
   const page = pageRows(sorted, pick(limitNames), pick(offsetNames), { skipBug });
@@ -143,7 +145,8 @@ export function createOne(kind, user, rawBody) {
 }
 
 function carryServerFields(old, row) {
-  for (const f of [...SERVER_FIELDS, '_owner', '_user']) if (old[f] !== undefined && !['mod_timestamp', 'mod_time', 'mod_by'].includes(f)) row[f] = old[f];
+  for (const f of [...SERVER_FIELDS, '_owner', '_user'])
+    if (old[f] !== undefined && !['mod_timestamp', 'mod_time', 'mod_by'].includes(f)) row[f] = old[f];
   return row;
 }
 

@@ -10,7 +10,11 @@ const kind = () => coreKind('custom_threshold_windows');
 
 /** Service/KPI pairs from any of the shapes a client may send. */
 function serviceSpecs(body) {
-  const items = Array.isArray(body) ? body : isPlainObject(body) ? (body.services ?? body.linked_services ?? body.service_kpis_dict ?? []) : [];
+  const items = Array.isArray(body)
+    ? body
+    : isPlainObject(body)
+      ? (body.services ?? body.linked_services ?? body.service_kpis_dict ?? [])
+      : [];
   const out = [];
   for (const it of Array.isArray(items) ? items : []) {
     if (!isPlainObject(it)) continue;
@@ -27,7 +31,13 @@ function windowKeys(id, q, body) {
   if (id) keys.add(String(id));
   if (q.get('ctw_id')) for (const k of q.get('ctw_id').split(',')) if (k.trim()) keys.add(k.trim());
   const fromBody =
-    typeof body === 'string' ? [body] : Array.isArray(body) ? body.filter((x) => typeof x === 'string') : isPlainObject(body) ? [].concat(body.ctw_id ?? body.ctw_ids ?? body.keys ?? []) : [];
+    typeof body === 'string'
+      ? [body]
+      : Array.isArray(body)
+        ? body.filter((x) => typeof x === 'string')
+        : isPlainObject(body)
+          ? [].concat(body.ctw_id ?? body.ctw_ids ?? body.keys ?? [])
+          : [];
   for (const k of fromBody) keys.add(String(k));
   return [...keys];
 }

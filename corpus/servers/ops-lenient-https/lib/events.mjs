@@ -54,7 +54,13 @@ function idsParam(q) {
 function list(kind, user, q) {
   const ids = idsParam(q);
   const where = ids ? (r) => ids.includes(r._key) || ids.includes(String(r.event_id)) : undefined;
-  return listRows(kind, user, q, { filterNames: ['filter_data', 'filter'], offsetNames: ['skip', 'offset'], limitNames: ['limit', 'count'], skipBug: 'em-skip-ignored', where });
+  return listRows(kind, user, q, {
+    filterNames: ['filter_data', 'filter'],
+    offsetNames: ['skip', 'offset'],
+    limitNames: ['limit', 'count'],
+    skipBug: 'em-skip-ignored',
+    where,
+  });
 }
 
 function byEvent(kind, user, eventId) {
@@ -69,7 +75,8 @@ function bulkWrite(kind, user, body) {
   if (Array.isArray(body)) {
     return body.map((it) => {
       if (!isPlainObject(it)) throw badRequest('each item is an object');
-      if (it._key !== undefined && kind.coll.has(String(it._key)) && kind.type !== APPEND_ONLY) return updateOne(kind, user, String(it._key), it, true);
+      if (it._key !== undefined && kind.coll.has(String(it._key)) && kind.type !== APPEND_ONLY)
+        return updateOne(kind, user, String(it._key), it, true);
       return createOne(kind, user, it).key;
     });
   }
@@ -92,8 +99,10 @@ export function handleEvents(ctx) {
   if (rest.length === 0) {
     if (method === 'GET') return { status: 200, body: list(kind, user, q) };
     if (method === 'POST') {
-      if (Array.isArray(body) || (isPlainObject(body) && body.ids !== undefined && type !== APPEND_ONLY)) return { status: 200, body: bulkWrite(kind, user, body) };
-      if (appendOnly && isPlainObject(body) && body._key !== undefined && kind.coll.has(String(body._key))) throw notAllowed('episode comments are append-only: update is not supported');
+      if (Array.isArray(body) || (isPlainObject(body) && body.ids !== undefined && type !== APPEND_ONLY))
+        return { status: 200, body: bulkWrite(kind, user, body) };
+      if (appendOnly && isPlainObject(body) && body._key !== undefined && kind.coll.has(String(body._key)))
+        throw notAllowed('episode comments are append-only: update is not supported');
       const r = createOne(kind, user, body);
       if (type === APPEND_ONLY) return { status: 201, body: getOne(kind, user, r.key) };
       return { status: r.created ? 201 : 200, body: { _key: r.key } };
@@ -107,7 +116,8 @@ export function handleEvents(ctx) {
   }
   if (rest.length === 1) {
     const [key] = rest;
-    if (key === 'count' && method === 'GET') return { status: 200, body: countRows(kind, user, q, { filterNames: ['filter_data', 'filter'] }) };
+    if (key === 'count' && method === 'GET')
+      return { status: 200, body: countRows(kind, user, q, { filterNames: ['filter_data', 'filter'] }) };
     if (method === 'GET') {
       if (truthy(q.get('is_event_id'))) return { status: 200, body: byEvent(kind, user, key) };
       return { status: 200, body: getOne(kind, user, key) };

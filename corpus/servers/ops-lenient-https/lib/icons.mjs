@@ -21,7 +21,15 @@ const BUILTIN_ICONS = [
 
 export function seedIcons() {
   for (const [category, title, svg_path] of BUILTIN_ICONS) {
-    icons.put({ _key: `builtin_${title.toLowerCase().replace(/\s+/g, '_')}`, title, svg_path, default_width: '64', default_height: '64', category, builtin: true });
+    icons.put({
+      _key: `builtin_${title.toLowerCase().replace(/\s+/g, '_')}`,
+      title,
+      svg_path,
+      default_width: '64',
+      default_height: '64',
+      category,
+      builtin: true,
+    });
   }
 }
 

@@ -39,7 +39,8 @@ const maintenanceKind = {
 
 export function handleMaintenance(ctx) {
   const [type, ...rest] = ctx.segs;
-  if (type === 'get_supported_object_types' && rest.length === 0 && ctx.method === 'GET') return { status: 200, body: ['maintenance_calendar'] };
+  if (type === 'get_supported_object_types' && rest.length === 0 && ctx.method === 'GET')
+    return { status: 200, body: ['maintenance_calendar'] };
   if (type !== 'maintenance_calendar') throw notFound(`object type ${type}`);
   return handleSimple(maintenanceKind, ctx, rest, 'count-ignores-access');
 }

@@ -147,16 +147,47 @@ function selectedItems(contents, sel) {
 function buildObject(group, it, packId, opts) {
   const title = bug('install-ignores-prefix') ? it.title : `${opts.prefix}${it.title}`;
   const now = isoStamp();
-  const row = { _key: it.id, title, identifying_name: title.toLowerCase(), description: it.description, sec_grp: GLOBAL_TEAM, content_pack_id: packId, _version: SCHEMA_VERSION };
-  Object.assign(row, { mod_source: 'content_pack', mod_timestamp: now, mod_time: modTime(), create_time: now, create_source: 'content_pack', create_by: opts.user, _user: 'nobody' });
-  const enabledParam = opts.enabled === undefined || opts.enabled === null || opts.enabled === '' ? bug('install-enabled-by-default') : truthy(opts.enabled);
+  const row = {
+    _key: it.id,
+    title,
+    identifying_name: title.toLowerCase(),
+    description: it.description,
+    sec_grp: GLOBAL_TEAM,
+    content_pack_id: packId,
+    _version: SCHEMA_VERSION,
+  };
+  Object.assign(row, {
+    mod_source: 'content_pack',
+    mod_timestamp: now,
+    mod_time: modTime(),
+    create_time: now,
+    create_source: 'content_pack',
+    create_by: opts.user,
+    _user: 'nobody',
+  });
+  const enabledParam =
+    opts.enabled === undefined || opts.enabled === null || opts.enabled === '' ? bug('install-enabled-by-default') : truthy(opts.enabled);
   if (group === 'services') {
     row.object_type = 'service';
     row.enabled = enabledParam ? 1 : 0;
     row.entity_rules = [];
     row.services_depends_on = (it.depends_on || []).map((serviceid) => ({ serviceid, kpis_depending_on: [] }));
-    row.kpis = (it.kpis || []).map((t, i) => ({ _key: `${it.id}_kpi_${i}`, title: t, service_id: it.id, backfill_enabled: opts.backfill, type: 'kpis_primary', urgency: 5 }));
-    row.kpis.push({ _key: `SHKPI-${it.id}`, title: 'ServiceHealthScore', service_id: it.id, type: 'service_health', backfill_enabled: false, urgency: 11 });
+    row.kpis = (it.kpis || []).map((t, i) => ({
+      _key: `${it.id}_kpi_${i}`,
+      title: t,
+      service_id: it.id,
+      backfill_enabled: opts.backfill,
+      type: 'kpis_primary',
+      urgency: 5,
+    }));
+    row.kpis.push({
+      _key: `SHKPI-${it.id}`,
+      title: 'ServiceHealthScore',
+      service_id: it.id,
+      type: 'service_health',
+      backfill_enabled: false,
+      urgency: 11,
+    });
     row.backfill_enabled = opts.backfill;
   } else if (group === 'correlation_searches' || group === 'aggregation_policies') {
     row.object_type = group === 'correlation_searches' ? 'correlation_search' : 'notable_aggregation_policy';
@@ -224,7 +255,18 @@ function refresh(user, body) {
     }
     const name = app.trim();
     if (!library.has(name)) {
-      const p = { id: name, title: name, description: '', overview: '', author: '', icon: null, help_links: [], screenshots: [], main_screenshot: { path: '', thumb: '' }, versions: { '1.0.0': {} } };
+      const p = {
+        id: name,
+        title: name,
+        description: '',
+        overview: '',
+        author: '',
+        icon: null,
+        help_links: [],
+        screenshots: [],
+        main_screenshot: { path: '', thumb: '' },
+        versions: { '1.0.0': {} },
+      };
       library.set(name, p);
     }
     out.success.apps_added.push(name);

@@ -25,12 +25,30 @@ const COMMON = [
   'objectType',
 ];
 
-const KPI_HOLDER = ['kpis', 'entity_rules', 'services_depends_on', 'tags', 'service_tags', 'enabled', 'serviceTemplateId', 'service_template_id'];
+const KPI_HOLDER = [
+  'kpis',
+  'entity_rules',
+  'services_depends_on',
+  'tags',
+  'service_tags',
+  'enabled',
+  'serviceTemplateId',
+  'service_template_id',
+];
 
 const PER_TYPE = {
   team: ['members', 'roles'],
   entity: ['identifier', 'informational', 'services', 'retirable', 'entity_type_ids', 'entity_types', 'status', 'retired'],
-  service: [...KPI_HOLDER, 'base_service_template_id', 'is_healthscore_calculate_by_entity_enabled', 'backfill_enabled', 'algorithms', 'isFirstTimeSaveDone', 'sec_grp_list', 'content_pack_id'],
+  service: [
+    ...KPI_HOLDER,
+    'base_service_template_id',
+    'is_healthscore_calculate_by_entity_enabled',
+    'backfill_enabled',
+    'algorithms',
+    'isFirstTimeSaveDone',
+    'sec_grp_list',
+    'content_pack_id',
+  ],
   base_service_template: [...KPI_HOLDER, 'linked_services', 'total_linked_services', 'kpi_ids'],
   kpi_base_search: [
     'actions',
@@ -51,7 +69,12 @@ const PER_TYPE = {
   glass_table: ['content', 'definition', 'svg_content', 'svg_coordinates', 'layout', 'latest', 'earliest', 'gt_version', 'gt_thumbnail'],
   home_view: ['view_config', 'service_ids', 'layout', 'is_default'],
   kpi_template: ['kpis', 'source_ops_da'],
-  kpi_threshold_template: ['adaptive_thresholding_training_window', 'adaptive_thresholds_is_enabled', 'time_variate_thresholds', 'time_variate_thresholds_specification'],
+  kpi_threshold_template: [
+    'adaptive_thresholding_training_window',
+    'adaptive_thresholds_is_enabled',
+    'time_variate_thresholds',
+    'time_variate_thresholds_specification',
+  ],
   event_management_state: ['viewingOption', 'columns', 'filter', 'sortBy', 'sortOrder', 'earliest', 'latest', 'name'],
   entity_filter_rule: ['entity_rules', 'service_id'],
   entity_type: ['dashboard_drilldowns', 'data_drilldowns', 'vital_metrics'],

@@ -8,7 +8,16 @@ const DAY = 86400000;
 
 function put(space, type, row, ageDays = 30) {
   const ms = Date.now() - ageDays * DAY;
-  const base = { object_type: type, _version: SCHEMA_VERSION, _user: 'nobody', _owner: 'nobody', mod_source: 'REST', create_source: 'REST', create_by: 'lenient_admin', mod_by: 'lenient_admin' };
+  const base = {
+    object_type: type,
+    _version: SCHEMA_VERSION,
+    _user: 'nobody',
+    _owner: 'nobody',
+    mod_source: 'REST',
+    create_source: 'REST',
+    create_by: 'lenient_admin',
+    mod_by: 'lenient_admin',
+  };
   const stamps = { create_time: isoStamp(ms), mod_time: modTime(ms), mod_timestamp: isoStamp(ms) };
   const full = { ...base, ...stamps, ...row };
   if (typeof full.title === 'string') full.identifying_name = full.title.toLowerCase();
@@ -37,7 +46,11 @@ const thresholds = (metricField) => ({
   baseSeverityLabel: 'normal',
   baseSeverityColor: '#99D18B',
   baseSeverityColorLight: '#DCEFD7',
-  thresholdLevels: [level(4, 'medium', 70, '#FCB64E', '#FEE6C1'), level(5, 'high', 85, '#F26A35', '#FBCBB9'), level(6, 'critical', 95, '#B50101', '#E5A6A6')],
+  thresholdLevels: [
+    level(4, 'medium', 70, '#FCB64E', '#FEE6C1'),
+    level(5, 'high', 85, '#F26A35', '#FBCBB9'),
+    level(6, 'critical', 95, '#B50101', '#E5A6A6'),
+  ],
 });
 
 function kpi(key, service, title, extra = {}) {
@@ -66,14 +79,24 @@ function kpi(key, service, title, extra = {}) {
     aggregate_thresholds: thresholds('latency_ms'),
     entity_thresholds: thresholds('latency_ms'),
     time_variate_thresholds_specification: {
-      policies: { default_policy: { title: 'Default', aggregate_thresholds: thresholds('latency_ms'), entity_thresholds: thresholds('latency_ms'), policy_type: 'static' } },
+      policies: {
+        default_policy: {
+          title: 'Default',
+          aggregate_thresholds: thresholds('latency_ms'),
+          entity_thresholds: thresholds('latency_ms'),
+          policy_type: 'static',
+        },
+      },
       time_blocks: [{ policy_key: 'default_policy', time_block_key: '00-00' }],
     },
     ...extra,
   };
 }
 
-const rule = (field, value, field_type = 'alias') => ({ rule_condition: 'AND', rule_items: [{ field, field_type, rule_type: 'matches', value }] });
+const rule = (field, value, field_type = 'alias') => ({
+  rule_condition: 'AND',
+  rule_items: [{ field, field_type, rule_type: 'matches', value }],
+});
 
 function service(key, title, team, kpis, extra = {}) {
   const shs = { _key: `SHKPI-${key}`, title: 'ServiceHealthScore', service_id: key, type: 'service_health', urgency: 11 };
@@ -110,7 +133,12 @@ function entity(key, title, team, services, host, role) {
 }
 
 export function seedCore() {
-  put('itoa', 'team', { _key: GLOBAL_TEAM, title: 'Global', description: 'The default team; every user can be given access to it', sec_grp: GLOBAL_TEAM }, 400);
+  put(
+    'itoa',
+    'team',
+    { _key: GLOBAL_TEAM, title: 'Global', description: 'The default team; every user can be given access to it', sec_grp: GLOBAL_TEAM },
+    400,
+  );
   put('itoa', 'team', { _key: OWN_TEAM, title: 'Lenient Operations', description: 'Team of the operations group', sec_grp: OWN_TEAM }, 300);
   put('itoa', 'team', { _key: NET_TEAM, title: 'Network Engineering', description: 'Team of the network group', sec_grp: NET_TEAM }, 290);
 
@@ -118,17 +146,36 @@ export function seedCore() {
     'svc-checkout',
     'Checkout',
     GLOBAL_TEAM,
-    [kpi('kpi-checkout-latency', 'svc-checkout', 'Checkout Latency'), kpi('kpi-checkout-errors', 'svc-checkout', 'Checkout Error Rate', { threshold_field: 'error_pct' })],
+    [
+      kpi('kpi-checkout-latency', 'svc-checkout', 'Checkout Latency'),
+      kpi('kpi-checkout-errors', 'svc-checkout', 'Checkout Error Rate', { threshold_field: 'error_pct' }),
+    ],
     {
       entity_rules: [rule('host', 'web-*')],
       services_depends_on: [{ serviceid: 'svc-database', kpis_depending_on: ['SHKPI-svc-database'] }],
     },
   );
-  service('svc-database', 'Database', GLOBAL_TEAM, [kpi('kpi-db-connections', 'svc-database', 'Database Connections', { threshold_field: 'connections' })], { entity_rules: [rule('host', 'db-*')] });
-  service('svc-auth', 'Authentication', GLOBAL_TEAM, [kpi('kpi-auth-failures', 'svc-auth', 'Failed Logins', { threshold_field: 'failures' })]);
-  service('61866623-79bb-4be0-a0c6-fa549a225b1a', 'System Health', GLOBAL_TEAM, [], { entity_rules: [rule('host', '*Test*')], backfill_enabled: true, isFirstTimeSaveDone: true });
-  service('svc-team-web', 'Team Web Front End', OWN_TEAM, [kpi('kpi-team-web-latency', 'svc-team-web', 'Front End Latency')], { entity_rules: [rule('host', 'app-*')] });
-  service('svc-network-core', 'Network Core', NET_TEAM, [kpi('kpi-net-packet-loss', 'svc-network-core', 'Packet Loss', { threshold_field: 'loss_pct' })]);
+  service(
+    'svc-database',
+    'Database',
+    GLOBAL_TEAM,
+    [kpi('kpi-db-connections', 'svc-database', 'Database Connections', { threshold_field: 'connections' })],
+    { entity_rules: [rule('host', 'db-*')] },
+  );
+  service('svc-auth', 'Authentication', GLOBAL_TEAM, [
+    kpi('kpi-auth-failures', 'svc-auth', 'Failed Logins', { threshold_field: 'failures' }),
+  ]);
+  service('61866623-79bb-4be0-a0c6-fa549a225b1a', 'System Health', GLOBAL_TEAM, [], {
+    entity_rules: [rule('host', '*Test*')],
+    backfill_enabled: true,
+    isFirstTimeSaveDone: true,
+  });
+  service('svc-team-web', 'Team Web Front End', OWN_TEAM, [kpi('kpi-team-web-latency', 'svc-team-web', 'Front End Latency')], {
+    entity_rules: [rule('host', 'app-*')],
+  });
+  service('svc-network-core', 'Network Core', NET_TEAM, [
+    kpi('kpi-net-packet-loss', 'svc-network-core', 'Packet Loss', { threshold_field: 'loss_pct' }),
+  ]);
 
   const checkout = [{ _key: 'svc-checkout', title: 'Checkout' }];
   entity('ent-web-01', 'web-01', GLOBAL_TEAM, checkout, 'web-01', 'web');
@@ -140,7 +187,8 @@ export function seedCore() {
   entity('ent-app-stale', 'app-stale', OWN_TEAM, [], 'app-stale', 'web');
   entity('ent-router-01', 'router-01', NET_TEAM, [{ _key: 'svc-network-core', title: 'Network Core' }], 'router-01', 'router');
   for (const n of ['03', '04', '05', '06']) entity(`ent-web-${n}`, `web-${n}`, GLOBAL_TEAM, checkout, `web-${n}`, 'web');
-  for (const n of ['01', '02']) entity(`ent-cache-${n}`, `cache-${n}`, GLOBAL_TEAM, [{ _key: 'svc-database', title: 'Database' }], `cache-${n}`, 'cache');
+  for (const n of ['01', '02'])
+    entity(`ent-cache-${n}`, `cache-${n}`, GLOBAL_TEAM, [{ _key: 'svc-database', title: 'Database' }], `cache-${n}`, 'cache');
 
   put('itoa', 'kpi_base_search', {
     _key: 'bs_web_performance',
@@ -155,7 +203,16 @@ export function seedCore() {
     entity_breakdown_id_fields: 'host',
     is_entity_breakdown: true,
     is_service_entity_filter: false,
-    metrics: [{ _key: 'metric_latency', title: 'Latency', threshold_field: 'latency_ms', aggregate_statop: 'avg', entity_statop: 'avg', unit: 'ms' }],
+    metrics: [
+      {
+        _key: 'metric_latency',
+        title: 'Latency',
+        threshold_field: 'latency_ms',
+        aggregate_statop: 'avg',
+        entity_statop: 'avg',
+        unit: 'ms',
+      },
+    ],
   });
   put('itoa', 'kpi_base_search', {
     _key: '1234_bs',
@@ -167,9 +224,24 @@ export function seedCore() {
     alert_lag: '31',
     search_alert_earliest: '5',
     entity_id_fields: 'host',
-    metrics: [{ _key: '1234_bsm', title: 'UT: Forwarder Count', threshold_field: 'test_host', aggregate_statop: 'ut_dc', entity_statop: 'ut_avg', unit: '' }],
+    metrics: [
+      {
+        _key: '1234_bsm',
+        title: 'UT: Forwarder Count',
+        threshold_field: 'test_host',
+        aggregate_statop: 'ut_dc',
+        entity_statop: 'ut_avg',
+        unit: '',
+      },
+    ],
   });
-  put('itoa', 'kpi_base_search', { _key: 'bs_team_app', title: 'Team App Metrics', sec_grp: OWN_TEAM, base_search: 'index=app | stats count by host', metrics: [] });
+  put('itoa', 'kpi_base_search', {
+    _key: 'bs_team_app',
+    title: 'Team App Metrics',
+    sec_grp: OWN_TEAM,
+    base_search: 'index=app | stats count by host',
+    metrics: [],
+  });
   put('itoa', 'kpi_threshold_template', {
     _key: '1234_tt',
     title: 'Static three-level thresholds',
@@ -179,7 +251,15 @@ export function seedCore() {
     adaptive_thresholding_training_window: '-7d',
     time_variate_thresholds: false,
     time_variate_thresholds_specification: {
-      policies: { default_policy: { title: 'Default', aggregate_thresholds: thresholds(''), entity_thresholds: thresholds(''), policy_type: 'static', time_blocks: [] } },
+      policies: {
+        default_policy: {
+          title: 'Default',
+          aggregate_thresholds: thresholds(''),
+          entity_thresholds: thresholds(''),
+          policy_type: 'static',
+          time_blocks: [],
+        },
+      },
     },
   });
   put('itoa', 'base_service_template', {
@@ -202,10 +282,37 @@ export function seedCore() {
     total_linked_services: 0,
   });
   put('itoa', 'kpi_template', { _key: 'kt-web', title: 'Web KPIs', sec_grp: GLOBAL_TEAM, kpis: [kpi('kt-latency', '', 'Latency')] });
-  put('itoa', 'deep_dive', { _key: 'dd-checkout', title: 'Checkout deep dive', sec_grp: GLOBAL_TEAM, lane_settings_collection: [], earliest_time: '-60m', latest_time: 'now', is_named: true });
-  put('itoa', 'glass_table', { _key: 'gt-overview', title: 'Operations Overview', sec_grp: GLOBAL_TEAM, content: '{}', latest: 'now', earliest: '-24h' });
-  put('itoa', 'home_view', { _key: 'hv-default', title: 'Default Service Analyzer', sec_grp: GLOBAL_TEAM, service_ids: ['svc-checkout', 'svc-database'] });
-  put('itoa', 'entity_type', { _key: 'et_unix_host', title: 'Unix host', sec_grp: GLOBAL_TEAM, vital_metrics: [], dashboard_drilldowns: [], data_drilldowns: [] });
+  put('itoa', 'deep_dive', {
+    _key: 'dd-checkout',
+    title: 'Checkout deep dive',
+    sec_grp: GLOBAL_TEAM,
+    lane_settings_collection: [],
+    earliest_time: '-60m',
+    latest_time: 'now',
+    is_named: true,
+  });
+  put('itoa', 'glass_table', {
+    _key: 'gt-overview',
+    title: 'Operations Overview',
+    sec_grp: GLOBAL_TEAM,
+    content: '{}',
+    latest: 'now',
+    earliest: '-24h',
+  });
+  put('itoa', 'home_view', {
+    _key: 'hv-default',
+    title: 'Default Service Analyzer',
+    sec_grp: GLOBAL_TEAM,
+    service_ids: ['svc-checkout', 'svc-database'],
+  });
+  put('itoa', 'entity_type', {
+    _key: 'et_unix_host',
+    title: 'Unix host',
+    sec_grp: GLOBAL_TEAM,
+    vital_metrics: [],
+    dashboard_drilldowns: [],
+    data_drilldowns: [],
+  });
   put('itoa', 'event_management_state', {
     _key: 'ems-default',
     title: 'Episode review default view',
@@ -293,7 +400,14 @@ export function seedCore() {
     put(
       'backup',
       'backup_restore',
-      { create_time: plainTime(Date.now() - ageDays * DAY), search_head_id: 'sh-lenient-01', platform_server: 'ops-sh-01.example.com', rules: [], last_error: '', ...row },
+      {
+        create_time: plainTime(Date.now() - ageDays * DAY),
+        search_head_id: 'sh-lenient-01',
+        platform_server: 'ops-sh-01.example.com',
+        rules: [],
+        last_error: '',
+        ...row,
+      },
       ageDays,
     );
   backup(
@@ -328,7 +442,19 @@ export function seedCore() {
     },
     10,
   );
-  backup({ _key: 'bk-team-nightly', title: 'Team nightly', job_type: 'Backup', status: 'Queued', last_queued_time: now - 60, path: '', sec_grp: OWN_TEAM, _owner: 'lenient_team' }, 1);
+  backup(
+    {
+      _key: 'bk-team-nightly',
+      title: 'Team nightly',
+      job_type: 'Backup',
+      status: 'Queued',
+      last_queued_time: now - 60,
+      path: '',
+      sec_grp: OWN_TEAM,
+      _owner: 'lenient_team',
+    },
+    1,
+  );
 
   put('itoa', 'content_pack', {
     _key: 'cp-draft-checkout',
@@ -339,7 +465,14 @@ export function seedCore() {
     status: 'Draft',
     metadata: { icon: null, main_screenshot: {}, screenshots: [] },
     ops_objects: { service: ['svc-checkout', 'svc-database'], kpi_base_search: ['bs_web_performance'] },
-    platform_objects: { dashboards: ['checkout_overview'], lookups: [], macros: ['checkout_index'], props: [], savedsearches: [], transforms: [] },
+    platform_objects: {
+      dashboards: ['checkout_overview'],
+      lookups: [],
+      macros: ['checkout_index'],
+      props: [],
+      savedsearches: [],
+      transforms: [],
+    },
     user_selected_objects: { ops_objects: { service: ['svc-checkout'] }, platform_objects: { dashboards: ['checkout_overview'] } },
     _owner: 'lenient_admin',
   });

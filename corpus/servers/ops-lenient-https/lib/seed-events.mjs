@@ -45,9 +45,21 @@ export function actionConfig(a) {
 const opt = (value, label, def = false) => ({ default: def, value, label });
 
 export const EVENT_CONFIGURATION = {
-  owners: [opt('unassigned', 'unassigned', true), opt('lenient_admin', 'lenient_admin'), opt('lenient_team', 'lenient_team'), opt('admin', 'Administrator')],
+  owners: [
+    opt('unassigned', 'unassigned', true),
+    opt('lenient_admin', 'lenient_admin'),
+    opt('lenient_team', 'lenient_team'),
+    opt('admin', 'Administrator'),
+  ],
   email_formats: [opt('pdf', 'pdf', true), opt('html', 'html'), opt('csv', 'csv')],
-  statuses: [opt('0', 'Unassigned'), opt('1', 'New', true), opt('2', 'In progress'), opt('3', 'Pending'), opt('4', 'Resolved'), opt('5', 'Closed')],
+  statuses: [
+    opt('0', 'Unassigned'),
+    opt('1', 'New', true),
+    opt('2', 'In progress'),
+    opt('3', 'Pending'),
+    opt('4', 'Resolved'),
+    opt('5', 'Closed'),
+  ],
   severities: [
     { color: '#AED3E5', ...opt('1', 'Info', true) },
     { color: '#99D18B', ...opt('2', 'Normal') },
@@ -60,17 +72,51 @@ export const EVENT_CONFIGURATION = {
 
 function put(type, row, ageSeconds) {
   const t = epoch() - ageSeconds;
-  collection('em', type).put({ _user: 'nobody', _owner: 'nobody', object_type: type, create_time: t, mod_time: t, mod_timestamp: isoStamp(t * 1000), _version: '4.19.1', ...row });
+  collection('em', type).put({
+    _user: 'nobody',
+    _owner: 'nobody',
+    object_type: type,
+    create_time: t,
+    mod_time: t,
+    mod_timestamp: isoStamp(t * 1000),
+    _version: '4.19.1',
+    ...row,
+  });
 }
 
 export function seedEvents() {
   const groups = [
-    { _key: 'b1362b69-24f1-49bd-a2c4-cf57de6b7e2a', title: 'Checkout latency above threshold', status: '2', severity: '5', owner: 'lenient_admin', service_ids: 'svc-checkout' },
-    { _key: '5f0c2d8e-7a41-4b8a-9a0e-2c8e9d1f3a11', title: 'Disk usage critical on db hosts', status: '1', severity: '6', owner: 'unassigned', service_ids: 'svc-database' },
-    { _key: '9d2b7c40-3e55-4f1e-8b6a-0f4c1e2d7b90', title: 'Login errors spike', status: '5', severity: '3', owner: 'lenient_team', service_ids: 'svc-auth' },
+    {
+      _key: 'b1362b69-24f1-49bd-a2c4-cf57de6b7e2a',
+      title: 'Checkout latency above threshold',
+      status: '2',
+      severity: '5',
+      owner: 'lenient_admin',
+      service_ids: 'svc-checkout',
+    },
+    {
+      _key: '5f0c2d8e-7a41-4b8a-9a0e-2c8e9d1f3a11',
+      title: 'Disk usage critical on db hosts',
+      status: '1',
+      severity: '6',
+      owner: 'unassigned',
+      service_ids: 'svc-database',
+    },
+    {
+      _key: '9d2b7c40-3e55-4f1e-8b6a-0f4c1e2d7b90',
+      title: 'Login errors spike',
+      status: '5',
+      severity: '3',
+      owner: 'lenient_team',
+      service_ids: 'svc-auth',
+    },
   ];
   groups.forEach((g, i) => {
-    put('notable_event_group', { ...g, event_id: g._key, drilldown: [{ link: 'https://ops.example.com/drill', name: 'Drilldown' }], is_active: i < 2 ? 1 : 0 }, 7200 - i * 600);
+    put(
+      'notable_event_group',
+      { ...g, event_id: g._key, drilldown: [{ link: 'https://ops.example.com/drill', name: 'Drilldown' }], is_active: i < 2 ? 1 : 0 },
+      7200 - i * 600,
+    );
   });
   const events = [
     ['e28f6a23-e447-11e7-bf0b-acbc32b4d98f', groups[0]._key, 'p95 latency 2.4s on checkout', 'high'],
@@ -98,16 +144,44 @@ export function seedEvents() {
   });
   put(
     'notable_event_comment',
-    { _key: '5a3951ae9693fbcbf741b3ea', comment: 'Looking into the checkout pods', event_id: groups[0]._key, user: 'lenient_admin', owner: 'lenient_admin', comment_id: '5a3951ae9693fbcbf741b3ea' },
+    {
+      _key: '5a3951ae9693fbcbf741b3ea',
+      comment: 'Looking into the checkout pods',
+      event_id: groups[0]._key,
+      user: 'lenient_admin',
+      owner: 'lenient_admin',
+      comment_id: '5a3951ae9693fbcbf741b3ea',
+    },
     3000,
   );
   put(
     'notable_event_comment',
-    { _key: '5a4c1b589693fb9dbf20acc2', comment: 'Rolled back release 42', event_id: groups[0]._key, user: 'lenient_admin', owner: 'lenient_admin', comment_id: '5a4c1b589693fb9dbf20acc2' },
+    {
+      _key: '5a4c1b589693fb9dbf20acc2',
+      comment: 'Rolled back release 42',
+      event_id: groups[0]._key,
+      user: 'lenient_admin',
+      owner: 'lenient_admin',
+      comment_id: '5a4c1b589693fb9dbf20acc2',
+    },
     2400,
   );
-  put('notable_event_tag', { _key: '5a4c14fb9693fb9dbf20acc1', tag_name: 'customer-facing', event_id: groups[0]._key, user: 'lenient_admin', owner: 'lenient_admin' }, 2000);
-  put('notable_event_tag', { _key: '5a4c14fb9693fb9dbf20acc9', tag_name: 'storage', event_id: groups[1]._key, user: 'lenient_admin', owner: 'lenient_admin' }, 1900);
+  put(
+    'notable_event_tag',
+    {
+      _key: '5a4c14fb9693fb9dbf20acc1',
+      tag_name: 'customer-facing',
+      event_id: groups[0]._key,
+      user: 'lenient_admin',
+      owner: 'lenient_admin',
+    },
+    2000,
+  );
+  put(
+    'notable_event_tag',
+    { _key: '5a4c14fb9693fb9dbf20acc9', tag_name: 'storage', event_id: groups[1]._key, user: 'lenient_admin', owner: 'lenient_admin' },
+    1900,
+  );
   put(
     'external_ticket',
     {
@@ -120,10 +194,46 @@ export function seedEvents() {
   );
   put(
     'correlation_search',
-    { _key: 'cs_checkout_latency', title: 'Checkout latency breach', search: 'index=ops_summary kpi="Latency" alert_level>=5', disabled: 0, sec_grp: 'default_ops_security_group' },
+    {
+      _key: 'cs_checkout_latency',
+      title: 'Checkout latency breach',
+      search: 'index=ops_summary kpi="Latency" alert_level>=5',
+      disabled: 0,
+      sec_grp: 'default_ops_security_group',
+    },
     90000,
   );
-  put('correlation_search', { _key: 'cs_disk_usage', title: 'Disk usage critical', search: 'index=os sourcetype=df use_pct>95', disabled: 0, sec_grp: 'default_ops_security_group' }, 80000);
-  put('notable_aggregation_policy', { _key: 'default_policy', title: 'Default Policy', description: 'Groups events by source', disabled: 0, sec_grp: 'default_ops_security_group' }, 100000);
-  put('notable_aggregation_policy', { _key: 'np_by_service', title: 'Episodes by service', description: 'Groups events per service', disabled: 0, sec_grp: 'default_ops_security_group' }, 95000);
+  put(
+    'correlation_search',
+    {
+      _key: 'cs_disk_usage',
+      title: 'Disk usage critical',
+      search: 'index=os sourcetype=df use_pct>95',
+      disabled: 0,
+      sec_grp: 'default_ops_security_group',
+    },
+    80000,
+  );
+  put(
+    'notable_aggregation_policy',
+    {
+      _key: 'default_policy',
+      title: 'Default Policy',
+      description: 'Groups events by source',
+      disabled: 0,
+      sec_grp: 'default_ops_security_group',
+    },
+    100000,
+  );
+  put(
+    'notable_aggregation_policy',
+    {
+      _key: 'np_by_service',
+      title: 'Episodes by service',
+      description: 'Groups events per service',
+      disabled: 0,
+      sec_grp: 'default_ops_security_group',
+    },
+    95000,
+  );
 }

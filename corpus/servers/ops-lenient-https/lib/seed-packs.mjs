@@ -1,6 +1,9 @@
 // The content-pack library: packs, their versions and what each version holds.
 
-const shot = (name) => ({ path: `/static/app/SA-ITOA/content_packs/${name}/screenshot.png`, thumb: `/static/app/SA-ITOA/content_packs/${name}/thumb.png` });
+const shot = (name) => ({
+  path: `/static/app/SA-ITOA/content_packs/${name}/screenshot.png`,
+  thumb: `/static/app/SA-ITOA/content_packs/${name}/thumb.png`,
+});
 
 function svc(id, title, dependsOn = [], kpis = ['CPU Utilization']) {
   return { id, title, description: `${title} monitored by the pack`, depends_on: dependsOn, kpis };
@@ -17,7 +20,9 @@ const unix = {
   versions: {
     '1.1.0': {
       services: [svc('cp_unix_cpu', 'OS Hosts CPU'), svc('cp_unix_memory', 'OS Hosts Memory', [], ['Memory Used'])],
-      kpi_base_searches: [{ id: 'cp_unix_bs_os', title: 'OS Performance Base Search', description: 'Shared base search for OS metrics', enabled: 1 }],
+      kpi_base_searches: [
+        { id: 'cp_unix_bs_os', title: 'OS Performance Base Search', description: 'Shared base search for OS metrics', enabled: 1 },
+      ],
       entity_types: [{ id: 'cp_unix_et_nix', title: 'Unix and Linux host', description: 'Entity type for *nix hosts' }],
       glass_tables: [{ id: 'cp_unix_gt_overview', title: 'Unix Overview', description: 'Overview glass table' }],
     },
@@ -28,7 +33,9 @@ const unix = {
         svc('cp_unix_disk', 'OS Hosts Disk', [], ['Disk Used']),
         svc('cp_unix_os_hosts', 'OS Hosts', ['cp_unix_cpu', 'cp_unix_memory', 'cp_unix_disk'], []),
       ],
-      kpi_base_searches: [{ id: 'cp_unix_bs_os', title: 'OS Performance Base Search', description: 'Shared base search for OS metrics', enabled: 1 }],
+      kpi_base_searches: [
+        { id: 'cp_unix_bs_os', title: 'OS Performance Base Search', description: 'Shared base search for OS metrics', enabled: 1 },
+      ],
       entity_types: [{ id: 'cp_unix_et_nix', title: 'Unix and Linux host', description: 'Entity type for *nix hosts' }],
       glass_tables: [{ id: 'cp_unix_gt_overview', title: 'Unix Overview', description: 'Overview glass table' }],
       service_analyzers: [{ id: 'cp_unix_sa_hosts', title: 'OS Hosts Analyzer', description: 'Service analyzer for OS hosts' }],
@@ -51,16 +58,40 @@ const aws = {
       entity_types: [{ id: 'cp_aws_et_instance', title: 'Cloud instance', description: 'Entity type for instances' }],
     },
     '2.1.0': {
-      services: [svc('cp_aws_ec2', 'Cloud Instances'), svc('cp_aws_elb', 'Cloud Load Balancers', [], ['Latency']), svc('cp_aws_account', 'Cloud Account', ['cp_aws_ec2', 'cp_aws_elb'], [])],
+      services: [
+        svc('cp_aws_ec2', 'Cloud Instances'),
+        svc('cp_aws_elb', 'Cloud Load Balancers', [], ['Latency']),
+        svc('cp_aws_account', 'Cloud Account', ['cp_aws_ec2', 'cp_aws_elb'], []),
+      ],
       entity_types: [{ id: 'cp_aws_et_instance', title: 'Cloud instance', description: 'Entity type for instances' }],
-      correlation_searches: [{ id: 'cp_aws_cs_instance_down', title: 'Cloud instance down', description: 'Raises a notable event when an instance stops reporting' }],
-      aggregation_policies: [{ id: 'cp_aws_np_default', title: 'Cloud episodes by account', description: 'Groups cloud events per account' }],
+      correlation_searches: [
+        {
+          id: 'cp_aws_cs_instance_down',
+          title: 'Cloud instance down',
+          description: 'Raises a notable event when an instance stops reporting',
+        },
+      ],
+      aggregation_policies: [
+        { id: 'cp_aws_np_default', title: 'Cloud episodes by account', description: 'Groups cloud events per account' },
+      ],
     },
     '2.2.0': {
-      services: [svc('cp_aws_ec2', 'Cloud Instances'), svc('cp_aws_elb', 'Cloud Load Balancers', [], ['Latency']), svc('cp_aws_account', 'Cloud Account', ['cp_aws_ec2', 'cp_aws_elb'], [])],
+      services: [
+        svc('cp_aws_ec2', 'Cloud Instances'),
+        svc('cp_aws_elb', 'Cloud Load Balancers', [], ['Latency']),
+        svc('cp_aws_account', 'Cloud Account', ['cp_aws_ec2', 'cp_aws_elb'], []),
+      ],
       entity_types: [{ id: 'cp_aws_et_instance', title: 'Cloud instance', description: 'Entity type for instances' }],
-      correlation_searches: [{ id: 'cp_aws_cs_instance_down', title: 'Cloud instance down', description: 'Raises a notable event when an instance stops reporting' }],
-      aggregation_policies: [{ id: 'cp_aws_np_default', title: 'Cloud episodes by account', description: 'Groups cloud events per account' }],
+      correlation_searches: [
+        {
+          id: 'cp_aws_cs_instance_down',
+          title: 'Cloud instance down',
+          description: 'Raises a notable event when an instance stops reporting',
+        },
+      ],
+      aggregation_policies: [
+        { id: 'cp_aws_np_default', title: 'Cloud episodes by account', description: 'Groups cloud events per account' },
+      ],
       deep_dives: [{ id: 'cp_aws_dd_instances', title: 'Cloud instances deep dive', description: 'Lanes for instance KPIs' }],
       saved_searches: [{ id: 'cp_aws_ss_inventory', title: 'Cloud - inventory', description: 'Inventory search', enabled: 1 }],
     },
@@ -77,7 +108,11 @@ const k8s = {
   help_links: [],
   versions: {
     '1.0.0': {
-      services: [svc('cp_k8s_nodes', 'Cluster Nodes'), svc('cp_k8s_pods', 'Cluster Pods', [], ['Pod Restarts']), svc('cp_k8s_cluster', 'Cluster', ['cp_k8s_nodes', 'cp_k8s_pods'], [])],
+      services: [
+        svc('cp_k8s_nodes', 'Cluster Nodes'),
+        svc('cp_k8s_pods', 'Cluster Pods', [], ['Pod Restarts']),
+        svc('cp_k8s_cluster', 'Cluster', ['cp_k8s_nodes', 'cp_k8s_pods'], []),
+      ],
       service_templates: [{ id: 'cp_k8s_tpl_node', title: 'Cluster node template', description: 'Template for node services' }],
       kpi_threshold_templates: [{ id: 'cp_k8s_tt_restarts', title: 'Restart thresholds', description: 'Thresholds for restart counts' }],
     },
@@ -104,9 +139,19 @@ const webapp = {
   },
 };
 
-export const SEED_PACKS = [unix, aws, k8s, webapp].map((p) => ({ ...p, screenshots: [shot(p.id), shot(`${p.id}-2`)], main_screenshot: shot(p.id) }));
+export const SEED_PACKS = [unix, aws, k8s, webapp].map((p) => ({
+  ...p,
+  screenshots: [shot(p.id), shot(`${p.id}-2`)],
+  main_screenshot: shot(p.id),
+}));
 
-export const SEED_FAILURES = [{ id: 'DA-OPS-CP-legacy-storage', version: '0.9.0', message: 'failed to load content pack: manifest.json is missing from the pack directory' }];
+export const SEED_FAILURES = [
+  {
+    id: 'DA-OPS-CP-legacy-storage',
+    version: '0.9.0',
+    message: 'failed to load content pack: manifest.json is missing from the pack directory',
+  },
+];
 
 /** Where each preview group installs to. */
 export const GROUP_TARGETS = {

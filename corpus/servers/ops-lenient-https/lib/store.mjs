@@ -77,4 +77,17 @@ export function readCopy(row) {
 }
 
 /** Fields owned by the server: what a client sends for them is not taken. */
-export const SERVER_FIELDS = ['_key', '_revision', '_read_at', 'object_type', 'create_time', 'create_by', 'create_source', 'identifying_name', 'mod_timestamp', 'mod_time', 'mod_by', '_version'];
+export const SERVER_FIELDS = [
+  '_key',
+  '_revision',
+  '_read_at',
+  'object_type',
+  'create_time',
+  'create_by',
+  'create_source',
+  'identifying_name',
+  'mod_timestamp',
+  'mod_time',
+  'mod_by',
+  '_version',
+];

@@ -22,7 +22,18 @@ import { hooksFor, listObjects, getObject, countObjects, createObject, updateObj
 import { bug } from './bugs.mjs';
 import * as ctw from './ctw.mjs';
 
-const ENTITY_SCHEMA = ['identifier', 'informational', 'services', 'retirable', 'entity_type_ids', 'create_by', 'mod_by', 'create_source', 'create_time', '_type'];
+const ENTITY_SCHEMA = [
+  'identifier',
+  'informational',
+  'services',
+  'retirable',
+  'entity_type_ids',
+  'create_by',
+  'mod_by',
+  'create_source',
+  'create_time',
+  '_type',
+];
 const SERVICE_SCHEMA = [
   'enabled',
   'kpis',
@@ -57,7 +68,10 @@ function checkFieldsValues(doc, part) {
     }
   }
 }
-const toStrArray = (v) => (Array.isArray(v) ? v : [v]).filter((x) => x !== null && x !== undefined).map((x) => (typeof x === 'string' ? x : typeof x === 'object' ? JSON.stringify(x) : String(x)));
+const toStrArray = (v) =>
+  (Array.isArray(v) ? v : [v])
+    .filter((x) => x !== null && x !== undefined)
+    .map((x) => (typeof x === 'string' ? x : typeof x === 'object' ? JSON.stringify(x) : String(x)));
 
 export const coreHooks = {
   team: {
@@ -116,7 +130,9 @@ export const coreHooks = {
     },
     view(doc) {
       const v = clone(doc);
-      v.services = (doc.services || []).filter((s) => core.service.has(s._key)).map((s) => ({ _key: s._key, title: core.service.get(s._key).title }));
+      v.services = (doc.services || [])
+        .filter((s) => core.service.has(s._key))
+        .map((s) => ({ _key: s._key, title: core.service.get(s._key).title }));
       return v;
     },
     afterDelete(doc) {
@@ -163,7 +179,15 @@ export const coreHooks = {
       'objectType',
     ],
   },
-  kpi_threshold_template: { schema: ['adaptive_thresholding_training_window', 'adaptive_thresholds_is_enabled', 'time_variate_thresholds', 'time_variate_thresholds_specification', 'objectType'] },
+  kpi_threshold_template: {
+    schema: [
+      'adaptive_thresholding_training_window',
+      'adaptive_thresholds_is_enabled',
+      'time_variate_thresholds',
+      'time_variate_thresholds_specification',
+      'objectType',
+    ],
+  },
   custom_threshold_windows: ctw.hooks,
 };
 
@@ -324,7 +348,8 @@ function templKpi(k, serviceId) {
   o.service_id = serviceId;
   for (const f of STR_KPI) o[f] = o[f] === undefined || o[f] === null ? '' : typeof o[f] === 'string' ? o[f] : String(o[f]);
   o.tz_offset = o.tz_offset === undefined ? null : o.tz_offset;
-  o.entity_alias_filtering_fields = o.entity_alias_filtering_fields === undefined || o.entity_alias_filtering_fields === '' ? null : o.entity_alias_filtering_fields;
+  o.entity_alias_filtering_fields =
+    o.entity_alias_filtering_fields === undefined || o.entity_alias_filtering_fields === '' ? null : o.entity_alias_filtering_fields;
   for (const f of ['backfill_earliest_time', 'adaptive_thresholding_training_window', 'anomaly_detection_training_window']) {
     if (typeof o[f] !== 'string' || !/^-\d+[smhdw]$/.test(o[f])) o[f] = '-7d';
   }
@@ -350,14 +375,22 @@ function templKpi(k, serviceId) {
     };
   }
   if (!Object.keys(policies).length) {
-    policies.default_policy = { title: 'Default', aggregate_thresholds: thresholds({}), entity_thresholds: thresholds({}), policy_type: 'static' };
+    policies.default_policy = {
+      title: 'Default',
+      aggregate_thresholds: thresholds({}),
+      entity_thresholds: thresholds({}),
+      policy_type: 'static',
+    };
   }
   const blocks = (Array.isArray(tv.time_blocks) ? tv.time_blocks : []).filter(
-    (b) => isPlainObject(b) && typeof b.policy_key === 'string' && typeof b.time_block_key === 'string' && /^\d\d-\d\d$/.test(b.time_block_key),
+    (b) =>
+      isPlainObject(b) && typeof b.policy_key === 'string' && typeof b.time_block_key === 'string' && /^\d\d-\d\d$/.test(b.time_block_key),
   );
   o.time_variate_thresholds_specification = {
     policies,
-    time_blocks: blocks.length ? blocks.map((b) => ({ policy_key: b.policy_key, time_block_key: b.time_block_key })) : [{ policy_key: Object.keys(policies)[0], time_block_key: '00-00' }],
+    time_blocks: blocks.length
+      ? blocks.map((b) => ({ policy_key: b.policy_key, time_block_key: b.time_block_key }))
+      : [{ policy_key: Object.keys(policies)[0], time_block_key: '00-00' }],
   };
   return o;
 }

@@ -24,7 +24,19 @@ const TYPE_TO_GROUP = Object.fromEntries(Object.entries(GROUPS).map(([g, [, t]])
 TYPE_TO_GROUP.notable_aggregation_policy = 'notable_aggregation_policies';
 const ENABLE_GROUPS = new Set(['services', 'correlation_searches', 'notable_aggregation_policies']);
 
-const PUBLIC_PACK_FIELDS = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
+const PUBLIC_PACK_FIELDS = [
+  'id',
+  'title',
+  'description',
+  'overview',
+  'author',
+  'version',
+  'icon',
+  'help_links',
+  'installed_versions',
+  'screenshots',
+  'main_screenshot',
+];
 const packView = (p) => Object.fromEntries(PUBLIC_PACK_FIELDS.map((f) => [f, clone(p[f])]));
 
 function findPack(name, version) {
@@ -120,7 +132,8 @@ function install(ctx, pack, body) {
   if (!isPlainObject(b)) throw bad('The install payload must be a JSON object');
   const sel = contentSelection(b.content);
   const resolution = b.resolution;
-  if (resolution !== undefined && resolution !== 'overwrite' && resolution !== 'skip') throw bad("'resolution' must be 'overwrite' or 'skip'");
+  if (resolution !== undefined && resolution !== 'overwrite' && resolution !== 'skip')
+    throw bad("'resolution' must be 'overwrite' or 'skip'");
   const enabled = boolish(b.enabled, 'enabled') === true;
   const prefix = b.prefix === undefined || b.prefix === null ? '' : b.prefix;
   if (typeof prefix !== 'string') throw bad("'prefix' must be a string");
@@ -154,7 +167,15 @@ function install(ctx, pack, body) {
       const [, type] = GROUPS[group];
       const existing = coll.get(key);
       const fromThisPack = existing && metaOf(key).installedFrom === pack.id;
-      const titleClash = coll.all().some((d) => d._key !== key && typeof d.title === 'string' && d.title.toLowerCase() === title.toLowerCase() && (type === 'service' || type === 'team'));
+      const titleClash = coll
+        .all()
+        .some(
+          (d) =>
+            d._key !== key &&
+            typeof d.title === 'string' &&
+            d.title.toLowerCase() === title.toLowerCase() &&
+            (type === 'service' || type === 'team'),
+        );
       if ((existing && !(resolution === 'overwrite' && fromThisPack)) || titleClash) {
         failure.push({ content_type: group, id: key, title, type: 'OBJECT_ALREADY_EXISTS' });
         continue;
@@ -197,7 +218,8 @@ function refresh(ctx, body) {
   if (!isPlainObject(b)) throw bad('Payload must be {apps_added: [string], apps_removed: [string]}');
   const out = { success: { apps_added: [], apps_removed: [] }, failed: { apps_added: [], apps_removed: [] } };
   for (const f of ['apps_added', 'apps_removed']) {
-    if (b[f] !== undefined && (!Array.isArray(b[f]) || !b[f].every((x) => typeof x === 'string'))) throw bad(`'${f}' must be an array of strings`);
+    if (b[f] !== undefined && (!Array.isArray(b[f]) || !b[f].every((x) => typeof x === 'string')))
+      throw bad(`'${f}' must be an array of strings`);
   }
   for (const app of b.apps_added || []) {
     if (library.packs.some((p) => p.id === app) || !/^[A-Za-z0-9_.-]+$/.test(app)) {
@@ -264,7 +286,16 @@ export function handleLibrary(ctx, rest) {
 // ---- authoring -----------------------------------------------------------------------------------
 export const CP_STATUSES = ['Draft', 'Queued', 'Generating', 'Generated', 'Failed', 'Incomplete'];
 const PLATFORM_KINDS = ['dashboards', 'lookups', 'macros', 'props', 'savedsearches', 'transforms'];
-const _CP_FIELDS = ['title', 'description', 'overview', 'cp_version', 'metadata', 'ops_objects', 'platform_objects', 'user_selected_objects'];
+const _CP_FIELDS = [
+  'title',
+  'description',
+  'overview',
+  'cp_version',
+  'metadata',
+  'ops_objects',
+  'platform_objects',
+  'user_selected_objects',
+];
 
 function titleOf(type, id) {
   const coll = core[type] || events[type === 'notable_aggregation_policy' ? 'notable_event_aggregation_policy' : type];
@@ -296,7 +327,8 @@ function normPlatform(v, name) {
 function normalizeCp(b, existing, full) {
   if (!isPlainObject(b)) throw bad('The payload must be a JSON object');
   if (typeof b.title !== 'string') throw bad("Field 'title' is required and must be a string");
-  for (const f of ['description', 'overview', 'cp_version']) if (b[f] !== undefined && typeof b[f] !== 'string') throw bad(`Field '${f}' must be a string`);
+  for (const f of ['description', 'overview', 'cp_version'])
+    if (b[f] !== undefined && typeof b[f] !== 'string') throw bad(`Field '${f}' must be a string`);
   const doc = {};
   for (const f of ['title', 'description', 'overview', 'cp_version']) doc[f] = b[f] === undefined ? '' : b[f];
   const md = b.metadata === undefined || b.metadata === null ? {} : b.metadata;
@@ -304,7 +336,11 @@ function normalizeCp(b, existing, full) {
   if (md.icon !== undefined && md.icon !== null && typeof md.icon !== 'string') throw bad("'metadata.icon' must be a string or null");
   if (md.screenshots !== undefined && !Array.isArray(md.screenshots)) throw bad("'metadata.screenshots' must be an array");
   if (md.main_screenshot !== undefined && !isPlainObject(md.main_screenshot)) throw bad("'metadata.main_screenshot' must be an object");
-  doc.metadata = { icon: md.icon === undefined ? null : md.icon, main_screenshot: clone(md.main_screenshot || {}), screenshots: clone(md.screenshots || []) };
+  doc.metadata = {
+    icon: md.icon === undefined ? null : md.icon,
+    main_screenshot: clone(md.main_screenshot || {}),
+    screenshots: clone(md.screenshots || []),
+  };
   doc.ops_objects = normIdMap(b.ops_objects, 'ops_objects');
   doc.platform_objects = normPlatform(b.platform_objects, 'platform_objects');
   const uso = b.user_selected_objects === undefined || b.user_selected_objects === null ? {} : b.user_selected_objects;
@@ -331,7 +367,9 @@ function cpListView(d, withExtras) {
 }
 function cpSingleView(d) {
   const v = clone(d);
-  v.ops_objects = Object.fromEntries(Object.entries(d.ops_objects || {}).map(([t, ids]) => [t, Object.fromEntries(ids.map((id) => [id, titleOf(t, id)]))]));
+  v.ops_objects = Object.fromEntries(
+    Object.entries(d.ops_objects || {}).map(([t, ids]) => [t, Object.fromEntries(ids.map((id) => [id, titleOf(t, id)]))]),
+  );
   return v;
 }
 function fieldsArrayParam(q) {

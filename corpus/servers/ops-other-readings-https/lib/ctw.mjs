@@ -1,6 +1,20 @@
 // Custom threshold windows: object hooks and the special endpoints under
 // itoa_interface/custom_threshold_windows/.
-import { bad, notFound, forbidden, conflict, methodNotAllowed, isPlainObject, clone, qp, intParam, toEpochNumber, nowMicros, epochSeconds, HttpError } from './util.mjs';
+import {
+  bad,
+  notFound,
+  forbidden,
+  conflict,
+  methodNotAllowed,
+  isPlainObject,
+  clone,
+  qp,
+  intParam,
+  toEpochNumber,
+  nowMicros,
+  epochSeconds,
+  HttpError,
+} from './util.mjs';
 import { canRead, canWrite, isAdmin } from './access.mjs';
 import { core, stamp } from './store.mjs';
 import { bug } from './bugs.mjs';
@@ -50,7 +64,12 @@ export const hooks = {
     if ('linked_services' in doc) {
       if (!Array.isArray(doc.linked_services)) throw bad("Field 'linked_services' must be an array");
       for (const ls of doc.linked_services) {
-        if (!isPlainObject(ls) || typeof ls.service_id !== 'string' || !Array.isArray(ls.linked_kpi_ids) || !ls.linked_kpi_ids.every((x) => typeof x === 'string')) {
+        if (
+          !isPlainObject(ls) ||
+          typeof ls.service_id !== 'string' ||
+          !Array.isArray(ls.linked_kpi_ids) ||
+          !ls.linked_kpi_ids.every((x) => typeof x === 'string')
+        ) {
           throw bad('Each linked_services entry must be {service_id, linked_kpi_ids: [string]}');
         }
       }
@@ -105,11 +124,13 @@ function windowKeysFromPayload(body) {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-  if (Array.isArray(body)) return body.flatMap((x) => (typeof x === 'string' ? [x] : isPlainObject(x) && typeof x._key === 'string' ? [x._key] : []));
+  if (Array.isArray(body))
+    return body.flatMap((x) => (typeof x === 'string' ? [x] : isPlainObject(x) && typeof x._key === 'string' ? [x._key] : []));
   if (isPlainObject(body)) {
     const out = [];
     for (const f of ['_key', 'ctw_id', 'key']) if (typeof body[f] === 'string') out.push(body[f]);
-    for (const f of ['_keys', 'keys', 'ctw_ids', 'ids']) if (Array.isArray(body[f])) out.push(...body[f].filter((x) => typeof x === 'string'));
+    for (const f of ['_keys', 'keys', 'ctw_ids', 'ids'])
+      if (Array.isArray(body[f])) out.push(...body[f].filter((x) => typeof x === 'string'));
     return out;
   }
   return [];
@@ -150,7 +171,13 @@ function associate(ctx, objectId) {
     }
   }
   if (!pathKnown) throw notFound(`Object '${objectId}' not found`);
-  const svcList = isPlainObject(body) ? (Array.isArray(body.services) ? body.services : Array.isArray(body.linked_services) ? body.linked_services : []) : [];
+  const svcList = isPlainObject(body)
+    ? Array.isArray(body.services)
+      ? body.services
+      : Array.isArray(body.linked_services)
+        ? body.linked_services
+        : []
+    : [];
   for (const e of svcList) {
     if (!isPlainObject(e)) continue;
     const sk = typeof e._key === 'string' ? e._key : e.service_id;
@@ -221,7 +248,9 @@ function linkedKpis(ctx) {
   }
   let limit = intParam(ctx.q, 'limit');
   if (limit === 0 && bug('linked_kpis_limit0')) limit = -1;
-  const wins = ids.length ? ids.map((k) => readableWindow(ctx, k)).filter(Boolean) : core.custom_threshold_windows.all().filter((w) => canRead(ctx.user, w.sec_grp));
+  const wins = ids.length
+    ? ids.map((k) => readableWindow(ctx, k)).filter(Boolean)
+    : core.custom_threshold_windows.all().filter((w) => canRead(ctx.user, w.sec_grp));
   const seen = new Set();
   const out = [];
   for (const w of wins) {

@@ -1,5 +1,19 @@
 // Event management interface (event_management_interface).
-import { bad, notFound, forbidden, methodNotAllowed, isPlainObject, clone, qp, intParam, bool01Param, newKey, newUuid, nowMicros, GLOBAL } from './util.mjs';
+import {
+  bad,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isPlainObject,
+  clone,
+  qp,
+  intParam,
+  bool01Param,
+  newKey,
+  newUuid,
+  nowMicros,
+  GLOBAL,
+} from './util.mjs';
 import { Reply } from './util.mjs';
 import { canRead, canWrite } from './access.mjs';
 import { events, tickets, EVENT_TYPES } from './store.mjs';
@@ -45,7 +59,16 @@ function createAppendOnly(ctx, type, body) {
     if (typeof body.event_id !== 'string' || typeof body.tag_name !== 'string') throw bad("A tag needs string 'event_id' and 'tag_name'");
     doc = { tag_name: body.tag_name, event_id: body.event_id };
   }
-  Object.assign(doc, { object_type: type, _key: newKey(), _owner: 'nobody', create_time: t, mod_time: t, user: ctx.user.name, owner: ctx.user.name, _user: ctx.pathUser });
+  Object.assign(doc, {
+    object_type: type,
+    _key: newKey(),
+    _owner: 'nobody',
+    create_time: t,
+    mod_time: t,
+    user: ctx.user.name,
+    owner: ctx.user.name,
+    _user: ctx.pathUser,
+  });
   events[type].put(doc._key, doc);
   return { _key: doc._key };
 }
@@ -148,7 +171,8 @@ function runAction(ctx, name, body) {
   if (body.params !== undefined && !isPlainObject(body.params)) throw bad("'params' must be an object");
   let ids = body.ids;
   if (typeof ids === 'string') ids = [ids];
-  if (!Array.isArray(ids) || !ids.length || !ids.every((x) => typeof x === 'string')) throw bad("'ids' must be a non-empty array of episode ids");
+  if (!Array.isArray(ids) || !ids.length || !ids.every((x) => typeof x === 'string'))
+    throw bad("'ids' must be a non-empty array of episode ids");
   const sid = () => `ops_act_${Math.floor(Date.now() / 1000)}_${newKey().slice(-10)}`;
   if (String(a.execute_once_per_group) === '1') return [{ action_name: name, ids: [...ids], sid: sid() }];
   return ids.map((i) => ({ action_name: name, ids: [i], sid: sid() }));

@@ -1,5 +1,16 @@
 // Maintenance (maintenance_services_interface) and backup/restore (backup_restore_interface).
-import { bad, notFound, forbidden, methodNotAllowed, isPlainObject, toEpochNumber, nowMicros, epochSeconds, plainTimeString, GLOBAL } from './util.mjs';
+import {
+  bad,
+  notFound,
+  forbidden,
+  methodNotAllowed,
+  isPlainObject,
+  toEpochNumber,
+  nowMicros,
+  epochSeconds,
+  plainTimeString,
+  GLOBAL,
+} from './util.mjs';
 import { canRead, canWrite } from './access.mjs';
 import { core, maintenance, backup, metaOf } from './store.mjs';
 import { hooksFor, listObjects, getObject, countObjects, createObject, updateObject, deleteOne, deleteMany } from './kv.mjs';
@@ -53,7 +64,21 @@ export const DEFAULT_BACKUP_KEY = 'ops_default_scheduled_backup';
 
 const backupHooks = {
   backup_restore: {
-    schema: ['job_type', 'status', 'create_time', 'start_time', 'end_time', 'last_queued_time', 'path', 'search_head_id', 'platform_server', 'rules', 'last_error', 'scheduled', 'frequency'],
+    schema: [
+      'job_type',
+      'status',
+      'create_time',
+      'start_time',
+      'end_time',
+      'last_queued_time',
+      'path',
+      'search_head_id',
+      'platform_server',
+      'rules',
+      'last_error',
+      'scheduled',
+      'frequency',
+    ],
     normalize(doc, ctx, existing) {
       const m = nowMicros();
       if (doc.job_type === undefined) doc.job_type = 'Backup';
@@ -128,5 +153,7 @@ function kvInterface(ctx, rest, colls, registry, { countRestricted, supportedTyp
   throw notFound('Unknown endpoint');
 }
 
-export const handleMaintenance = (ctx, rest) => kvInterface(ctx, rest, maintenance, maintHooks, { countRestricted: true, supportedTypesEndpoint: true });
-export const handleBackup = (ctx, rest) => kvInterface(ctx, rest, backup, backupHooks, { countRestricted: true, supportedTypesEndpoint: false });
+export const handleMaintenance = (ctx, rest) =>
+  kvInterface(ctx, rest, maintenance, maintHooks, { countRestricted: true, supportedTypesEndpoint: true });
+export const handleBackup = (ctx, rest) =>
+  kvInterface(ctx, rest, backup, backupHooks, { countRestricted: true, supportedTypesEndpoint: false });

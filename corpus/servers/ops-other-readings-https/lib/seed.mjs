@@ -114,12 +114,36 @@ export function seed() {
   // ---- teams
   put(
     core.team,
-    { _key: GLOBAL, title: 'Global', description: 'Default team; objects in it are visible to every ops user', sec_grp: GLOBAL, acl: { read: ['ops_user'], write: ['ops_admin'] } },
+    {
+      _key: GLOBAL,
+      title: 'Global',
+      description: 'Default team; objects in it are visible to every ops user',
+      sec_grp: GLOBAL,
+      acl: { read: ['ops_user'], write: ['ops_admin'] },
+    },
     { version: '4.11.5' },
   );
-  put(core.team, { _key: TEAM_DB, title: 'Database Team', description: 'DBA on-call', sec_grp: GLOBAL, acl: { read: ['ops_team_admin', 'ops_admin'], write: ['ops_team_admin', 'ops_admin'] } });
-  put(core.team, { _key: TEAM_NET, title: 'Network Team', description: 'NOC', sec_grp: GLOBAL, acl: { read: ['ops_user', 'ops_admin'], write: ['ops_admin'] } });
-  put(core.team, { _key: TEAM_FIN, title: 'Finance Team', description: 'Finance applications', sec_grp: GLOBAL, acl: { read: ['ops_admin'], write: ['ops_admin'] } });
+  put(core.team, {
+    _key: TEAM_DB,
+    title: 'Database Team',
+    description: 'DBA on-call',
+    sec_grp: GLOBAL,
+    acl: { read: ['ops_team_admin', 'ops_admin'], write: ['ops_team_admin', 'ops_admin'] },
+  });
+  put(core.team, {
+    _key: TEAM_NET,
+    title: 'Network Team',
+    description: 'NOC',
+    sec_grp: GLOBAL,
+    acl: { read: ['ops_user', 'ops_admin'], write: ['ops_admin'] },
+  });
+  put(core.team, {
+    _key: TEAM_FIN,
+    title: 'Finance Team',
+    description: 'Finance applications',
+    sec_grp: GLOBAL,
+    acl: { read: ['ops_admin'], write: ['ops_admin'] },
+  });
 
   // ---- services
   const sh = sample('service-system-health.json');
@@ -143,7 +167,10 @@ export function seed() {
     enabled: 1,
     entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'host', field_type: 'alias', rule_type: 'matches', value: 'db*' }] }],
     services_depends_on: [],
-    kpis: [kpi('a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', 'Replication Lag', 'd4b6c8e0-db-cluster'), kpi('b2c3d4e5f60718293a4b5c6d7e8f9012345678a1', 'Query Latency p95', 'd4b6c8e0-db-cluster')],
+    kpis: [
+      kpi('a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', 'Replication Lag', 'd4b6c8e0-db-cluster'),
+      kpi('b2c3d4e5f60718293a4b5c6d7e8f9012345678a1', 'Query Latency p95', 'd4b6c8e0-db-cluster'),
+    ],
   });
   put(core.service, {
     _key: 'e5f7a9b1-core-network',
@@ -236,19 +263,88 @@ export function seed() {
     is_entity_breakdown: true,
     is_service_entity_filter: false,
     metric_qualifier: '',
-    metrics: [{ _key: '5678_lag', title: 'Replication lag', threshold_field: 'lag_seconds', entity_statop: 'max', aggregate_statop: 'max', unit: 's' }],
+    metrics: [
+      {
+        _key: '5678_lag',
+        title: 'Replication lag',
+        threshold_field: 'lag_seconds',
+        entity_statop: 'max',
+        aggregate_statop: 'max',
+        unit: 's',
+      },
+    ],
   });
-  put(core.kpi_threshold_template, { _key: '1234_tt', title: 'Standard deviation, 30 days', sec_grp: GLOBAL, ...sample('kpi-threshold-template.json') });
-  put(core.deep_dive, { _key: '9b3c4d5e-deep-dive', title: 'Checkout investigation', description: 'Lanes for checkout KPIs', sec_grp: GLOBAL, lane_settings_collection: [], focus_id: '' });
-  put(core.glass_table, { _key: 'ac4d5e6f-noc-glass', title: 'NOC Overview', description: 'Wall screen', sec_grp: GLOBAL, content: [], svg_content: '', svg_coordinates: [] });
+  put(core.kpi_threshold_template, {
+    _key: '1234_tt',
+    title: 'Standard deviation, 30 days',
+    sec_grp: GLOBAL,
+    ...sample('kpi-threshold-template.json'),
+  });
+  put(core.deep_dive, {
+    _key: '9b3c4d5e-deep-dive',
+    title: 'Checkout investigation',
+    description: 'Lanes for checkout KPIs',
+    sec_grp: GLOBAL,
+    lane_settings_collection: [],
+    focus_id: '',
+  });
+  put(core.glass_table, {
+    _key: 'ac4d5e6f-noc-glass',
+    title: 'NOC Overview',
+    description: 'Wall screen',
+    sec_grp: GLOBAL,
+    content: [],
+    svg_content: '',
+    svg_coordinates: [],
+  });
   put(core.home_view, { _key: 'bd5e6f70-analyzer', title: 'Default Service Analyzer', sec_grp: GLOBAL, isDefault: true, filter: {} });
-  put(core.kpi_template, { _key: 'ce6f7081-os-kpis', title: 'Operating System KPIs', sec_grp: GLOBAL, kpis: [kpi('f60718293a4b5c6d7e8f9012345678a1b2c3d4e5', 'CPU Utilization %', '')] });
-  put(core.event_management_state, { _key: 'df708192-ep-review', title: 'Episode review - my open episodes', sec_grp: GLOBAL, viewingOption: 'standard', earliest: '-24h', latest: 'now' });
+  put(core.kpi_template, {
+    _key: 'ce6f7081-os-kpis',
+    title: 'Operating System KPIs',
+    sec_grp: GLOBAL,
+    kpis: [kpi('f60718293a4b5c6d7e8f9012345678a1b2c3d4e5', 'CPU Utilization %', '')],
+  });
+  put(core.event_management_state, {
+    _key: 'df708192-ep-review',
+    title: 'Episode review - my open episodes',
+    sec_grp: GLOBAL,
+    viewingOption: 'standard',
+    earliest: '-24h',
+    latest: 'now',
+  });
   put(core.entity_filter_rule, { _key: 'e08192a3-filter', title: 'Linux hosts', sec_grp: GLOBAL, rule: [{ field: 'os', value: 'linux' }] });
-  put(core.entity_type, { _key: '*nix', title: '*nix', description: 'Unix and Linux hosts', sec_grp: GLOBAL, data_drilldowns: [], dashboard_drilldowns: [], vital_metrics: [] });
-  put(core.entity_type, { _key: 'windows', title: 'Windows', description: 'Windows hosts', sec_grp: GLOBAL, data_drilldowns: [], dashboard_drilldowns: [], vital_metrics: [] });
-  put(core.entity_relationship, { _key: 'f192a3b4-rel', title: 'web01 hosts checkout', sec_grp: GLOBAL, subject_identifier: 'web01.example.net', object_identifier: 'checkout', predicate: 'hosts' });
-  put(core.entity_relationship_rule, { _key: '02a3b4c5-relrule', title: 'VM hosted by hypervisor', sec_grp: GLOBAL, rule_type: 'splunk_search' });
+  put(core.entity_type, {
+    _key: '*nix',
+    title: '*nix',
+    description: 'Unix and Linux hosts',
+    sec_grp: GLOBAL,
+    data_drilldowns: [],
+    dashboard_drilldowns: [],
+    vital_metrics: [],
+  });
+  put(core.entity_type, {
+    _key: 'windows',
+    title: 'Windows',
+    description: 'Windows hosts',
+    sec_grp: GLOBAL,
+    data_drilldowns: [],
+    dashboard_drilldowns: [],
+    vital_metrics: [],
+  });
+  put(core.entity_relationship, {
+    _key: 'f192a3b4-rel',
+    title: 'web01 hosts checkout',
+    sec_grp: GLOBAL,
+    subject_identifier: 'web01.example.net',
+    object_identifier: 'checkout',
+    predicate: 'hosts',
+  });
+  put(core.entity_relationship_rule, {
+    _key: '02a3b4c5-relrule',
+    title: 'VM hosted by hypervisor',
+    sec_grp: GLOBAL,
+    rule_type: 'splunk_search',
+  });
   const now = epochSeconds(nowMicros());
   put(core.custom_threshold_windows, {
     _key: '13b4c5d6-black-friday',
@@ -361,9 +457,33 @@ export function seed() {
     ],
     'admin',
   );
-  mw('628c6b1dcde00363c71d6fed', 'DB failover drill', TEAM_DB, now + 3600, now + 5400, [{ object_type: 'service', _key: 'd4b6c8e0-db-cluster' }], 'team_db');
-  mw('628c6b1dcde00363c71d6fee', 'Core switch swap', TEAM_NET, now - 600, now + 3000, [{ object_type: 'entity', _key: '2c3d4e5f-rtr01' }], 'admin');
-  mw('628c6b1dcde00363c71d6fef', 'Year-end freeze', TEAM_FIN, now + 86400 * 20, now + 86400 * 22, [{ object_type: 'service', _key: 'f6a8b0c2-payroll-batch' }], 'admin');
+  mw(
+    '628c6b1dcde00363c71d6fed',
+    'DB failover drill',
+    TEAM_DB,
+    now + 3600,
+    now + 5400,
+    [{ object_type: 'service', _key: 'd4b6c8e0-db-cluster' }],
+    'team_db',
+  );
+  mw(
+    '628c6b1dcde00363c71d6fee',
+    'Core switch swap',
+    TEAM_NET,
+    now - 600,
+    now + 3000,
+    [{ object_type: 'entity', _key: '2c3d4e5f-rtr01' }],
+    'admin',
+  );
+  mw(
+    '628c6b1dcde00363c71d6fef',
+    'Year-end freeze',
+    TEAM_FIN,
+    now + 86400 * 20,
+    now + 86400 * 22,
+    [{ object_type: 'service', _key: 'f6a8b0c2-payroll-batch' }],
+    'admin',
+  );
   put(maintenance.operative_maintenance_log, {
     _key: '628c6b1dcde00363c71d6ff0',
     title: 'Core switch swap (operative)',
@@ -395,9 +515,19 @@ export function seed() {
       _owner: 'nobody',
       ...extra,
     });
-  bj(DEFAULT_BACKUP_KEY, 'Default Scheduled Backup', 'Completed', { scheduled: 1, frequency: 'daily', description: 'Created by the product; cannot be deleted' });
+  bj(DEFAULT_BACKUP_KEY, 'Default Scheduled Backup', 'Completed', {
+    scheduled: 1,
+    frequency: 'daily',
+    description: 'Created by the product; cannot be deleted',
+  });
   bj('5a6b7c8d9e0f1a2b3c4d5e6f', 'Pre-upgrade backup', 'Completed', { _owner: 'admin' });
-  bj('6b7c8d9e0f1a2b3c4d5e6f7a', 'Nightly partial backup', 'Queued', { start_time: 0, end_time: 0, last_queued_time: now - 120, path: '', rules: [{ object_type: 'service' }] });
+  bj('6b7c8d9e0f1a2b3c4d5e6f7a', 'Nightly partial backup', 'Queued', {
+    start_time: 0,
+    end_time: 0,
+    last_queued_time: now - 120,
+    path: '',
+    rules: [{ object_type: 'service' }],
+  });
 
   // ---- event management
   const t0 = 1513704817.65209;
@@ -497,7 +627,13 @@ export function seed() {
     _user: 'nobody',
     event_id: 'bdacec35-ac89-4e4b-b23c-518c51ca6ece',
     _key: '1365ea26-d4ef-11ec-bb74-005056aa27a0',
-    tickets: [{ ticket_system: 'ServiceNow', ticket_url: 'https://example.service-now.com/nav_to.do?uri=incident.do?sysparm_query=number=INC1234567', ticket_id: 'INC1234567' }],
+    tickets: [
+      {
+        ticket_system: 'ServiceNow',
+        ticket_url: 'https://example.service-now.com/nav_to.do?uri=incident.do?sysparm_query=number=INC1234567',
+        ticket_id: 'INC1234567',
+      },
+    ],
     object_type: 'external_ticket',
   });
 
@@ -536,7 +672,14 @@ export function seed() {
       command: `sendalert ${a.action_name} param.ids="$result.itsi_group_id$"`,
       'eai:userName': 'nobody',
       'eai:appName': 'SA-ITOA',
-      'eai:acl': { app: 'SA-ITOA', owner: 'nobody', sharing: 'global', perms: { read: ['*'], write: ['admin'] }, can_write: '1', modifiable: '1' },
+      'eai:acl': {
+        app: 'SA-ITOA',
+        owner: 'nobody',
+        sharing: 'global',
+        perms: { read: ['*'], write: ['admin'] },
+        can_write: '1',
+        modifiable: '1',
+      },
     };
   }
 
@@ -555,8 +698,17 @@ export function seed() {
     screenshots: [shot('unix1'), shot('unix2')],
     main_screenshot: shot('unix1'),
     objects: {
-      entity_types: [{ id: 'cp_unix_entity_type', title: 'Unix host', description: 'Entity type for Unix hosts', body: { data_drilldowns: [] } }],
-      kpi_base_searches: [{ id: 'cp_unix_bs_os', title: 'OS metrics base search', description: 'CPU and memory', body: { base_search: '`unix_os`', metrics: [] } }],
+      entity_types: [
+        { id: 'cp_unix_entity_type', title: 'Unix host', description: 'Entity type for Unix hosts', body: { data_drilldowns: [] } },
+      ],
+      kpi_base_searches: [
+        {
+          id: 'cp_unix_bs_os',
+          title: 'OS metrics base search',
+          description: 'CPU and memory',
+          body: { base_search: '`unix_os`', metrics: [] },
+        },
+      ],
       services: [
         {
           id: 'cp_unix_svc_os',
@@ -568,7 +720,9 @@ export function seed() {
         { id: 'cp_unix_svc_disk', title: 'Unix Disk', description: 'Disk usage', body: { kpis: [], entity_rules: [] } },
       ],
       glass_tables: [{ id: 'cp_unix_gt', title: 'Unix overview', description: 'Glass table', body: { content: [] } }],
-      saved_searches: [{ id: 'Unix - collect inventory', title: 'Unix - collect inventory', description: 'Inventory search', disabled: true }],
+      saved_searches: [
+        { id: 'Unix - collect inventory', title: 'Unix - collect inventory', description: 'Inventory search', disabled: true },
+      ],
     },
   });
   library.packs.push({
@@ -584,8 +738,17 @@ export function seed() {
     screenshots: [shot('ma1')],
     main_screenshot: shot('ma1'),
     objects: {
-      correlation_searches: [{ id: 'cp_ma_cs_degraded', title: 'Service degraded', description: 'Service health below 60', body: { search: '`service_health_data`' } }],
-      notable_aggregation_policies: [{ id: 'cp_ma_nap_service', title: 'Episodes by service', description: 'Group by service', body: { split_by_field: 'service' } }],
+      correlation_searches: [
+        {
+          id: 'cp_ma_cs_degraded',
+          title: 'Service degraded',
+          description: 'Service health below 60',
+          body: { search: '`service_health_data`' },
+        },
+      ],
+      notable_aggregation_policies: [
+        { id: 'cp_ma_nap_service', title: 'Episodes by service', description: 'Group by service', body: { split_by_field: 'service' } },
+      ],
       service_analyzers: [{ id: 'cp_ma_analyzer', title: 'Alerting analyzer', description: 'Home view', body: {} }],
     },
   });
@@ -606,7 +769,11 @@ export function seed() {
       service_templates: [{ id: 'cp_aws_tpl', title: 'AWS EC2 template', description: 'Template', body: { kpis: [], entity_rules: [] } }],
     },
   });
-  library.failures.push({ id: 'DA-OPS-CP-vmware-legacy', title: 'VMware (legacy)', error: 'Failed to load content pack: missing manifest file content_pack.json' });
+  library.failures.push({
+    id: 'DA-OPS-CP-vmware-legacy',
+    title: 'VMware (legacy)',
+    error: 'Failed to load content pack: missing manifest file content_pack.json',
+  });
 
   // ---- authored content packs
   const cp = (key, title, status, opsObjects) => {
@@ -619,18 +786,40 @@ export function seed() {
       cp_version: '1.0.0',
       metadata: { icon: null, main_screenshot: {}, screenshots: [] },
       ops_objects: opsObjects,
-      platform_objects: { dashboards: ['checkout_dash'], lookups: [], macros: ['checkout_index'], props: [], savedsearches: [], transforms: [] },
-      user_selected_objects: { ops_objects: clone(opsObjects), platform_objects: { dashboards: ['checkout_dash'], lookups: [], macros: [], props: [], savedsearches: [], transforms: [] } },
+      platform_objects: {
+        dashboards: ['checkout_dash'],
+        lookups: [],
+        macros: ['checkout_index'],
+        props: [],
+        savedsearches: [],
+        transforms: [],
+      },
+      user_selected_objects: {
+        ops_objects: clone(opsObjects),
+        platform_objects: { dashboards: ['checkout_dash'], lookups: [], macros: [], props: [], savedsearches: [], transforms: [] },
+      },
       status,
     };
     stamp(d, ctx);
     authored.put(key, d);
   };
   cp('6f0a1b2c3d4e5f6a7b8c9d0e', 'Checkout observability', 'Draft', { service: [tf._key], glass_table: ['ac4d5e6f-noc-glass'] });
-  cp('7a1b2c3d4e5f6a7b8c9d0e1f', 'Health overview pack', 'Generated', { service: [sh._key], deep_dive: ['9b3c4d5e-deep-dive'], team: [GLOBAL] });
+  cp('7a1b2c3d4e5f6a7b8c9d0e1f', 'Health overview pack', 'Generated', {
+    service: [sh._key],
+    deep_dive: ['9b3c4d5e-deep-dive'],
+    team: [GLOBAL],
+  });
 
   // ---- icons
-  const ic = (key, title, cat, w, h) => icons.put(key, { _key: key, title, svg_path: `M0 0 L${w} 0 L${w} ${h} L0 ${h} Z`, default_width: String(w), default_height: String(h), category: cat });
+  const ic = (key, title, cat, w, h) =>
+    icons.put(key, {
+      _key: key,
+      title,
+      svg_path: `M0 0 L${w} 0 L${w} ${h} L0 ${h} Z`,
+      default_width: String(w),
+      default_height: String(h),
+      category: cat,
+    });
   ic('7b2c3d4e5f6a7b8c9d0e1f2a', 'Server', 'Default', 60, 80);
   ic('8c3d4e5f6a7b8c9d0e1f2a3b', 'Database', 'Default', 60, 60);
   ic('9d4e5f6a7b8c9d0e1f2a3b4c', 'Router', 'Infrastructure', 80, 40);

@@ -59,7 +59,14 @@ export const maintenance = {
   operative_maintenance_log: new Collection('operative_maintenance_log'),
 };
 export const backup = { backup_restore: new Collection('backup_restore') };
-export const EVENT_TYPES = ['correlation_search', 'notable_event_group', 'notable_event_aggregation_policy', 'notable_event_comment', 'notable_event_tag', 'notable_event'];
+export const EVENT_TYPES = [
+  'correlation_search',
+  'notable_event_group',
+  'notable_event_aggregation_policy',
+  'notable_event_comment',
+  'notable_event_tag',
+  'notable_event',
+];
 export const events = Object.fromEntries(EVENT_TYPES.map((t) => [t, new Collection(t)]));
 export const tickets = new Collection('external_ticket');
 export const authored = new Collection('content_pack');

@@ -46,7 +46,10 @@ function build(ctx, body, prev, key) {
   o.platform_objects = po;
   const uso = body.user_selected_objects === undefined ? {} : body.user_selected_objects;
   if (!isObj(uso)) throw bad('user_selected_objects must be an object');
-  o.user_selected_objects = { ops_objects: idMap(uso.ops_objects, 'user_selected_objects.ops_objects'), platform_objects: idMap(uso.platform_objects, 'user_selected_objects.platform_objects') };
+  o.user_selected_objects = {
+    ops_objects: idMap(uso.ops_objects, 'user_selected_objects.ops_objects'),
+    platform_objects: idMap(uso.platform_objects, 'user_selected_objects.platform_objects'),
+  };
   if (prev) {
     if (body.status !== undefined) {
       if (!CP_STATUSES.includes(body.status)) throw bad(`status must be one of ${CP_STATUSES.join(', ')}`);
@@ -75,7 +78,9 @@ function lookupTitle(type, id) {
 // Single read: each object type maps to {id: title} entries.
 function singleView(o) {
   const out = clone(o);
-  out.ops_objects = Object.fromEntries(Object.entries(o.ops_objects || {}).map(([t, ids]) => [t, ids.map((id) => ({ [id]: lookupTitle(t, id) }))]));
+  out.ops_objects = Object.fromEntries(
+    Object.entries(o.ops_objects || {}).map(([t, ids]) => [t, ids.map((id) => ({ [id]: lookupTitle(t, id) }))]),
+  );
   return out;
 }
 function listView(o) {
@@ -102,7 +107,8 @@ export function handleAuthorship(ctx, method, rest, q) {
     if (method === 'GET') {
       const p = parseListParams(q, { limitName: 'count', dirMode: 'asc-des', fieldsMode: 'array', zeroMeansAll: true });
       const status = lastParam(q, 'status');
-      if (status !== undefined && status !== '' && !CP_STATUSES.includes(status)) throw bad(`status must be one of ${CP_STATUSES.join(', ')}`);
+      if (status !== undefined && status !== '' && !CP_STATUSES.includes(status))
+        throw bad(`status must be one of ${CP_STATUSES.join(', ')}`);
       const search = lastParam(q, 'search');
       let rows = db.readableStrict(ctx.user, SCOPE);
       if (status) rows = rows.filter((o) => o.status === status);
@@ -154,7 +160,15 @@ export function handleAuthorship(ctx, method, rest, q) {
       db.remove(SCOPE, key);
       return {
         status: 200,
-        json: { _key: o._key, title: o.title, cp_version: o.cp_version, status: o.status, object_type: 'content_pack', deleted: true, deleted_by: ctx.user.name },
+        json: {
+          _key: o._key,
+          title: o.title,
+          cp_version: o.cp_version,
+          status: o.status,
+          object_type: 'content_pack',
+          deleted: true,
+          deleted_by: ctx.user.name,
+        },
       };
     }
     throw mna(['GET', 'POST', 'DELETE']);

@@ -32,7 +32,19 @@ export function addLibraryFailure(f) {
   failures.push(f);
 }
 
-const PUBLIC = ['id', 'title', 'description', 'overview', 'author', 'version', 'icon', 'help_links', 'installed_versions', 'screenshots', 'main_screenshot'];
+const PUBLIC = [
+  'id',
+  'title',
+  'description',
+  'overview',
+  'author',
+  'version',
+  'icon',
+  'help_links',
+  'installed_versions',
+  'screenshots',
+  'main_screenshot',
+];
 const publicView = (p) => Object.fromEntries(PUBLIC.map((k) => [k, clone(p[k])]));
 
 function requireLibraryRead(ctx) {
@@ -165,7 +177,8 @@ function install(ctx, p, body) {
   }
   for (const [group, ids] of wanted) {
     for (const id of ids) {
-      if (!(Object.hasOwn(p._objects, group) ? p._objects[group] : []).some((o) => o.id === id)) failure.push({ content_type: group, id, title: '', type: 'OBJECT_NOT_FOUND' });
+      if (!(Object.hasOwn(p._objects, group) ? p._objects[group] : []).some((o) => o.id === id))
+        failure.push({ content_type: group, id, title: '', type: 'OBJECT_NOT_FOUND' });
     }
   }
   const result = { success, failure };

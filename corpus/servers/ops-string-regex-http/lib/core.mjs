@@ -3,7 +3,17 @@ import { GLOBAL_TEAM, HttpError, bad, notFound, forbidden, isObj, clone, isoTs, 
 import * as db from './store.mjs';
 import { canReadTeam, requireWriter } from './auth.mjs';
 import { parseListParams, selectRows, project, parseFilter, lastParam } from './query.mjs';
-import { CORE_TYPES, UNUSED_CORE_TYPES, createOrUpdate, updateByKey, bulkUpdate, deleteOne, deleteRows, present, parsePartialFlag } from './objects.mjs';
+import {
+  CORE_TYPES,
+  UNUSED_CORE_TYPES,
+  createOrUpdate,
+  updateByKey,
+  bulkUpdate,
+  deleteOne,
+  deleteRows,
+  present,
+  parsePartialFlag,
+} from './objects.mjs';
 import { templatizeService, templatizeBaseSearch } from './templatize.mjs';
 import { bug } from './bugs.mjs';
 import { handleContentPackLibrary } from './contentpacks.mjs';

@@ -138,7 +138,8 @@ export function handleCtw(ctx, method, rest, q) {
     const w = db.get(SCOPE, id);
     if (!w || !db.canRead(ctx.user, SCOPE, w)) throw notFound(`Custom threshold window ${id} not found`);
     if (!db.canWrite(ctx.user, SCOPE, w)) throw forbidden(`User ${ctx.user.name} cannot stop window ${id}`);
-    if (String(w.status).toLowerCase() !== 'active') throw conflict(`Window ${id} is ${String(w.status).toLowerCase()}; only an active window can be stopped`);
+    if (String(w.status).toLowerCase() !== 'active')
+      throw conflict(`Window ${id} is ${String(w.status).toLowerCase()}; only an active window can be stopped`);
     w.status = 'stopped';
     w.last_stopped_time = epoch();
     touch(ctx, w);

@@ -6,7 +6,13 @@ import { lastParam } from './query.mjs';
 import { genericRoutes, getOne, listObjects } from './core.mjs';
 import { createOrUpdate, present } from './objects.mjs';
 
-export const EVENT_TYPES = ['correlation_search', 'notable_event_group', 'notable_aggregation_policy', 'notable_event_comment', 'notable_event_tag'];
+export const EVENT_TYPES = [
+  'correlation_search',
+  'notable_event_group',
+  'notable_aggregation_policy',
+  'notable_event_comment',
+  'notable_event_tag',
+];
 const APPEND_ONLY = new Set(['notable_event_comment']);
 const TICKETS = 'event:external_ticket';
 const mna = (allow) => new HttpError(405, `Method not allowed; use ${allow.join(', ')}`, { Allow: allow.join(', ') });
@@ -14,12 +20,60 @@ const LIST_OPTS = { offsetName: 'skip', filterName: 'filter_data' };
 
 // ---------- actions ----------
 export const ACTIONS = [
-  { action_name: 'email', label: 'Send email', type: '', is_group_compatible: 1, execute_once_per_group: '0', execute_in_sync: 0, is_bulk_compatible: '1' },
-  { action_name: 'script', label: 'Run a script', type: '', is_group_compatible: '1', execute_once_per_group: 0, execute_in_sync: '0', is_bulk_compatible: 0 },
-  { action_name: 'ops_event_action_link_ticket', label: 'Link Ticket', type: 'external_ticket', is_group_compatible: 1, execute_once_per_group: '1', execute_in_sync: 1, is_bulk_compatible: '1' },
-  { action_name: 'ops_event_action_link_url', label: 'Link URL', type: '', is_group_compatible: '1', execute_once_per_group: '1', execute_in_sync: '1', is_bulk_compatible: 0 },
-  { action_name: 'ops_event_action_send_to_orchestrator', label: 'Send to Orchestrator', type: '', is_group_compatible: 0, execute_once_per_group: '0', execute_in_sync: 0, is_bulk_compatible: '0' },
-  { action_name: 'ops_sample_event_action_ping', label: 'Ping a host', type: '', is_group_compatible: '0', execute_once_per_group: 0, execute_in_sync: '0', is_bulk_compatible: 1 },
+  {
+    action_name: 'email',
+    label: 'Send email',
+    type: '',
+    is_group_compatible: 1,
+    execute_once_per_group: '0',
+    execute_in_sync: 0,
+    is_bulk_compatible: '1',
+  },
+  {
+    action_name: 'script',
+    label: 'Run a script',
+    type: '',
+    is_group_compatible: '1',
+    execute_once_per_group: 0,
+    execute_in_sync: '0',
+    is_bulk_compatible: 0,
+  },
+  {
+    action_name: 'ops_event_action_link_ticket',
+    label: 'Link Ticket',
+    type: 'external_ticket',
+    is_group_compatible: 1,
+    execute_once_per_group: '1',
+    execute_in_sync: 1,
+    is_bulk_compatible: '1',
+  },
+  {
+    action_name: 'ops_event_action_link_url',
+    label: 'Link URL',
+    type: '',
+    is_group_compatible: '1',
+    execute_once_per_group: '1',
+    execute_in_sync: '1',
+    is_bulk_compatible: 0,
+  },
+  {
+    action_name: 'ops_event_action_send_to_orchestrator',
+    label: 'Send to Orchestrator',
+    type: '',
+    is_group_compatible: 0,
+    execute_once_per_group: '0',
+    execute_in_sync: 0,
+    is_bulk_compatible: '0',
+  },
+  {
+    action_name: 'ops_sample_event_action_ping',
+    label: 'Ping a host',
+    type: '',
+    is_group_compatible: '0',
+    execute_once_per_group: 0,
+    execute_in_sync: '0',
+    is_bulk_compatible: 1,
+  },
   {
     action_name: 'ops_event_action_ticketdesk_incident',
     label: 'TicketDesk Incident',
@@ -29,7 +83,15 @@ export const ACTIONS = [
     execute_in_sync: '0',
     is_bulk_compatible: 1,
   },
-  { action_name: 'ops_event_action_pagerline_notify', label: 'PagerLine Notification', type: '', is_group_compatible: '1', execute_once_per_group: 1, execute_in_sync: '0', is_bulk_compatible: '1' },
+  {
+    action_name: 'ops_event_action_pagerline_notify',
+    label: 'PagerLine Notification',
+    type: '',
+    is_group_compatible: '1',
+    execute_once_per_group: 1,
+    execute_in_sync: '0',
+    is_bulk_compatible: '1',
+  },
 ];
 
 function actionConfig(a) {
@@ -72,7 +134,8 @@ function runAction(ctx, a, body) {
   if (!isObj(body)) throw bad('Payload must be {"params": {...}, "ids": [episode id, ...]}');
   const { ids } = body;
   const params = body.params === undefined ? {} : body.params;
-  if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== 'string' || !x)) throw bad('ids must be a non-empty array of episode identifiers');
+  if (!Array.isArray(ids) || ids.length === 0 || ids.some((x) => typeof x !== 'string' || !x))
+    throw bad('ids must be a non-empty array of episode identifiers');
   if (!isObj(params)) throw bad('params must be an object');
   for (const id of ids) {
     const ep = db.get('event:notable_event_group', id);
@@ -80,8 +143,10 @@ function runAction(ctx, a, body) {
     if (ep && !db.canWrite(ctx.user, 'event:notable_event_group', ep)) throw forbidden(`User ${ctx.user.name} cannot act on episode ${id}`);
   }
   if (a.action_name === 'ops_event_action_link_ticket') {
-    for (const f of ['ticket_system', 'ticket_id']) if (typeof params[f] !== 'string' || !params[f]) throw bad(`params.${f} is required for ${a.action_name}`);
-    for (const id of ids) upsertTicket(ctx, id, params.ticket_system, params.ticket_id, typeof params.ticket_url === 'string' ? params.ticket_url : '');
+    for (const f of ['ticket_system', 'ticket_id'])
+      if (typeof params[f] !== 'string' || !params[f]) throw bad(`params.${f} is required for ${a.action_name}`);
+    for (const id of ids)
+      upsertTicket(ctx, id, params.ticket_system, params.ticket_id, typeof params.ticket_url === 'string' ? params.ticket_url : '');
   }
   if (a.action_name === 'ops_event_action_ticketdesk_incident') {
     for (const id of ids) {
@@ -112,7 +177,15 @@ export function upsertTicket(ctx, eventId, system, ticketId, url) {
   let t = [...db.coll(TICKETS).values()].find((x) => x.event_id === eventId && x.ticket_system === system);
   const now = Date.now();
   if (!t) {
-    t = { _key: objectIdKey(), ticket_system: system, _user: ctx.pathUser || 'nobody', event_id: eventId, tickets: [], object_type: 'external_ticket', create_time: epoch(now) };
+    t = {
+      _key: objectIdKey(),
+      ticket_system: system,
+      _user: ctx.pathUser || 'nobody',
+      event_id: eventId,
+      tickets: [],
+      object_type: 'external_ticket',
+      create_time: epoch(now),
+    };
   }
   const existing = t.tickets.find((x) => x.ticket_id === ticketId);
   if (existing) existing.ticket_url = url;
@@ -128,7 +201,13 @@ function ticketFields(q, body) {
     const v = lastParam(q, name);
     return v !== undefined ? v : b[name];
   };
-  return { ids: pick('ids'), id: pick('id'), ticket_system: pick('ticket_system'), ticket_id: pick('ticket_id'), ticket_url: pick('ticket_url') };
+  return {
+    ids: pick('ids'),
+    id: pick('id'),
+    ticket_system: pick('ticket_system'),
+    ticket_id: pick('ticket_id'),
+    ticket_url: pick('ticket_url'),
+  };
 }
 const splitIds = (v) =>
   typeof v === 'string'
@@ -168,7 +247,8 @@ function ticketing(ctx, method, rest, q) {
     if (method === 'POST' || method === 'PUT') {
       requireWriter(ctx.user);
       const f = ticketFields(q, ctx.json(true));
-      for (const n of ['ticket_system', 'ticket_id']) if (typeof f[n] !== 'string' || !f[n]) throw bad(`${n} is required (parameter or payload field)`);
+      for (const n of ['ticket_system', 'ticket_id'])
+        if (typeof f[n] !== 'string' || !f[n]) throw bad(`${n} is required (parameter or payload field)`);
       if (f.ticket_url !== undefined && typeof f.ticket_url !== 'string') throw bad('ticket_url must be a string');
       const events = [...new Set([eventKey, ...splitIds(f.ids)])];
       const keys = events.map((e) => upsertTicket(ctx, e, f.ticket_system, f.ticket_id, f.ticket_url || ''));
@@ -198,7 +278,12 @@ function appendOnlyRefusal() {
 function eventTypeRoutes(ctx, type, method, rest, q) {
   const scope = `event:${type}`;
   const truthy = (v) => v !== undefined && ['1', 'true', 'True', 'yes'].includes(v);
-  if ((type === 'notable_event_comment' || type === 'notable_event_tag') && rest.length === 1 && method === 'GET' && truthy(lastParam(q, 'is_event_id'))) {
+  if (
+    (type === 'notable_event_comment' || type === 'notable_event_tag') &&
+    rest.length === 1 &&
+    method === 'GET' &&
+    truthy(lastParam(q, 'is_event_id'))
+  ) {
     const rows = db
       .readableStrict(ctx.user, scope)
       .filter((o) => o.event_id === rest[0])

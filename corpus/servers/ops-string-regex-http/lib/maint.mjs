@@ -69,7 +69,8 @@ function normIcon(o, i) {
     else if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) out[f] = v.trim();
     else throw bad(`Icon ${i}: ${f} must be a number or numeric string`);
   }
-  if (out._key !== undefined && (typeof out._key !== 'string' || !/^[A-Za-z0-9_\-.]{1,120}$/.test(out._key))) throw bad(`Icon ${i}: bad _key`);
+  if (out._key !== undefined && (typeof out._key !== 'string' || !/^[A-Za-z0-9_\-.]{1,120}$/.test(out._key)))
+    throw bad(`Icon ${i}: bad _key`);
   return out;
 }
 

@@ -152,7 +152,8 @@ const HOOKS = {
     for (const part of ['identifier', 'informational']) {
       if (obj[part] === undefined) obj[part] = { fields: [], values: [] };
       const v = obj[part];
-      if (!isObj(v) || !Array.isArray(v.fields ?? []) || !Array.isArray(v.values ?? [])) throw bad(`${part} must be {fields: [string], values: [string]}`);
+      if (!isObj(v) || !Array.isArray(v.fields ?? []) || !Array.isArray(v.values ?? []))
+        throw bad(`${part} must be {fields: [string], values: [string]}`);
       v.fields = v.fields ?? [];
       v.values = v.values ?? [];
       // one array of strings per field name
@@ -219,7 +220,8 @@ const HOOKS = {
     if (obj.linked_services === undefined) obj.linked_services = [];
     if (!Array.isArray(obj.linked_services)) throw bad('linked_services must be an array');
     for (const l of obj.linked_services) {
-      if (!isObj(l) || typeof l.service_id !== 'string' || !Array.isArray(l.linked_kpi_ids)) throw bad('linked_services entries are {service_id, linked_kpi_ids: [string]}');
+      if (!isObj(l) || typeof l.service_id !== 'string' || !Array.isArray(l.linked_kpi_ids))
+        throw bad('linked_services entries are {service_id, linked_kpi_ids: [string]}');
     }
     if (obj.sec_grp_list === undefined) obj.sec_grp_list = [obj.sec_grp];
     for (const f of ['can_view', 'can_link', 'can_edit', 'can_transition']) delete obj[f];
@@ -245,7 +247,8 @@ const HOOKS = {
       if (!teams.size) teams.add(obj.sec_grp);
       obj.sec_grp_list = [...teams];
     }
-    if (!Array.isArray(obj.sec_grp_list) || obj.sec_grp_list.some((x) => typeof x !== 'string')) throw bad('sec_grp_list must be an array of strings');
+    if (!Array.isArray(obj.sec_grp_list) || obj.sec_grp_list.some((x) => typeof x !== 'string'))
+      throw bad('sec_grp_list must be an array of strings');
     obj._owner = prev?._owner || ctx.user.name;
   },
   'maint:operative_maintenance_log'(ctx, obj, prev) {
@@ -302,7 +305,12 @@ function propagateThresholdTemplate(t) {
   for (const svc of db.coll('core:service').values()) {
     for (const k of svc.kpis || []) {
       if (k.kpi_threshold_template_id !== t._key) continue;
-      for (const f of ['time_variate_thresholds', 'time_variate_thresholds_specification', 'adaptive_thresholds_is_enabled', 'adaptive_thresholding_training_window']) {
+      for (const f of [
+        'time_variate_thresholds',
+        'time_variate_thresholds_specification',
+        'adaptive_thresholds_is_enabled',
+        'adaptive_thresholding_training_window',
+      ]) {
         if (t[f] !== undefined) k[f] = clone(t[f]);
       }
     }
@@ -315,7 +323,17 @@ function propagateBaseSearch(bs) {
       if (bs.base_search !== undefined) k.base_search = bs.base_search;
       const m = (bs.metrics || []).find((x) => x._key === k.base_search_metric);
       if (m)
-        for (const f of ['threshold_field', 'entity_statop', 'aggregate_statop', 'unit', 'fill_gaps', 'gap_severity', 'gap_severity_color', 'gap_severity_color_light', 'gap_severity_value'])
+        for (const f of [
+          'threshold_field',
+          'entity_statop',
+          'aggregate_statop',
+          'unit',
+          'fill_gaps',
+          'gap_severity',
+          'gap_severity_color',
+          'gap_severity_color_light',
+          'gap_severity_value',
+        ])
           if (m[f] !== undefined) k[f] = m[f];
     }
   }
@@ -356,7 +374,8 @@ function buildPartial(ctx, scope, prev, body) {
 }
 
 function checkCreateAccess(ctx, scope, obj) {
-  if (!db.canWrite(ctx.user, scope, obj)) throw forbidden(`User ${ctx.user.name} cannot write to team(s) ${db.teamsOf(scope, obj).join(', ')}`);
+  if (!db.canWrite(ctx.user, scope, obj))
+    throw forbidden(`User ${ctx.user.name} cannot write to team(s) ${db.teamsOf(scope, obj).join(', ')}`);
 }
 function checkUpdateAccess(ctx, scope, prev) {
   if (!db.canRead(ctx.user, scope, prev)) throw notFound(`Object ${prev._key} not found`);
@@ -454,10 +473,12 @@ function protectDelete(_ctx, scope, obj, _single) {
     if (obj._key === GLOBAL_TEAM) return 'The Global team cannot be deleted';
     for (const t of CORE_TYPES) {
       if (t === 'team') continue;
-      for (const o of db.coll(`core:${t}`).values()) if (o.sec_grp === obj._key) return `Team ${obj._key} still owns objects (${t} ${o._key})`;
+      for (const o of db.coll(`core:${t}`).values())
+        if (o.sec_grp === obj._key) return `Team ${obj._key} still owns objects (${t} ${o._key})`;
     }
   }
-  if (scope === 'backup:backup_restore' && obj._key === 'OpsDefaultScheduledBackup') return 'The default scheduled backup cannot be deleted';
+  if (scope === 'backup:backup_restore' && obj._key === 'OpsDefaultScheduledBackup')
+    return 'The default scheduled backup cannot be deleted';
   return null;
 }
 

@@ -299,7 +299,16 @@ export function parseListParams(q, opts = {}) {
     }
   } else fields = parseFieldsList(lastParam(q, 'fields'));
   const filter = parseFilter(lastParam(q, filterName));
-  return { sortKey, ascending, sortGiven: rawDir !== undefined && rawDir !== '', limit, offset, fields, filter, zeroMeansAll: !!opts.zeroMeansAll };
+  return {
+    sortKey,
+    ascending,
+    sortGiven: rawDir !== undefined && rawDir !== '',
+    limit,
+    offset,
+    fields,
+    filter,
+    zeroMeansAll: !!opts.zeroMeansAll,
+  };
 }
 
 // Select rows for a listing. rows are in default order already.

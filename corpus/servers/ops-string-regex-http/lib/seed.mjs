@@ -18,7 +18,14 @@ const SEV = {
   normal: ['#99D18B', '#DCEFD7', 2],
   info: ['#AED3E5', '#E3F0F6', 1],
 };
-const level = (label, value) => ({ severityValue: SEV[label][2], thresholdValue: value, severityLabel: label, severityColor: SEV[label][0], severityColorLight: SEV[label][1], dynamicParam: 0 });
+const level = (label, value) => ({
+  severityValue: SEV[label][2],
+  thresholdValue: value,
+  severityLabel: label,
+  severityColor: SEV[label][0],
+  severityColorLight: SEV[label][1],
+  dynamicParam: 0,
+});
 const thresholds = (metric, levels, max = 100) => ({
   isMinStatic: true,
   isMaxStatic: false,
@@ -35,7 +42,14 @@ const thresholds = (metric, levels, max = 100) => ({
   thresholdLevels: levels,
 });
 const staticSpec = (metric, levels) => ({
-  policies: { default_policy: { title: 'Default', policy_type: 'static', aggregate_thresholds: thresholds(metric, levels), entity_thresholds: thresholds(metric, []) } },
+  policies: {
+    default_policy: {
+      title: 'Default',
+      policy_type: 'static',
+      aggregate_thresholds: thresholds(metric, levels),
+      entity_thresholds: thresholds(metric, []),
+    },
+  },
   time_blocks: [],
 });
 
@@ -177,7 +191,13 @@ export function seed() {
           title: 'default_policy',
           policy_type: 'stdev',
           time_blocks: [],
-          aggregate_thresholds: { ...thresholds('', stdevLevels, 4), gaugeMin: -4, renderBoundaryMin: -4, baseSeverityLabel: 'critical', baseSeverityValue: 6 },
+          aggregate_thresholds: {
+            ...thresholds('', stdevLevels, 4),
+            gaugeMin: -4,
+            renderBoundaryMin: -4,
+            baseSeverityLabel: 'critical',
+            baseSeverityValue: 6,
+          },
           entity_thresholds: thresholds('', []),
         },
       },
@@ -193,7 +213,12 @@ export function seed() {
     sec_grp: GLOBAL_TEAM,
     time_variate_thresholds_specification: {
       policies: {
-        default_policy: { title: 'Off hours', policy_type: 'static', aggregate_thresholds: thresholds('', [level('high', 90), level('critical', 98)]), entity_thresholds: thresholds('', []) },
+        default_policy: {
+          title: 'Off hours',
+          policy_type: 'static',
+          aggregate_thresholds: thresholds('', [level('high', 90), level('critical', 98)]),
+          entity_thresholds: thresholds('', []),
+        },
         business_hours: {
           title: 'Business hours',
           policy_type: 'static',
@@ -264,7 +289,12 @@ export function seed() {
     service_tags: { tags: ['edge'] },
     kpis: [
       healthKpi(IDS.svcEdgeCdn),
-      kpi('d4b8a3f5e0c27b6a1f9d8e7c6b5a4f3e2d1c0b9a', 'POP RTT p95', { base_search_id: 'kbs_edge_latency', base_search_metric: 'rtt_p95_bsm', search_type: 'shared_base', unit: 'ms' }),
+      kpi('d4b8a3f5e0c27b6a1f9d8e7c6b5a4f3e2d1c0b9a', 'POP RTT p95', {
+        base_search_id: 'kbs_edge_latency',
+        base_search_metric: 'rtt_p95_bsm',
+        search_type: 'shared_base',
+        unit: 'ms',
+      }),
       kpi('e5c9b4a6f1d38c7b2a0e9f8d7c6b5a4f3e2d1c0b', 'Cache Hit Ratio', { unit: '%' }),
     ],
   });
@@ -294,7 +324,13 @@ export function seed() {
     description: 'Standard KPIs for web tiers',
     sec_grp: GLOBAL_TEAM,
     entity_rules: [{ rule_condition: 'AND', rule_items: [{ field: 'role', field_type: 'info', rule_type: 'matches', value: 'web' }] }],
-    kpis: [kpi('18f2e7d9c4a61b0e5d3b2c1a0f9e8d7c6b5a4f3e', 'Request Rate', { base_search_id: '1234_bs', base_search_metric: '1234_bsm', search_type: 'shared_base' })],
+    kpis: [
+      kpi('18f2e7d9c4a61b0e5d3b2c1a0f9e8d7c6b5a4f3e', 'Request Rate', {
+        base_search_id: '1234_bs',
+        base_search_metric: '1234_bsm',
+        search_type: 'shared_base',
+      }),
+    ],
   });
   const t = db.get('core:base_service_template', IDS.tmplWeb);
   t.linked_services = [IDS.svcWeb];
@@ -315,11 +351,20 @@ export function seed() {
     });
   ent('0C1F6A3E-9B2D-4E7F-8A61-5D4C3B2A1F01', 'web-01', GLOBAL_TEAM, 'web-01.prod', 'web', [IDS.svcWeb]);
   ent('1D2A7B4F-AC3E-4F80-9B72-6E5D4C3B2A02', 'web-02', GLOBAL_TEAM, 'web-02.prod', 'web', [IDS.svcWeb], { retirable: 1 });
-  ent('2E3B8C50-BD4F-4091-AC83-7F6E5D4C3B03', 'edge-pop-fra-01', EDGE_TEAM, 'fra-01.pop', 'edge', [IDS.svcEdgeCdn], { retirable: 1, pop: ['fra'] });
-  ent('3F4C9D61-CE50-41A2-BD94-807F6E5D4C04', 'edge-pop-sin-02', EDGE_TEAM, 'sin-02.pop', 'edge', [IDS.svcEdgeCdn, IDS.svcEdgeDns], { pop: ['sin'] });
+  ent('2E3B8C50-BD4F-4091-AC83-7F6E5D4C3B03', 'edge-pop-fra-01', EDGE_TEAM, 'fra-01.pop', 'edge', [IDS.svcEdgeCdn], {
+    retirable: 1,
+    pop: ['fra'],
+  });
+  ent('3F4C9D61-CE50-41A2-BD94-807F6E5D4C04', 'edge-pop-sin-02', EDGE_TEAM, 'sin-02.pop', 'edge', [IDS.svcEdgeCdn, IDS.svcEdgeDns], {
+    pop: ['sin'],
+  });
   ent('405DAE72-DF61-42B3-CEA5-918071F6E505', 'db-orders-primary', DB_TEAM, 'db-orders-1.prod', 'database', [IDS.svcOrdersDb]);
-  ent('516EBF83-E072-43C4-DFB6-A29182A7F606', 'checkout-app-07', PAY_TEAM, 'checkout-07.prod', 'checkout', [IDS.svcCheckout], { retirable: 1 });
-  const legacy = ent('627FC094-F183-44D5-E0C7-B3A293B8A707', 'web-legacy-09', GLOBAL_TEAM, 'web-legacy-09.prod', 'web', [IDS.svcWeb], { retirable: 1 });
+  ent('516EBF83-E072-43C4-DFB6-A29182A7F606', 'checkout-app-07', PAY_TEAM, 'checkout-07.prod', 'checkout', [IDS.svcCheckout], {
+    retirable: 1,
+  });
+  const legacy = ent('627FC094-F183-44D5-E0C7-B3A293B8A707', 'web-legacy-09', GLOBAL_TEAM, 'web-legacy-09.prod', 'web', [IDS.svcWeb], {
+    retirable: 1,
+  });
   const le = db.get('core:entity', legacy);
   const lh = db.hidden('core:entity', legacy);
   lh.retired = true;
@@ -355,9 +400,20 @@ export function seed() {
     gt_version: 'beta',
     definition: { layout: { type: 'absolute' }, visualizations: {} },
   });
-  mk('core:glass_table', { _key: 'gt_edge_map', title: 'Edge map', sec_grp: EDGE_TEAM, gt_version: 'beta', definition: { layout: { type: 'absolute' }, visualizations: {} } });
+  mk('core:glass_table', {
+    _key: 'gt_edge_map',
+    title: 'Edge map',
+    sec_grp: EDGE_TEAM,
+    gt_version: 'beta',
+    definition: { layout: { type: 'absolute' }, visualizations: {} },
+  });
   mk('core:home_view', { _key: 'hv_default', title: 'Service Analyzer', sec_grp: GLOBAL_TEAM, is_default: true, filter: { services: [] } });
-  mk('core:kpi_template', { _key: 'kt_os_metrics', title: 'OS: CPU and memory', sec_grp: GLOBAL_TEAM, kpis: [kpi('29a3f8e0d5b72c1f6e4c3d2b1a0f9e8d7c6b5a4f', 'CPU Utilization %')] });
+  mk('core:kpi_template', {
+    _key: 'kt_os_metrics',
+    title: 'OS: CPU and memory',
+    sec_grp: GLOBAL_TEAM,
+    kpis: [kpi('29a3f8e0d5b72c1f6e4c3d2b1a0f9e8d7c6b5a4f', 'CPU Utilization %')],
+  });
   mk('core:event_management_state', {
     _key: 'ems_noc_view',
     title: 'NOC default view',
@@ -376,7 +432,14 @@ export function seed() {
     dashboard_drilldowns: [],
     data_drilldowns: [],
   });
-  mk('core:entity_type', { _key: 'et_edge_pop', title: 'Edge POP', sec_grp: EDGE_TEAM, vital_metrics: [], dashboard_drilldowns: [], data_drilldowns: [] });
+  mk('core:entity_type', {
+    _key: 'et_edge_pop',
+    title: 'Edge POP',
+    sec_grp: EDGE_TEAM,
+    vital_metrics: [],
+    dashboard_drilldowns: [],
+    data_drilldowns: [],
+  });
   mk('core:entity_relationship', {
     _key: 'er_web01_hosts',
     title: 'web-01 hosts nginx',
@@ -531,13 +594,27 @@ export function seed() {
     path: '/opt/platform/var/ops/backups/bkp_5f2c1a0e9d8b7c6a5f4e/backup.zip',
     rules: [],
   });
-  mk('backup:backup_restore', { _key: 'bkp_6a3d2b1f0e9c8d7b6a5f', title: 'Nightly config export', job_type: 'Backup', status: 'Queued', rules: [] });
+  mk('backup:backup_restore', {
+    _key: 'bkp_6a3d2b1f0e9c8d7b6a5f',
+    title: 'Nightly config export',
+    job_type: 'Backup',
+    status: 'Queued',
+    rules: [],
+  });
 
   // ---------- icons ----------
   addCategory('Default', true);
   addCategory('Infrastructure', true);
   const icon = (key, title, category, w, h) =>
-    db.put('icons:icon', { _key: key, title, svg_path: `M0 0 L${w} 0 L${w} ${h} L0 ${h} Z`, default_width: String(w), default_height: String(h), category, object_type: 'icon' });
+    db.put('icons:icon', {
+      _key: key,
+      title,
+      svg_path: `M0 0 L${w} 0 L${w} ${h} L0 ${h} Z`,
+      default_width: String(w),
+      default_height: String(h),
+      category,
+      object_type: 'icon',
+    });
   icon('icon_server_rack', 'Server rack', 'Infrastructure', 64, 96);
   icon('icon_database', 'Database', 'Infrastructure', 64, 64);
   icon('icon_cloud', 'Cloud', 'Default', 96, 64);
@@ -574,7 +651,14 @@ export function seed() {
     priority: 5,
     sec_grp: GLOBAL_TEAM,
   });
-  mk('event:notable_aggregation_policy', { _key: 'nap_edge', title: 'Edge events by POP', disabled: 0, split_by_field: 'pop', priority: 3, sec_grp: EDGE_TEAM });
+  mk('event:notable_aggregation_policy', {
+    _key: 'nap_edge',
+    title: 'Edge events by POP',
+    disabled: 0,
+    split_by_field: 'pop',
+    priority: 3,
+    sec_grp: EDGE_TEAM,
+  });
   const ep = (key, title, team, status, severity, service) =>
     mk('event:notable_event_group', {
       _key: key,
@@ -664,9 +748,18 @@ export function seed() {
           body: { base_search: 'index=web sourcetype=access_*', metrics: [metric('da_web_req_bsm', 'Requests', 'count', 'sum', '')] },
         },
       ],
-      glass_tables: [{ id: 'da-web-gt-overview', title: 'Web Overview', description: 'Glass table for web tiers', body: { definition: {} } }],
+      glass_tables: [
+        { id: 'da-web-gt-overview', title: 'Web Overview', description: 'Glass table for web tiers', body: { definition: {} } },
+      ],
       service_analyzers: [{ id: 'da-web-sa', title: 'Web Analyzer', description: '', body: {} }],
-      correlation_searches: [{ id: 'da-web-cs-5xx', title: 'Web 5xx burst', description: 'Bursts of 5xx answers', body: { search: 'index=web status>=500', severity: 'high' } }],
+      correlation_searches: [
+        {
+          id: 'da-web-cs-5xx',
+          title: 'Web 5xx burst',
+          description: 'Bursts of 5xx answers',
+          body: { search: 'index=web status>=500', severity: 'high' },
+        },
+      ],
     },
   });
   addLibraryPack({
@@ -683,7 +776,14 @@ export function seed() {
     main_screenshot: shot('db1'),
     _saved_searches: [],
     _objects: {
-      services: [{ id: 'da-db-svc-cluster', title: 'Database Cluster', description: 'DB cluster health', body: { kpis: [kpi('4bc5a0f2e7d94e3a8f6e5d4c3b2a1f0e9d8c7b6a', 'Replication lag')] } }],
+      services: [
+        {
+          id: 'da-db-svc-cluster',
+          title: 'Database Cluster',
+          description: 'DB cluster health',
+          body: { kpis: [kpi('4bc5a0f2e7d94e3a8f6e5d4c3b2a1f0e9d8c7b6a', 'Replication lag')] },
+        },
+      ],
       entity_types: [{ id: 'da-db-et-mysql', title: 'MySQL server', description: 'MySQL entity type', body: { vital_metrics: [] } }],
       aggregation_policies: [{ id: 'da-db-nap', title: 'Database episodes', description: '', body: { split_by_field: 'cluster' } }],
     },
@@ -719,7 +819,14 @@ export function seed() {
     cp_version: '0.3.0',
     metadata: { icon, main_screenshot: {}, screenshots: [] },
     ops_objects: ops,
-    platform_objects: { dashboards: ['ops_web_dashboard'], lookups: [], macros: ['ops_web_index'], props: [], savedsearches: [], transforms: [] },
+    platform_objects: {
+      dashboards: ['ops_web_dashboard'],
+      lookups: [],
+      macros: ['ops_web_index'],
+      props: [],
+      savedsearches: [],
+      transforms: [],
+    },
     user_selected_objects: { ops_objects: ops, platform_objects: { dashboards: ['ops_web_dashboard'] } },
     status,
     object_type: 'content_pack',
@@ -732,7 +839,21 @@ export function seed() {
     mod_time: modTime(),
   });
   seedAuthored(
-    cpBase('cp_7f3e9a1c0b2d4e5f', 'Web tier starter', 'Draft', { service: [IDS.svcWeb], kpi_base_search: ['1234_bs'], glass_table: ['gt_exec_overview'] }, '/static/app/SA-ITOA/cp/custom_web.svg'),
+    cpBase(
+      'cp_7f3e9a1c0b2d4e5f',
+      'Web tier starter',
+      'Draft',
+      { service: [IDS.svcWeb], kpi_base_search: ['1234_bs'], glass_table: ['gt_exec_overview'] },
+      '/static/app/SA-ITOA/cp/custom_web.svg',
+    ),
   );
-  seedAuthored(cpBase('cp_8a4f0b2d1c3e5f60', 'Threshold library', 'Generated', { kpi_threshold_template: ['1234_tt', 'tt_business_hours'], team: [GLOBAL_TEAM] }, null));
+  seedAuthored(
+    cpBase(
+      'cp_8a4f0b2d1c3e5f60',
+      'Threshold library',
+      'Generated',
+      { kpi_threshold_template: ['1234_tt', 'tt_business_hours'], team: [GLOBAL_TEAM] },
+      null,
+    ),
+  );
 }

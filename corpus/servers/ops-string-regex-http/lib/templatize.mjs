@@ -1,8 +1,10 @@
 // Template dictionaries produced by GET <type>/<_key>/templatize.
 import { SCHEMA_VERSION, GLOBAL_TEAM, clone, isObj } from './util.mjs';
 
-const str = (v, d = '') => (v === undefined || v === null ? d : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const num = (v, d = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+const str = (v, d = '') =>
+  v === undefined || v === null ? d : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const num = (v, d = 0) =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : d;
 const boolv = (v, d = false) => (v === undefined || v === null ? d : v === true || v === 1 || v === '1' || v === 'true');
 const nullable = (v) => (v === undefined || v === '' ? null : v);
 
@@ -62,7 +64,12 @@ function normSpec(spec) {
     };
   }
   if (!Object.keys(policies).length) {
-    policies.default_policy = { title: 'Default', aggregate_thresholds: normThresholds({}), entity_thresholds: normThresholds({}), policy_type: 'static' };
+    policies.default_policy = {
+      title: 'Default',
+      aggregate_thresholds: normThresholds({}),
+      entity_thresholds: normThresholds({}),
+      policy_type: 'static',
+    };
   }
   const time_blocks = (Array.isArray(s.time_blocks) ? s.time_blocks : []).filter(isObj).map((b) => ({
     ...clone(b),
@@ -100,7 +107,13 @@ export function templateKpi(k) {
     time_variate_thresholds: boolv(src.time_variate_thresholds),
     is_entity_breakdown: boolv(src.is_entity_breakdown),
     datamodel_filter: Array.isArray(src.datamodel_filter) ? clone(src.datamodel_filter) : [],
-    datamodel: { ...clone(dm), object: str(dm.object), datamodel: str(dm.datamodel), field: str(dm.field), owner_field: str(dm.owner_field) },
+    datamodel: {
+      ...clone(dm),
+      object: str(dm.object),
+      datamodel: str(dm.datamodel),
+      field: str(dm.field),
+      owner_field: str(dm.owner_field),
+    },
     entity_thresholds: normThresholds(src.entity_thresholds),
     aggregate_thresholds: normThresholds(src.aggregate_thresholds),
     time_variate_thresholds_specification: normSpec(src.time_variate_thresholds_specification),
@@ -108,7 +121,8 @@ export function templateKpi(k) {
 }
 
 export function templatizeService(svc, linkedTemplate) {
-  const tags = isObj(svc.service_tags) && Array.isArray(svc.service_tags.tags) ? svc.service_tags.tags : Array.isArray(svc.tags) ? svc.tags : [];
+  const tags =
+    isObj(svc.service_tags) && Array.isArray(svc.service_tags.tags) ? svc.service_tags.tags : Array.isArray(svc.tags) ? svc.tags : [];
   return {
     title: str(svc.title),
     description: str(svc.description),
@@ -122,13 +136,29 @@ export function templatizeService(svc, linkedTemplate) {
     serviceTemplateId: linkedTemplate ? [linkedTemplate] : [],
     entity_rules: Array.isArray(svc.entity_rules) ? clone(svc.entity_rules) : [],
     // the service health score KPI belongs to the service, not to a template
-    kpis: (Array.isArray(svc.kpis) ? svc.kpis : []).filter((k) => !(isObj(k) && typeof k._key === 'string' && k._key.startsWith('SHKPI-'))).map(templateKpi),
+    kpis: (Array.isArray(svc.kpis) ? svc.kpis : [])
+      .filter((k) => !(isObj(k) && typeof k._key === 'string' && k._key.startsWith('SHKPI-')))
+      .map(templateKpi),
   };
 }
 
 export function templatizeBaseSearch(bs) {
   const out = clone(bs);
-  for (const f of ['_key', '_user', '_owner', 'mod_timestamp', 'mod_time', 'mod_source', 'mod_by', 'create_time', 'create_by', 'create_source', 'identifying_name', 'permissions']) delete out[f];
+  for (const f of [
+    '_key',
+    '_user',
+    '_owner',
+    'mod_timestamp',
+    'mod_time',
+    'mod_source',
+    'mod_by',
+    'create_time',
+    'create_by',
+    'create_source',
+    'identifying_name',
+    'permissions',
+  ])
+    delete out[f];
   out.title = str(bs.title);
   out.sec_grp = str(bs.sec_grp, GLOBAL_TEAM);
   out.object_type = 'kpi_base_search';

@@ -4,7 +4,14 @@ import { GLOBAL_TEAM } from './util.mjs';
 export const USERS = {
   admin: { name: 'admin', password: 's3cret-admin', canWrite: true, read: '*', write: '*', roles: ['admin', 'ops_admin'] },
   viewer: { name: 'viewer', password: 's3cret-view', canWrite: false, read: [GLOBAL_TEAM, 'team_blue'], write: [], roles: ['ops_user'] },
-  teamwriter: { name: 'teamwriter', password: 's3cret-team', canWrite: true, read: ['team_green'], write: ['team_green'], roles: ['ops_team_admin'] },
+  teamwriter: {
+    name: 'teamwriter',
+    password: 's3cret-team',
+    canWrite: true,
+    read: ['team_green'],
+    write: ['team_green'],
+    roles: ['ops_team_admin'],
+  },
 };
 
 export function authenticate(header) {

@@ -2,7 +2,24 @@
 import { coll } from './store.mjs';
 import { canWriteTeam } from './auth.mjs';
 import { initialLibrary } from './packdata.mjs';
-import { bad, notFound, forbidden, clone, isObj, isStrArray, newKey, byMethod, Reply, parseBool, parseNonNegInt, GLOBAL_TEAM, CURRENT_VERSION, isoTs, modTimeStr, lowerTitle } from './util.mjs';
+import {
+  bad,
+  notFound,
+  forbidden,
+  clone,
+  isObj,
+  isStrArray,
+  newKey,
+  byMethod,
+  Reply,
+  parseBool,
+  parseNonNegInt,
+  GLOBAL_TEAM,
+  CURRENT_VERSION,
+  isoTs,
+  modTimeStr,
+  lowerTitle,
+} from './util.mjs';
 import { parseFilter, parseFields, project, sortRows } from './query.mjs';
 import { REGISTRY, readable, requireWriter } from './crud.mjs';
 import { bugs } from './bugs.mjs';
@@ -44,7 +61,8 @@ function loadedPacks() {
   return LIB.conf.filter((n) => LIB.local.has(n) && !LIB.broken.has(n)).map((n) => LIB.local.get(n));
 }
 function findPack(name, version) {
-  if (LIB.broken.has(name) && LIB.conf.includes(name)) throw notFound(`Content pack '${name}' failed to load: ${LIB.broken.get(name).error_message}`);
+  if (LIB.broken.has(name) && LIB.conf.includes(name))
+    throw notFound(`Content pack '${name}' failed to load: ${LIB.broken.get(name).error_message}`);
   const p = loadedPacks().find((x) => x.id === name);
   if (!p) throw notFound(`No content pack named '${name}' is in the library`);
   if (p.version !== version) throw notFound(`Content pack '${name}' has version ${p.version}, not ${version}`);
@@ -69,7 +87,12 @@ function listLibrary(ctx) {
   const failure = LIB.conf.filter((n) => LIB.broken.has(n)).map((n) => clone(LIB.broken.get(n)));
   for (const n of LIB.conf)
     if (!LIB.local.has(n) && !LIB.broken.has(n))
-      failure.push({ id: n, version: null, error_type: 'NOT_FOUND_ON_DISK', error_message: `App '${n}' is listed in ops_content_packs.conf but is not installed locally` });
+      failure.push({
+        id: n,
+        version: null,
+        error_type: 'NOT_FOUND_ON_DISK',
+        error_message: `App '${n}' is listed in ops_content_packs.conf but is not installed locally`,
+      });
   return { success: out, failure };
 }
 
@@ -332,7 +355,8 @@ function prepareAuthored(ctx, payload, old) {
   doc.platform_objects = normPlatform(doc.platform_objects, 'platform_objects');
   const uso = doc.user_selected_objects ?? {};
   if (!isObj(uso)) throw bad(`Field 'user_selected_objects' must be an object {ops_objects, platform_objects}`);
-  for (const k of Object.keys(uso)) if (!['ops_objects', 'platform_objects'].includes(k)) throw bad(`'user_selected_objects' has unknown member '${k}'`);
+  for (const k of Object.keys(uso))
+    if (!['ops_objects', 'platform_objects'].includes(k)) throw bad(`'user_selected_objects' has unknown member '${k}'`);
   doc.user_selected_objects = {
     ops_objects: normOps(uso.ops_objects, 'user_selected_objects.ops_objects'),
     platform_objects: normPlatform(uso.platform_objects, 'user_selected_objects.platform_objects'),
@@ -400,7 +424,12 @@ function listAuthored(ctx) {
       delete p.platform_objects_counts;
       return p;
     }
-    return { ...r.doc, icon: r.doc.metadata?.icon ?? null, ops_objects_counts: counts(r.doc.ops_objects), platform_objects_counts: counts(r.doc.platform_objects) };
+    return {
+      ...r.doc,
+      icon: r.doc.metadata?.icon ?? null,
+      ops_objects_counts: counts(r.doc.ops_objects),
+      platform_objects_counts: counts(r.doc.platform_objects),
+    };
   });
 }
 
@@ -417,7 +446,8 @@ export async function handleAuthorship(ctx, segs) {
       POST: async () => {
         requireWriter(ctx);
         const payload = await ctx.json(true);
-        if (isObj(payload) && payload._key !== undefined && AUTH.has(payload._key)) throw bad(`_key '${payload._key}' already exists; update it with POST content_pack/${payload._key}`);
+        if (isObj(payload) && payload._key !== undefined && AUTH.has(payload._key))
+          throw bad(`_key '${payload._key}' already exists; update it with POST content_pack/${payload._key}`);
         const doc = prepareAuthored(ctx, payload, null);
         if (isObj(payload) && typeof payload._key === 'string' && /^[A-Za-z0-9_.:-]{1,200}$/.test(payload._key)) doc._key = payload._key;
         AUTH.put(doc);

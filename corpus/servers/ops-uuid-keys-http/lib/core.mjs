@@ -2,7 +2,23 @@
 // templatize, custom threshold windows.
 import { coll } from './store.mjs';
 import { canReadTeam } from './auth.mjs';
-import { bad, notFound, forbidden, conflict, clone, isObj, isStrArray, newKey, byMethod, parseNonNegInt, GLOBAL_TEAM, CURRENT_VERSION, isoTs, modTimeStr, epochSec } from './util.mjs';
+import {
+  bad,
+  notFound,
+  forbidden,
+  conflict,
+  clone,
+  isObj,
+  isStrArray,
+  newKey,
+  byMethod,
+  parseNonNegInt,
+  GLOBAL_TEAM,
+  CURRENT_VERSION,
+  isoTs,
+  modTimeStr,
+  epochSec,
+} from './util.mjs';
 import {
   handleList,
   handleCount,
@@ -98,7 +114,9 @@ export function serviceMatchesEntity(svc, ent) {
   const rules = Array.isArray(svc.entity_rules) ? svc.entity_rules : [];
   return rules.some((g) => {
     if (!isObj(g) || !Array.isArray(g.rule_items) || g.rule_items.length === 0) return false;
-    return g.rule_condition === 'OR' ? g.rule_items.some((i) => ruleItemMatches(i, ent)) : g.rule_items.every((i) => ruleItemMatches(i, ent));
+    return g.rule_condition === 'OR'
+      ? g.rule_items.some((i) => ruleItemMatches(i, ent))
+      : g.rule_items.every((i) => ruleItemMatches(i, ent));
   });
 }
 
@@ -106,11 +124,13 @@ function validateEntityRules(rules, where) {
   if (!Array.isArray(rules)) throw bad(`Field 'entity_rules' of ${where} must be an array`);
   rules.forEach((g, i) => {
     if (!isObj(g)) throw bad(`entity_rules[${i}] must be an object`);
-    if (g.rule_condition !== undefined && !['AND', 'OR'].includes(g.rule_condition)) throw bad(`entity_rules[${i}].rule_condition must be 'AND' or 'OR'`);
+    if (g.rule_condition !== undefined && !['AND', 'OR'].includes(g.rule_condition))
+      throw bad(`entity_rules[${i}].rule_condition must be 'AND' or 'OR'`);
     if (g.rule_items !== undefined && !Array.isArray(g.rule_items)) throw bad(`entity_rules[${i}].rule_items must be an array`);
     (g.rule_items || []).forEach((it, j) => {
       if (!isObj(it)) throw bad(`entity_rules[${i}].rule_items[${j}] must be an object`);
-      for (const f of ['field', 'field_type', 'rule_type']) if (it[f] !== undefined && typeof it[f] !== 'string') throw bad(`entity_rules[${i}].rule_items[${j}].${f} must be a string`);
+      for (const f of ['field', 'field_type', 'rule_type'])
+        if (it[f] !== undefined && typeof it[f] !== 'string') throw bad(`entity_rules[${i}].rule_items[${j}].${f} must be a string`);
       if (it.value !== undefined && typeof it.value !== 'string') throw bad(`entity_rules[${i}].rule_items[${j}].value must be a string`);
     });
   });
@@ -134,7 +154,8 @@ function validateKpis(doc, where) {
     if (typeof k._key !== 'string' || !k._key) throw bad(`kpis[${i}]._key must be a string`);
     if (keys.has(k._key)) throw bad(`KPI _key '${k._key}' appears twice`);
     keys.add(k._key);
-    if (k.urgency !== undefined && typeof k.urgency !== 'number' && typeof k.urgency !== 'string') throw bad(`kpis[${i}].urgency must be a number or a string`);
+    if (k.urgency !== undefined && typeof k.urgency !== 'number' && typeof k.urgency !== 'string')
+      throw bad(`kpis[${i}].urgency must be a number or a string`);
   });
 }
 
@@ -172,7 +193,8 @@ DEFS.entity = generic('entity', {
       }
       if (h.values.length === 0) h.values = [...new Set(h.fields.flatMap((f) => doc[f] || []))];
     }
-    if (doc.retirable !== undefined && doc.retirable !== 0 && doc.retirable !== 1) throw bad(`Field 'retirable' must be the integer 1 (flagged) or 0`);
+    if (doc.retirable !== undefined && doc.retirable !== 0 && doc.retirable !== 1)
+      throw bad(`Field 'retirable' must be the integer 1 (flagged) or 0`);
     doc.retired = old?.retired ?? 0;
     if (old?.retired_time !== undefined) doc.retired_time = old.retired_time;
   },
@@ -194,7 +216,8 @@ DEFS.service = generic('service', {
     normEnabled(doc);
     if (doc.services_depends_on === undefined) doc.services_depends_on = [];
     if (!Array.isArray(doc.services_depends_on)) throw bad(`Field 'services_depends_on' must be an array`);
-    if (doc.service_tags !== undefined && doc.service_tags !== null && !isObj(doc.service_tags)) throw bad(`Field 'service_tags' must be an object {tags: [string]}`);
+    if (doc.service_tags !== undefined && doc.service_tags !== null && !isObj(doc.service_tags))
+      throw bad(`Field 'service_tags' must be an object {tags: [string]}`);
   },
   afterWrite(doc) {
     for (const k of doc.kpis) {
@@ -246,12 +269,23 @@ DEFS.kpi_threshold_template = generic('kpi_threshold_template', {
     if (s !== undefined && s !== null) {
       if (!isObj(s)) throw bad(`Field 'time_variate_thresholds_specification' must be an object {policies, time_blocks}`);
       if (s.policies !== undefined && !isObj(s.policies)) throw bad(`time_variate_thresholds_specification.policies must be an object`);
-      if (s.time_blocks !== undefined && !Array.isArray(s.time_blocks)) throw bad(`time_variate_thresholds_specification.time_blocks must be an array`);
+      if (s.time_blocks !== undefined && !Array.isArray(s.time_blocks))
+        throw bad(`time_variate_thresholds_specification.time_blocks must be an array`);
     }
   },
 });
 
-for (const t of ['deep_dive', 'glass_table', 'home_view', 'kpi_template', 'event_management_state', 'entity_filter_rule', 'entity_type', 'entity_relationship_rule']) DEFS[t] = generic(t);
+for (const t of [
+  'deep_dive',
+  'glass_table',
+  'home_view',
+  'kpi_template',
+  'event_management_state',
+  'entity_filter_rule',
+  'entity_type',
+  'entity_relationship_rule',
+])
+  DEFS[t] = generic(t);
 DEFS.entity_relationship = generic('entity_relationship', { required: ['subject_identifier', 'predicate', 'object_identifier'] });
 
 const CTW_STATUSES = ['active', 'stopped'];
@@ -260,21 +294,29 @@ DEFS.custom_threshold_windows = generic('custom_threshold_windows', {
   serverOwned: ['last_stopped_time', 'is_overlapping', 'overlapping_kpis', 'can_view', 'can_link', 'can_edit', 'can_transition'],
   normalize(doc, _ctx, old) {
     if (doc.status === undefined || doc.status === null) doc.status = old?.status ?? 'active';
-    if (typeof doc.status !== 'string' || !CTW_STATUSES.includes(doc.status.toLowerCase())) throw bad(`Field 'status' must be one of Active, Stopped`);
+    if (typeof doc.status !== 'string' || !CTW_STATUSES.includes(doc.status.toLowerCase()))
+      throw bad(`Field 'status' must be one of Active, Stopped`);
     doc.status = doc.status.toLowerCase();
-    if (old && doc.status !== old.status) throw conflict(`Status moves only through POST .../${old._key}/stop (current status '${old.status}')`);
+    if (old && doc.status !== old.status)
+      throw conflict(`Status moves only through POST .../${old._key}/stop (current status '${old.status}')`);
     if (old?.last_stopped_time !== undefined) doc.last_stopped_time = old.last_stopped_time;
     if (doc.window_type === undefined) doc.window_type = 'percentage';
     if (!['percentage', 'static'].includes(doc.window_type)) throw bad(`Field 'window_type' must be 'percentage' or 'static'`);
     for (const f of ['window_config_percentage', 'start_time', 'end_time', 'duration'])
-      if (doc[f] !== undefined && doc[f] !== null && (typeof doc[f] !== 'number' || !Number.isFinite(doc[f]))) throw bad(`Field '${f}' must be a number`);
-    if (typeof doc.start_time === 'number' && typeof doc.end_time === 'number' && doc.end_time < doc.start_time) throw bad(`Field 'end_time' must not be before 'start_time'`);
-    if (doc.window_config_static !== undefined && doc.window_config_static !== null && !isObj(doc.window_config_static)) throw bad(`Field 'window_config_static' must be an object`);
+      if (doc[f] !== undefined && doc[f] !== null && (typeof doc[f] !== 'number' || !Number.isFinite(doc[f])))
+        throw bad(`Field '${f}' must be a number`);
+    if (typeof doc.start_time === 'number' && typeof doc.end_time === 'number' && doc.end_time < doc.start_time)
+      throw bad(`Field 'end_time' must not be before 'start_time'`);
+    if (doc.window_config_static !== undefined && doc.window_config_static !== null && !isObj(doc.window_config_static))
+      throw bad(`Field 'window_config_static' must be an object`);
     if (doc.recurrence !== undefined && typeof doc.recurrence !== 'boolean') throw bad(`Field 'recurrence' must be a Boolean`);
     for (const f of ['pause_description', 'cron_schedule', 'next_scheduled_time'])
       if (doc[f] !== undefined && doc[f] !== null && typeof doc[f] !== 'string') throw bad(`Field '${f}' must be a string`);
     if (doc.linked_services === undefined || doc.linked_services === null) doc.linked_services = [];
-    if (!Array.isArray(doc.linked_services) || !doc.linked_services.every((l) => isObj(l) && typeof l.service_id === 'string' && isStrArray(l.linked_kpi_ids ?? [])))
+    if (
+      !Array.isArray(doc.linked_services) ||
+      !doc.linked_services.every((l) => isObj(l) && typeof l.service_id === 'string' && isStrArray(l.linked_kpi_ids ?? []))
+    )
       throw bad(`Field 'linked_services' must be an array of {service_id, linked_kpi_ids: [string]}`);
     doc.linked_services.forEach((l) => {
       if (l.linked_kpi_ids === undefined) l.linked_kpi_ids = [];
@@ -345,7 +387,8 @@ function aliasList(ctx) {
 
 async function entityKeysPayload(ctx) {
   const body = await ctx.json(true);
-  if (!isObj(body) || !isStrArray(body.data) || body.data.length === 0) throw bad(`The payload must be {"data": [<entity key>, ...]} with at least one key`);
+  if (!isObj(body) || !isStrArray(body.data) || body.data.length === 0)
+    throw bad(`The payload must be {"data": [<entity key>, ...]} with at least one key`);
   return [...new Set(body.data)].map((k) => getWritable(DEFS.entity, k, ctx));
 }
 
@@ -437,7 +480,9 @@ function normThresholds(t) {
   const out = { ...clone(src) };
   for (const [k, d] of Object.entries(DEFAULT_THRESHOLDS)) {
     if (typeof d === 'boolean') out[k] = typeof src[k] === 'boolean' ? src[k] : d;
-    else if (typeof d === 'number') out[k] = typeof src[k] === 'number' ? src[k] : Number.isFinite(Number(src[k])) && src[k] !== '' && src[k] != null ? Number(src[k]) : d;
+    else if (typeof d === 'number')
+      out[k] =
+        typeof src[k] === 'number' ? src[k] : Number.isFinite(Number(src[k])) && src[k] !== '' && src[k] != null ? Number(src[k]) : d;
     else if (typeof d === 'string') out[k] = typeof src[k] === 'string' ? src[k] : d;
     else
       out[k] = Array.isArray(src[k])
@@ -469,8 +514,15 @@ function templKpi(k, svc) {
     };
   }
   if (!Object.keys(policies).length)
-    policies.default_policy = { title: 'Default', aggregate_thresholds: normThresholds(k.aggregate_thresholds), entity_thresholds: normThresholds(k.entity_thresholds), policy_type: 'static' };
-  const blocks = Array.isArray(spec.time_blocks) ? spec.time_blocks.filter(isObj).map((b) => ({ policy_key: str(b.policy_key), time_block_key: str(b.time_block_key) })) : [];
+    policies.default_policy = {
+      title: 'Default',
+      aggregate_thresholds: normThresholds(k.aggregate_thresholds),
+      entity_thresholds: normThresholds(k.entity_thresholds),
+      policy_type: 'static',
+    };
+  const blocks = Array.isArray(spec.time_blocks)
+    ? spec.time_blocks.filter(isObj).map((b) => ({ policy_key: str(b.policy_key), time_block_key: str(b.time_block_key) }))
+    : [];
   const dm = isObj(k.datamodel) ? k.datamodel : {};
   return {
     title: str(k.title),
@@ -520,7 +572,21 @@ function templatize(type, doc) {
     };
   }
   const out = clone(doc);
-  for (const f of ['_key', '_user', '_owner', 'mod_time', 'mod_timestamp', 'mod_source', 'mod_by', 'create_time', 'create_by', 'create_source', 'identifying_name', 'permissions']) delete out[f];
+  for (const f of [
+    '_key',
+    '_user',
+    '_owner',
+    'mod_time',
+    'mod_timestamp',
+    'mod_source',
+    'mod_by',
+    'create_time',
+    'create_by',
+    'create_source',
+    'identifying_name',
+    'permissions',
+  ])
+    delete out[f];
   out.object_type = 'kpi_base_search';
   out._version = CURRENT_VERSION;
   out.metrics = (out.metrics || []).map((m) => {
@@ -645,7 +711,8 @@ export async function handleCore(ctx, segs) {
     if (segs.length === 3 && c === 'disconnect_kpis') return byMethod(ctx, { POST: () => disconnect(ctx, b) });
     if (segs.length === 3 && c === 'stop') return byMethod(ctx, { POST: () => stopWindow(ctx, b) });
   }
-  if (a === 'entity' && segs.length === 2 && ['count_retirable', 'retire', 'restore', 'retire_retirable'].includes(b)) return entitySpecial(ctx, b);
+  if (a === 'entity' && segs.length === 2 && ['count_retirable', 'retire', 'restore', 'retire_retirable'].includes(b))
+    return entitySpecial(ctx, b);
 
   if (segs.length === 1)
     return byMethod(ctx, {
@@ -665,7 +732,8 @@ export async function handleCore(ctx, segs) {
     return byMethod(ctx, {
       GET: () => {
         const doc = getReadable(def, b, ctx);
-        if (a !== 'service' && a !== 'kpi_base_search') throw notFound(`templatize is supported only for service and kpi_base_search, not '${a}'`);
+        if (a !== 'service' && a !== 'kpi_base_search')
+          throw notFound(`templatize is supported only for service and kpi_base_search, not '${a}'`);
         return templatize(a, doc);
       },
     });
@@ -674,11 +742,14 @@ export async function handleCore(ctx, segs) {
       GET: () => ({ _key: getReadable(def, b, ctx).base_service_template_id || null }),
       POST: async () => {
         const svc = getWritable(def, b, ctx);
-        if (!canReadTeam(ctx.user, GLOBAL_TEAM)) throw forbidden('Linking a service to a service template requires read access to the Global team');
+        if (!canReadTeam(ctx.user, GLOBAL_TEAM))
+          throw forbidden('Linking a service to a service template requires read access to the Global team');
         const body = await ctx.json(true);
         if (!isObj(body) || typeof body._key !== 'string' || !body._key) throw bad(`The payload must be {"_key": <service template key>}`);
         const tpl = getReadable(DEFS.base_service_template, body._key, ctx);
-        svc.entity_rules = bugs.has('template-link-replaces-rules') ? clone(tpl.entity_rules || []) : [...(svc.entity_rules || []), ...clone(tpl.entity_rules || [])];
+        svc.entity_rules = bugs.has('template-link-replaces-rules')
+          ? clone(tpl.entity_rules || [])
+          : [...(svc.entity_rules || []), ...clone(tpl.entity_rules || [])];
         svc.base_service_template_id = tpl._key;
         touch(svc, ctx);
         return { _key: svc._key };

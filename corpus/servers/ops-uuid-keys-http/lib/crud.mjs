@@ -3,7 +3,25 @@ import { coll } from './store.mjs';
 import { canReadTeams, canWriteTeams, permissionsFor } from './auth.mjs';
 import { listParams, parseFilter, select, project } from './query.mjs';
 import { bugs } from './bugs.mjs';
-import { ApiError, Reply, bad, notFound, forbidden, conflict, clone, isObj, newKey, parseBool, CURRENT_VERSION, GLOBAL_TEAM, isoTs, modTimeStr, plainTs, epochNow, lowerTitle } from './util.mjs';
+import {
+  ApiError,
+  Reply,
+  bad,
+  notFound,
+  forbidden,
+  conflict,
+  clone,
+  isObj,
+  newKey,
+  parseBool,
+  CURRENT_VERSION,
+  GLOBAL_TEAM,
+  isoTs,
+  modTimeStr,
+  plainTs,
+  epochNow,
+  lowerTitle,
+} from './util.mjs';
 
 export const REGISTRY = {};
 export function register(def) {
@@ -75,7 +93,8 @@ const KEY_RE = /^[A-Za-z0-9_.:@-]{1,200}$/;
 export function prepare(def, ctx, payload, { old = null, mode }) {
   if (!isObj(payload)) throw bad(`The payload for ${def.name} must be a JSON object`);
   const objectType = def.objectType || def.name;
-  if (payload.object_type !== undefined && payload.object_type !== objectType) throw bad(`object_type '${payload.object_type}' does not match the endpoint's object type '${objectType}'`);
+  if (payload.object_type !== undefined && payload.object_type !== objectType)
+    throw bad(`object_type '${payload.object_type}' does not match the endpoint's object type '${objectType}'`);
   const owned = new Set([...COMMON_SERVER_FIELDS, ...(def.serverOwned || [])]);
   const clean = {};
   for (const [k, v] of Object.entries(payload)) if (!owned.has(k)) clean[k] = clone(v);
@@ -85,7 +104,8 @@ export function prepare(def, ctx, payload, { old = null, mode }) {
     doc = { ...clone(old), ...clean };
   } else {
     for (const f of bugs.has('replace-skips-required') && old ? [] : def.required || ['title']) {
-      if (clean[f] === undefined || clean[f] === null || clean[f] === '') throw bad(`Required field '${f}' is missing from the ${def.name} payload (is_partial_data=0 needs the whole object)`);
+      if (clean[f] === undefined || clean[f] === null || clean[f] === '')
+        throw bad(`Required field '${f}' is missing from the ${def.name} payload (is_partial_data=0 needs the whole object)`);
     }
     doc = clean;
     if (old) for (const k of owned) if (old[k] !== undefined && k !== 'permissions') doc[k] = clone(old[k]);
@@ -95,8 +115,10 @@ export function prepare(def, ctx, payload, { old = null, mode }) {
     if (typeof doc.sec_grp !== 'string') throw bad(`Field 'sec_grp' must be a string (a team key)`);
     if (!teamExists(doc.sec_grp)) throw bad(`Field 'sec_grp' names team '${doc.sec_grp}', which does not exist`);
   }
-  if (doc.title !== undefined && (typeof doc.title !== 'string' || doc.title.trim() === '')) throw bad(`Field 'title' must be a non-empty string`);
-  if (doc.description !== undefined && doc.description !== null && typeof doc.description !== 'string') throw bad(`Field 'description' must be a string`);
+  if (doc.title !== undefined && (typeof doc.title !== 'string' || doc.title.trim() === ''))
+    throw bad(`Field 'title' must be a non-empty string`);
+  if (doc.description !== undefined && doc.description !== null && typeof doc.description !== 'string')
+    throw bad(`Field 'description' must be a string`);
   if (def.normalize) def.normalize(doc, ctx, old, mode, clean);
   if (def.validate) def.validate(doc, ctx, old, mode);
 
@@ -165,7 +187,8 @@ export async function handleCreate(def, ctx) {
   if (!isObj(payload)) throw bad(`The payload for ${def.name} must be a JSON object`);
   const c = coll(def.collection || def.name);
   if (payload._key !== undefined) {
-    if (typeof payload._key !== 'string' || !KEY_RE.test(payload._key)) throw bad(`Field '_key' must be a string of letters, digits, '_', '-', '.', ':' or '@'`);
+    if (typeof payload._key !== 'string' || !KEY_RE.test(payload._key))
+      throw bad(`Field '_key' must be a string of letters, digits, '_', '-', '.', ':' or '@'`);
     const old = c.get(payload._key);
     if (old) {
       if (!readable(def, old, ctx.user)) throw conflict(`_key '${payload._key}' is already in use`);
@@ -190,7 +213,8 @@ export async function handleUpdate(def, ctx, key) {
   const partial = partialFlag(ctx);
   const old = getWritable(def, key, ctx);
   const payload = await ctx.json(true);
-  if (isObj(payload) && payload._key !== undefined && payload._key !== key) throw bad(`The payload's _key '${payload._key}' does not match the _key in the path '${key}'`);
+  if (isObj(payload) && payload._key !== undefined && payload._key !== key)
+    throw bad(`The payload's _key '${payload._key}' does not match the _key in the path '${key}'`);
   const doc = prepare(def, ctx, payload, { old, mode: partial ? 'partial' : 'replace' });
   commit(def, doc, old, ctx);
   return { _key: doc._key };

@@ -2,7 +2,17 @@
 import { coll } from './store.mjs';
 import { USERS } from './auth.mjs';
 import { bad, notFound, clone, isObj, isStrArray, newKey, byMethod, Reply, methodNotAllowed, epochNow, parseBool } from './util.mjs';
-import { register, handleList, handleCount, handleCreate, handleUpdate, handleGet, handleDeleteOne, requireWriter, visibleRows } from './crud.mjs';
+import {
+  register,
+  handleList,
+  handleCount,
+  handleCreate,
+  handleUpdate,
+  handleGet,
+  handleDeleteOne,
+  requireWriter,
+  visibleRows,
+} from './crud.mjs';
 import { listParams, select, project } from './query.mjs';
 import { bugs } from './bugs.mjs';
 
@@ -39,7 +49,8 @@ export const EDEFS = {
       doc.event_id = doc._key;
     },
     afterDelete(doc) {
-      for (const t of ['notable_event_comment', 'notable_event_tag', 'external_ticket']) for (const d of coll(t).docs()) if (d.event_id === doc._key) coll(t).delete(d._key);
+      for (const t of ['notable_event_comment', 'notable_event_tag', 'external_ticket'])
+        for (const d of coll(t).docs()) if (d.event_id === doc._key) coll(t).delete(d._key);
     },
   }),
   notable_event_comment: register({
@@ -97,7 +108,8 @@ export const EDEFS = {
       if (doc.enabled === false || doc.enabled === '0') doc.enabled = 0;
       if (doc.enabled === undefined) doc.enabled = 1;
       if (doc.enabled !== 0 && doc.enabled !== 1) throw bad(`Field 'enabled' must be 1 or 0`);
-      for (const f of ['filter_criteria', 'breaking_criteria']) if (doc[f] !== undefined && !isObj(doc[f])) throw bad(`Field '${f}' must be an object`);
+      for (const f of ['filter_criteria', 'breaking_criteria'])
+        if (doc[f] !== undefined && !isObj(doc[f])) throw bad(`Field '${f}' must be an object`);
     },
   }),
 };
@@ -156,10 +168,23 @@ const ACTIONS = [
     group: '1',
     description: 'Send an email notification for the episode',
   }),
-  action('script', 'Run a script', { command: 'runshellscript "$action.script.filename$" "$results.file$"', filename: '', app: 'search', bulk: '0', group: 0 }),
-  action('ops_event_action_link_ticket', 'Link Ticket', { type: 'external_ticket', description: 'Link an episode to a ticket in an external ticketing system', once: 1 }),
+  action('script', 'Run a script', {
+    command: 'runshellscript "$action.script.filename$" "$results.file$"',
+    filename: '',
+    app: 'search',
+    bulk: '0',
+    group: 0,
+  }),
+  action('ops_event_action_link_ticket', 'Link Ticket', {
+    type: 'external_ticket',
+    description: 'Link an episode to a ticket in an external ticketing system',
+    once: 1,
+  }),
   action('ops_event_action_link_url', 'Add a link to the episode', { description: 'Attach a URL to the episode' }),
-  action('ops_event_action_send_to_orchestrator', 'Send to orchestrator', { sync: '1', description: 'Send the episode to the orchestration platform' }),
+  action('ops_event_action_send_to_orchestrator', 'Send to orchestrator', {
+    sync: '1',
+    description: 'Send the episode to the orchestration platform',
+  }),
   action('ops_sample_event_action_ping', 'Ping a host', { bulk: 0, description: 'Ping the host of the episode', maxtime: '1m' }),
   action('ticketing_incident', 'Ticketing Incident Integration', {
     type: 'external_ticket',
@@ -167,7 +192,11 @@ const ACTIONS = [
     description: 'Create or update an incident in the third-party ticketing product',
     once: '1',
   }),
-  action('paging_alert', 'Paging Incident Integration', { app: 'TA-paging', description: 'Open an incident in the third-party paging product', bulk: 1 }),
+  action('paging_alert', 'Paging Incident Integration', {
+    app: 'TA-paging',
+    description: 'Open an incident in the third-party paging product',
+    bulk: 1,
+  }),
 ];
 
 let SID = 0;
@@ -181,7 +210,8 @@ async function runAction(ctx, a) {
   for (const id of body.ids) episodeMustExist(id);
   const name = a.summary.action_name;
   if (name === 'ops_event_action_link_ticket') {
-    for (const f of ['ticket_system', 'ticket_id']) if (typeof params[f] !== 'string' || !params[f]) throw bad(`params.${f} is required for ${name}`);
+    for (const f of ['ticket_system', 'ticket_id'])
+      if (typeof params[f] !== 'string' || !params[f]) throw bad(`params.${f} is required for ${name}`);
     if (params.ticket_url !== undefined && typeof params.ticket_url !== 'string') throw bad(`params.ticket_url must be a string`);
     for (const id of body.ids) upsertLink(ctx, id, params.ticket_system, params.ticket_id, params.ticket_url ?? '');
   }
@@ -309,7 +339,14 @@ function configuration() {
   return {
     owners: [opt('unassigned', 'unassigned', true), ...Object.keys(USERS).map((u) => opt(u, u === 'admin' ? 'Administrator' : u))],
     email_formats: [opt('pdf', 'pdf', true), opt('html', 'html'), opt('csv', 'csv')],
-    statuses: [opt('0', 'Unassigned'), opt('1', 'New', true), opt('2', 'In progress'), opt('3', 'Pending'), opt('4', 'Resolved'), opt('5', 'Closed')],
+    statuses: [
+      opt('0', 'Unassigned'),
+      opt('1', 'New', true),
+      opt('2', 'In progress'),
+      opt('3', 'Pending'),
+      opt('4', 'Resolved'),
+      opt('5', 'Closed'),
+    ],
     severities: [
       opt('1', 'Info', true, { color: '#AED3E5' }),
       opt('2', 'Normal', false, { color: '#99D18B' }),
@@ -335,7 +372,8 @@ export async function handleEvents(ctx, segs) {
   }
   if (a === 'ticketing') {
     if (segs.length === 1) return byMethod(ctx, { POST: () => ticketingRoot(ctx) });
-    if (segs.length === 2) return byMethod(ctx, { GET: () => ticketingGet(ctx, b), POST: () => ticketingPost(ctx, b), PUT: () => ticketingPost(ctx, b) });
+    if (segs.length === 2)
+      return byMethod(ctx, { GET: () => ticketingGet(ctx, b), POST: () => ticketingPost(ctx, b), PUT: () => ticketingPost(ctx, b) });
     if (segs.length === 4) return byMethod(ctx, { DELETE: () => ticketingDelete(ctx, b, c, d) });
     throw notFound('No such ticketing endpoint');
   }
@@ -351,7 +389,8 @@ export async function handleEvents(ctx, segs) {
         return r;
       },
     });
-  if (segs.length === 2 && b === 'count') return byMethod(ctx, { GET: () => handleCount(def, ctx, ctx.params.has('filter_data') ? 'filter_data' : 'filter') });
+  if (segs.length === 2 && b === 'count')
+    return byMethod(ctx, { GET: () => handleCount(def, ctx, ctx.params.has('filter_data') ? 'filter_data' : 'filter') });
   if (segs.length === 2) {
     const get = () => {
       if (parseBool(ctx.params.get('is_event_id'), 'is_event_id', false)) {
@@ -364,7 +403,10 @@ export async function handleEvents(ctx, segs) {
       return handleGet(def, ctx, b);
     };
     if (APPEND_ONLY.has(a) && !bugs.has('comment-not-append-only')) {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw Object.assign(methodNotAllowed(['GET']), { message: 'Episode comments are append-only: update and delete are not supported' });
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+        throw Object.assign(methodNotAllowed(['GET']), {
+          message: 'Episode comments are append-only: update and delete are not supported',
+        });
       return get();
     }
     return byMethod(ctx, { GET: get, POST: () => handleUpdate(def, ctx, b), DELETE: () => handleDeleteOne(def, ctx, b) });

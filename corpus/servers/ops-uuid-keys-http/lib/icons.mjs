@@ -27,11 +27,13 @@ export function seedIcon(icon) {
 }
 
 function list(ctx) {
-  if (parseBool(ctx.params.get('list_categories'), 'list_categories', false)) return [...CATS.values()].sort((a, b) => b.seq - a.seq).map(({ seq, ...c }) => c);
+  if (parseBool(ctx.params.get('list_categories'), 'list_categories', false))
+    return [...CATS.values()].sort((a, b) => b.seq - a.seq).map(({ seq, ...c }) => c);
   const p = listParams(ctx.params);
   const cat = ctx.params.get('category');
   let rows = ICONS.rows().map((r) => ({ doc: clone(r.doc), seq: r.seq }));
-  if (cat !== null && cat !== '' && cat !== '*' && !bugs.has('icon-category-filter-ignored')) rows = rows.filter((r) => r.doc.category === cat);
+  if (cat !== null && cat !== '' && cat !== '*' && !bugs.has('icon-category-filter-ignored'))
+    rows = rows.filter((r) => r.doc.category === cat);
   const total = (p.filter ? rows.filter((r) => p.filter(r.doc)) : rows).length;
   return { total, result: select(rows, p).map((r) => project(r.doc, p.fields)) };
 }
@@ -42,7 +44,8 @@ async function save(ctx) {
   if (!Array.isArray(body) || body.length === 0) throw bad('The payload must be a non-empty array of icon objects');
   const prepared = body.map((ic, i) => {
     if (!isObj(ic)) throw bad(`Icon ${i} must be an object`);
-    for (const f of ['title', 'svg_path', 'category']) if (typeof ic[f] !== 'string' || !ic[f].trim()) throw bad(`Icon ${i}: '${f}' is required and must be a non-empty string`);
+    for (const f of ['title', 'svg_path', 'category'])
+      if (typeof ic[f] !== 'string' || !ic[f].trim()) throw bad(`Icon ${i}: '${f}' is required and must be a non-empty string`);
     const doc = {
       ...clone(ic),
       default_width: size(ic.default_width, 'default_width', i),
@@ -83,14 +86,16 @@ function deleteByCategory(ctx) {
 }
 
 export function handleIcons(ctx, segs) {
-  if (segs.length === 0) return byMethod(ctx, { GET: () => list(ctx), POST: () => save(ctx), PUT: () => save(ctx), DELETE: () => deleteByCategory(ctx) });
+  if (segs.length === 0)
+    return byMethod(ctx, { GET: () => list(ctx), POST: () => save(ctx), PUT: () => save(ctx), DELETE: () => deleteByCategory(ctx) });
   if (segs.length === 1)
     return byMethod(ctx, {
       DELETE: () => {
         requireWriter(ctx);
         const d = ICONS.get(segs[0]);
         if (!d) throw notFound(`No icon with _key '${segs[0]}'`);
-        if (isImmutable(d.category)) throw conflict(`Icon '${segs[0]}' belongs to immutable category '${d.category}' and cannot be deleted`);
+        if (isImmutable(d.category))
+          throw conflict(`Icon '${segs[0]}' belongs to immutable category '${d.category}' and cannot be deleted`);
         ICONS.delete(segs[0]);
         return { Deleted: 'True' };
       },

@@ -1,7 +1,17 @@
 // Maintenance windows (maintenance_services_interface) and backup/restore jobs (backup_restore_interface).
 import { coll } from './store.mjs';
 import { bad, notFound, conflict, isObj, byMethod, epochSec, GLOBAL_TEAM } from './util.mjs';
-import { register, handleList, handleCount, handleCreate, handleUpdate, handleGet, handleDeleteOne, handleBulkDelete, writable } from './crud.mjs';
+import {
+  register,
+  handleList,
+  handleCount,
+  handleCreate,
+  handleUpdate,
+  handleGet,
+  handleDeleteOne,
+  handleBulkDelete,
+  writable,
+} from './crud.mjs';
 import { validateTeamList, registerTeamUsage } from './core.mjs';
 import { parseFilter } from './query.mjs';
 import { bugs } from './bugs.mjs';
@@ -19,7 +29,8 @@ export const MAINT = register({
     if (doc.objects === undefined || doc.objects === null) doc.objects = [];
     if (!Array.isArray(doc.objects)) throw bad(`Field 'objects' must be an array of {object_type, _key}`);
     doc.objects.forEach((o, i) => {
-      if (!isObj(o) || !['service', 'entity'].includes(o.object_type) || typeof o._key !== 'string' || !o._key) throw bad(`objects[${i}] must be {object_type: 'service' or 'entity', _key: string}`);
+      if (!isObj(o) || !['service', 'entity'].includes(o.object_type) || typeof o._key !== 'string' || !o._key)
+        throw bad(`objects[${i}] must be {object_type: 'service' or 'entity', _key: string}`);
     });
     if (doc.comment !== undefined && typeof doc.comment !== 'string') throw bad(`Field 'comment' must be a string`);
     if (clean.sec_grp_list === undefined) {
@@ -71,7 +82,8 @@ export const BACKUP = register({
     if (doc.path === undefined || doc.path === '') doc.path = `/opt/platform/var/ops/backups/${doc._key}/backup.zip`;
   },
   canDelete(doc, _ctx, bulk) {
-    if (doc.default_scheduled_backup && (bulk || !bugs.has('default-backup-deletable'))) throw conflict('The default scheduled backup job cannot be deleted');
+    if (doc.default_scheduled_backup && (bulk || !bugs.has('default-backup-deletable')))
+      throw conflict('The default scheduled backup job cannot be deleted');
   },
 });
 
@@ -87,7 +99,8 @@ registerTeamUsage(
 
 function crudRoutes(def, ctx, segs) {
   const [_a, b] = segs;
-  if (segs.length === 1) return byMethod(ctx, { GET: () => handleList(def, ctx), POST: () => handleCreate(def, ctx), DELETE: () => handleBulkDelete(def, ctx) });
+  if (segs.length === 1)
+    return byMethod(ctx, { GET: () => handleList(def, ctx), POST: () => handleCreate(def, ctx), DELETE: () => handleBulkDelete(def, ctx) });
   if (segs.length === 2 && b === 'count') {
     if (def === MAINT && bugs.has('maint-count-ignores-access')) {
       return byMethod(ctx, {
@@ -100,13 +113,19 @@ function crudRoutes(def, ctx, segs) {
     }
     return byMethod(ctx, { GET: () => handleCount(def, ctx) });
   }
-  if (segs.length === 2) return byMethod(ctx, { GET: () => handleGet(def, ctx, b), POST: () => handleUpdate(def, ctx, b), DELETE: () => handleDeleteOne(def, ctx, b) });
+  if (segs.length === 2)
+    return byMethod(ctx, {
+      GET: () => handleGet(def, ctx, b),
+      POST: () => handleUpdate(def, ctx, b),
+      DELETE: () => handleDeleteOne(def, ctx, b),
+    });
   throw notFound(`No such endpoint: ${segs.join('/')}`);
 }
 
 export function handleMaintenance(ctx, segs) {
   if (segs[0] === 'get_supported_object_types' && segs.length === 1) return byMethod(ctx, { GET: () => ['maintenance_calendar'] });
-  if (segs[0] !== 'maintenance_calendar') throw notFound(`Unknown maintenance object type '${segs[0] ?? ''}'. Supported: maintenance_calendar`);
+  if (segs[0] !== 'maintenance_calendar')
+    throw notFound(`Unknown maintenance object type '${segs[0] ?? ''}'. Supported: maintenance_calendar`);
   return crudRoutes(MAINT, ctx, segs);
 }
 export function handleBackup(ctx, segs) {

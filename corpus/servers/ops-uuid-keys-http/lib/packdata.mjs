@@ -17,12 +17,24 @@ function webPack() {
     author: 'Ops Content Team',
     version: '1.3.0',
     icon: '/static/app/DA-OPS-CP-webserver/icon.png',
-    help_links: ['https://docs.example.com/content-packs/webserver/1.3.0/install', 'https://docs.example.com/content-packs/webserver/1.3.0/release-notes'],
-    screenshots: [
-      { path: '/static/app/DA-OPS-CP-webserver/screenshots/overview.png', thumb: '/static/app/DA-OPS-CP-webserver/screenshots/overview_thumb.png' },
-      { path: '/static/app/DA-OPS-CP-webserver/screenshots/analyzer.png', thumb: '/static/app/DA-OPS-CP-webserver/screenshots/analyzer_thumb.png' },
+    help_links: [
+      'https://docs.example.com/content-packs/webserver/1.3.0/install',
+      'https://docs.example.com/content-packs/webserver/1.3.0/release-notes',
     ],
-    main_screenshot: { path: '/static/app/DA-OPS-CP-webserver/screenshots/overview.png', thumb: '/static/app/DA-OPS-CP-webserver/screenshots/overview_thumb.png' },
+    screenshots: [
+      {
+        path: '/static/app/DA-OPS-CP-webserver/screenshots/overview.png',
+        thumb: '/static/app/DA-OPS-CP-webserver/screenshots/overview_thumb.png',
+      },
+      {
+        path: '/static/app/DA-OPS-CP-webserver/screenshots/analyzer.png',
+        thumb: '/static/app/DA-OPS-CP-webserver/screenshots/analyzer_thumb.png',
+      },
+    ],
+    main_screenshot: {
+      path: '/static/app/DA-OPS-CP-webserver/screenshots/overview.png',
+      thumb: '/static/app/DA-OPS-CP-webserver/screenshots/overview_thumb.png',
+    },
     content: {
       kpi_base_searches: [
         {
@@ -44,7 +56,10 @@ function webPack() {
             actions: '',
             metric_qualifier: '',
             enabled: 0,
-            metrics: [metric(id(P, 'metric', 'req'), 'Request Count', 'count'), metric(id(P, 'metric', 'lat'), 'Average Latency', 'request_time', 'ms')],
+            metrics: [
+              metric(id(P, 'metric', 'req'), 'Request Count', 'count'),
+              metric(id(P, 'metric', 'lat'), 'Average Latency', 'request_time', 'ms'),
+            ],
           },
         },
         {
@@ -86,7 +101,12 @@ function webPack() {
             service_tags: { tags: ['web', 'content-pack'] },
             kpis: [
               healthKpi(svcWeb, 'Web Tier'),
-              kpi(id(P, 'kpi', 'web-req'), 'Request Rate', { base_search_id: bs, base_search_metric: id(P, 'metric', 'req'), threshold_field: 'count', unit: 'req/s' }),
+              kpi(id(P, 'kpi', 'web-req'), 'Request Rate', {
+                base_search_id: bs,
+                base_search_metric: id(P, 'metric', 'req'),
+                threshold_field: 'count',
+                unit: 'req/s',
+              }),
               kpi(id(P, 'kpi', 'web-5xx'), '5xx Error Count', {
                 base_search_id: bsStatus,
                 base_search_metric: id(P, 'metric', '5xx'),
@@ -109,7 +129,10 @@ function webPack() {
             entity_rules: [rule('host', 'web-*')],
             services_depends_on: [],
             service_tags: { tags: ['web'] },
-            kpis: [healthKpi(svcAvail, 'Web Server Availability'), kpi(id(P, 'kpi', 'avail'), 'Hosts Responding', { threshold_field: 'up', urgency: '8' })],
+            kpis: [
+              healthKpi(svcAvail, 'Web Server Availability'),
+              kpi(id(P, 'kpi', 'avail'), 'Hosts Responding', { threshold_field: 'up', urgency: '8' }),
+            ],
           },
         },
       ],
@@ -119,14 +142,26 @@ function webPack() {
           title: 'Web Server (nginx)',
           description: 'nginx web server entities',
           deps: [],
-          object: { title: 'Web Server (nginx)', description: 'nginx web server entities', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] },
+          object: {
+            title: 'Web Server (nginx)',
+            description: 'nginx web server entities',
+            dashboard_drilldowns: [],
+            data_drilldowns: [],
+            vital_metrics: [],
+          },
         },
         {
           id: id(P, 'entity_types', 'apache'),
           title: 'Web Server (Apache)',
           description: 'Apache httpd entities',
           deps: [],
-          object: { title: 'Web Server (Apache)', description: 'Apache httpd entities', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] },
+          object: {
+            title: 'Web Server (Apache)',
+            description: 'Apache httpd entities',
+            dashboard_drilldowns: [],
+            data_drilldowns: [],
+            vital_metrics: [],
+          },
         },
       ],
       glass_tables: [
@@ -135,7 +170,11 @@ function webPack() {
           title: 'Web Server Overview',
           description: 'Traffic and error overview of the web tier',
           deps: [svcWeb],
-          object: { title: 'Web Server Overview', description: 'Traffic and error overview of the web tier', content: { layout: { type: 'absolute' }, dataSources: {}, visualizations: {} } },
+          object: {
+            title: 'Web Server Overview',
+            description: 'Traffic and error overview of the web tier',
+            content: { layout: { type: 'absolute' }, dataSources: {}, visualizations: {} },
+          },
         },
       ],
       service_analyzers: [
@@ -149,8 +188,18 @@ function webPack() {
       ],
     },
     saved_searches: [
-      { name: 'Web - Error Rate Alert', description: 'Alerts on high 5xx rate', disabled: 0, search: 'index=web status>=500 | stats count' },
-      { name: 'Web - Latency Report', description: 'Daily latency report', disabled: 0, search: 'index=web | stats avg(request_time) by host' },
+      {
+        name: 'Web - Error Rate Alert',
+        description: 'Alerts on high 5xx rate',
+        disabled: 0,
+        search: 'index=web status>=500 | stats count',
+      },
+      {
+        name: 'Web - Latency Report',
+        description: 'Daily latency report',
+        disabled: 0,
+        search: 'index=web | stats avg(request_time) by host',
+      },
     ],
   };
 }
@@ -192,16 +241,29 @@ function unixPack() {
     version: '2.0.1',
     icon: '/static/app/DA-OPS-CP-unix/icon.png',
     help_links: ['https://docs.example.com/content-packs/unix/2.0.1/overview'],
-    screenshots: [{ path: '/static/app/DA-OPS-CP-unix/screenshots/fleet.png', thumb: '/static/app/DA-OPS-CP-unix/screenshots/fleet_thumb.png' }],
-    main_screenshot: { path: '/static/app/DA-OPS-CP-unix/screenshots/fleet.png', thumb: '/static/app/DA-OPS-CP-unix/screenshots/fleet_thumb.png' },
+    screenshots: [
+      { path: '/static/app/DA-OPS-CP-unix/screenshots/fleet.png', thumb: '/static/app/DA-OPS-CP-unix/screenshots/fleet_thumb.png' },
+    ],
+    main_screenshot: {
+      path: '/static/app/DA-OPS-CP-unix/screenshots/fleet.png',
+      thumb: '/static/app/DA-OPS-CP-unix/screenshots/fleet_thumb.png',
+    },
     content: {
       kpi_base_searches: [
-        bs(bsCpu, 'OS CPU Metrics', 'CPU utilisation per host', '| mstats avg(cpu.pct_used) AS cpu_load_percent WHERE index=os_metrics BY host', [
-          metric(id(P, 'metric', 'cpu'), 'CPU Utilization %', 'cpu_load_percent', '%'),
-        ]),
-        bs(bsMem, 'OS Memory Metrics', 'Memory utilisation per host', '| mstats avg(mem.pct_used) AS mem_used_percent WHERE index=os_metrics BY host', [
-          metric(id(P, 'metric', 'mem'), 'Memory Used %', 'mem_used_percent', '%'),
-        ]),
+        bs(
+          bsCpu,
+          'OS CPU Metrics',
+          'CPU utilisation per host',
+          '| mstats avg(cpu.pct_used) AS cpu_load_percent WHERE index=os_metrics BY host',
+          [metric(id(P, 'metric', 'cpu'), 'CPU Utilization %', 'cpu_load_percent', '%')],
+        ),
+        bs(
+          bsMem,
+          'OS Memory Metrics',
+          'Memory utilisation per host',
+          '| mstats avg(mem.pct_used) AS mem_used_percent WHERE index=os_metrics BY host',
+          [metric(id(P, 'metric', 'mem'), 'Memory Used %', 'mem_used_percent', '%')],
+        ),
       ],
       services: [
         {
@@ -220,8 +282,17 @@ function unixPack() {
             service_tags: { tags: ['os'] },
             kpis: [
               healthKpi(svc, 'Linux Hosts'),
-              kpi(id(P, 'kpi', 'cpu'), 'CPU Utilization %', { base_search_id: bsCpu, base_search_metric: id(P, 'metric', 'cpu'), unit: '%' }),
-              kpi(id(P, 'kpi', 'mem'), 'Memory Used %', { base_search_id: bsMem, base_search_metric: id(P, 'metric', 'mem'), threshold_field: 'mem_used_percent', unit: '%' }),
+              kpi(id(P, 'kpi', 'cpu'), 'CPU Utilization %', {
+                base_search_id: bsCpu,
+                base_search_metric: id(P, 'metric', 'cpu'),
+                unit: '%',
+              }),
+              kpi(id(P, 'kpi', 'mem'), 'Memory Used %', {
+                base_search_id: bsMem,
+                base_search_metric: id(P, 'metric', 'mem'),
+                threshold_field: 'mem_used_percent',
+                unit: '%',
+              }),
             ],
           },
         },
@@ -236,7 +307,13 @@ function unixPack() {
             title: 'Unix Host Template',
             description: 'Template for Unix/Linux host services',
             entity_rules: [rule('os', 'linux*,*nix', 'info')],
-            kpis: [kpi(id(P, 'tkpi', 'cpu'), 'CPU Utilization %', { base_search_id: bsCpu, base_search_metric: id(P, 'metric', 'cpu'), unit: '%' })],
+            kpis: [
+              kpi(id(P, 'tkpi', 'cpu'), 'CPU Utilization %', {
+                base_search_id: bsCpu,
+                base_search_metric: id(P, 'metric', 'cpu'),
+                unit: '%',
+              }),
+            ],
           },
         },
       ],
@@ -251,7 +328,9 @@ function unixPack() {
             description: 'Hosts running a Unix-like operating system',
             dashboard_drilldowns: [],
             data_drilldowns: [],
-            vital_metrics: [{ metric_name: 'CPU Usage', search: '| mstats avg(cpu.pct_used) WHERE index=os_metrics', is_key: 1, unit: '%' }],
+            vital_metrics: [
+              { metric_name: 'CPU Usage', search: '| mstats avg(cpu.pct_used) WHERE index=os_metrics', is_key: 1, unit: '%' },
+            ],
           },
         },
       ],
@@ -261,7 +340,11 @@ function unixPack() {
           title: 'Unix Fleet Overview',
           description: 'Health of the Unix/Linux fleet',
           deps: [svc],
-          object: { title: 'Unix Fleet Overview', description: 'Health of the Unix/Linux fleet', content: { layout: { type: 'absolute' }, dataSources: {}, visualizations: {} } },
+          object: {
+            title: 'Unix Fleet Overview',
+            description: 'Health of the Unix/Linux fleet',
+            content: { layout: { type: 'absolute' }, dataSources: {}, visualizations: {} },
+          },
         },
       ],
       deep_dives: [
@@ -270,7 +353,13 @@ function unixPack() {
           title: 'Linux Host Deep Dive',
           description: 'CPU and memory lanes per host',
           deps: [svc],
-          object: { title: 'Linux Host Deep Dive', description: 'CPU and memory lanes per host', lane_settings_collection: [], focus_id: '', is_named: true },
+          object: {
+            title: 'Linux Host Deep Dive',
+            description: 'CPU and memory lanes per host',
+            lane_settings_collection: [],
+            focus_id: '',
+            is_named: true,
+          },
         },
       ],
       correlation_searches: [
@@ -302,7 +391,10 @@ function unixPack() {
             description: 'Groups Unix notable events per host',
             enabled: 0,
             split_by_field: 'host',
-            filter_criteria: { condition: 'AND', items: [{ type: 'notable_event_field', config: { field: 'source', operator: '=', value: 'Unix host down' } }] },
+            filter_criteria: {
+              condition: 'AND',
+              items: [{ type: 'notable_event_field', config: { field: 'source', operator: '=', value: 'Unix host down' } }],
+            },
             breaking_criteria: { condition: 'OR', items: [{ type: 'pause', config: { limit: 3600 } }] },
             rules: [],
           },
@@ -310,8 +402,18 @@ function unixPack() {
       ],
     },
     saved_searches: [
-      { name: 'Unix - Disk Space Report', description: 'Weekly disk report', disabled: 1, search: 'index=os sourcetype=df | stats max(UsePct) by host, Filesystem' },
-      { name: 'Unix - Failed Logins', description: 'Failed ssh logins', disabled: 0, search: 'index=os sourcetype=linux_secure "Failed password"' },
+      {
+        name: 'Unix - Disk Space Report',
+        description: 'Weekly disk report',
+        disabled: 1,
+        search: 'index=os sourcetype=df | stats max(UsePct) by host, Filesystem',
+      },
+      {
+        name: 'Unix - Failed Logins',
+        description: 'Failed ssh logins',
+        disabled: 0,
+        search: 'index=os sourcetype=linux_secure "Failed password"',
+      },
     ],
   };
 }
@@ -336,7 +438,13 @@ function cloudPack() {
           title: 'Load Balancer',
           description: 'Managed load balancer',
           deps: [],
-          object: { title: 'Load Balancer', description: 'Managed load balancer', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] },
+          object: {
+            title: 'Load Balancer',
+            description: 'Managed load balancer',
+            dashboard_drilldowns: [],
+            data_drilldowns: [],
+            vital_metrics: [],
+          },
         },
       ],
     },
@@ -350,7 +458,12 @@ export function initialLibrary() {
   const broken = new Map([
     [
       'DA-OPS-CP-legacy',
-      { id: 'DA-OPS-CP-legacy', version: '0.9.2', error_type: 'INVALID_MANIFEST', error_message: "Failed to load content pack: app.manifest is missing the required 'info.title' field" },
+      {
+        id: 'DA-OPS-CP-legacy',
+        version: '0.9.2',
+        error_type: 'INVALID_MANIFEST',
+        error_message: "Failed to load content pack: app.manifest is missing the required 'info.title' field",
+      },
     ],
   ]);
   // ops_content_packs.conf: the cloud pack is on disk but not yet synchronised (see POST content_pack/refresh)

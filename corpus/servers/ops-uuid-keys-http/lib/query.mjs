@@ -114,7 +114,8 @@ function compileOps(path, ops) {
 
 function eqMatch(vals, target) {
   if (target === null && vals.length === 0) return true;
-  if (bugs.has('filter-case-insensitive') && typeof target === 'string') return vals.some((v) => typeof v === 'string' && v.toLowerCase() === target.toLowerCase());
+  if (bugs.has('filter-case-insensitive') && typeof target === 'string')
+    return vals.some((v) => typeof v === 'string' && v.toLowerCase() === target.toLowerCase());
   return vals.some((v) => deepEqual(v, target));
 }
 
@@ -161,7 +162,20 @@ export function parseFilter(raw) {
   }
 }
 
-const rank = (v) => (v === undefined || v === null ? 0 : typeof v === 'number' ? 1 : typeof v === 'string' ? 2 : Array.isArray(v) ? 4 : typeof v === 'object' ? 3 : typeof v === 'boolean' ? 5 : 6);
+const rank = (v) =>
+  v === undefined || v === null
+    ? 0
+    : typeof v === 'number'
+      ? 1
+      : typeof v === 'string'
+        ? 2
+        : Array.isArray(v)
+          ? 4
+          : typeof v === 'object'
+            ? 3
+            : typeof v === 'boolean'
+              ? 5
+              : 6;
 
 export function compareValues(a, b) {
   const ra = rank(a),

@@ -36,7 +36,11 @@ function mk(type, obj, { team = GLOBAL_TEAM, version = '4.18.2', light = false, 
   return doc;
 }
 
-function entity(title, team, { ips = [], os = 'linux', role = 'web', dc = 'us-east-1a', types = ['Linux Host'], retirable, retired, description } = {}) {
+function entity(
+  title,
+  team,
+  { ips = [], os = 'linux', role = 'web', dc = 'us-east-1a', types = ['Linux Host'], retirable, retired, description } = {},
+) {
   return mk(
     'entity',
     {
@@ -104,12 +108,26 @@ export function seed() {
     ['team_red', 'Red Team', 'Payments platform (restricted)'],
     ['team_green', 'Green Team', 'Online storefront'],
   ])
-    mk('team', { _key: k, title: t, description: d, acl: { owner: 'admin', read: ['ops_admin', k], write: ['ops_admin', k], delete: ['ops_admin'] } }, { team: null });
+    mk(
+      'team',
+      {
+        _key: k,
+        title: t,
+        description: d,
+        acl: { owner: 'admin', read: ['ops_admin', k], write: ['ops_admin', k], delete: ['ops_admin'] },
+      },
+      { team: null },
+    );
 
   // ---------------------------------------------------------------- entities
   entity('web-01', GLOBAL_TEAM, { ips: ['10.0.1.11'] });
   entity('web-02', GLOBAL_TEAM, { ips: ['10.0.1.12'], dc: 'us-east-1b' });
-  entity('www-legacy', GLOBAL_TEAM, { ips: ['10.0.9.40'], os: 'linux', retirable: true, description: 'Legacy web host, no data for 30 days' });
+  entity('www-legacy', GLOBAL_TEAM, {
+    ips: ['10.0.9.40'],
+    os: 'linux',
+    retirable: true,
+    description: 'Legacy web host, no data for 30 days',
+  });
   entity('lb-01', GLOBAL_TEAM, { ips: ['10.0.0.5'], role: 'loadbalancer', types: ['Load Balancer'] });
   entity('db-01', 'team_blue', { ips: ['10.0.2.21'], role: 'database', types: ['Database Server', 'Linux Host'] });
   entity('db-02', 'team_blue', { ips: ['10.0.2.22'], role: 'database', types: ['Database Server'], retirable: true });
@@ -191,7 +209,12 @@ export function seed() {
       },
     ],
     kpis: [
-      kpi(sid('tk:cpu'), 'CPU Utilization', { base_search_id: bsOs._key, base_search_metric: sid('m:cpu'), threshold_field: 'cpu', unit: '%' }),
+      kpi(sid('tk:cpu'), 'CPU Utilization', {
+        base_search_id: bsOs._key,
+        base_search_metric: sid('m:cpu'),
+        threshold_field: 'cpu',
+        unit: '%',
+      }),
       kpi(sid('tk:mem'), 'Memory Used', { base_search_id: bsOs._key, base_search_metric: sid('m:mem'), threshold_field: 'mem', unit: '%' }),
     ],
   });
@@ -200,7 +223,14 @@ export function seed() {
     title: 'Web Service Template',
     description: 'Latency and error KPIs for web services',
     entity_rules: [rule('role', 'web', 'info')],
-    kpis: [kpi(sid('tk:lat'), 'Request Latency', { base_search_id: bsWeb._key, base_search_metric: sid('m:lat'), threshold_field: 'response_time', unit: 'ms' })],
+    kpis: [
+      kpi(sid('tk:lat'), 'Request Latency', {
+        base_search_id: bsWeb._key,
+        base_search_metric: sid('m:lat'),
+        threshold_field: 'response_time',
+        unit: 'ms',
+      }),
+    ],
   });
 
   // ---------------------------------------------------------------- services
@@ -215,14 +245,23 @@ export function seed() {
     tags: ['web', 'tier-1'],
     depends: [{ serviceid: lb._key, kpis_depending_on: [`SHKPI-${lb._key}`] }],
     kpis: [
-      kpi(sid('k:web-lat'), 'Request Latency', { base_search_id: bsWeb._key, base_search_metric: sid('m:lat'), threshold_field: 'response_time', unit: 'ms', urgency: '8' }),
+      kpi(sid('k:web-lat'), 'Request Latency', {
+        base_search_id: bsWeb._key,
+        base_search_metric: sid('m:lat'),
+        threshold_field: 'response_time',
+        unit: 'ms',
+        urgency: '8',
+      }),
       kpi(sid('k:web-err'), 'Error Rate', {
         base_search_id: bsWeb._key,
         base_search_metric: sid('m:err'),
         threshold_field: 'is_error',
         unit: '%',
         urgency: '10',
-        aggregate_thresholds: thresholds('normal', [level('medium', 2), level('high', 5), level('critical', 10)], { max: 20, metricField: 'is_error' }),
+        aggregate_thresholds: thresholds('normal', [level('medium', 2), level('high', 5), level('critical', 10)], {
+          max: 20,
+          metricField: 'is_error',
+        }),
       }),
     ],
   });
@@ -231,33 +270,63 @@ export function seed() {
     tags: ['database'],
     template: tplLinux._key,
     kpis: [
-      kpi(sid('k:db-cpu'), 'CPU Utilization', { base_search_id: bsOs._key, base_search_metric: sid('m:cpu'), threshold_field: 'cpu', unit: '%' }),
-      kpi(sid('k:db-repl'), 'Replication Lag', { threshold_field: 'lag_seconds', unit: 's', base_search: 'index=db sourcetype=mysql:replication' }),
+      kpi(sid('k:db-cpu'), 'CPU Utilization', {
+        base_search_id: bsOs._key,
+        base_search_metric: sid('m:cpu'),
+        threshold_field: 'cpu',
+        unit: '%',
+      }),
+      kpi(sid('k:db-repl'), 'Replication Lag', {
+        threshold_field: 'lag_seconds',
+        unit: 's',
+        base_search: 'index=db sourcetype=mysql:replication',
+      }),
     ],
   });
   db.entity_rules = [rule('role', 'database', 'info'), ...tplLinux.entity_rules];
   const pay = service('Payments API', 'team_red', {
     rules: [rule('host', 'pay-*')],
     tags: ['payments', 'pci'],
-    kpis: [kpi(sid('k:pay-tps'), 'Transactions per Second', { threshold_field: 'tps', unit: 'tps', base_search: 'index=payments sourcetype=txn' })],
+    kpis: [
+      kpi(sid('k:pay-tps'), 'Transactions per Second', {
+        threshold_field: 'tps',
+        unit: 'tps',
+        base_search: 'index=payments sourcetype=txn',
+      }),
+    ],
   });
   const shop = service('Green Storefront', 'team_green', {
     rules: [rule('host', 'shop-*')],
     tags: ['storefront'],
-    kpis: [kpi(sid('k:shop-orders'), 'Orders per Minute', { base_search_id: bsShop._key, base_search_metric: sid('m:orders'), threshold_field: 'orders' })],
+    kpis: [
+      kpi(sid('k:shop-orders'), 'Orders per Minute', {
+        base_search_id: bsShop._key,
+        base_search_metric: sid('m:orders'),
+        threshold_field: 'orders',
+      }),
+    ],
   });
   service('Checkout Flow', GLOBAL_TEAM, {
     rules: [],
     enabled: 0,
     description: 'Synthetic checkout transaction (disabled while being built)',
-    kpis: [kpi(sid('k:checkout'), 'Checkout Duration', { threshold_field: 'duration', unit: 's', base_search: 'index=synthetics test=checkout' })],
+    kpis: [
+      kpi(sid('k:checkout'), 'Checkout Duration', {
+        threshold_field: 'duration',
+        unit: 's',
+        base_search: 'index=synthetics test=checkout',
+      }),
+    ],
   });
 
   // ---------------------------------------------------------------- other core objects
   mk('kpi_template', {
     title: 'Operating System KPIs',
     description: 'Standard OS KPIs',
-    kpis: [kpi(sid('kt:cpu'), 'CPU Utilization', { threshold_field: 'cpu' }), kpi(sid('kt:mem'), 'Memory Used', { threshold_field: 'mem' })],
+    kpis: [
+      kpi(sid('kt:cpu'), 'CPU Utilization', { threshold_field: 'cpu' }),
+      kpi(sid('kt:mem'), 'Memory Used', { threshold_field: 'mem' }),
+    ],
   });
   const hourly = thresholds('normal', [level('medium', 60), level('high', 80), level('critical', 90)]);
   mk('kpi_threshold_template', {
@@ -269,8 +338,20 @@ export function seed() {
     time_variate_thresholds: true,
     time_variate_thresholds_specification: {
       policies: {
-        default_policy: { title: 'Default', policy_type: 'static', aggregate_thresholds: thresholds('normal', [level('high', 90)]), entity_thresholds: thresholds('info', []), time_blocks: [] },
-        business_hours: { title: 'Business hours', policy_type: 'static', aggregate_thresholds: hourly, entity_thresholds: thresholds('info', []), time_blocks: [['0 9 * * 1-5', 480]] },
+        default_policy: {
+          title: 'Default',
+          policy_type: 'static',
+          aggregate_thresholds: thresholds('normal', [level('high', 90)]),
+          entity_thresholds: thresholds('info', []),
+          time_blocks: [],
+        },
+        business_hours: {
+          title: 'Business hours',
+          policy_type: 'static',
+          aggregate_thresholds: hourly,
+          entity_thresholds: thresholds('info', []),
+          time_blocks: [['0 9 * * 1-5', 480]],
+        },
       },
       time_blocks: [
         { policy_key: 'default_policy', time_block_key: '00-00' },
@@ -278,11 +359,23 @@ export function seed() {
       ],
     },
   });
-  const stdev = thresholds('critical', [level('high', -2.75), level('medium', -2.5), level('low', -1.75), level('normal', -1.25), level('low', 1.25), level('medium', 1.75), level('high', 2.25)], {
-    min: -4,
-    max: 4,
-    metricField: '',
-  });
+  const stdev = thresholds(
+    'critical',
+    [
+      level('high', -2.75),
+      level('medium', -2.5),
+      level('low', -1.75),
+      level('normal', -1.25),
+      level('low', 1.25),
+      level('medium', 1.75),
+      level('high', 2.25),
+    ],
+    {
+      min: -4,
+      max: 4,
+      metricField: '',
+    },
+  );
   mk(
     'kpi_threshold_template',
     {
@@ -293,7 +386,15 @@ export function seed() {
       adaptive_thresholding_training_window: '-30d',
       time_variate_thresholds: true,
       time_variate_thresholds_specification: {
-        policies: { default_policy: { title: 'default_policy', policy_type: 'stdev', aggregate_thresholds: stdev, entity_thresholds: thresholds('info', []), time_blocks: [] } },
+        policies: {
+          default_policy: {
+            title: 'default_policy',
+            policy_type: 'stdev',
+            aggregate_thresholds: stdev,
+            entity_thresholds: thresholds('info', []),
+            time_blocks: [],
+          },
+        },
         time_blocks: [],
       },
     },
@@ -306,10 +407,23 @@ export function seed() {
     focus_id: web._key,
     lane_settings_collection: [{ title: 'Request Latency', laneType: 'kpi', kpiServiceId: web._key, kpiId: sid('k:web-lat') }],
   });
-  mk('glass_table', { title: 'Executive Overview', description: 'Business service health at a glance', content: { layout: { type: 'absolute' }, dataSources: {}, visualizations: {} } });
-  mk('glass_table', { title: 'Storefront Wallboard', description: 'Team green wallboard', content: { layout: { type: 'grid' } } }, { team: 'team_green' });
+  mk('glass_table', {
+    title: 'Executive Overview',
+    description: 'Business service health at a glance',
+    content: { layout: { type: 'absolute' }, dataSources: {}, visualizations: {} },
+  });
+  mk(
+    'glass_table',
+    { title: 'Storefront Wallboard', description: 'Team green wallboard', content: { layout: { type: 'grid' } } },
+    { team: 'team_green' },
+  );
   mk('home_view', { title: 'Default Service Analyzer', description: 'All services', filter: { services: [] }, isDefault: true });
-  mk('event_management_state', { title: 'Episode Review - open critical', description: 'Saved Episode Review view', viewingOption: 'standard', filter: { severity: ['6'] } });
+  mk('event_management_state', {
+    title: 'Episode Review - open critical',
+    description: 'Saved Episode Review view',
+    viewingOption: 'standard',
+    filter: { severity: ['6'] },
+  });
   mk('entity_type', {
     title: 'Linux Host',
     description: 'Hosts running Linux',
@@ -317,11 +431,31 @@ export function seed() {
     data_drilldowns: [],
     vital_metrics: [{ metric_name: 'CPU', search: '| mstats avg(cpu.pct_used) WHERE index=os_metrics', is_key: 1, unit: '%' }],
   });
-  mk('entity_type', { title: 'Database Server', description: 'Database hosts', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] }, { team: 'team_blue' });
-  mk('entity_type', { title: 'Load Balancer', description: 'Load balancers', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] });
-  mk('entity_filter_rule', { title: 'Linux hosts only', description: 'Not used by the product', entity_rules: [rule('os', 'linux', 'info')] });
+  mk(
+    'entity_type',
+    { title: 'Database Server', description: 'Database hosts', dashboard_drilldowns: [], data_drilldowns: [], vital_metrics: [] },
+    { team: 'team_blue' },
+  );
+  mk('entity_type', {
+    title: 'Load Balancer',
+    description: 'Load balancers',
+    dashboard_drilldowns: [],
+    data_drilldowns: [],
+    vital_metrics: [],
+  });
+  mk('entity_filter_rule', {
+    title: 'Linux hosts only',
+    description: 'Not used by the product',
+    entity_rules: [rule('os', 'linux', 'info')],
+  });
   mk('entity_relationship', { _key: sid('rel:1'), subject_identifier: 'web-01', predicate: 'hosts', object_identifier: 'nginx-web-01' });
-  mk('entity_relationship_rule', { title: 'Host to process', description: 'Not used by the product', subject_type: 'host', predicate: 'hosts', object_type_ref: 'process' });
+  mk('entity_relationship_rule', {
+    title: 'Host to process',
+    description: 'Not used by the product',
+    subject_type: 'host',
+    predicate: 'hosts',
+    object_type_ref: 'process',
+  });
 
   // ---------------------------------------------------------------- custom threshold windows
   mk('custom_threshold_windows', {
@@ -443,8 +577,16 @@ export function seed() {
     { team: null, light: true },
   );
   ep3.event_id = ep3._key;
-  mk('notable_event_comment', { event_id: ep1._key, comment: 'Looking into the upstream load balancer.', user: 'admin', owner: 'admin' }, { team: null, light: true });
-  mk('notable_event_comment', { event_id: ep1._key, comment: 'Rolled back nginx config, latency recovering.', user: 'admin', owner: 'admin' }, { team: null, light: true });
+  mk(
+    'notable_event_comment',
+    { event_id: ep1._key, comment: 'Looking into the upstream load balancer.', user: 'admin', owner: 'admin' },
+    { team: null, light: true },
+  );
+  mk(
+    'notable_event_comment',
+    { event_id: ep1._key, comment: 'Rolled back nginx config, latency recovering.', user: 'admin', owner: 'admin' },
+    { team: null, light: true },
+  );
   mk('notable_event_tag', { event_id: ep1._key, tag_name: 'customer-impact', user: 'admin', owner: 'admin' }, { team: null, light: true });
   coll('external_ticket').put({
     _key: sid('ticket:1'),
@@ -529,7 +671,14 @@ export function seed() {
   );
   mk(
     'maintenance_calendar',
-    { title: 'Storefront deploy', comment: 'Release 2024.11', start_time: 1767398400, end_time: 1767402000, objects: [{ object_type: 'service', _key: shop._key }], sec_grp_list: ['team_green'] },
+    {
+      title: 'Storefront deploy',
+      comment: 'Release 2024.11',
+      start_time: 1767398400,
+      end_time: 1767402000,
+      objects: [{ object_type: 'service', _key: shop._key }],
+      sec_grp_list: ['team_green'],
+    },
     { team: 'team_green' },
   );
 
@@ -608,7 +757,8 @@ export function seed() {
     ['Firewall', 'Network', 'M3 4h18v16H3zM3 9h18M3 14h18M9 4v5M15 9v5M9 14v6'],
     ['Company Logo', 'Custom', 'M12 2l10 20H2z'],
   ];
-  for (const [title, category, d] of icons) seedIcon({ _key: sid(`icon:${title}`), title, svg_path: svg(d), default_width: '48', default_height: '48', category });
+  for (const [title, category, d] of icons)
+    seedIcon({ _key: sid(`icon:${title}`), title, svg_path: svg(d), default_width: '48', default_height: '48', category });
 
   // ---------------------------------------------------------------- authored content packs
   const ap = (title, status, ops, platform, extra = {}) => {
@@ -622,7 +772,10 @@ export function seed() {
       metadata: { icon: extra.icon ?? null, main_screenshot: {}, screenshots: [] },
       ops_objects: ops,
       platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [], ...platform },
-      user_selected_objects: { ops_objects: ops, platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [], ...platform } },
+      user_selected_objects: {
+        ops_objects: ops,
+        platform_objects: { dashboards: [], lookups: [], macros: [], props: [], savedsearches: [], transforms: [], ...platform },
+      },
       status,
       object_type: 'content_pack',
       mod_time: modTimeStr(d),
@@ -643,6 +796,11 @@ export function seed() {
       { savedsearches: ['Web - Nightly Errors Report'], macros: ['web_index'] },
       { cp_version: '1.2.0', icon: 'web_pack_icon.png' },
     ),
-    ap('Storefront Pack', 'Draft', { service: [shop._key], kpi_base_search: [bsShop._key], team: ['team_green'] }, { dashboards: ['storefront_overview'] }),
+    ap(
+      'Storefront Pack',
+      'Draft',
+      { service: [shop._key], kpi_base_search: [bsShop._key], team: ['team_green'] },
+      { dashboards: ['storefront_overview'] },
+    ),
   ]);
 }

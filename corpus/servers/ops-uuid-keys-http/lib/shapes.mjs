@@ -98,7 +98,13 @@ export function healthKpi(serviceKey, serviceTitle) {
     urgency: '11',
     threshold_field: 'aggregate',
     base_search: `\`get_full_ops_summary_service_health_events(${serviceKey})\``,
-    aggregate_thresholds: thresholds('normal', [level('critical', 0), level('high', 20), level('medium', 40), level('low', 60), level('normal', 80)]),
+    aggregate_thresholds: thresholds('normal', [
+      level('critical', 0),
+      level('high', 20),
+      level('medium', 40),
+      level('low', 60),
+      level('normal', 80),
+    ]),
   });
   k.type = 'service_health';
   k.search_type = 'adhoc';

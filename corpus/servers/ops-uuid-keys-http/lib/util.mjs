@@ -15,7 +15,8 @@ export const bad = (text) => new ApiError(422, text);
 export const notFound = (text) => new ApiError(404, text);
 export const forbidden = (text) => new ApiError(403, text);
 export const conflict = (text) => new ApiError(409, text);
-export const methodNotAllowed = (allow) => new ApiError(405, `Method not allowed here. Allowed: ${allow.join(', ')}`, { Allow: allow.join(', ') });
+export const methodNotAllowed = (allow) =>
+  new ApiError(405, `Method not allowed here. Allowed: ${allow.join(', ')}`, { Allow: allow.join(', ') });
 
 export const newKey = () => randomUUID();
 export const clone = (v) => (v === undefined ? undefined : structuredClone(v));

@@ -56,10 +56,13 @@ export function authenticate(req) {
   const match = typeof header === 'string' ? /^\s*bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) {
     if (bug('missing-auth-accepted') && (header === undefined || header.trim() === '')) return USERS[0];
-    throw new ServiceError(401, 'Unauthorized', 'a bearer API key is required in the Authorization header', { 'WWW-Authenticate': 'Bearer realm="stacks"' });
+    throw new ServiceError(401, 'Unauthorized', 'a bearer API key is required in the Authorization header', {
+      'WWW-Authenticate': 'Bearer realm="stacks"',
+    });
   }
   const user = USERS.find((u) => u.key === match[1]);
   if (!user) throw new ServiceError(403, 'Forbidden', 'this API key is not enabled for stack provisioning');
-  if (!user.allowed && !bug('outsider-allowed')) throw new ServiceError(403, 'Forbidden', `user ${user.user} is not on the stack provisioning allow list`);
+  if (!user.allowed && !bug('outsider-allowed'))
+    throw new ServiceError(403, 'Forbidden', `user ${user.user} is not on the stack provisioning allow list`);
   return user;
 }

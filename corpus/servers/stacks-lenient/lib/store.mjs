@@ -1,6 +1,16 @@
 // In-memory stacks and their lifecycle, derived from timestamps.
 import { randomBytes, randomInt } from 'node:crypto';
-import { bug, DELETE_VISIBLE_MS, HIDDEN_COUNTED_MS, hiddenCounted, LIFETIME_MS, MAX_STACKS_PER_USER, PROVISION_MAX_MS, PROVISION_MIN_MS, STOPPING_MS } from './config.mjs';
+import {
+  bug,
+  DELETE_VISIBLE_MS,
+  HIDDEN_COUNTED_MS,
+  hiddenCounted,
+  LIFETIME_MS,
+  MAX_STACKS_PER_USER,
+  PROVISION_MAX_MS,
+  PROVISION_MIN_MS,
+  STOPPING_MS,
+} from './config.mjs';
 
 const stacks = new Map();
 const nameCounters = new Map();

@@ -16,7 +16,8 @@ export function compareBuilds(a, b) {
   return 0;
 }
 
-const latestOf = (list) => list.reduce((best, v) => (best === null || compareBuilds(v.buildVersion, best.buildVersion) > 0 ? v : best), null);
+const latestOf = (list) =>
+  list.reduce((best, v) => (best === null || compareBuilds(v.buildVersion, best.buildVersion) > 0 ? v : best), null);
 
 export function defaultVersion() {
   const released = VERSIONS.filter((v) => v.status === 'released');

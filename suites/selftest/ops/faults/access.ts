@@ -62,7 +62,9 @@ export const accessFaults: OpsFault[] = [
       const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
         .toString('utf8')
         .split(':')[0];
-      return inner(req.headers.authorization && !c.users.some((u) => u.name === given) ? withHeader(req, 'authorization', basic(admin(c))) : req);
+      return inner(
+        req.headers.authorization && !c.users.some((u) => u.name === given) ? withHeader(req, 'authorization', basic(admin(c))) : req,
+      );
     },
   },
 ];

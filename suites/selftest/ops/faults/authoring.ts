@@ -78,7 +78,10 @@ export const authoringFaults: OpsFault[] = [
     only: ['ops.authoring.list-status-search'],
     wrap: mapResponse(
       (r, res) => isList(r) && okAnswer(res) && !!r.query.get('search'),
-      (res, r) => ({ ...res, body: (res.body as Doc[]).filter((p) => String(p.title).toLowerCase().startsWith(r.query.get('search')!.toLowerCase())) }),
+      (res, r) => ({
+        ...res,
+        body: (res.body as Doc[]).filter((p) => String(p.title).toLowerCase().startsWith(r.query.get('search')!.toLowerCase())),
+      }),
     ),
   },
   {

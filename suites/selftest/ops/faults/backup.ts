@@ -25,10 +25,13 @@ function losing(inner: ApiHandler, gone: Set<string>, lose: (req: ApiRequest) =>
     await lose(req);
     const s = segs(req);
     if (req.method !== 'GET' || s?.[0] !== 'backup_restore' || gone.size === 0) return inner(req);
-    if (s.length === 2 && s[1] !== 'count' && gone.has(s[1])) return { status: 404, body: { message: `No backup_restore object with _key "${s[1]}"` } };
+    if (s.length === 2 && s[1] !== 'count' && gone.has(s[1]))
+      return { status: 404, body: { message: `No backup_restore object with _key "${s[1]}"` } };
     if (s.length === 2 && s[1] === 'count') {
       const list = await inner({ ...req, path: req.path.replace(/\/count$/, '') });
-      return Array.isArray(list.body) ? { status: 200, body: { count: list.body.filter((j: Doc) => !gone.has(String(j._key))).length } } : list;
+      return Array.isArray(list.body)
+        ? { status: 200, body: { count: list.body.filter((j: Doc) => !gone.has(String(j._key))).length } }
+        : list;
     }
     const res = await inner(req);
     return s.length === 1 && Array.isArray(res.body) ? { ...res, body: res.body.filter((j: Doc) => !gone.has(String(j._key))) } : res;
@@ -64,7 +67,8 @@ export const backupFaults: OpsFault[] = [
       return losing(inner, gone, async (req) => {
         if (req.method !== 'DELETE' || segs(req)?.length !== 1) return;
         const selected = await inner({ ...req, method: 'GET' });
-        if (Array.isArray(selected.body) && selected.body.some((j: Doc) => j._key === config.defaultBackupKey)) gone.add(config.defaultBackupKey);
+        if (Array.isArray(selected.body) && selected.body.some((j: Doc) => j._key === config.defaultBackupKey))
+          gone.add(config.defaultBackupKey);
       });
     },
   },
@@ -116,6 +120,9 @@ export const backupFaults: OpsFault[] = [
     breaks: ['OPS-BR-LIST', 'OPS-BR-OBJECT-TYPE'],
     collateral: ['OPS-BR-DELETE', 'OPS-BR-COUNT', 'OPS-AUTH-COUNTS'],
     only,
-    wrap: (inner) => async (req) => (req.method === 'GET' && segs(req)?.length === 1 ? { status: 404, body: { message: 'Unknown object type "backup_restore"' } } : inner(req)),
+    wrap: (inner) => async (req) =>
+      req.method === 'GET' && segs(req)?.length === 1
+        ? { status: 404, body: { message: 'Unknown object type "backup_restore"' } }
+        : inner(req),
   },
 ];

@@ -26,7 +26,15 @@ const installBody = (change: (b: Doc) => Doc) => mapRequest(isInstall, (r) => wi
 
 /** Another request from the same caller, sent straight to the implementation. */
 const call = (inner: ApiHandler, req: ApiRequest, method: string, path: string, body?: unknown, query = '') =>
-  inner({ ...req, method, path, query: new URLSearchParams(query), body, rawBody: body === undefined ? '' : JSON.stringify(body), bodyError: undefined });
+  inner({
+    ...req,
+    method,
+    path,
+    query: new URLSearchParams(query),
+    body,
+    rawBody: body === undefined ? '' : JSON.stringify(body),
+    bodyError: undefined,
+  });
 const interfaceRoot = (r: ApiRequest) => r.path.replace(/\/content_pack(\/.*)?$/, '');
 
 const ONLY_LIST = ['ops.content-packs.list'];
@@ -102,7 +110,9 @@ export const contentPacksFaults: OpsFault[] = [
       (res) => {
         const body = res.body as Record<string, unknown>;
         for (const v of Object.values(body))
-          if (Array.isArray(v)) for (const e of v as Doc[]) for (const f of ['installed', 'entitlement_status', 'has_dependency']) if (typeof e[f] === 'boolean') e[f] = String(e[f]);
+          if (Array.isArray(v))
+            for (const e of v as Doc[])
+              for (const f of ['installed', 'entitlement_status', 'has_dependency']) if (typeof e[f] === 'boolean') e[f] = String(e[f]);
         return res;
       },
     ),
@@ -163,13 +173,15 @@ export const contentPacksFaults: OpsFault[] = [
     breaks: ['OPS-ERR-CP-INSTALL-FAILURES'],
     only: ONLY_RESOLUTION,
     wrap: mapResponse(
-      (r, res) => isInstall(r) && okAnswer(res) && ((res.body as { failure?: Doc[] }).failure ?? []).some((f) => f.type === 'OBJECT_ALREADY_EXISTS'),
+      (r, res) =>
+        isInstall(r) && okAnswer(res) && ((res.body as { failure?: Doc[] }).failure ?? []).some((f) => f.type === 'OBJECT_ALREADY_EXISTS'),
       () => ({ status: 409, body: { messages: [{ type: 'ERROR', text: 'Object already exists' }] } }),
     ),
   },
   {
     id: 'cp-install-conflict-unreported',
-    description: 'an install without resolution silently leaves out the objects that already exist, reporting them neither in success nor in failure',
+    description:
+      'an install without resolution silently leaves out the objects that already exist, reporting them neither in success nor in failure',
     breaks: ['OPS-ERR-CP-INSTALL-FAILURES'],
     only: ONLY_RESOLUTION,
     wrap: mapResponse(
@@ -221,7 +233,8 @@ export const contentPacksFaults: OpsFault[] = [
     wrap: (inner) => async (req) => {
       const res = await inner(req);
       const { content, ...rest } = bodyOf(req);
-      if (isInstall(req) && okAnswer(res) && content !== undefined) await call(inner, req, 'POST', req.path, { ...rest, resolution: 'skip' });
+      if (isInstall(req) && okAnswer(res) && content !== undefined)
+        await call(inner, req, 'POST', req.path, { ...rest, resolution: 'skip' });
       return res;
     },
   },

@@ -18,7 +18,14 @@ const onKey = (r: ApiRequest) => segs(r)?.length === 2 && !ACTIONS.has(segs(r)![
 /** A second request to the implementation, as the same caller. */
 function call(inner: ApiHandler, req: ApiRequest, method: string, parts: string[], query: Record<string, string> = {}, body?: unknown) {
   const base = req.path.slice(0, req.path.indexOf(`/${ITOA}`) + ITOA.length + 1);
-  const sub: ApiRequest = { ...req, method, path: `${base}/${parts.map(encodeURIComponent).join('/')}`, query: new URLSearchParams(query), body: undefined, rawBody: '' };
+  const sub: ApiRequest = {
+    ...req,
+    method,
+    path: `${base}/${parts.map(encodeURIComponent).join('/')}`,
+    query: new URLSearchParams(query),
+    body: undefined,
+    rawBody: '',
+  };
   return inner(body === undefined ? sub : withBody(sub, body));
 }
 

@@ -18,11 +18,19 @@ const named = (r: ApiRequest) => {
 /** A second request to the implementation on `entity/...`, as the same caller. */
 function call(inner: ApiHandler, req: ApiRequest, method: string, parts: string[], query: Record<string, string> = {}, body?: unknown) {
   const base = req.path.slice(0, req.path.lastIndexOf('/entity/'));
-  const sub: ApiRequest = { ...req, method, path: `${base}/entity/${parts.map(encodeURIComponent).join('/')}`, query: new URLSearchParams(query), body: undefined, rawBody: '' };
+  const sub: ApiRequest = {
+    ...req,
+    method,
+    path: `${base}/entity/${parts.map(encodeURIComponent).join('/')}`,
+    query: new URLSearchParams(query),
+    body: undefined,
+    rawBody: '',
+  };
   return inner(body === undefined ? sub : withBody(sub, body));
 }
 
-const setServices = (inner: ApiHandler, req: ApiRequest, key: string, services: unknown) => call(inner, req, 'POST', [key], { is_partial_data: '1' }, { services });
+const setServices = (inner: ApiHandler, req: ApiRequest, key: string, services: unknown) =>
+  call(inner, req, 'POST', [key], { is_partial_data: '1' }, { services });
 
 export const entityFaults: OpsFault[] = [
   {
@@ -103,7 +111,17 @@ export const entityFaults: OpsFault[] = [
       const base = req.path.slice(0, req.path.lastIndexOf('/entity/'));
       const all = await inner({ ...req, path: `${base}/entity`, query: new URLSearchParams() });
       const entities = Array.isArray(all.body) ? (all.body as Doc[]) : [];
-      return { ...res, body: entities.map((e) => ({ ...template, object_type: 'entity', title: e.title, retirable: e.retirable ?? 0, sec_grp: e.sec_grp, _key: e._key })) };
+      return {
+        ...res,
+        body: entities.map((e) => ({
+          ...template,
+          object_type: 'entity',
+          title: e.title,
+          retirable: e.retirable ?? 0,
+          sec_grp: e.sec_grp,
+          _key: e._key,
+        })),
+      };
     },
   },
 ];

@@ -10,11 +10,13 @@ const FLAGS = ['is_group_compatible', 'execute_once_per_group', 'execute_in_sync
 
 const em = (req: ApiRequest) => opsPath(req.path, 'event_management_interface');
 /** GET <object_type>: the generic list, not the action list or the ticketing paths. */
-const isList = (req: ApiRequest) => req.method === 'GET' && em(req)?.length === 1 && em(req)?.[0] !== ACTIONS && em(req)?.[0] !== 'ticketing';
+const isList = (req: ApiRequest) =>
+  req.method === 'GET' && em(req)?.length === 1 && em(req)?.[0] !== ACTIONS && em(req)?.[0] !== 'ticketing';
 const isActionList = (req: ApiRequest) => req.method === 'GET' && em(req)?.length === 1 && em(req)?.[0] === ACTIONS;
 const isActionGet = (req: ApiRequest) => req.method === 'GET' && em(req)?.length === 2 && em(req)?.[0] === ACTIONS;
 const isExecute = (req: ApiRequest) => req.method === 'POST' && em(req)?.length === 2 && em(req)?.[0] === ACTIONS;
-const isCommentItem = (method: string) => (req: ApiRequest) => req.method === method && em(req)?.length === 2 && em(req)?.[0] === COMMENT && em(req)?.[1] !== 'bulk_update';
+const isCommentItem = (method: string) => (req: ApiRequest) =>
+  req.method === method && em(req)?.length === 2 && em(req)?.[0] === COMMENT && em(req)?.[1] !== 'bulk_update';
 const ok = (res: ApiResponse) => res.status < 300;
 const list = (res: ApiResponse): Doc[] => (Array.isArray(res.body) ? (res.body as Doc[]) : []);
 
@@ -26,7 +28,14 @@ const withQuery = (req: ApiRequest, change: (q: URLSearchParams) => void): ApiRe
 
 async function call(inner: ApiHandler, like: ApiRequest, method: string, rest: string, body?: unknown): Promise<ApiResponse> {
   const base = like.path.replace(/(\/event_management_interface)(\/vLatest)?\/.*$/, '$1');
-  return inner({ method, path: `${base}/${rest}`, query: new URLSearchParams(), headers: like.headers, rawBody: body === undefined ? '' : JSON.stringify(body), body });
+  return inner({
+    method,
+    path: `${base}/${rest}`,
+    query: new URLSearchParams(),
+    headers: like.headers,
+    rawBody: body === undefined ? '' : JSON.stringify(body),
+    body,
+  });
 }
 
 /** Comments the fault pretends to have deleted: every handler instance keeps its own. */

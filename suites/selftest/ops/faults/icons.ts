@@ -7,7 +7,8 @@ import type { Doc } from '../../../core/json';
 const only = (check: string) => [`ops.icons.${check}`];
 const ICONS = '/services/SA-ITOA/v1/icon_collection';
 const atCollection = (method: string) => (req: ApiRequest) => req.method === method && req.path.replace(/\/+$/, '') === ICONS;
-const atKey = (method: string) => (req: ApiRequest) => req.method === method && req.path.startsWith(`${ICONS}/`) && req.path.length > ICONS.length + 1;
+const atKey = (method: string) => (req: ApiRequest) =>
+  req.method === method && req.path.startsWith(`${ICONS}/`) && req.path.length > ICONS.length + 1;
 const listsCategories = (req: ApiRequest) => ['1', 'true'].includes(req.query.get('list_categories') ?? '');
 const isIconList = (req: ApiRequest) => atCollection('GET')(req) && !listsCategories(req);
 const withQuery = (req: ApiRequest, change: (q: URLSearchParams) => void): ApiRequest => {
@@ -65,8 +66,11 @@ export const iconsFaults: OpsFault[] = [
     breaks: ['OPS-ICON-CREATE-SIZES'],
     only: only('size-forms'),
     wrap: (inner) => async (req) => {
-      const numeric = Array.isArray(req.body) && req.body.some((i: Doc) => typeof i?.default_width === 'number' || typeof i?.default_height === 'number');
-      return (atCollection('POST')(req) || atCollection('PUT')(req)) && numeric ? { status: 400, body: { message: 'default_width must be a string' } } : inner(req);
+      const numeric =
+        Array.isArray(req.body) && req.body.some((i: Doc) => typeof i?.default_width === 'number' || typeof i?.default_height === 'number');
+      return (atCollection('POST')(req) || atCollection('PUT')(req)) && numeric
+        ? { status: 400, body: { message: 'default_width must be a string' } }
+        : inner(req);
     },
   },
   {
@@ -74,7 +78,10 @@ export const iconsFaults: OpsFault[] = [
     description: "PUT icon_collection (the sample's form) answers 405",
     breaks: ['OPS-ICON-CREATE-PUT'],
     only: only('put-form'),
-    wrap: (inner) => async (req) => (atCollection('PUT')(req) ? { status: 405, headers: { allow: 'GET, POST, DELETE' }, body: { message: 'Method not allowed' } } : inner(req)),
+    wrap: (inner) => async (req) =>
+      atCollection('PUT')(req)
+        ? { status: 405, headers: { allow: 'GET, POST, DELETE' }, body: { message: 'Method not allowed' } }
+        : inner(req),
   },
   {
     id: 'icon-delete-category-prefix',
@@ -95,7 +102,8 @@ export const iconsFaults: OpsFault[] = [
     description: 'category=* is taken as the literal category name "*", so nothing is deleted',
     breaks: ['OPS-ICON-DELETE-ALL'],
     only: only('delete-all'),
-    wrap: (inner) => async (req) => (atCollection('DELETE')(req) && req.query.get('category') === '*' ? { status: 200, body: { Deleted: 'True' } } : inner(req)),
+    wrap: (inner) => async (req) =>
+      atCollection('DELETE')(req) && req.query.get('category') === '*' ? { status: 200, body: { Deleted: 'True' } } : inner(req),
   },
   {
     id: 'icon-delete-key-empty-answer',

@@ -7,7 +7,8 @@ import type { Doc } from '../../../core/json';
 const only = ['ops.maintenance.*'];
 const IFACE = 'maintenance_services_interface';
 const segs = (req: ApiRequest) => opsPath(req.path, IFACE);
-const isRead = (req: ApiRequest) => req.method === 'GET' && (segs(req)?.length ?? 0) >= 1 && segs(req)?.[0] === 'maintenance_calendar' && segs(req)?.[1] !== 'count';
+const isRead = (req: ApiRequest) =>
+  req.method === 'GET' && (segs(req)?.length ?? 0) >= 1 && segs(req)?.[0] === 'maintenance_calendar' && segs(req)?.[1] !== 'count';
 const isByKey = (method: string) => (req: ApiRequest) => req.method === method && segs(req)?.length === 2 && segs(req)?.[1] !== 'count';
 const isCount = (req: ApiRequest) => req.method === 'GET' && segs(req)?.[1] === 'count';
 

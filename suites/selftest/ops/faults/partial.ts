@@ -6,7 +6,18 @@ import type { Doc } from '../../../core/json';
 const ITOA = 'itoa_interface';
 const ACTIONS = new Set(['bulk_update', 'count', 'retire', 'restore', 'retire_retirable', 'count_retirable']);
 /** Fields the service schema names; anything else is what a schema-bound writer would drop. */
-const SCHEMA_FIELDS = new Set(['_key', 'title', 'description', 'enabled', 'kpis', 'entity_rules', 'sec_grp', 'tags', 'services_depends_on', 'base_service_template_id']);
+const SCHEMA_FIELDS = new Set([
+  '_key',
+  'title',
+  'description',
+  'enabled',
+  'kpis',
+  'entity_rules',
+  'sec_grp',
+  'tags',
+  'services_depends_on',
+  'base_service_template_id',
+]);
 
 const segs = (r: ApiRequest) => opsPath(r.path, ITOA);
 const isObj = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -29,7 +40,8 @@ async function stored(inner: ApiHandler, req: ApiRequest): Promise<Doc | undefin
 /** A merge in the style of general-purpose deep-merge helpers: objects recursively, arrays index by index. */
 function deepMerge(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) && Array.isArray(b)) return a.map((v, i) => (i < b.length ? deepMerge(v, b[i]) : v)).concat(b.slice(a.length));
-  if (isObj(a) && isObj(b)) return Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, k in b ? deepMerge(a[k], b[k]) : a[k]]));
+  if (isObj(a) && isObj(b))
+    return Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, k in b ? deepMerge(a[k], b[k]) : a[k]]));
   return b;
 }
 
@@ -80,7 +92,9 @@ export const partialFaults: OpsFault[] = [
     description: 'a full update writes only the fields of the schema and drops the others',
     breaks: ['OPS-PARTIAL-UNKNOWN-FIELDS'],
     only: ['ops.partial.replace'],
-    wrap: mapRequest(isFullUpdate, (r) => withBody(r, Object.fromEntries(Object.entries(r.body as Doc).filter(([k]) => SCHEMA_FIELDS.has(k))))),
+    wrap: mapRequest(isFullUpdate, (r) =>
+      withBody(r, Object.fromEntries(Object.entries(r.body as Doc).filter(([k]) => SCHEMA_FIELDS.has(k)))),
+    ),
   },
   {
     id: 'full-update-title-from-store',

@@ -7,7 +7,8 @@ type Node = Record<string, unknown>;
 
 const ONLY_FILTER = ['ops.filter.matches-document-store'];
 const ONLY_PAGING = ['ops.query.sort-and-page'];
-const CRUD_INTERFACE = /^\/servicesNS\/[^/]+\/[^/]+\/(?:itoa_interface|maintenance_services_interface|backup_restore_interface)(?:\/vLatest)?\/[^/]+(\/count)?$/;
+const CRUD_INTERFACE =
+  /^\/servicesNS\/[^/]+\/[^/]+\/(?:itoa_interface|maintenance_services_interface|backup_restore_interface)(?:\/vLatest)?\/[^/]+(\/count)?$/;
 
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
@@ -51,7 +52,8 @@ const filterFault = (visit: (node: Node) => unknown) =>
     (r) => withQuery(r, (q) => q.set('filter', rewriteFilter(q.get('filter')!, visit))),
   );
 
-const paramFault = (when: (r: ApiRequest) => boolean, change: (q: URLSearchParams) => void) => mapRequest(when, (r) => withQuery(r, change));
+const paramFault = (when: (r: ApiRequest) => boolean, change: (q: URLSearchParams) => void) =>
+  mapRequest(when, (r) => withQuery(r, change));
 
 export const queryFaults: OpsFault[] = [
   {
@@ -91,7 +93,11 @@ export const queryFaults: OpsFault[] = [
     description: 'equality compares an array field as a whole, so {field: v} never matches an array holding v',
     breaks: ['OPS-FILTER-STORE-SEMANTICS'],
     only: ONLY_FILTER,
-    wrap: filterFault((n) => Object.fromEntries(Object.entries(n).map(([k, v]) => [k, !k.startsWith('$') && isScalar(v) ? { $eq: v, $not: { $type: 'array' } } : v]))),
+    wrap: filterFault((n) =>
+      Object.fromEntries(
+        Object.entries(n).map(([k, v]) => [k, !k.startsWith('$') && isScalar(v) ? { $eq: v, $not: { $type: 'array' } } : v]),
+      ),
+    ),
   },
   {
     id: 'filter-or-as-and',
@@ -107,7 +113,9 @@ export const queryFaults: OpsFault[] = [
     only: ['ops.filter.invalid-get-returns-all'],
     wrap: (inner) => (req) => {
       const raw = req.query.get('filter');
-      return isCollectionRead(req) && raw !== null && raw.trim() !== '' && !parses(raw) ? badRequest('filter is not valid JSON') : inner(req);
+      return isCollectionRead(req) && raw !== null && raw.trim() !== '' && !parses(raw)
+        ? badRequest('filter is not valid JSON')
+        : inner(req);
     },
   },
   {

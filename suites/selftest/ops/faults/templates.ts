@@ -8,12 +8,20 @@ const ITOA = 'itoa_interface';
 const segs = (r: ApiRequest) => opsPath(r.path, ITOA);
 const ok = (res: ApiResponse) => res.status < 300;
 const isTemplatize = (r: ApiRequest) => r.method === 'GET' && segs(r)?.length === 3 && segs(r)![2] === 'templatize';
-const isLink = (method: string) => (r: ApiRequest) => r.method === method && segs(r)?.length === 3 && segs(r)![0] === 'service' && segs(r)![2] === 'base_service_template';
+const isLink = (method: string) => (r: ApiRequest) =>
+  r.method === method && segs(r)?.length === 3 && segs(r)![0] === 'service' && segs(r)![2] === 'base_service_template';
 
 /** A second request to the implementation, as the same caller. */
 function call(inner: ApiHandler, req: ApiRequest, method: string, parts: string[], query: Record<string, string> = {}, body?: unknown) {
   const base = req.path.slice(0, req.path.indexOf(`/${ITOA}`) + ITOA.length + 1);
-  const sub: ApiRequest = { ...req, method, path: `${base}/${parts.map(encodeURIComponent).join('/')}`, query: new URLSearchParams(query), body: undefined, rawBody: '' };
+  const sub: ApiRequest = {
+    ...req,
+    method,
+    path: `${base}/${parts.map(encodeURIComponent).join('/')}`,
+    query: new URLSearchParams(query),
+    body: undefined,
+    rawBody: '',
+  };
   return inner(body === undefined ? sub : withBody(sub, body));
 }
 
@@ -52,7 +60,8 @@ export const templatesFaults: OpsFault[] = [
     description: 'templatize refuses kpi_base_search',
     breaks: ['OPS-CORE-TEMPLATIZE'],
     only: ['ops.core.templatize'],
-    wrap: (inner) => (req) => (isTemplatize(req) && segs(req)![0] === 'kpi_base_search' ? badRequest('templatize is supported only for service') : inner(req)),
+    wrap: (inner) => (req) =>
+      isTemplatize(req) && segs(req)![0] === 'kpi_base_search' ? badRequest('templatize is supported only for service') : inner(req),
   },
   {
     id: 'template-link-not-persisted',
@@ -62,7 +71,8 @@ export const templatesFaults: OpsFault[] = [
     wrap: (inner) => async (req) => {
       if (!isLink('POST')(req)) return inner(req);
       const key = segs(req)![1];
-      const found = (await read(inner, req, 'service', key)) && (await read(inner, req, 'base_service_template', (req.body as Doc | undefined)?._key));
+      const found =
+        (await read(inner, req, 'service', key)) && (await read(inner, req, 'base_service_template', (req.body as Doc | undefined)?._key));
       return found ? { status: 200, body: { _key: key } } : inner(req);
     },
   },

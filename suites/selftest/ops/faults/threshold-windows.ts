@@ -13,14 +13,31 @@ const ctw = (req: ApiRequest): string[] | undefined => {
 };
 const isAction = (name: string) => (req: ApiRequest) => req.method === 'POST' && ctw(req)?.length === 2 && ctw(req)?.[1] === name;
 const isLinkedKpis = (req: ApiRequest) => req.method === 'GET' && ctw(req)?.length === 1 && ctw(req)?.[0] === 'linked_kpis';
-const isWindowRead = (req: ApiRequest) => req.method === 'GET' && (ctw(req)?.length === 0 || (ctw(req)?.length === 1 && ctw(req)?.[0] !== 'linked_kpis' && ctw(req)?.[0] !== 'count'));
+const isWindowRead = (req: ApiRequest) =>
+  req.method === 'GET' &&
+  (ctw(req)?.length === 0 || (ctw(req)?.length === 1 && ctw(req)?.[0] !== 'linked_kpis' && ctw(req)?.[0] !== 'count'));
 const ok = (res: ApiResponse) => res.status < 300;
-const windows = (res: ApiResponse): Doc[] => (Array.isArray(res.body) ? (res.body as Doc[]) : res.body && typeof res.body === 'object' ? [res.body as Doc] : []);
+const windows = (res: ApiResponse): Doc[] =>
+  Array.isArray(res.body) ? (res.body as Doc[]) : res.body && typeof res.body === 'object' ? [res.body as Doc] : [];
 
 /** A request to the same server as `like`, under the same credentials. */
-async function call(inner: ApiHandler, like: ApiRequest, method: string, rest: string, query: Record<string, string> = {}, body?: unknown): Promise<ApiResponse> {
+async function call(
+  inner: ApiHandler,
+  like: ApiRequest,
+  method: string,
+  rest: string,
+  query: Record<string, string> = {},
+  body?: unknown,
+): Promise<ApiResponse> {
   const base = like.path.replace(/(\/itoa_interface)(\/vLatest)?\/.*$/, '$1');
-  return inner({ method, path: `${base}/${rest}`, query: new URLSearchParams(query), headers: like.headers, rawBody: body === undefined ? '' : JSON.stringify(body), body });
+  return inner({
+    method,
+    path: `${base}/${rest}`,
+    query: new URLSearchParams(query),
+    headers: like.headers,
+    rawBody: body === undefined ? '' : JSON.stringify(body),
+    body,
+  });
 }
 const readWindow = (inner: ApiHandler, like: ApiRequest, key: string) => call(inner, like, 'GET', `${TYPE}/${encodeURIComponent(key)}`);
 const allWindows = async (inner: ApiHandler, like: ApiRequest) => windows(await call(inner, like, 'GET', TYPE));
@@ -34,7 +51,15 @@ const linksNotSaved =
     const key = ctw(req)![0];
     const before = await readWindow(inner, req, key);
     const res = await inner(req);
-    if (ok(res) && ok(before)) await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(key)}`, { is_partial_data: '1' }, { linked_services: (before.body as Doc).linked_services });
+    if (ok(res) && ok(before))
+      await call(
+        inner,
+        req,
+        'POST',
+        `${TYPE}/${encodeURIComponent(key)}`,
+        { is_partial_data: '1' },
+        { linked_services: (before.body as Doc).linked_services },
+      );
     return res;
   };
 
@@ -47,7 +72,9 @@ export const thresholdWindowsFaults: OpsFault[] = [
     wrap: (inner) => async (req) => {
       if (!isAction('stop')(req)) return inner(req);
       const got = await readWindow(inner, req, ctw(req)![0]);
-      return ok(got) ? { status: 200, body: { ...(got.body as Doc), status: 'stopped', last_stopped_time: Math.floor(Date.now() / 1000) } } : got;
+      return ok(got)
+        ? { status: 200, body: { ...(got.body as Doc), status: 'stopped', last_stopped_time: Math.floor(Date.now() / 1000) } }
+        : got;
     },
   },
   {
@@ -89,7 +116,8 @@ export const thresholdWindowsFaults: OpsFault[] = [
     wrap: (inner) => async (req) => {
       const res = await inner(req);
       if (!isAction('stop')(req) || !ok(res)) return res;
-      for (const w of await allWindows(inner, req)) if (w.status === 'active') await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(String(w._key))}/stop`);
+      for (const w of await allWindows(inner, req))
+        if (w.status === 'active') await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(String(w._key))}/stop`);
       return res;
     },
   },
@@ -194,7 +222,8 @@ export const thresholdWindowsFaults: OpsFault[] = [
     only: ONLY,
     wrap: (inner) => async (req) => {
       const res = await inner(req);
-      if (isAction('associate_service_kpi')(req) && ok(res)) await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(ctw(req)![0])}`, { is_partial_data: '1' }, { linked_services: [] });
+      if (isAction('associate_service_kpi')(req) && ok(res))
+        await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(ctw(req)![0])}`, { is_partial_data: '1' }, { linked_services: [] });
       return res;
     },
   },
@@ -227,7 +256,8 @@ export const thresholdWindowsFaults: OpsFault[] = [
     wrap: (inner) => async (req) => {
       const res = await inner(req);
       if (!isAction('disconnect_kpis')(req) || !ok(res)) return res;
-      for (const w of await allWindows(inner, req)) await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(String(w._key))}/disconnect_kpis`);
+      for (const w of await allWindows(inner, req))
+        await call(inner, req, 'POST', `${TYPE}/${encodeURIComponent(String(w._key))}/disconnect_kpis`);
       return res;
     },
   },

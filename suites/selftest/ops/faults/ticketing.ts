@@ -18,9 +18,22 @@ const ok = (res: ApiResponse) => res.status < 300;
 const links = (res: ApiResponse): Doc[] => (Array.isArray(res.body) ? (res.body as Doc[]) : []);
 const body = (req: ApiRequest): Doc => (req.body && typeof req.body === 'object' ? (req.body as Doc) : {});
 
-async function call(inner: ApiHandler, like: ApiRequest, method: string, segments: string[], query: Record<string, string> = {}): Promise<ApiResponse> {
+async function call(
+  inner: ApiHandler,
+  like: ApiRequest,
+  method: string,
+  segments: string[],
+  query: Record<string, string> = {},
+): Promise<ApiResponse> {
   const base = like.path.replace(/(\/event_management_interface)(\/vLatest)?\/.*$/, '$1');
-  return inner({ method, path: `${base}/ticketing/${segments.map(encodeURIComponent).join('/')}`, query: new URLSearchParams(query), headers: like.headers, rawBody: '', body: undefined });
+  return inner({
+    method,
+    path: `${base}/ticketing/${segments.map(encodeURIComponent).join('/')}`,
+    query: new URLSearchParams(query),
+    headers: like.headers,
+    rawBody: '',
+    body: undefined,
+  });
 }
 
 export const ticketingFaults: OpsFault[] = [
@@ -105,7 +118,8 @@ export const ticketingFaults: OpsFault[] = [
     description: 'POST ticketing/<episode> links only the episodes named in ids; without ids it links nothing yet answers a key',
     breaks: ['OPS-TICKET-LINK'],
     only: ONLY,
-    wrap: (inner) => async (req) => (isLink(req) && !body(req).ids && !req.query.get('ids') ? { status: 200, body: ['0123456789abcdef01234567'] } : inner(req)),
+    wrap: (inner) => async (req) =>
+      isLink(req) && !body(req).ids && !req.query.get('ids') ? { status: 200, body: ['0123456789abcdef01234567'] } : inner(req),
   },
   {
     id: 'ticket-link-answers-ticket-id',
