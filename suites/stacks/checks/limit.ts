@@ -1,3 +1,4 @@
+import { STACKS_OPTIONS } from '../target';
 import { poll } from '../../core/poll';
 import {
   appeared,
@@ -14,7 +15,8 @@ import {
 } from '../support';
 
 /** Creates the check will attempt before concluding the limit is out of reach (STACKS_LIMIT_PROBE_MAX, in the run's options). */
-const probeMax = (options: { apiOptions?: Record<string, unknown> }) => Number(options.apiOptions?.limitProbeMax ?? 12);
+const probeMax = (options: { apiOptions?: Record<string, unknown> }) =>
+  Number(options.apiOptions?.limitProbeMax ?? STACKS_OPTIONS.limitProbeMax.default);
 const REQUIREMENTS = ['STK-LIMIT-409', 'STK-LIMIT-VALUE', 'STK-CREATE-REFUSED-NO-STACK'];
 
 export const limitIs409: StacksCheck = {
