@@ -1,3 +1,5 @@
+import type { OpsState } from './state';
+
 /** Creates an object of the run for another to refer to, once per check attempt (`scope`); its key, if created. */
 type Anchor = (scope: object, c: Collection, title: string) => Promise<string | undefined>;
 
@@ -23,6 +25,11 @@ export interface Collection {
    * `anchor`: the caller's create, so this module needs none of its own).
    */
   complete?: (extra: Record<string, unknown>, anchor: Anchor) => Promise<Record<string, unknown>>;
+  /**
+   * The shared state its rows belong to, where a check elsewhere deletes or counts them wholesale: a check that creates
+   * rows here declares it (`statesOf`), so that it never runs beside one that `shares` it.
+   */
+  state?: OpsState;
   /** Catalogue ids of this collection's operations, for checks that run over every collection. */
   requirements: { list: string; create: string; get: string; update: string; delete: string; count: string; bulkDelete: string };
 }
@@ -60,12 +67,13 @@ export const KPI_BASE_SEARCH = core('kpi_base_search', () => ({
   description: 'conformance base search',
   base_search: 'index=_internal | head 1',
 }));
-export const DEEP_DIVE = core('deep_dive');
+export const DEEP_DIVE: Collection = { ...core('deep_dive'), state: 'deep_dive' };
 export const TEAM = core('team', () => ({ description: 'conformance team' }));
 export const BASE_SERVICE_TEMPLATE = core('base_service_template', () => ({ description: 'conformance template' }));
 
 export const MAINTENANCE: Collection = {
   type: 'maintenance_calendar',
+  state: 'maintenance',
   interface: 'maintenance_services_interface',
   ops: {
     list: 'mwList',
@@ -97,6 +105,7 @@ export const MAINTENANCE: Collection = {
 
 export const BACKUP: Collection = {
   type: 'backup_restore',
+  state: 'backup',
   interface: 'backup_restore_interface',
   ops: {
     list: 'brList',
@@ -120,6 +129,9 @@ export const BACKUP: Collection = {
 };
 
 /** Collections over which the list/filter/paging/partial-update rules are checked. */
+/** The states a check that creates rows in `cs` declares in `uses`. */
+export const statesOf = (cs: readonly Collection[]): OpsState[] => [...new Set(cs.flatMap((c) => (c.state ? [c.state] : [])))];
+
 export const QUERYABLE: Collection[] = [SERVICE, DEEP_DIVE, MAINTENANCE, BACKUP];
 
 /** The core object types the document names for the itoa_interface. */

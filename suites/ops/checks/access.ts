@@ -1,6 +1,6 @@
 import type { Exchange } from '../../core/types';
 import { compact } from '../../core/expect';
-import { BACKUP, BASE_SERVICE_TEMPLATE, type Collection, ENTITY, MAINTENANCE, SERVICE, TEAM } from '../collections';
+import { BACKUP, BASE_SERVICE_TEMPLATE, type Collection, ENTITY, MAINTENANCE, SERVICE, statesOf, TEAM } from '../collections';
 import {
   assertWholeCount,
   countIn,
@@ -120,6 +120,7 @@ export const resultsRestrictedToReadable: OpsCheck = {
     'Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count',
   requirements: ['OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS'],
   needs: ['readonly'],
+  uses: statesOf([MAINTENANCE, BACKUP]),
   async run(ctx) {
     // An object the reader cannot read: one in a team of the run's own, which nobody has granted the reader.
     const team = await createNeeded(ctx, TEAM, 'unreadable team');

@@ -1,4 +1,4 @@
-import { DEEP_DIVE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
+import { DEEP_DIVE, KPI_BASE_SEARCH, SERVICE, statesOf, TEAM, type Collection } from '../collections';
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { deleteOneOfThree } from '../delete-one';
@@ -30,7 +30,7 @@ export const createReturnsKey: OpsCheck = {
   id: 'ops.core.create-returns-key',
   title: 'POST <object_type> MUST answer {_key}, and the stored object MUST carry that _key and its object_type',
   requirements: ['OPS-CORE-CREATE', 'OPS-COMMON-KEY-OBJECT-TYPE', 'OPS-COMMON-POST-BODY'],
-  uses: ['deep_dive'],
+  uses: statesOf(CREATED_TYPES),
   async run(ctx) {
     for (const c of CREATED_TYPES) {
       const { ex, key } = await createIn(ctx, c, `Create ${c.type}`);
@@ -119,7 +119,7 @@ export const deleteRemovesExactlyOne: OpsCheck = {
   id: 'ops.core.delete-by-key',
   title: 'DELETE <object_type>/<_key> MUST remove exactly that object, for good',
   requirements: ['OPS-CORE-DELETE', 'OPS-COMMON-IRREVERSIBLE'],
-  uses: ['deep_dive'],
+  uses: statesOf([DEEP_DIVE]),
   async run(ctx) {
     const made = allNeeded(
       await Promise.all(['One', 'Two', 'Three'].map((n) => createIn(ctx, DEEP_DIVE, `Delete ${n}`))),

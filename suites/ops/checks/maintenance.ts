@@ -3,7 +3,7 @@ import { compact, factsOf } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
-import { ENTITY, MAINTENANCE, SERVICE, TEAM, type Collection } from '../collections';
+import { ENTITY, MAINTENANCE, SERVICE, statesOf, TEAM, type Collection } from '../collections';
 import { expectReplaced, serverFields } from '../ownership';
 import { deleteOneOfThree } from '../delete-one';
 import {
@@ -365,6 +365,7 @@ export function readableCountCheck(
     title: `Counts of ${c.type} MUST reflect the caller's access: the read-only caller's count equals its own list, never more than the administrator's`,
     requirements: ['OPS-AUTH-COUNTS', countReq],
     needs: ['readonly'],
+    uses: statesOf([c]),
     async run(ctx) {
       const team = await createNeeded(ctx, TEAM, `${c.type} restricted team`);
       const fields = await complete(ctx);

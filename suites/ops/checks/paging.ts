@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { need } from '../../core/precondition';
 import { checkProperty, Violation } from '../../core/property';
 import { word } from '../arbitraries/values';
-import { DEEP_DIVE, QUERYABLE, type Collection } from '../collections';
+import { DEEP_DIVE, QUERYABLE, statesOf, type Collection } from '../collections';
 import { orderings } from '../collation';
 import {
   allNeeded,
@@ -46,7 +46,7 @@ export const sortAndPage: OpsCheck = {
   requirements: ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'],
   // Its rows of these collections would go with a DELETE by filter that ignores the filter (the cleanup of
   // ops.query.limit-unset-returns-all, ops.backup.default-survives-bulk-delete), so it never runs beside those.
-  uses: ['deep_dive', 'backup'],
+  uses: statesOf(QUERYABLE),
   async run(ctx) {
     // Each collection holds its own rows: they are sorted and paged side by side.
     await Promise.all(QUERYABLE.map((c) => sortAndPageIn(ctx, c)));

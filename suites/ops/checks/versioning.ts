@@ -1,15 +1,18 @@
-import { MAINTENANCE, SERVICE, BACKUP } from '../collections';
+import { BACKUP, MAINTENANCE, SERVICE, statesOf } from '../collections';
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
 import { changing, countOf, createIn, keys, ownFilter, rows, same, sameBut, vLatest, type OpsCheck } from '../support';
 
+const VERSIONED = [SERVICE, MAINTENANCE, BACKUP];
+
 export const vLatestPathsAnswerTheSame: OpsCheck = {
   id: 'ops.versioning.vlatest-path',
   title: 'Every interface MUST answer the same with /vLatest after the interface segment as without it',
   requirements: ['OPS-VERSION-PATH', 'OPS-VERSION-LATEST-ONLY'],
+  uses: statesOf(VERSIONED),
   async run(ctx) {
-    for (const c of [SERVICE, MAINTENANCE, BACKUP]) {
+    for (const c of VERSIONED) {
       const { key } = await createIn(ctx, c, `vLatest ${c.type}`);
       if (!key) {
         ctx.untested('OPS-VERSION-PATH', `could not create a ${c.type}`);
