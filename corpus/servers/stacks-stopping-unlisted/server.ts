@@ -62,7 +62,11 @@ function cmpVersion(a: string, b: string): number {
   }
   return 0;
 }
-const DEFAULT_VERSION = VERSIONS.filter((v) => v.status === 'released').sort((a, b) => cmpVersion(b.buildVersion, a.buildVersion))[0];
+// A documented bug to switch on, by name (see manifest.json); none by default.
+const BUG = process.env.BUG ?? '';
+const DEFAULT_VERSION = VERSIONS.filter((v) => BUG === 'default-newest-any' || v.status === 'released').sort((a, b) =>
+  cmpVersion(b.buildVersion, a.buildVersion),
+)[0];
 
 const stacks = new Map<string, Stack>();
 const perUserSeq = new Map<string, number>();
@@ -218,7 +222,12 @@ async function handleCreate(req: http.IncomingMessage, res: http.ServerResponse,
     version = found;
   }
   if (activeStacksOf(user).length >= MAX_STACKS_PER_USER) {
-    return sendError(res, 409, 'MaxStacksLimitReached', `Maximum number of stacks (${MAX_STACKS_PER_USER}) reached for this user`);
+    return sendError(
+      res,
+      409,
+      BUG === 'limit-own-code' ? 'StackQuotaExceeded' : 'MaxStacksLimitReached',
+      `Maximum number of stacks (${MAX_STACKS_PER_USER}) reached for this user`,
+    );
   }
   const seq = (perUserSeq.get(user) ?? 0) + 1;
   perUserSeq.set(user, seq);
@@ -271,7 +280,7 @@ function findOwned(user: string, id: string): Stack | undefined {
 }
 
 function handleGet(res: http.ServerResponse, user: string, id: string) {
-  const s = findOwned(user, id);
+  const s = BUG === 'get-any-owner' ? stacks.get(id) : findOwned(user, id);
   if (!s) return sendError(res, 404, 'NotFound', `Stack '${id}' was not found`);
   send(res, 200, detail(s));
 }
