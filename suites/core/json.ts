@@ -6,3 +6,7 @@ export const isDoc = (v: unknown): v is Doc => typeof v === 'object' && v !== nu
 
 /** The value when it is a plain JSON object, else an empty one: for reading fields of answers of unknown shape. */
 export const asDoc = (v: unknown): Doc => (isDoc(v) ? v : {});
+
+/** Whether `v` is, or holds at any depth (in an object's values or an array's items), an object `test` accepts. */
+export const holdsDoc = (v: unknown, test: (d: Doc) => boolean): boolean =>
+  Array.isArray(v) ? v.some((x) => holdsDoc(x, test)) : isDoc(v) && (test(v) || Object.values(v).some((x) => holdsDoc(x, test)));
