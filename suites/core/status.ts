@@ -45,7 +45,9 @@ export function requirementResult(
       ? [...new Set(untested.map((r) => r.message))].join('; ')
       : req.level === 'unspecified' && observations.length
         ? `the document leaves this open: ${observations.length} observation(s) recorded, nothing judged`
-        : 'no assertion of this requirement ran';
+        : req.checks.length > 0 && req.checks.every((c) => c.endsWith('.responses.conform-to-spec'))
+          ? 'no answer of the run held the part of a schema this requirement governs (x-requirement in the spec)'
+          : 'no assertion of this requirement ran';
   }
   return {
     id: req.id,

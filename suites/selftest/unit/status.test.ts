@@ -36,6 +36,11 @@ describe('requirementResult: a requirement passes only through an assertion that
     expect([q.status, q.reason, q.evidence]).toEqual(['untested', 'no assertion of this requirement ran', []]);
   });
 
+  it('says so in terms of the schema when only the validating client covers it', () => {
+    const q = requirementResult(req('MUST', { checks: ['ops.responses.conform-to-spec'] }), [], 0, []);
+    expect([q.status, q.reason]).toEqual(['untested', expect.stringMatching(/^no answer of the run held the part of a schema/)]);
+  });
+
   // The pass count is what the results counted as run: a stray pass record with no count behind it is not a pass.
   it('takes the pass from the count of assertions that ran, not from the records handed in', () => {
     expect(requirementResult(req(), [rec('pass')], 0, []).status).toBe('untested');
