@@ -3,7 +3,8 @@ import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
 import { SERVICE } from '../collections';
 import { getIn, listIn, ok, type Doc, type OpsCheck, type OpsContext } from '../support';
-import { docs, failuresFor, listPacks, member, packParams, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
+import { docs, failuresFor, listPacks, member, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
+import { install } from './content-packs-install';
 
 /** A pack with a service (the preview's `services` group) that is neither installed nor present under its identifier. */
 async function freeService(ctx: OpsContext): Promise<{ pack: Doc; id: string; title: string } | undefined> {
@@ -30,13 +31,12 @@ export const installFailures: OpsCheck = {
     const { pack } = found;
     const prefix = `${ctx.options.runTag} `;
     // The document: `content` is "sent as an object mapping object-type name to an array of identifiers".
-    const install = (id: string) =>
-      ctx.http.send('contentPackInstall', { params: packParams(pack), body: { content: { service: [id] }, prefix, resolution: 'skip' } });
+    const installOne = (id: string) => install(ctx, pack, { content: { service: [id] }, prefix, resolution: 'skip' });
 
     // What an install does with an identifier the pack does not hold is not said (refusing it, reporting it in
     // failure and ignoring it are all readings of "install only these objects"): observed, never judged.
     const unknown = `${ctx.options.runTag}-no-such-object`;
-    const missing = await install(unknown);
+    const missing = await installOne(unknown);
     const said = !ok(missing)
       ? `was refused (${shown(missing)})`
       : failuresFor(missing, unknown).length
@@ -44,7 +44,7 @@ export const installFailures: OpsCheck = {
         : `succeeded without it in failure (success ${compact(member(missing, 'success'))})`;
     ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', `an install of ${String(pack.id)} naming ${unknown}, which the pack does not hold, ${said}`);
 
-    const ex = await install(found.id);
+    const ex = await installOne(found.id);
     // Whatever the install put there is removed when the check ends: under the pack's identifier or by its title, and
     // any other service it brought along (a server may install what the named service depends on) by the run's prefix.
     const byKey = await getIn(ctx, SERVICE, found.id);

@@ -83,7 +83,7 @@ export const installEachType: OpsCheck = {
     const prefix = `${ctx.options.runTag} `;
     const installOne = async (x: Pick, extra: Doc): Promise<{ ex: Exchange; there: Doc | undefined }> => {
       const before = await namesakes(ctx, x);
-      const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'skip', ...extra });
+      const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'skip', ...extra }, { [x.type]: x.group });
       const there = await installed(ctx, x, await sweep(ctx, track), before, track);
       return { ex, there };
     };
@@ -199,7 +199,12 @@ export const installEventObjects: OpsCheck = {
     for (const x of found.values()) {
       const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]}`;
       if (x.type === READABLE_EVENT_TYPE) earlier.set(x.id, new Set((await titled(x, x.title)).map((d) => String(d._key))));
-      const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite', enabled: 1 });
+      const ex = await install(
+        ctx,
+        x.pack,
+        { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite', enabled: 1 },
+        { [x.type]: x.group },
+      );
       ctx.expect.status('OPS-CP-INSTALL-CONTENT', label, ex, '2xx');
       if (!ok(ex)) continue;
       ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
@@ -223,7 +228,7 @@ export const installEventObjects: OpsCheck = {
         )
       )
         continue;
-      const off = ok(await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite' }))
+      const off = ok(await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite' }, { [x.type]: x.group }))
         ? await read(x)
         : undefined;
       if (on?.enabled !== undefined && off?.enabled !== undefined)

@@ -108,7 +108,25 @@ async function candidates(ctx: OpsContext): Promise<Candidate[]> {
   return found.filter((c): c is Candidate => c !== undefined).sort((a, b) => b.free.length - a.free.length);
 }
 
-export const install = (ctx: OpsContext, pack: Doc, body: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body });
+/** The preview group that lists the objects of each object type (the first, where two groups hold one type). */
+const TYPE_GROUPS: Record<string, string> = Object.fromEntries(Object.entries(GROUP_TYPES).map(([group, type]) => [type, group]));
+
+/**
+ * An install. The document: `content` is "sent as an object mapping object-type name to an array of identifiers",
+ * chosen from a preview keyed by object-type group (`services`). A server that takes the group names as the keys read
+ * that sentence the other way: where an install naming object types is refused, the same install naming their groups
+ * (`groups`, by type; the preview's own where the caller knows it) is sent, and an answer that succeeded stands.
+ */
+export async function install(ctx: OpsContext, pack: Doc, body: Doc, groups: Record<string, string> = {}): Promise<Exchange> {
+  const send = (b: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body: b });
+  const first = await send(body);
+  const content = isDoc(body.content) ? body.content : undefined;
+  if (ok(first) || !content) return first;
+  const byGroup = Object.fromEntries(Object.entries(content).map(([type, ids]) => [groups[type] ?? TYPE_GROUPS[type] ?? type, ids]));
+  if (Object.keys(byGroup).every((k) => k in content)) return first;
+  const second = await send({ ...body, content: byGroup });
+  return ok(second) ? second : first;
+}
 /** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
 const SERVICE_TYPE = 'service';
 const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
