@@ -4,6 +4,11 @@ import type { Ledger } from './ledger';
 import type { ApiOptionValues } from './settings';
 import type { Exchange, Target } from './types';
 
+/** The id of an API's response check, after `<api>.`: the validating client records what it finds in every answer under it. */
+export const RESPONSE_CHECK = 'responses.conform-to-spec';
+/** Whether a check id names an API's response check. */
+export const isResponseCheck = (id: string) => id.endsWith(`.${RESPONSE_CHECK}`);
+
 export interface RunOptions {
   seed: number;
   /** Runs per property-based check. */

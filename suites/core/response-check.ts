@@ -1,4 +1,4 @@
-import type { Check, CheckContext } from './check';
+import { type Check, type CheckContext, RESPONSE_CHECK } from './check';
 import { specOf } from './spec';
 
 /**
@@ -12,7 +12,7 @@ export function responseConformanceCheck<Ops extends object = Record<string, unk
   warmup: (ctx: CheckContext<Ops>) => Promise<unknown>,
 ): Check<Ops> {
   return {
-    id: `${api}.responses.conform-to-spec`,
+    id: `${api}.${RESPONSE_CHECK}`,
     title,
     requirements: specOf(specFile).requirementIds(),
     run: async (ctx) => void (await warmup(ctx)),

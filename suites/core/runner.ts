@@ -102,7 +102,7 @@ export interface ApiRun {
 }
 
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
-const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
+export const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
 
 /** Why the checks that had not started when the run was interrupted were not run. */
 export const INTERRUPTED_REASON = 'run interrupted before this check started';

@@ -1,3 +1,4 @@
+import { isResponseCheck } from './check';
 import type { AssertionRecord, Observation, Requirement, Status } from './types';
 
 export interface RequirementResult extends Requirement {
@@ -45,7 +46,7 @@ export function requirementResult(
       ? [...new Set(untested.map((r) => r.message))].join('; ')
       : req.level === 'unspecified' && observations.length
         ? `the document leaves this open: ${observations.length} observation(s) recorded, nothing judged`
-        : req.checks.length > 0 && req.checks.every((c) => c.endsWith('.responses.conform-to-spec'))
+        : req.checks.length > 0 && req.checks.every(isResponseCheck)
           ? 'no answer of the run held the part of a schema this requirement governs (x-requirement in the spec)'
           : 'no assertion of this requirement ran';
   }

@@ -128,10 +128,10 @@ export const BACKUP: Collection = {
   },
 };
 
-/** Collections over which the list/filter/paging/partial-update rules are checked. */
 /** The states a check that creates rows in `cs` declares in `uses`. */
 export const statesOf = (cs: readonly Collection[]): OpsState[] => [...new Set(cs.flatMap((c) => (c.state ? [c.state] : [])))];
 
+/** Collections over which the list/filter/paging/partial-update rules are checked. */
 export const QUERYABLE: Collection[] = [SERVICE, DEEP_DIVE, MAINTENANCE, BACKUP];
 
 /** The core object types the document names for the itoa_interface. */

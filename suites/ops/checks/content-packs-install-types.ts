@@ -16,6 +16,10 @@ interface Pick {
   title: string;
 }
 
+/** An install of the one object `x`: content keyed by its type, or by its preview group where a server reads it so. */
+const installPick = (ctx: OpsContext, x: Pick, body: Doc) =>
+  install(ctx, x.pack, { content: { [x.type]: [x.id] }, ...body }, { [x.type]: x.group });
+
 /**
  * The first object of each deletable group (services apart, which the other install checks use) that the run may
  * install and remove again: the preview says it is not installed, nothing bars it (no missing entitlement, no
@@ -83,7 +87,7 @@ export const installEachType: OpsCheck = {
     const prefix = `${ctx.options.runTag} `;
     const installOne = async (x: Pick, extra: Doc): Promise<{ ex: Exchange; there: Doc | undefined }> => {
       const before = await namesakes(ctx, x);
-      const ex = await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'skip', ...extra }, { [x.type]: x.group });
+      const ex = await installPick(ctx, x, { prefix, resolution: 'skip', ...extra });
       const there = await installed(ctx, x, await sweep(ctx, track), before, track);
       return { ex, there };
     };
@@ -199,12 +203,7 @@ export const installEventObjects: OpsCheck = {
     for (const x of found.values()) {
       const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]}`;
       if (x.type === READABLE_EVENT_TYPE) earlier.set(x.id, new Set((await titled(x, x.title)).map((d) => String(d._key))));
-      const ex = await install(
-        ctx,
-        x.pack,
-        { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite', enabled: 1 },
-        { [x.type]: x.group },
-      );
+      const ex = await installPick(ctx, x, { prefix, resolution: 'overwrite', enabled: 1 });
       ctx.expect.status('OPS-CP-INSTALL-CONTENT', label, ex, '2xx');
       if (!ok(ex)) continue;
       ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
@@ -228,9 +227,7 @@ export const installEventObjects: OpsCheck = {
         )
       )
         continue;
-      const off = ok(await install(ctx, x.pack, { content: { [x.type]: [x.id] }, prefix, resolution: 'overwrite' }, { [x.type]: x.group }))
-        ? await read(x)
-        : undefined;
+      const off = ok(await installPick(ctx, x, { prefix, resolution: 'overwrite' })) ? await read(x) : undefined;
       if (on?.enabled !== undefined && off?.enabled !== undefined)
         ctx.expect.equal(
           'OPS-CP-INSTALL-ENABLED',
