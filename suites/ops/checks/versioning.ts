@@ -26,13 +26,15 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
         [c.ops.list, { filter }],
         [c.ops.count, { filter }],
       ] as const) {
-        // The plain request is read on both sides of the vLatest one: a row another client changes in between is not a
-        // difference between the two paths.
-        const before = await ctx.http.send(op, { params, query });
+        // Where the vLatest answer differs from the plain one before it, the plain request is read again after it: a row
+        // another client changed in between is not a difference between the two paths.
+        const again = () => ctx.http.send(op, { params, query });
+        const before = await again();
         const latest = await ctx.http.send(op, { params, query, path: vLatest });
-        const after = await ctx.http.send(op, { params, query });
-        // Fields that change from one read to the next are the server's own bookkeeping: left out of the comparison.
-        const skip = op === c.ops.get ? changing(before.json, after.json) : new Set<string>();
+        // Fields that change from one read to the next are the server's own bookkeeping: learned from a second read of
+        // the object, and left out of the comparison.
+        const after = op === c.ops.get ? await again() : undefined;
+        const skip = after ? changing(before.json, after.json) : new Set<string>();
         // Two error answers agree on their status: an error's wording may name the path it was sent to.
         const agrees = (plain: Exchange) =>
           plain.status === latest.status &&
@@ -42,7 +44,7 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
               : op === c.ops.count
                 ? countOf(plain) === countOf(latest)
                 : sameBut(plain.json, latest.json, skip)));
-        const equal = agrees(before) || agrees(after);
+        const equal = agrees(before) || agrees(after ?? (await again()));
         const seen = (ex: Exchange) => `${ex.status} ${compact(op === c.ops.list ? keys(rows(ex)) : ex.json)}`;
         ctx.expect.that(
           'OPS-VERSION-PATH',
