@@ -11,6 +11,7 @@ import { Unmet } from './precondition';
 import type { Spec } from './spec';
 import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
+import { settling } from './settle';
 import { TransportError, type Transport } from './transport';
 import type { AssertionRecord, Exchange, Observation, Target } from './types';
 
@@ -23,6 +24,8 @@ export interface CheckRun {
   lostTarget: boolean;
   cleanup: { created: number; removed: number; failed: string[] };
   requests: number;
+  /** MUST requirements the first attempt failed that held once reads waited for writes to settle (the target lags). */
+  settled?: string[];
   /** Every request of the first attempt that failed, in order (at most MAX_SEQUENCE): what a replay sends again. */
   sequence?: SentRequest[];
 }
@@ -50,7 +53,13 @@ export interface CheckEnv {
   crossCheck?: CrossCheck;
 }
 
-/** A check with its retries: a failure that disappears on a later attempt is marked intermittent. */
+/**
+ * A check, with the attempts that make its verdict hold on a real deployment. A MUST failure on the first attempt is
+ * checked again with every read after a write held back by the settle bound (`settleS`): when that attempt passes,
+ * the failure was the target showing a write late, which the documents allow, and the verdict is that attempt's, the
+ * lag recorded as an observation. A failure that also appears when reads wait is the server's; further attempts
+ * (`retries`) only tell whether it is intermittent.
+ */
 export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv): Promise<CheckRun> {
   const missing = (check.needs ?? []).filter((role) => !env.target.principals[role]);
   if (missing.length) {
@@ -66,30 +75,60 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
   }
   // Only a failed MUST is worth a re-run: a SHOULD only warns, and re-running the check would multiply its requests.
   const levels = levelsOf(def.catalogueFile);
-  let first: CheckRun | undefined;
-  for (let attempt = 1; attempt <= 1 + env.options.retries; attempt++) {
-    const run = await attemptCheck(def, check, env);
-    run.attempts = attempt;
-    if (!first) first = run;
-    else {
-      first.cleanup.created += run.cleanup.created;
-      first.cleanup.removed += run.cleanup.removed;
-      first.cleanup.failed.push(...run.cleanup.failed);
-      first.requests += run.requests;
-    }
-    const failed = run.records.some((r) => r.outcome === 'fail' && levels.get(r.requirement) === 'MUST');
-    if (!failed) {
-      if (run !== first) for (const r of first.records) if (r.outcome === 'fail') r.intermittent = true;
+  const mustFailed = (run: CheckRun) => run.records.some((r) => r.outcome === 'fail' && levels.get(r.requirement) === 'MUST');
+  const first = await attemptCheck(def, check, env, 1);
+  if (!mustFailed(first) || first.lostTarget) return first;
+  let base = first;
+  const settleMs = env.options.settleS * 1000;
+  if (settleMs > 0) {
+    const settled = await attemptCheck(def, check, env, 2, settleMs);
+    base = merged(settled, [first]);
+    if (!mustFailed(settled)) return withLag(settled, first, env.options.settleS, levels);
+    if (settled.lostTarget) return base;
+  }
+  for (let extra = 1; extra <= env.options.retries; extra++) {
+    const run = await attemptCheck(def, check, env, base.attempts + 1, settleMs || undefined);
+    base = merged(base, [run]);
+    base.attempts = run.attempts;
+    if (!mustFailed(run)) {
+      for (const r of base.records) if (r.outcome === 'fail') r.intermittent = true;
       break;
     }
-    first.attempts = attempt;
     if (run.lostTarget) break;
   }
-  return first!;
+  return base;
+}
+
+/** `run`'s verdict, with the cost of the other attempts added to it. */
+function merged(run: CheckRun, others: CheckRun[]): CheckRun {
+  for (const o of others) {
+    run.cleanup.created += o.cleanup.created;
+    run.cleanup.removed += o.cleanup.removed;
+    run.cleanup.failed.push(...o.cleanup.failed);
+    run.requests += o.requests;
+  }
+  return run;
+}
+
+/** The settled attempt's verdict; each MUST the first attempt failed keeps what it saw, as an observation of lag. */
+function withLag(settled: CheckRun, first: CheckRun, settleS: number, levels: Map<string, string>): CheckRun {
+  const run = merged(settled, [first]);
+  const seen = new Set<string>();
+  for (const r of first.records) {
+    if (r.outcome !== 'fail' || levels.get(r.requirement) !== 'MUST' || seen.has(r.requirement)) continue;
+    seen.add(r.requirement);
+    run.observations.push({
+      requirement: r.requirement,
+      check: r.check,
+      note: `read right after a write it failed (${r.message}); with each read ${settleS} s after the last write it held: the target shows writes late, which the document allows`,
+    });
+  }
+  run.settled = [...seen];
+  return run;
 }
 
 /** One attempt: a fresh ledger and client, every assertion recorded against a declared requirement, cleanup at the end. */
-async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Promise<CheckRun> {
+async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, attempt: number, settleMs?: number): Promise<CheckRun> {
   const records: AssertionRecord[] = [];
   const observations: Observation[] = [];
   const ledger = createLedger();
@@ -99,7 +138,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const client = createClient(
     env.target,
     env.spec,
-    env.transport,
+    settleMs ? settling(env.transport, settleMs) : env.transport,
     (ex) => {
       requests++;
       if (sent.length < MAX_SEQUENCE) sent.push(sentRequest(ex, env.target));
@@ -162,7 +201,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
   const ctx: CheckContext = {
     checkId: check.id,
     target: env.target,
-    options: env.options,
+    // Each attempt's rows carry a tag of their own: a lagging target may still list the rows of the attempt before.
+    options: attempt > 1 ? { ...env.options, runTag: `${env.options.runTag}r${attempt}` } : env.options,
     http: client,
     ledger,
     expect: createExpect(asserted),
@@ -212,8 +252,9 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     const transport = err instanceof TransportError;
     lostTarget = transport && (err.kind === 'timeout' || err.kind === 'connection');
     const capped = transport && (err.kind === 'write-cap' || err.kind === 'rate-limited');
-    // Anything but the target failing to answer is the tool's own failure: no verdict, never a server failure.
-    const outcome_: AssertionRecord['outcome'] = capped ? 'untested' : transport ? 'fail' : 'error';
+    // No answer in time (a slow deployment, a starved machine) or none at all says nothing of what the document
+    // requires: what the check had not judged yet is untested. Anything else is the tool's own failure (no verdict).
+    const outcome_: AssertionRecord['outcome'] = transport ? 'untested' : 'error';
     outcome = capped ? 'untested' : 'aborted';
     const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
     const affected = check.requirements.filter((r) => !touched.has(r));
@@ -221,12 +262,11 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
       records.push({
         requirement,
         check: check.id,
-        // What the document leaves open cannot fail, not even by a lost connection: it stays untested, with the reason.
-        outcome: outcome_ === 'fail' && levels.get(requirement) === 'unspecified' ? 'untested' : outcome_,
+        outcome: outcome_,
         message: capped
           ? `not run: ${err.message}`
           : transport
-            ? `check aborted: ${err.message}`
+            ? `not judged: the check was cut short, ${err.message}`
             : `tool error in ${check.id}: ${err.name}: ${err.message}`,
         kind: transport ? 'transport' : 'tool',
       });
@@ -239,7 +279,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv): Pr
     records,
     observations,
     outcome,
-    attempts: 1,
+    attempts: attempt,
     lostTarget,
     cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed },
     requests,

@@ -20,6 +20,12 @@ export interface RunOptions {
   /** How long checks that need a provisioned resource wait for it. */
   readyTimeoutS: number;
   /**
+   * How long the target may take to show a write to its reads (0: at once). A check that fails a MUST is run again
+   * with each read after a write held back this long, and its verdict is that run's: the documents promise no read
+   * after a write at once.
+   */
+  settleS: number;
+  /**
    * Marks everything the check creates, so it can be told apart from data it must not touch: the run's tag followed by
    * the check's number, so that checks running side by side each see only their own rows.
    */

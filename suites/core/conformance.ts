@@ -62,6 +62,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Conformance
         target: o.targets?.[def.id],
         only: s.only,
         retries: s.retries,
+        settleS: s.settleS,
         timeoutMs: s.timeoutMs,
         maxBodyBytes: 16 * 1024 * 1024,
         rateLimit: s.rateLimit,

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import type { CheckContext } from './check';
 import { factsOf } from './expect';
+import { Unmet } from './precondition';
+import { ToolError } from './tool-error';
 import { TransportError } from './transport';
 import type { Exchange } from './types';
 
@@ -15,6 +17,9 @@ export class Violation extends Error {
     super(message);
   }
 }
+
+/** fast-check's error for a property that answered false rather than throwing. */
+const RETURNED_FALSE = 'Property failed by returning false';
 
 /** Generated cases run in this process, for the benchmark's figures. */
 export const propertyStats = { properties: 0, cases: 0 };
@@ -71,12 +76,16 @@ export async function checkProperty<T, Ops extends object>(
   propertyStats.cases += details.numRuns;
   const err = details.errorInstance;
   // A lost or refusing target is the runner's to report (aborted, or untested when rate-limited), not a counterexample.
-  if (err instanceof TransportError) throw err;
+  if (err instanceof TransportError || err instanceof Unmet || err instanceof ToolError) throw err;
+  // A property breaks a rule by throwing a Violation or answering false; any other exception is the check's own bug
+  // (a TypeError on an answer shaped as the document allows, say), never the server's failure.
+  if (!(err instanceof Violation) && !(err instanceof Error && err.message === RETURNED_FALSE))
+    throw new ToolError(`${name}: the property threw ${String((err as Error)?.stack ?? err).split('\n').slice(0, 3).join(' ')} (replay with CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath})`);
   const violation = err instanceof Violation ? err : undefined;
   const target = violation?.requirement ?? all[0];
   const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;
   const counterexample = fc.stringify(details.counterexample);
-  const message = `${name}: ${violation ? violation.message : `error: ${String((err as Error)?.message ?? err)}`} — minimal counterexample ${counterexample}; replay with ${replay}`;
+  const message = `${name}: ${violation ? violation.message : 'the property answered false'} — minimal counterexample ${counterexample}; replay with ${replay}`;
   const facts = violation?.facts ? factsOf(violation.facts) : { expected: 'every generated case to hold', actual: 'a counterexample' };
   return ctx.assert(
     target,

@@ -10,7 +10,7 @@ import { notRun, runCheck, type CheckRun } from './check-run';
 import { attachCredentialHints } from './credential-hints';
 import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
-import { RUN_OPTIONS } from './settings';
+import { DEPLOYMENT_SETTLE_S, RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
 import { costFrom, schedule } from './schedule';
 import type { SentRequest } from './sequence';
@@ -19,7 +19,9 @@ import { tlsInsecureVariable } from './transport-hint';
 import type { Exchange, Observation, Target } from './types';
 import { UsageError } from './usage-error';
 
-export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
+export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive' | 'settleS'> {
+  /** How long a write may take to show (RunOptions.settleS); unset: 0 embedded, DEPLOYMENT_SETTLE_S otherwise. */
+  settleS?: number;
   /** Whether destructive checks may run against a target the run did not start (the setting; see destructiveAllowed). */
   allowDestructive?: boolean;
   /** The deployment to check; none: the API's embedded implementation, started for the run. */
@@ -128,7 +130,9 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const allowDestructive = destructiveAllowed(target, options.allowDestructive);
   // What each check sees of the run (its `ctx.options`), and how often a failed MUST is tried again.
   const { seed, runs, replayPath, readyTimeoutS, runTag, apiOptions, retries } = options;
-  const checkOptions = { seed, runs, replayPath, allowDestructive, readyTimeoutS, apiOptions, retries };
+  // The embedded implementation shows every write at once; a deployment may take its time (--settle).
+  const settleS = options.settleS ?? (target.embedded ? 0 : DEPLOYMENT_SETTLE_S);
+  const checkOptions = { seed, runs, replayPath, allowDestructive, readyTimeoutS, settleS, apiOptions, retries };
   // A deployment answers over a network: checks in flight hide its latency. The embedded one answers in-process.
   // Requests in flight are capped at the same width: a check that sends several at once fills the places other
   // checks leave, never more than --concurrency asks for.

@@ -115,6 +115,20 @@ function parseInteger(raw: string, from: string, min: number, max?: number): num
   return n;
 }
 
+/** Seconds as a decimal number from 0 to `max` (0.5 and 2 alike). */
+function parseSeconds(raw: string, from: string, max: number): number {
+  const text = raw.trim();
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || n > max) throw new UsageError(`${from} must be a number of seconds from 0 to ${max}, got '${raw}'`);
+  return n;
+}
+
+/**
+ * How long a deployment may take to show a write, unless --settle says otherwise. The documents promise no read
+ * after a write at once, and real deployments lag by a second or two (a cluster's replicas, a search index).
+ */
+export const DEPLOYMENT_SETTLE_S = 3;
+
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off', ''];
 
@@ -344,6 +358,17 @@ export const RUN_OPTIONS = {
     key: 'retries',
     help: 're-runs of a check that fails a MUST, to tell intermittent failures',
     default: 2,
+  }),
+  settleS: custom<number | undefined>({
+    flag: 'settle',
+    env: 'CONFORMANCE_SETTLE_S',
+    key: 'settleS',
+    arg: 'S',
+    type: 'integer',
+    schema: { type: 'number', minimum: 0, maximum: 120 },
+    help: `seconds a deployment may take to show a write to its reads: a check that fails a MUST is run again with every read after a write waiting this long, and passes only then (default ${DEPLOYMENT_SETTLE_S} against a deployment, 0 embedded)`,
+    parse: (raw, from) => parseSeconds(raw, from, 120),
+    default: undefined,
   }),
   concurrency: integer({
     flag: 'concurrency',

@@ -18,6 +18,7 @@ import {
 } from '../support';
 import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
+import { sleep } from '../../core/sleep';
 import {
   docs,
   failures,
@@ -171,10 +172,24 @@ function savedSearchProblems(ex: Exchange): string[] | undefined {
 }
 
 /** Deletes, when the check ends, every object the installs of this check left (the ledger holds each key once). */
-export function tracker(ctx: OpsContext) {
-  return (type: string, key: unknown) => {
+/** Puts an object an install made on the ledger, by type and key. */
+export type Track = (type: string, key: unknown) => void;
+
+export function tracker(ctx: OpsContext): Track {
+  const track = (type: string, key: unknown) => {
     if (str(key)) ctx.ledger.add(`${type} ${key}`, () => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } }));
   };
+  // A target that lists a write late can hide an install's objects from the sweeps that find them: once the rest of
+  // the cleanup has gone out and the settle bound has passed, what still carries the tag is swept and removed.
+  if (ctx.options.settleS > 0) ctx.ledger.add('objects an install left under the run tag', () => lateSweep(ctx));
+  return track;
+}
+
+async function lateSweep(ctx: OpsContext): Promise<void> {
+  await sleep(ctx.options.settleS * 1000);
+  const left: [string, string][] = [];
+  await sweep(ctx, (type, key) => left.push([type, String(key)]));
+  await Promise.all(left.map(([type, key]) => ctx.http.send('coreDelete', { params: { object_type: type, _key: key } })));
 }
 
 /** The installed service: by one of the titles it may carry (in that order), or else under the pack's identifier. */
@@ -188,7 +203,7 @@ async function findService(ctx: OpsContext, id: string, titles: string[]): Promi
 }
 
 /** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
-export async function sweep(ctx: OpsContext, track: ReturnType<typeof tracker>): Promise<Record<string, string[]>> {
+export async function sweep(ctx: OpsContext, track: Track): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   for (const type of new Set(Object.values(GROUP_TYPES))) {
     const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
