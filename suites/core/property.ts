@@ -80,7 +80,12 @@ export async function checkProperty<T, Ops extends object>(
   // A property breaks a rule by throwing a Violation or answering false; any other exception is the check's own bug
   // (a TypeError on an answer shaped as the document allows, say), never the server's failure.
   if (!(err instanceof Violation) && !(err instanceof Error && err.message === RETURNED_FALSE))
-    throw new ToolError(`${name}: the property threw ${String((err as Error)?.stack ?? err).split('\n').slice(0, 3).join(' ')} (replay with CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath})`);
+    throw new ToolError(
+      `${name}: the property threw ${String((err as Error)?.stack ?? err)
+        .split('\n')
+        .slice(0, 3)
+        .join(' ')} (replay with CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath})`,
+    );
   const violation = err instanceof Violation ? err : undefined;
   const target = violation?.requirement ?? all[0];
   const replay = `CONFORMANCE_SEED=${details.seed} CONFORMANCE_PATH=${details.counterexamplePath}`;

@@ -88,7 +88,17 @@ describe('what the document leaves open is never failed, not even by a lost conn
     spec: specOf(opsApi.specFile),
     target: { api: 'ops', baseUrl: 'https://127.0.0.1:9', embedded: false, principals: {} },
     transport,
-    options: { seed: 1, runs: 1, readyTimeoutS: 1, runTag: 't', retries: 0, settleS: 0, timeoutMs: 1000, maxBodyBytes: 1024, allowDestructive: false },
+    options: {
+      seed: 1,
+      runs: 1,
+      readyTimeoutS: 1,
+      runTag: 't',
+      retries: 0,
+      settleS: 0,
+      timeoutMs: 1000,
+      maxBodyBytes: 1024,
+      allowDestructive: false,
+    },
   };
 
   it('an unspecified requirement is untested with the reason; a MUST one fails', async () => {
