@@ -246,7 +246,7 @@ const GLOBAL_TEAM = 'default_ops_security_group';
 export const teamRestrictedWriter: OpsCheck = {
   id: 'ops.auth.team-restricted-writer',
   title:
-    'A caller with write access who cannot read the Global team MUST NOT link a service to a template, and MUST NOT overwrite, update or delete an object it cannot read',
+    'A caller with write access who cannot read the Global team MUST NOT link a service to a template; what its writes do to an object it cannot read is observed (the capabilities each endpoint needs are not shown)',
   requirements: ['OPS-AUTH-TEMPLATE-LINK', 'OPS-AUTH-ACCESS-CHECKS'],
   needs: ['restricted'],
   async run(ctx) {
@@ -312,16 +312,14 @@ export const teamRestrictedWriter: OpsCheck = {
       ],
       ['DELETE of it by key', () => deleteIn(ctx, SERVICE, key, { as })],
     ];
+    // The document restricts what a caller reads, not what a writer may change: "the capability names required per
+    // endpoint: not shown". Whether a writer may change an object it cannot read is observed, never judged.
     for (const [what, send] of writes) {
       const ex = await send();
       const now = await getIn(ctx, SERVICE, key);
-      // Judged by the effect: a bulk update may skip an object the caller cannot read and answer success.
-      ctx.expect.equal(
+      ctx.observe(
         'OPS-AUTH-ACCESS-CHECKS',
-        `${what}, by a caller who cannot read the service (it answered ${ex.status}): the service afterwards`,
-        { reads: ok(now), cf_note: now.json?.cf_note },
-        { reads: true, cf_note: 'original' },
-        ex,
+        `${what}, by a writer who cannot read the service (it answered ${ex.status}): afterwards the service ${ok(now) ? `reads cf_note ${compact(now.json?.cf_note)}` : `is gone (${now.status})`}`,
       );
     }
   },
