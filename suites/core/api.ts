@@ -1,6 +1,7 @@
 import type { Check, RunOptions } from './check';
 import type { ApiOptionValues, OptionDef, OptionTable, Origins } from './settings';
-import type { Target } from './types';
+import type { Spec } from './spec';
+import type { Exchange, Target } from './types';
 
 // Also here for the API modules (suites/<api>/), which take it with the types they fill in.
 export { UsageError } from './usage-error';
@@ -43,6 +44,12 @@ export interface ApiDefinition {
    * wait out): e.g. a stack create refused at the limit with the wrong status.
    */
   documentedRefusal?(json: unknown): boolean;
+  /**
+   * Whether a 2xx answer is a refusal all the same: for an API whose document does not show status codes, the
+   * documented success is the answer's body, so a 200 that says it refused is a refusal. Checks then read it as one
+   * (`ok`, `expect.status(..., '2xx' | 'not 2xx')`) and its body is not held to the success schema.
+   */
+  refusedIn2xx?(ex: Exchange, spec: Spec): boolean;
   /**
    * The variables of a deployment of this API (environment variable, key under `targets.<id>` in the config file,
    * type, default, help), read by the shared settings code; `baseUrl` is the one `--target` sets.

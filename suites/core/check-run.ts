@@ -143,6 +143,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       requests++;
       if (sent.length < MAX_SEQUENCE) sent.push(sentRequest(ex, env.target));
       ex.check = check.id;
+      if (ex.status >= 200 && ex.status < 300 && def.refusedIn2xx?.(ex, env.spec)) ex.refusal = true;
       env.exchanges?.push(ex);
       const first = records.length;
       inspectExchange(env.spec, ex, (requirement, ok, message, e, details) =>

@@ -72,12 +72,16 @@ function messageOf(what: string, ok: boolean, f: Facts): string {
   return `${what}: expected ${f.expected}, got ${f.actual}`;
 }
 
-function statusHolds(status: number, expected: StatusExpectation): boolean {
-  if (expected === '2xx') return status >= 200 && status < 300;
+/** A status class is judged by what the answer is: a 2xx that refuses (Exchange.refusal) is a refusal, not a success. */
+function statusHolds(ex: Exchange, expected: StatusExpectation): boolean {
+  const { status } = ex;
+  if (expected === '2xx') return status >= 200 && status < 300 && !ex.refusal;
   if (expected === '4xx') return status >= 400 && status < 500;
-  if (expected === 'not 2xx') return status < 200 || status >= 300;
+  if (expected === 'not 2xx') return status < 200 || status >= 300 || ex.refusal === true;
   return typeof expected === 'number' ? status === expected : expected.includes(status);
 }
+
+const statusSeen = (ex: Exchange) => (ex.refusal ? `${ex.status}, a refusal: ${ex.text.trim().slice(0, 80)}` : String(ex.status));
 
 const statusText = (expected: StatusExpectation) =>
   typeof expected === 'number' || typeof expected === 'string'
@@ -91,7 +95,7 @@ export function createExpect(record: Recorder): Expect {
     record(requirement, ok, messageOf(what, ok, facts), ex, { ...facts, kind });
   return {
     status: (requirement, what, ex, expected) =>
-      put('status', requirement, statusHolds(ex.status, expected), what, { expected: statusText(expected), actual: String(ex.status) }, ex),
+      put('status', requirement, statusHolds(ex, expected), what, { expected: statusText(expected), actual: statusSeen(ex) }, ex),
     equal: (requirement, what, actual, expected, ex) =>
       put('equal', requirement, isDeepStrictEqual(actual, expected), what, { expected: compact(expected), actual: compact(actual) }, ex),
     oneOf: (requirement, what, actual, allowed, ex) =>

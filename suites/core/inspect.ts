@@ -47,7 +47,8 @@ export function inspectExchange(spec: Spec, ex: Exchange, sink: Sink): void {
   }
 
   const schema = spec.responseSchema(opId, ex.status);
-  if (!schema) return;
+  // A refusal answered with a 2xx carries the error body, whose shape the document does not show.
+  if (!schema || ex.refusal) return;
   if (!hasBody || ex.jsonError) {
     const reason = hasBody ? `body is not JSON (${ex.jsonError})` : 'body is empty';
     sink(schema.rootRequirement, false, `${where}: ${reason}, a JSON body is required`, ex);

@@ -48,6 +48,11 @@ export interface Exchange {
   pathRewritten?: boolean;
   /** Where the request departs from the documented request shape: an answer to it can back a MUST only where the clause says so. */
   outsideShape?: string[];
+  /**
+   * A 2xx whose body is a refusal (`{"success": false, "message": ...}`), where the document does not show status
+   * codes: its success is the documented answer, not the status line (ApiDefinition.refusedIn2xx).
+   */
+  refusal?: true;
 }
 
 export interface Evidence {

@@ -28,6 +28,7 @@ import { maintenanceChecks } from './checks/maintenance';
 import { backupChecks } from './checks/backup';
 import { iconsChecks } from './checks/icons';
 import { OPS_CATALOGUE, OPS_SPEC } from './paths';
+import { opsRefusedIn2xx } from './refusal';
 import { embeddedOpsTarget, OPS_CREDENTIAL_PROBE, OPS_OPTIONS, OPS_ROLES, opsTarget, opsTargetFromEnv } from './target';
 
 const checks = registry([
@@ -95,5 +96,6 @@ export const opsApi: ApiDefinition = {
   targetFrom: opsTarget,
   targetFromEnv: opsTargetFromEnv,
   credentialProbe: OPS_CREDENTIAL_PROBE,
+  refusedIn2xx: opsRefusedIn2xx,
   startEmbedded: () => embeddedOpsTarget(),
 };

@@ -38,7 +38,8 @@ export const keyOf = (ex: Exchange): string | undefined => {
   return typeof k === 'string' ? k : undefined;
 };
 
-export const ok = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
+/** The documented success: a 2xx that is not a refusal in its body (statuses are not shown: ApiDefinition.refusedIn2xx). */
+export const ok = (ex: Exchange) => ex.status >= 200 && ex.status < 300 && !ex.refusal;
 
 /** "Response: empty": no body, or an empty JSON value ({}, [], null, ""), however padded. */
 export const emptyBody = (ex: Exchange) => ex.text.trim() === '' || ['{}', '[]', 'null', '""'].includes(JSON.stringify(ex.json));
