@@ -144,6 +144,22 @@ function queuedPacksMoveOn(inner: ApiHandler): ApiHandler {
 
 export const opsVariants: Variant<OpsConfig>[] = [
   {
+    id: 'create-ignores-key',
+    description:
+      'POST <object_type> with the _key of an existing object creates another object under a key of its own ("the created or updated object")',
+    wrap: mapRequest(
+      (r) =>
+        r.method === 'POST' &&
+        /\/itoa_interface\/(vLatest\/)?[a-z_]+$/.test(r.path) &&
+        !/\/get_/.test(r.path) &&
+        typeof (r.body as { _key?: unknown })?._key === 'string',
+      (r) => {
+        const { _key: _, ...rest } = r.body as Record<string, unknown>;
+        return withBody(r, rest);
+      },
+    ),
+  },
+  {
     id: 'untitled-create-not-kept',
     description: 'a service create without a title (outside the documented shape) answers a key under which nothing is stored',
     wrap: (inner) => (req) =>

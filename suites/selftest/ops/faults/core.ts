@@ -137,17 +137,16 @@ export const coreFaults: OpsFault[] = [
     ),
   },
   {
-    id: 'create-with-key-duplicates',
-    description: 'POST <object_type> ignores a given _key and creates a copy',
+    id: 'create-with-key-answers-but-keeps',
+    description: 'POST <object_type> with the _key of an existing object answers that _key but writes nothing',
     breaks: ['OPS-CORE-CREATE-UPSERT'],
     only: ['ops.core.create-or-update'],
-    wrap: mapRequest(
-      (r) => r.method === 'POST' && onType(r) && isObj(r.body) && r.body._key !== undefined,
-      (r) => {
-        const { _key: _, ...rest } = r.body as Doc;
-        return withBody(r, rest);
-      },
-    ),
+    wrap: (inner) => async (req) => {
+      const key = isObj(req.body) ? req.body._key : undefined;
+      if (!(req.method === 'POST' && onType(req) && typeof key === 'string')) return inner(req);
+      const found = await call(inner, req, 'GET', [segs(req)![0], key]);
+      return ok(found) ? { status: 200, body: { _key: key } } : inner(req);
+    },
   },
   {
     id: 'partial-update-not-written',
