@@ -6,7 +6,8 @@ export interface SendOptions {
   /** Principal role to authenticate as; `null` sends no credentials. Default: primary. */
   as?: string | null;
   params?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** An array is sent as the parameter repeated, once per element. */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   /** JSON-serialised request body. */
   body?: unknown;
   /** Body sent byte for byte (malformed-input checks). Wins over `body`. */
@@ -53,7 +54,10 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
     const finalPath = opts.path ? opts.path(path) : path;
     const base = opts.rawBody !== undefined && target.directUrl ? target.directUrl : target.baseUrl;
     const url = new URL(base.replace(/\/$/, '') + finalPath);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(opts.query ?? {})) {
+      if (Array.isArray(v)) for (const each of v) url.searchParams.append(k, each);
+      else if (v !== undefined) url.searchParams.set(k, String(v));
+    }
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     if (who?.authorization) headers.authorization = who.authorization;
     let body: string | undefined;

@@ -37,7 +37,8 @@ const pick = (d: Doc, fields: string[]) => Object.fromEntries(fields.map((f) => 
 const FIELDS = ['title', 'description', 'overview', 'cp_version'];
 
 const id = (key: string) => ({ content_pack_id: key });
-const list = (ctx: OpsContext, query: Record<string, string | number | undefined> = {}) => ctx.http.send('cpAuthList', { query });
+const list = (ctx: OpsContext, query: Record<string, string | number | readonly string[] | undefined> = {}) =>
+  ctx.http.send('cpAuthList', { query });
 const read = (ctx: OpsContext, key: string) => ctx.http.send('cpAuthGet', { params: id(key) });
 const keysOf = (ex: Exchange) => docs(ex.json).map((d) => String(d._key));
 
@@ -49,8 +50,9 @@ function packBody(ctx: OpsContext, name: string, extra: Doc = {}): Doc {
     cp_version: '1.0.0',
     metadata: { icon: null, main_screenshot: {}, screenshots: [] },
     ops_objects: {},
+    // Every platform_objects with the six arrays the document lists, user_selected_objects' too: a server may demand them.
     platform_objects: Object.fromEntries(KINDS.map((k) => [k, []])),
-    user_selected_objects: { ops_objects: {}, platform_objects: {} },
+    user_selected_objects: { ops_objects: {}, platform_objects: Object.fromEntries(KINDS.map((k) => [k, []])) },
     ...extra,
   };
 }
@@ -335,6 +337,22 @@ const LISTED = [
   'user_selected_objects',
 ];
 
+/** The forms an array parameter takes on a URL: comma-separated, the parameter repeated, a JSON array. */
+const ARRAY_FORMS: ((fields: string[]) => string | string[])[] = [(f) => f.join(','), (f) => f, (f) => JSON.stringify(f)];
+
+/**
+ * "`fields` (array)": how an array travels on a URL is not shown. The first form under which a list asked for two
+ * fields returns them as the full list has them is the one the server reads; the comma form when none is.
+ */
+async function arrayForm(ctx: OpsContext, byKey: Map<string, Doc>): Promise<(fields: string[]) => string | string[]> {
+  const probe = ['title', 'description'];
+  for (const form of ARRAY_FORMS) {
+    const got = docs((await list(ctx, { filter: ownFilter(ctx), fields: form(probe) })).json);
+    if (got.length && got.every((r) => probe.every((f) => same(r[f], byKey.get(String(r._key))?.[f])))) return form;
+  }
+  return ARRAY_FORMS[0]!;
+}
+
 const extraFields: OpsCheck = {
   id: 'ops.authoring.list-fields',
   title:
@@ -380,8 +398,9 @@ const extraFields: OpsCheck = {
         `counts look like ops_objects_counts ${JSON.stringify(rows[0].ops_objects_counts)}, platform_objects_counts ${JSON.stringify(rows[0].platform_objects_counts)}`,
       );
     const byKey = new Map(rows.map((r) => [String(r._key), r]));
+    const form = await arrayForm(ctx, byKey);
     const property = fc.asyncProperty(fc.subarray(LISTED, { minLength: 1 }), async (fields) => {
-      const ex = await list(ctx, { filter: ownFilter(ctx), fields: fields.join(',') });
+      const ex = await list(ctx, { filter: ownFilter(ctx), fields: form(fields) });
       const got = docs(ex.json);
       if (!ok(ex) || got.length !== made.length)
         throw new Violation(
@@ -406,7 +425,7 @@ const extraFields: OpsCheck = {
         const unasked = LISTED.filter((k) => r[k] !== undefined && !fields.includes(k));
         if (wrong.length || unasked.length)
           throw new Violation(
-            `fields=${fields.join(',')}: row ${r._key} ${wrong.length ? `has ${wrong.map((f) => `${f}=${JSON.stringify(r[f]).slice(0, 60)}`).join(', ')}, the full list ${wrong.map((f) => JSON.stringify(whole[f]).slice(0, 60)).join(', ')}` : `also carries ${unasked.join(', ')}`}`,
+            `fields=${fields.join(',')}: row ${r._key} ${wrong.length ? `has ${wrong.map((f) => `${f}=${compact(r[f])}`).join(', ')}, the full list ${wrong.map((f) => compact(whole[f])).join(', ')}` : `also carries ${unasked.join(', ')}`}`,
             'OPS-CPA-LIST',
             ex,
           );

@@ -367,7 +367,7 @@ export const installResolution: OpsCheck = {
         // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
         if (!failed.length)
           throw new Violation(
-            `${label}: the object is neither installed again (success) nor reported in failure: ${JSON.stringify(ex.json).slice(0, 200)}`,
+            `${label}: the object is neither installed again (success) nor reported in failure: ${compact(ex.json)}`,
             'OPS-ERR-CP-INSTALL-FAILURES',
             ex,
             {

@@ -79,7 +79,7 @@ export const libraryList: OpsCheck = {
       [],
       ex,
     );
-    if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${JSON.stringify(failed[0]).slice(0, 200)}`);
+    if (failed.length) ctx.observe('OPS-ERR-CP-LIST-FAILURES', `failure entries look like ${compact(failed[0])}`);
   },
 };
 

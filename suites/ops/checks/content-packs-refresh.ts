@@ -1,3 +1,4 @@
+import { compact } from '../../core/expect';
 import { ok, schemaFindings, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { listPacks, packsOf, idsOf } from './content-packs-support';
 
@@ -26,7 +27,7 @@ export const libraryRefresh: OpsCheck = {
         },
         ex,
       );
-      ctx.observe('OPS-CP-REFRESH-SYNC', `refresh with ${JSON.stringify(body)} reported ${JSON.stringify(ex.json).slice(0, 200)}`);
+      ctx.observe('OPS-CP-REFRESH-SYNC', `refresh with ${JSON.stringify(body)} reported ${compact(ex.json)}`);
     }
     const after = idsOf(packsOf(await listPacks(ctx)));
     // What refresh synchronizes is a configuration file, not the library list: the list is recorded, never judged.

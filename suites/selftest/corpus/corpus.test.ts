@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mustFailed, shouldFailed } from '../harness';
-import { expectCaught, expectedOf, mustFailures } from './expect';
+import { expectCaught, expectedOf, mustFailures, toolErrors } from './expect';
 import { loadCorpus } from './manifest';
 import { runServer } from './servers';
 
@@ -26,6 +26,7 @@ describe.concurrent.each(servers)('$name', (server) => {
     const report = await runServer(server);
     expect(sorted(mustFailed(report)), mustFailures(report).join('\n')).toEqual(sorted(expected.mustFailures));
     expect(report.summary.gate).toBe(expected.mustFailures.length ? 'fail' : 'pass');
+    expect(toolErrors(report), 'no check fails as a tool').toEqual([]);
     expect(sorted(shouldFailed(report))).toEqual(sorted(expected.warnings));
   });
 
@@ -34,6 +35,7 @@ describe.concurrent.each(servers)('$name', (server) => {
       const report = await runServer(server, { variant });
       expect(sorted(mustFailed(report)), `${changes}\n${mustFailures(report).join('\n')}`).toEqual(sorted(expected.mustFailures));
       expect(report.summary.gate).toBe(expected.mustFailures.length ? 'fail' : 'pass');
+      expect(toolErrors(report), 'no check fails as a tool').toEqual([]);
       expect(shouldFailed(report).filter((id) => !expected.warnings.includes(id))).toEqual([]);
     });
 

@@ -18,7 +18,11 @@ export interface Expected {
 export const mustFailures = (r: ComplianceReport) =>
   r.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => `${q.id}: ${q.evidence[0]?.message ?? q.reason}`);
 
+/** Requirements a check of the suite failed on as a tool (status error): never right on any server. */
+export const toolErrors = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'error').map((q) => `${q.id}: ${q.reason}`);
+
 export function expectCaught(report: ComplianceReport, want: Expected, clause: string): void {
+  expect(toolErrors(report), 'no check fails as a tool').toEqual([]);
   const failed = report.requirements.filter((q) => q.level === 'MUST' && q.status === 'failed').map((q) => q.id);
   for (const id of want.untested ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('untested');
   for (const id of want.should ?? []) expect(report.requirements.find((q) => q.id === id)?.status, `${id} (${clause})`).toBe('failed');

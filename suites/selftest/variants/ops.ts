@@ -144,6 +144,19 @@ function queuedPacksMoveOn(inner: ApiHandler): ApiHandler {
 
 export const opsVariants: Variant<OpsConfig>[] = [
   {
+    id: 'authoring-fields-repeated',
+    description: 'the authoring list reads "`fields` (array)" as the parameter repeated: a comma in one value is part of a field name',
+    wrap: mapRequest(
+      (r) => r.method === 'GET' && /\/content_pack_authorship\/content_pack\/?$/.test(r.path) && r.query.has('fields'),
+      (r) => {
+        const query = new URLSearchParams(r.query);
+        const names = r.query.getAll('fields').map((f) => (f.includes(',') ? '(no such field)' : f));
+        query.set('fields', names.join(','));
+        return { ...r, query };
+      },
+    ),
+  },
+  {
     id: 'create-ignores-key',
     description:
       'POST <object_type> with the _key of an existing object creates another object under a key of its own ("the created or updated object")',

@@ -11,7 +11,9 @@ import { stacksVariants } from './stacks';
 
 type Report = Awaited<ReturnType<typeof runAgainst>>;
 const failures = (r: Report, warns: string[] = []) =>
-  r.requirements.filter((q) => q.status === 'failed' && !warns.includes(q.id)).map((q) => `${q.id}: ${q.evidence[0]?.message}`);
+  r.requirements
+    .filter((q) => (q.status === 'failed' || q.status === 'error') && !warns.includes(q.id))
+    .map((q) => `${q.id}: ${q.evidence[0]?.message}`);
 /** A departure from a SHOULD is a warning: failed, at level SHOULD, and the gate still passes. */
 const expectWarnings = (r: Report, warns: string[] = []) => {
   for (const id of warns)
