@@ -128,7 +128,7 @@ export function listObjects(ctx: OpsCtx, rules: TypeRules, names: ListParamNames
 
 export function countObjects(ctx: OpsCtx, rules: TypeRules, filterName = 'filter'): ApiResponse {
   const count = countCollection(readableSource(ctx, rules.type), ctx.req.query, ctx.state.filters, filterName);
-  return { status: 200, body: { count } };
+  return count.ok ? { status: 200, body: { count: count.value } } : count.error;
 }
 
 export function readObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiResponse {
