@@ -12,6 +12,8 @@ const ALIAS_GROUPS: readonly (readonly string[])[] = [
   ['limit', 'count'],
   ['offset', 'skip'],
   ['filter', 'filter_data'],
+  // `is_partial` is what the platform SDK's helpers send (e.g. the ITSI Toolbox's KV-store helper).
+  ['is_partial_data', 'is_partial'],
 ];
 
 function groupOf(name: string): readonly string[] {
