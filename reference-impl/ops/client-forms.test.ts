@@ -43,6 +43,19 @@ describe('list parameter names', () => {
   });
 });
 
+describe('fields on single reads', () => {
+  it('narrows a read by key or name, and an is_event_id read, to the fields asked', async () => {
+    const call = opsClient();
+    const byName = await call('GET', `${CS}/${encodeURIComponent('Web latency breach')}`, { query: { fields: 'name,search' } });
+    expect(Object.keys(byName.body as Row).sort()).toEqual(['_key', 'name', 'object_type', 'search']);
+    const comments = await call('GET', `${EVENTS_PATH}/notable_event_comment/ep_web_latency`, {
+      query: { is_event_id: '1', fields: 'comment' },
+    });
+    expect(comments.body).toEqual([{ _key: 'cm_0001', object_type: 'notable_event_comment', comment: 'Looking into the load balancer' }]);
+    expect(Object.keys((await call('GET', `${ITOA_PATH}/service/svc_database`)).body as Row).length).toBeGreaterThan(4);
+  });
+});
+
 describe('correlation searches by name', () => {
   it('keeps names unique and refuses a name that is another search key', async () => {
     const call = opsClient();

@@ -18,7 +18,7 @@ import {
   updateObject,
 } from './objects';
 import { EVENTS } from './paths';
-import type { ListParamNames } from './query';
+import { type ListParamNames, projectAsAsked } from './query';
 import { completeName, keyForSegment } from './by-name';
 import { putCollection } from './collection-put';
 import { COMMENT_TYPE, createEventObject } from './event-writes';
@@ -100,7 +100,8 @@ function readOrByEvent(ctx: OpsCtx, rules: TypeRules): ApiResponse {
   if (!byEvent.ok) return byEvent.error;
   const key = byEvent.value ? ctx.params.key! : addressedKey(ctx, rules);
   if (!byEvent.value) return readObject(ctx, rules, key);
-  return { status: 200, body: readableObjects(ctx, rules.type).filter((d) => d.event_id === key) };
+  const mine = readableObjects(ctx, rules.type).filter((d) => d.event_id === key);
+  return { status: 200, body: mine.map((d) => projectAsAsked(d, ctx.req.query)) };
 }
 
 function actionList(ctx: OpsCtx): ApiResponse {

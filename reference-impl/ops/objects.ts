@@ -5,7 +5,7 @@ import type { Doc } from './config';
 import { nextWriteMicros, type OpsCtx } from './context';
 import { badRequest, forbidden, notFound } from './errors';
 import { arrayBody, boolParam, isPlainObject, objectBody } from './input';
-import { type ListParamNames, type RowSource, SHARED_LIST_PARAMS, countCollection, listCollection } from './query';
+import { type ListParamNames, type RowSource, SHARED_LIST_PARAMS, countCollection, listCollection, projectAsAsked } from './query';
 
 /**
  * How the server stamps an object type: `core` objects get the common fields, entities also the create/mod
@@ -135,7 +135,7 @@ export function countObjects(ctx: OpsCtx, rules: TypeRules, filterName = 'filter
 
 export function readObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiResponse {
   const doc = readableObject(ctx, rules.type, key);
-  return doc === undefined ? noSuchObject(rules.type, key) : { status: 200, body: doc };
+  return doc === undefined ? noSuchObject(rules.type, key) : { status: 200, body: projectAsAsked(doc, ctx.req.query) };
 }
 
 /** POST <type>: creates, or replaces the object whose `_key` the body carries. */

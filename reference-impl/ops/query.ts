@@ -111,6 +111,15 @@ export function project(doc: Doc, fields: readonly string[]): Doc {
   return out;
 }
 
+/**
+ * `doc` as a `fields` parameter asks, on a single read: the document gives single reads no parameters, but clients
+ * send `fields` there as on lists (the Ansible collection does), and a read must not answer fields it was not asked.
+ */
+export function projectAsAsked(doc: Doc, query: URLSearchParams): Doc {
+  const fields = fieldsParam(query, 'fields');
+  return fields === undefined ? doc : project(doc, fields);
+}
+
 /** Mongo order (missing sorts with null, first when ascending); ties broken by `_key` ascending for stable paging. */
 function sortRows(rows: Doc[], key: string, dir: 1 | -1): Doc[] {
   return rows

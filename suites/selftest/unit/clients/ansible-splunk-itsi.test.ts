@@ -12,7 +12,8 @@ import { EVENTS, kept, type Row, rows, session } from './runner';
  *   then GET it again for the result; when present POST correlation_search/<quote_plus(name)>?is_partial_data=1
  *   with {name, ...changed fields}.
  * - itsi_correlation_search absent: GET it, then DELETE correlation_search/<quote(name)>.
- * - itsi_correlation_search_info: GET correlation_search?fields=..&filter_data=..&count=N.
+ * - itsi_correlation_search_info: GET correlation_search?fields=..&filter_data=..&count=N, or one search:
+ *   GET correlation_search/<quote(name)>?fields=...
  * - itsi_episode_details_info: GET notable_event_group/?limit=N&skip=M..., GET notable_event_group/count.
  * - itsi_update_episode_details: GET notable_event_group/<id>, POST notable_event_group/<id>?is_partial_data=1.
  * - itsi_add_episode_comments: POST notable_event_comment {comment, event_id, is_group}.
@@ -70,6 +71,11 @@ describe(CLIENT, () => {
       await ok('GET', CS, { query: { ...JSON_OUT, fields: 'name,title', filter_data: JSON.stringify({ enabled: 0 }) } }),
     );
     expect(filtered.map((c) => c._key)).toEqual(['cs_db_errors']);
+    // By name, with fields: GET correlation_search/<quote(name)>?output_mode=json&fields=...
+    const byName = await ok('GET', `${CS}/${encodeURIComponent('Database error burst')}`, {
+      query: { ...JSON_OUT, fields: 'name,search' },
+    });
+    expect(Object.keys(byName as Row).sort()).toEqual(['_key', 'name', 'object_type', 'search']);
   });
 
   it('episode details: pages the episodes, counts them, updates one and comments on it', async () => {
