@@ -49,6 +49,11 @@ function answer(ctx: OpsCtx, rules: TypeRules, res: ApiResponse): ApiResponse {
  * key, so `<type>/<name>` reads it back at once, as every client of correlation searches expects.
  */
 export function createEventObject(ctx: OpsCtx, rules: TypeRules): ApiResponse {
+  // Breaking an episode (the SOAR connector's "break episode") is not in the document. Served as a plain POST it
+  // would replace the episode with the few fields sent, so it is refused and the episode left as it is.
+  if (ctx.req.query.has('break_group_policy_id')) {
+    return badRequest('break_group_policy_id (breaking an episode) is not supported: the episode is left unchanged');
+  }
   const parsed = objectBody(ctx.req);
   if (!parsed.ok) return parsed.error;
   const body: Doc = { ...parsed.value };

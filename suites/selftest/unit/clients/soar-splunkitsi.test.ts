@@ -7,6 +7,8 @@ import { EVENTS, ITOA, MAINTENANCE, kept, type Row, rows, session } from './runn
  * - test connectivity: GET itoa_interface/get_supported_object_types/
  * - get episode / update episode / close episode: GET notable_event_group/<id>, then
  *   PUT notable_event_group/<id>?is_partial_data=1 with {status, severity, owner} (close sends status 5).
+ * - break episode: GET notable_event_group/<id>, POST notable_event_group?break_group_policy_id=<policy> with
+ *   {_key: <id>, status, title, description, severity, owner}.
  * - add episode comment: GET notable_event_group/<id>, POST notable_event_comment {event_id, comment}, then reads
  *   response["comment_id"] (a missing one fails the action, after the comment was stored).
  * - add episode ticket: POST ticketing {ids: [<id>], ticket_system, ticket_id, ticket_url};
@@ -31,6 +33,16 @@ describe(CLIENT, () => {
     await ok('PUT', `${GROUP}/${id}`, { query: PARTIAL, body: { severity: '5', owner: 'admin' } });
     await ok('PUT', `${GROUP}/${id}`, { query: PARTIAL, body: { status: '5' } });
     expect(await ok('GET', `${GROUP}/${id}`)).toMatchObject({ ...kept(before), severity: '5', owner: 'admin', status: '5' });
+  });
+
+  it('break episode is refused and leaves the episode as it was', async () => {
+    const { ok, send } = session(CLIENT);
+    const id = 'ep_web_latency';
+    const before = await ok('GET', `${GROUP}/${id}`);
+    const payload = { _key: id, status: '2', title: 'broken', description: 'broken off', severity: '4', owner: 'admin' };
+    const res = await send('POST', GROUP, { query: { break_group_policy_id: 'nap_default' }, body: payload });
+    expect(res.status).toBe(400);
+    expect(await ok('GET', `${GROUP}/${id}`)).toEqual(before);
   });
 
   it('add episode comment answers the comment_id the connector reads, and stores one comment', async () => {
