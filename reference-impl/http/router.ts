@@ -6,7 +6,7 @@ export interface Route<F> {
   fn: F;
 }
 
-export type RouteMatch<F> = { fn: F; params: Record<string, string> } | { allowed: string[] };
+export type RouteMatch<F> = { fn: F; params: Record<string, string>; pattern: string } | { allowed: string[] };
 
 export function route<F>(method: string, pattern: string, fn: F): Route<F> {
   return { method: method.toUpperCase(), pattern, segments: pattern.split('/'), fn };
@@ -67,7 +67,7 @@ export function match<F>(routes: readonly Route<F>[], method: string, path: stri
   if (hits.length === 0) return undefined;
   const wanted = method.toUpperCase();
   const hit = hits.find((h) => h.route.method === wanted) ?? (wanted === 'HEAD' ? hits.find((h) => h.route.method === 'GET') : undefined);
-  if (hit !== undefined) return { fn: hit.route.fn, params: hit.params };
+  if (hit !== undefined) return { fn: hit.route.fn, params: hit.params, pattern: hit.route.pattern };
   const allowed = [...new Set(hits.map((h) => h.route.method))];
   if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.splice(allowed.indexOf('GET') + 1, 0, 'HEAD');
   return { allowed };

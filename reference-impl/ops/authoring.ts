@@ -109,6 +109,7 @@ function list(ctx: OpsCtx): ApiResponse {
   const listed = listRows(packs, q, ctx.state.filters, {
     names: { filter: 'filter', sortKey: 'sort_key', sortDir: 'sort_dir', offset: 'offset', limit: 'count', fields: 'fields' },
     skipProjection: true,
+    accepts: ['search'],
   });
   if (!listed.ok) return listed.error;
   const { rows, fields } = listed.value;

@@ -13,12 +13,16 @@ describe('PUT on an object path updates like POST', () => {
   const cases = [
     { path: `${ITOA_PATH}/service`, body: { title: 'Checkout' } },
     { path: `${ITOA_PATH}/kpi_base_search`, body: { title: 'Base' } },
-    { path: `${MAINTENANCE_PATH}/maintenance_calendar`, body: { title: 'Patch', start_time: 1700000000, end_time: 1700003600 } },
+    {
+      path: `${MAINTENANCE_PATH}/maintenance_calendar`,
+      body: { title: 'Patch', start_time: 1700000000, end_time: 1700003600 },
+      upsert: true,
+    },
     { path: `${BACKUP_PATH}/backup_restore`, body: { title: 'Nightly', job_type: 'Backup', status: 'Queued' } },
     { path: `${ITOA_PATH}/content_pack_authorship/content_pack`, body: { title: 'My pack' } },
   ];
 
-  it.each(cases)('$path: partial and full updates', async ({ path, body }) => {
+  it.each(cases)('$path: partial and full updates', async ({ path, body, upsert }) => {
     const call = opsClient();
     const key = ((await call('POST', path, { body: { ...body, description: 'first', extra: 1 } })).body as Row)._key as string;
 
@@ -34,7 +38,9 @@ describe('PUT on an object path updates like POST', () => {
     expect(replaced).toMatchObject({ ...body, description: 'third' });
     expect(replaced.extra).toBeUndefined();
 
-    expect((await call('PUT', `${path}/no_such_key`, { body })).status).toBe(404);
+    // An unknown key is a 404, except where the type upserts (maintenance windows): then it is created there.
+    expect((await call('PUT', `${path}/no_such_key`, { body })).status).toBe(upsert ? 200 : 404);
+    expect((await call('GET', `${path}/no_such_key`)).status).toBe(upsert ? 200 : 404);
     // A read-only user is still refused.
     expect((await call('PUT', `${path}/${key}`, { as: 'analyst', body })).status).toBe(403);
   });
@@ -168,6 +174,9 @@ describe('bodies wrapped in data', () => {
       `${ITOA_PATH}/service/bulk_update`,
       `${ITOA_PATH}/entity/retire`,
       `${EVENTS_PATH}/notable_event_aggregation_policy`,
+      `${EVENTS_PATH}/notable_event_group`,
+      `${EVENTS_PATH}/correlation_search/Web+latency+breach`,
+      `${EVENTS_PATH}/notable_event_comment`,
       `${EVENTS_PATH}/notable_event_actions/email`,
       `${EVENTS_PATH}/ticketing`,
       `${ITOA_PATH}/content_pack/DA-OPS-CP-unix/2.0.1/install`,

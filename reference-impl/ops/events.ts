@@ -10,7 +10,6 @@ import {
   type TypeRules,
   bulkUpdate,
   countObjects,
-  createObject,
   deleteObject,
   deleteObjects,
   listObjects,
@@ -19,7 +18,10 @@ import {
   updateObject,
 } from './objects';
 import { EVENTS } from './paths';
-import type { ListParamNames } from './query';
+import { type ListParamNames, projectAsAsked } from './query';
+import { completeName, keyForSegment } from './by-name';
+import { putCollection } from './collection-put';
+import { COMMENT_TYPE, createEventObject } from './event-writes';
 
 /** Event management names the paging and filter parameters its own way. */
 const EVENT_LIST_PARAMS: ListParamNames = {
@@ -30,8 +32,6 @@ const EVENT_LIST_PARAMS: ListParamNames = {
   limit: 'limit',
   fields: 'fields',
 };
-
-const COMMENT_TYPE = 'notable_event_comment';
 
 function prepareComment(doc: Doc, _previous: Doc | undefined, ctx: OpsCtx): string | undefined {
   if (typeof doc.comment !== 'string' || doc.comment === '') return 'comment must be a non-empty string';
@@ -52,6 +52,12 @@ function prepareTag(doc: Doc, _previous: Doc | undefined, ctx: OpsCtx): string |
 const RULES = new Map<string, TypeRules>(EVENT_TYPES.map((type): [string, TypeRules] => [type, { type, required: [], flavor: 'event' }]));
 RULES.set(COMMENT_TYPE, { type: COMMENT_TYPE, required: [], flavor: 'event', prepare: prepareComment });
 RULES.set('notable_event_tag', { type: 'notable_event_tag', required: [], flavor: 'event', prepare: prepareTag });
+RULES.set('correlation_search', {
+  type: 'correlation_search',
+  required: [],
+  flavor: 'event',
+  prepare: (doc, previous, ctx) => completeName(doc, previous, ctx, 'correlation_search'),
+});
 
 /**
  * Path names of stored types: real deployments serve aggregation policies (object_type `notable_aggregation_policy`,
@@ -85,13 +91,17 @@ function withType(fn: (ctx: OpsCtx, rules: TypeRules) => ApiResponse, appendOnly
   };
 }
 
+/** The `_key` the `<type>/<key>` segment names: the key itself, or the name of a named object (correlation searches). */
+const addressedKey = (ctx: OpsCtx, rules: TypeRules) => keyForSegment(ctx, rules.type, ctx.params.key!);
+
 /** GET <type>/<key>; with is_event_id the key is an episode id and the answer every object of that episode. */
 function readOrByEvent(ctx: OpsCtx, rules: TypeRules): ApiResponse {
   const byEvent = boolParam(ctx.req.query, 'is_event_id');
   if (!byEvent.ok) return byEvent.error;
-  const key = ctx.params.key!;
+  const key = byEvent.value ? ctx.params.key! : addressedKey(ctx, rules);
   if (!byEvent.value) return readObject(ctx, rules, key);
-  return { status: 200, body: readableObjects(ctx, rules.type).filter((d) => d.event_id === key) };
+  const mine = readableObjects(ctx, rules.type).filter((d) => d.event_id === key);
+  return { status: 200, body: mine.map((d) => projectAsAsked(d, ctx.req.query)) };
 }
 
 function actionList(ctx: OpsCtx): ApiResponse {
@@ -132,7 +142,8 @@ export const eventRoutes: Route<OpsRouteFn>[] = [
     `${EVENTS}/:objectType`,
     withType((ctx, rules) => listObjects(ctx, rules, EVENT_LIST_PARAMS)),
   ),
-  route('POST', `${EVENTS}/:objectType`, withType(createObject)),
+  route('POST', `${EVENTS}/:objectType`, withType(createEventObject)),
+  route('PUT', `${EVENTS}/:objectType`, withType(putCollection, APPEND_ONLY_COLLECTION)),
   route(
     'DELETE',
     `${EVENTS}/:objectType`,
@@ -148,16 +159,16 @@ export const eventRoutes: Route<OpsRouteFn>[] = [
   route(
     'POST',
     `${EVENTS}/:objectType/:key`,
-    withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM),
+    withType((ctx, rules) => updateObject(ctx, rules, addressedKey(ctx, rules)), APPEND_ONLY_ITEM),
   ),
   route(
     'PUT',
     `${EVENTS}/:objectType/:key`,
-    withType((ctx, rules) => updateObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM),
+    withType((ctx, rules) => updateObject(ctx, rules, addressedKey(ctx, rules)), APPEND_ONLY_ITEM),
   ),
   route(
     'DELETE',
     `${EVENTS}/:objectType/:key`,
-    withType((ctx, rules) => deleteObject(ctx, rules, ctx.params.key!), APPEND_ONLY_ITEM),
+    withType((ctx, rules) => deleteObject(ctx, rules, addressedKey(ctx, rules)), APPEND_ONLY_ITEM),
   ),
 ];

@@ -37,6 +37,12 @@ const ROUTES: Route<OpsRouteFn>[] = [
   ...iconRoutes,
 ];
 
+/** Whether a route's path ends in the key of one object (`<type>/:key`), not in a collection. */
+function namesOneObject(pattern: string): boolean {
+  const last = pattern.slice(pattern.lastIndexOf('/') + 1);
+  return last.startsWith(':') && last !== ':objectType';
+}
+
 /**
  * The ops API as one in-process handler. Each call gets its own store seeded from the config, so two handlers
  * never see each other's writes.
@@ -55,8 +61,9 @@ export function createOpsHandler(config: OpsConfig, clock: Clock = systemClock):
       return forbidden(`User "${user.name}" is read-only and cannot ${req.method.toUpperCase()} here`);
     }
     // Trailing slashes are dropped to match routes (`content_pack/` is a documented form), but `DELETE <type>/`
-    // names an empty key: it must not become `DELETE <type>`, which deletes every row.
-    if (req.method.toUpperCase() === 'DELETE' && req.path.endsWith('/')) {
+    // names an empty key: it must not become `DELETE <type>`, which deletes every row. `DELETE <type>/<key>/` (as
+    // scripts build it) still names one object, so it is served.
+    if (req.method.toUpperCase() === 'DELETE' && req.path.endsWith('/') && !namesOneObject(found.pattern)) {
       return badRequest(
         `The last segment of ${req.path.slice(0, 200)} is empty: DELETE needs the key of the object after the slash (send DELETE without the trailing slash to delete by filter)`,
       );

@@ -1,6 +1,7 @@
 import type { ApiRequest } from '../http/types';
 import type { Doc } from './config';
 import { badRequest } from './errors';
+import { aliasedParam } from './param-aliases';
 import type { Checked } from './query';
 export { isPlainObject } from '../http/json';
 import { isPlainObject } from '../http/json';
@@ -101,9 +102,11 @@ export function arrayBody(req: ApiRequest): Checked<unknown[]> {
   return { ok: true, value };
 }
 
-/** A Boolean given as 1/0 (or true/false); absent or empty is `fallback`. */
+/** A Boolean given as 1/0 (or true/false), under any of its names; absent or empty is `fallback`. */
 export function boolParam(query: URLSearchParams, name: string, fallback = false): Checked<boolean> {
-  const raw = query.get(name);
+  const given = aliasedParam(query, name);
+  if (!given.ok) return given;
+  const raw = given.value;
   if (raw === null || raw.trim() === '') return { ok: true, value: fallback };
   const v = raw.trim().toLowerCase();
   if (v === '1' || v === 'true') return { ok: true, value: true };

@@ -9,8 +9,14 @@ import { MAINTENANCE } from './paths';
 
 const isEpochSeconds = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 
+/** `"1700000000"` as 1700000000: scripts send epoch seconds as strings; the document's field is a number. */
+function numericString(v: unknown): unknown {
+  return typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v;
+}
+
 function prepareWindow(doc: Doc): string | undefined {
   for (const field of ['start_time', 'end_time']) {
+    if (doc[field] !== undefined) doc[field] = numericString(doc[field]);
     if (doc[field] !== undefined && !isEpochSeconds(doc[field])) return `${field} must be epoch seconds (a number)`;
   }
   if (isEpochSeconds(doc.start_time) && isEpochSeconds(doc.end_time) && (doc.end_time as number) < (doc.start_time as number)) {
@@ -29,6 +35,10 @@ function prepareWindow(doc: Doc): string | undefined {
   return undefined;
 }
 
-const RULES: TypeRules = { type: MAINTENANCE_TYPE, required: ['title'], flavor: 'core', prepare: prepareWindow };
+/**
+ * Windows upsert: an update of a key that does not exist yet creates the window under that key, as the ITSI
+ * Toolbox's `mwcal mode=upsert` expects of `POST maintenance_calendar/<key>` (the document leaves that case open).
+ */
+const RULES: TypeRules = { type: MAINTENANCE_TYPE, required: ['title'], flavor: 'core', prepare: prepareWindow, upsert: true };
 
 export const maintenanceRoutes: Route<OpsRouteFn>[] = crudRoutes(MAINTENANCE, [RULES]);

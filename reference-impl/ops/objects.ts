@@ -5,7 +5,7 @@ import type { Doc } from './config';
 import { nextWriteMicros, type OpsCtx } from './context';
 import { badRequest, forbidden, notFound } from './errors';
 import { arrayBody, boolParam, isPlainObject, objectBody } from './input';
-import { type ListParamNames, type RowSource, SHARED_LIST_PARAMS, countCollection, listCollection } from './query';
+import { type ListParamNames, type RowSource, SHARED_LIST_PARAMS, countCollection, listCollection, projectAsAsked } from './query';
 
 /**
  * How the server stamps an object type: `core` objects get the common fields, entities also the create/mod
@@ -23,6 +23,8 @@ export interface TypeRules {
   prepare?(doc: Doc, previous: Doc | undefined, ctx: OpsCtx): string | undefined;
   /** Why this object may not be deleted, when it may not. */
   undeletable?(doc: Doc, ctx: OpsCtx): string | undefined;
+  /** An update of a key that does not exist yet creates the object under that key (maintenance windows). */
+  upsert?: boolean;
 }
 
 const MAX_KEY_LENGTH = 1024;
@@ -81,7 +83,7 @@ function stamp(ctx: OpsCtx, rules: TypeRules, doc: Doc, previous: Doc | undefine
 }
 
 /** Completes and checks one object without storing it; a string is the 400 message. */
-function buildObject(ctx: OpsCtx, rules: TypeRules, content: Doc, previous: Doc | undefined): string | Doc {
+export function buildObject(ctx: OpsCtx, rules: TypeRules, content: Doc, previous: Doc | undefined): string | Doc {
   const missing = checkRequired(rules, content);
   if (missing !== undefined) return missing;
   const doc = stamp(ctx, rules, content, previous);
@@ -128,12 +130,12 @@ export function listObjects(ctx: OpsCtx, rules: TypeRules, names: ListParamNames
 
 export function countObjects(ctx: OpsCtx, rules: TypeRules, filterName = 'filter'): ApiResponse {
   const count = countCollection(readableSource(ctx, rules.type), ctx.req.query, ctx.state.filters, filterName);
-  return { status: 200, body: { count } };
+  return count.ok ? { status: 200, body: { count: count.value } } : count.error;
 }
 
 export function readObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiResponse {
   const doc = readableObject(ctx, rules.type, key);
-  return doc === undefined ? noSuchObject(rules.type, key) : { status: 200, body: doc };
+  return doc === undefined ? noSuchObject(rules.type, key) : { status: 200, body: projectAsAsked(doc, ctx.req.query) };
 }
 
 /** POST <type>: creates, or replaces the object whose `_key` the body carries. */
@@ -171,8 +173,21 @@ export function updateObject(ctx: OpsCtx, rules: TypeRules, key: string): ApiRes
   const body = objectBody(ctx.req);
   if (!body.ok) return body.error;
   const previous = readableObject(ctx, rules.type, key);
-  if (previous === undefined) return noSuchObject(rules.type, key);
+  if (previous === undefined) return rules.upsert ? createAtKey(ctx, rules, key, body.value) : noSuchObject(rules.type, key);
   const written = writeObject(ctx, rules, updatedContent(key, body.value, previous, partial.value), previous);
+  if (typeof written === 'string') return badRequest(written);
+  return { status: 200, body: { _key: key } };
+}
+
+/**
+ * An update of a key that does not exist yet, on a type that upserts: the object is created under that key (as
+ * POST <type> does with a new `_key`), so it needs the whole object whatever is_partial_data says.
+ */
+function createAtKey(ctx: OpsCtx, rules: TypeRules, key: string, body: Doc): ApiResponse {
+  const bad = checkKey(key);
+  if (bad !== undefined) return badRequest(bad);
+  if (ctx.state.store.has(rules.type, key)) return forbidden(`Cannot write ${rules.type} "${key}"`);
+  const written = writeObject(ctx, rules, merge(body, { _key: key }), undefined);
   if (typeof written === 'string') return badRequest(written);
   return { status: 200, body: { _key: key } };
 }

@@ -5,6 +5,7 @@ import type { FilterCompiler, Predicate } from './filter';
 import { compareRows, rowKey, sortValue } from './order';
 import type { Store } from './store';
 import { isPlainObject } from '../http/json';
+import { aliasedParam, unsupportedSelector } from './param-aliases';
 
 /** Names of the list parameters; event management says `skip`/`filter_data`, the content-pack list `count`. */
 export interface ListParamNames {
@@ -30,9 +31,16 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: ApiRespons
 const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
 const fail = <T>(error: ApiResponse): Checked<T> => ({ ok: false, error });
 
-/** A non-negative integer parameter; absent or empty is undefined. */
+/**
+ * A non-negative integer parameter, read under any of its names (`limit`/`count`, `offset`/`skip`); absent or empty
+ * is undefined.
+ */
 export function intParam(query: URLSearchParams, name: string): Checked<number | undefined> {
-  const raw = query.get(name);
+  const raw = aliasedParam(query, name);
+  return raw.ok ? intValue(raw.value, name) : raw;
+}
+
+function intValue(raw: string | null, name: string): Checked<number | undefined> {
   if (raw === null || raw.trim() === '') return ok(undefined);
   if (!/^\s*\d+\s*$/.test(raw)) return fail(badRequest(`${name} must be a non-negative integer, got "${raw.slice(0, 100)}"`));
   return ok(Number(raw));
@@ -103,6 +111,15 @@ export function project(doc: Doc, fields: readonly string[]): Doc {
   return out;
 }
 
+/**
+ * `doc` as a `fields` parameter asks, on a single read: the document gives single reads no parameters, but clients
+ * send `fields` there as on lists (the Ansible collection does), and a read must not answer fields it was not asked.
+ */
+export function projectAsAsked(doc: Doc, query: URLSearchParams): Doc {
+  const fields = fieldsParam(query, 'fields');
+  return fields === undefined ? doc : project(doc, fields);
+}
+
 /** Mongo order (missing sorts with null, first when ascending); ties broken by `_key` ascending for stable paging. */
 function sortRows(rows: Doc[], key: string, dir: 1 | -1): Doc[] {
   return rows
@@ -121,6 +138,8 @@ export interface ListOutcome {
 
 export interface ListOptions {
   names?: ListParamNames;
+  /** Selection parameters the caller applies itself (e.g. `search` on the authoring list), so not refused here. */
+  accepts?: readonly string[];
   /** Leave the rows whole even when `fields` is given (the caller projects after adding computed fields). */
   skipProjection?: boolean;
 }
@@ -134,7 +153,9 @@ interface Paging {
 }
 
 /** The paging and sort parameters, checked in the order the scan always checked them. */
-function pagingParams(query: URLSearchParams, names: ListParamNames): Checked<Paging> {
+function pagingParams(query: URLSearchParams, names: ListParamNames, accepts?: readonly string[]): Checked<Paging> {
+  const unsupported = unsupportedSelector(query, accepts);
+  if (!unsupported.ok) return unsupported;
   const offset = intParam(query, names.offset);
   if (!offset.ok) return offset;
   const limit = intParam(query, names.limit);
@@ -163,10 +184,12 @@ function finish(
 /** Filter, sort, page and project `docs` as the shared query parameters ask: a plain scan of the rows. */
 export function listRows(docs: Doc[], query: URLSearchParams, filters: FilterCompiler, opts: ListOptions = {}): Checked<ListOutcome> {
   const names = opts.names ?? SHARED_LIST_PARAMS;
-  const paging = pagingParams(query, names);
+  const paging = pagingParams(query, names, opts.accepts);
   if (!paging.ok) return paging;
   const { start, end, dir, sortKey } = paging.value;
-  const predicate = filters.compile(query.get(names.filter));
+  const filter = aliasedParam(query, names.filter);
+  if (!filter.ok) return filter;
+  const predicate = filters.compile(filter.value);
   let rows = docs.filter(predicate);
   const total = rows.length;
   if (sortKey !== undefined) rows = sortRows(rows, sortKey, dir);
@@ -232,10 +255,12 @@ export function listCollection(
   opts: CollectionListOptions = {},
 ): Checked<CollectionListOutcome> {
   const names = opts.names ?? SHARED_LIST_PARAMS;
-  const paging = pagingParams(query, names);
+  const paging = pagingParams(query, names, opts.accepts);
   if (!paging.ok) return paging;
   const { start, end, dir, sortKey } = paging.value;
-  const plan = filters.plan(query.get(names.filter));
+  const filter = aliasedParam(query, names.filter);
+  if (!filter.ok) return filter;
+  const plan = filters.plan(filter.value);
   const { visible } = src;
   const predicate = plan.predicate;
   const matches: Predicate = plan.matchesAll
@@ -279,15 +304,20 @@ export function listCollection(
   return ok({ total: needTotal ? total : undefined, ...finish(rows, query, names, opts) });
 }
 
-/** How many rows of the collection match the filter parameter; an incorrect filter matches every row. */
-export function countCollection(src: RowSource, query: URLSearchParams, filters: FilterCompiler, filterName = 'filter'): number {
-  const plan = filters.plan(query.get(filterName));
+/**
+ * How many rows of the collection match the filter parameter (under either of its names); an incorrect filter
+ * matches every row.
+ */
+export function countCollection(src: RowSource, query: URLSearchParams, filters: FilterCompiler, filterName = 'filter'): Checked<number> {
+  const filter = aliasedParam(query, filterName);
+  if (!filter.ok) return filter;
+  const plan = filters.plan(filter.value);
   const { visible } = src;
-  if (plan.matchesAll && visible === undefined) return src.store.size(src.collection);
+  if (plan.matchesAll && visible === undefined) return ok(src.store.size(src.collection));
   const candidates = narrowest(src, plan.equalities);
   let count = 0;
   for (const doc of candidates ?? src.store.values(src.collection)) {
     if ((visible === undefined || visible(doc)) && (plan.matchesAll || plan.predicate(doc))) count++;
   }
-  return count;
+  return ok(count);
 }

@@ -80,24 +80,34 @@ function ticketFields(ctx: OpsCtx, body: Doc, idNames: string[]): { ids: string;
     if (typeof v !== 'string' || v.trim() === '') return `${name} is required and must be a non-empty string`;
     values[name] = v;
   }
-  let ids = '';
+  const ids = idsOf(pick, idNames);
+  return typeof ids === 'string' ? ids : { ids: ids.join(','), ticket: values as unknown as Ticket };
+}
+
+/**
+ * The episode ids under each of `idNames` (`id` and `ids` name the same thing: the document gives `id` for
+ * `POST ticketing` and `ids` for `ticketing/<key>`, and the SOAR connector sends `ids` to both), each a string of
+ * comma-separated ids or an array of id strings. All of them are linked; a string is the 400 message.
+ */
+function idsOf(pick: (name: string) => unknown, idNames: string[]): string[] | string {
+  const ids: string[] = [];
   for (const name of idNames) {
     const v = pick(name);
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') return `${name} must be a string of episode identifiers`;
-    ids = v;
-    break;
+    if (typeof v === 'string') ids.push(v);
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) ids.push(...v);
+    else return `${name} must be a string of episode identifiers (or an array of them)`;
   }
-  return { ids, ticket: values as unknown as Ticket };
+  return ids;
 }
 
 function create(ctx: OpsCtx): ApiResponse {
   const body = optionalObjectBody(ctx.req);
   if (!body.ok) return body.error;
-  const fields = ticketFields(ctx, body.value, ['id']);
+  const fields = ticketFields(ctx, body.value, ['id', 'ids']);
   if (typeof fields === 'string') return badRequest(fields);
   const ids = episodeIds(fields.ids);
-  if (ids.length === 0) return badRequest('id is required and must hold the episode identifier(s)');
+  if (ids.length === 0) return badRequest('id (or ids) is required and must hold the episode identifier(s)');
   const refusal = tooManyEpisodes(ids);
   if (refusal !== undefined) return refusal;
   const keys = linkTicket(ctx, ids, fields.ticket);
