@@ -54,11 +54,11 @@ export interface CheckEnv {
 }
 
 /**
- * A check, with the attempts that make its verdict hold on a real deployment. A MUST failure on the first attempt is
- * checked again with every read after a write held back by the settle bound (`settleS`): when that attempt passes,
- * the failure was the target showing a write late, which the documents allow, and the verdict is that attempt's, the
- * lag recorded as an observation. A failure that also appears when reads wait is the server's; further attempts
- * (`retries`) only tell whether it is intermittent.
+ * A check, with the attempts that make its verdict hold on a real deployment. A failure on the first attempt is
+ * checked again with every read after a write held back by the settle bound (`settleS`): a requirement that attempt
+ * passes was failed by the target showing a write late, which the documents allow, and the lag is recorded as an
+ * observation. A failure that also appears when reads wait is the server's; further attempts (`retries`) only tell
+ * whether a MUST failure is intermittent.
  */
 export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv): Promise<CheckRun> {
   const missing = (check.needs ?? []).filter((role) => !env.target.principals[role]);
@@ -73,18 +73,17 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
       'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name',
     );
   }
-  // Only a failed MUST is worth a re-run: a SHOULD only warns, and re-running the check would multiply its requests.
   const levels = levelsOf(def.catalogueFile);
   const mustFailed = (run: CheckRun) => run.records.some((r) => r.outcome === 'fail' && levels.get(r.requirement) === 'MUST');
   const first = await attemptCheck(def, check, env, 1);
-  if (!mustFailed(first) || first.lostTarget) return first;
-  let base = first;
   const settleMs = env.options.settleS * 1000;
+  // A warning is worth the settled attempt too (a lagging target must not warn either); only a MUST is worth retries.
+  const judgedFailed = failedRequirements(first, (id) => levels.get(id) !== 'unspecified');
+  if (first.lostTarget || !judgedFailed.length || (settleMs === 0 && !mustFailed(first))) return first;
+  let base = first;
   if (settleMs > 0) {
-    const settled = await attemptCheck(def, check, env, 2, settleMs);
-    base = merged(settled, [first]);
-    if (!mustFailed(settled)) return withLag(settled, first, env.options.settleS, levels);
-    if (settled.lostTarget) return base;
+    base = settledVerdict(first, await attemptCheck(def, check, env, 2, settleMs), judgedFailed, env.options.settleS);
+    if (!mustFailed(base) || base.lostTarget) return base;
   }
   for (let extra = 1; extra <= env.options.retries; extra++) {
     const run = await attemptCheck(def, check, env, base.attempts + 1, settleMs || undefined);
@@ -99,6 +98,34 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
   return base;
 }
 
+/** The requirements a run failed that `judged` picks, each once. */
+const failedRequirements = (run: CheckRun, judged: (id: string) => boolean) => [
+  ...new Set(run.records.filter((r) => r.outcome === 'fail' && judged(r.requirement)).map((r) => r.requirement)),
+];
+
+/**
+ * The verdict once reads waited for writes: a requirement the first attempt failed is cleared only when the settled
+ * attempt passed it (an assertion ran and held); one the settled attempt could not judge (its set-up failed, say)
+ * keeps the first attempt's failures, so a bug that also undoes the set-up is not lost.
+ */
+function settledVerdict(first: CheckRun, settled: CheckRun, failedFirst: string[], settleS: number): CheckRun {
+  const outcomes = (id: string) => new Set(settled.records.filter((r) => r.requirement === id).map((r) => r.outcome));
+  const cleared = failedFirst.filter((id) => outcomes(id).has('pass') && !outcomes(id).has('fail'));
+  const unjudged = failedFirst.filter((id) => !outcomes(id).has('pass') && !outcomes(id).has('fail'));
+  settled.records.push(...first.records.filter((r) => r.outcome === 'fail' && unjudged.includes(r.requirement)));
+  const run = merged(settled, [first]);
+  for (const id of cleared) {
+    const failure = first.records.find((r) => r.outcome === 'fail' && r.requirement === id)!;
+    run.observations.push({
+      requirement: id,
+      check: failure.check,
+      note: `read right after a write it failed (${failure.message}); with each read ${settleS} s after the last write it held: the target shows writes late, which the document allows`,
+    });
+  }
+  if (cleared.length) run.settled = cleared;
+  return run;
+}
+
 /** `run`'s verdict, with the cost of the other attempts added to it. */
 function merged(run: CheckRun, others: CheckRun[]): CheckRun {
   for (const o of others) {
@@ -107,23 +134,6 @@ function merged(run: CheckRun, others: CheckRun[]): CheckRun {
     run.cleanup.failed.push(...o.cleanup.failed);
     run.requests += o.requests;
   }
-  return run;
-}
-
-/** The settled attempt's verdict; each MUST the first attempt failed keeps what it saw, as an observation of lag. */
-function withLag(settled: CheckRun, first: CheckRun, settleS: number, levels: Map<string, string>): CheckRun {
-  const run = merged(settled, [first]);
-  const seen = new Set<string>();
-  for (const r of first.records) {
-    if (r.outcome !== 'fail' || levels.get(r.requirement) !== 'MUST' || seen.has(r.requirement)) continue;
-    seen.add(r.requirement);
-    run.observations.push({
-      requirement: r.requirement,
-      check: r.check,
-      note: `read right after a write it failed (${r.message}); with each read ${settleS} s after the last write it held: the target shows writes late, which the document allows`,
-    });
-  }
-  run.settled = [...seen];
   return run;
 }
 

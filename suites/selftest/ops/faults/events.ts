@@ -56,6 +56,26 @@ function deletableComments(inner: ApiHandler): ApiHandler {
   };
 }
 
+/** Updates of a comment by key are served: the comment then reads as updated, in its read and in lists. */
+function editableComments(inner: ApiHandler): ApiHandler {
+  const edits = new Map<string, Doc>();
+  const edited = (c: Doc) => edits.get(String(c._key)) ?? c;
+  return async (req) => {
+    if (isCommentItem('POST')(req) || isCommentItem('PUT')(req)) {
+      const key = em(req)![1];
+      const got = await call(inner, req, 'GET', `${COMMENT}/${encodeURIComponent(key)}`);
+      if (!ok(got)) return got;
+      edits.set(key, { ...edited(got.body as Doc), ...(req.body as Doc), _key: key });
+      return { status: 200, body: { _key: key } };
+    }
+    const res = await inner(req);
+    if (!ok(res)) return res;
+    if (isCommentItem('GET')(req)) return { ...res, body: edited(res.body as Doc) };
+    if (isList(req) && em(req)![0] === COMMENT) return { ...res, body: list(res).map(edited) };
+    return res;
+  };
+}
+
 export const eventsFaults: OpsFault[] = [
   {
     id: 'em-list-skip-ignored',
@@ -161,14 +181,7 @@ export const eventsFaults: OpsFault[] = [
     description: 'an update of a comment by key is written like a create with that _key',
     breaks: ['OPS-EM-COMMENTS-APPEND-ONLY'],
     only: ONLY,
-    wrap: (inner) => async (req) => {
-      if (!isCommentItem('POST')(req) && !isCommentItem('PUT')(req)) return inner(req);
-      const key = em(req)![1];
-      const got = await call(inner, req, 'GET', `${COMMENT}/${encodeURIComponent(key)}`);
-      if (!ok(got)) return got;
-      const body = { ...(got.body as Doc), ...(req.body as Doc), _key: key };
-      return inner(withBody({ ...req, method: 'POST', path: req.path.replace(/\/[^/]+$/, '') }, body));
-    },
+    wrap: editableComments,
   },
   {
     id: 'em-comment-delete-allowed',
