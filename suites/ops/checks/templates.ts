@@ -1,6 +1,8 @@
+import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
+import type { Exchange } from '../../core/types';
 import { BASE_SERVICE_TEMPLATE, KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
-import { createIn, createNeeded, getIn, keyOf, lackingFields, ok, tagged, type Doc, type OpsCheck } from '../support';
+import { createIn, createNeeded, getIn, keyOf, lackingFields, ok, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
 
 const EXPORT_FIELDS = [
   'title',
@@ -15,10 +17,30 @@ const EXPORT_FIELDS = [
   'kpis',
 ];
 
+/** "Service template export": the template of a service holds the KPIs the service reads back with, as KPI objects. */
+async function exportsItsKpis(ctx: OpsContext, key: string, kpis: unknown[], ex: Exchange): Promise<void> {
+  const got = await getIn(ctx, SERVICE, key);
+  const own = ok(got) && Array.isArray(got.json?.kpis) ? got.json.kpis.filter(isDoc) : [];
+  if (!own.length) return ctx.untested('OPS-TEMPLATE-EXPORT-KPIS', 'the service created with a KPI reads back with none', got);
+  ctx.expect.that(
+    'OPS-TEMPLATE-EXPORT-KPIS',
+    'KPI objects of the template of a service, against the KPIs the service reads back with',
+    kpis.filter(isDoc).length >= own.length,
+    { expected: `at least ${own.length} (${own.map((k) => compact(k.title)).join(', ')})`, actual: compact(kpis) },
+    ex,
+  );
+}
+
 export const templatizeTypes: OpsCheck = {
   id: 'ops.core.templatize',
   title: 'templatize MUST answer a template dictionary for service and kpi_base_search, and MUST NOT for other types',
-  requirements: ['OPS-CORE-TEMPLATIZE', 'OPS-CORE-TEMPLATIZE-TYPES', 'OPS-TEMPLATE-EXPORT-FIELDS', 'OPS-TEMPLATE-POLICIES'],
+  requirements: [
+    'OPS-CORE-TEMPLATIZE',
+    'OPS-CORE-TEMPLATIZE-TYPES',
+    'OPS-TEMPLATE-EXPORT-FIELDS',
+    'OPS-TEMPLATE-POLICIES',
+    'OPS-TEMPLATE-EXPORT-KPIS',
+  ],
   async run(ctx) {
     // A service with a KPI that carries nothing but its title: the template must still be made of it.
     const cases: [Collection, string, Doc][] = [
@@ -54,6 +76,7 @@ export const templatizeTypes: OpsCheck = {
         ex,
       );
       const kpis: unknown[] = Array.isArray(template.kpis) ? template.kpis : [];
+      if (Object.keys(extra).length) await exportsItsKpis(ctx, key, kpis, ex);
       const spec = (k: unknown) => (isDoc(k) ? k.time_variate_thresholds_specification : undefined);
       const unshaped = kpis.filter(
         (k) => spec(k) !== undefined && !(isDoc(spec(k)) && isDoc(asDoc(spec(k)).policies) && Array.isArray(asDoc(spec(k)).time_blocks)),

@@ -64,6 +64,17 @@ export const templatesFaults: OpsFault[] = [
       isTemplatize(req) && segs(req)![0] === 'kpi_base_search' ? badRequest('templatize is supported only for service') : inner(req),
   },
   {
+    id: 'templatize-drops-kpis',
+    description: "the template of a service carries an empty kpis array instead of the service's KPIs",
+    breaks: ['OPS-TEMPLATE-EXPORT-KPIS'],
+    only: ['ops.core.templatize'],
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      if (!isTemplatize(req) || segs(req)![0] !== 'service' || res.status !== 200) return res;
+      return { ...res, body: { ...(res.body as Record<string, unknown>), kpis: [] } };
+    },
+  },
+  {
     id: 'template-link-not-persisted',
     description: 'linking a service to a template answers {_key} without storing the link or the rules',
     breaks: ['OPS-TEMPLATE-BASE-GET', 'OPS-TEMPLATE-APPEND-RULES'],
