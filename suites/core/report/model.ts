@@ -45,6 +45,13 @@ export interface ComplianceReport {
      */
     gate: 'pass' | 'fail' | 'incomplete';
     /**
+     * Why the gate is incomplete when the run was not interrupted (a merge that lacks a shard, a target that stopped
+     * answering): the headline every report leads with. Absent for an interrupted run (exit 130) and in earlier reports.
+     */
+    incomplete?: string;
+    /** Set when the run judged only part of the requirements (--only, one shard, a vitest selection): what it covered. */
+    partial?: string;
+    /**
      * MUST requirements untested or skipped for want of a credential, flag or longer wait (each names it: enabledBy);
      * absent in reports of earlier versions.
      */
@@ -84,6 +91,10 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 export interface GateOptions {
   /** The run was interrupted: the gate is incomplete. */
   interrupted?: boolean;
+  /** Why the run is incomplete though it was not interrupted (exit 2): the gate is incomplete. */
+  incomplete?: string;
+  /** What part of the requirements the run judged, when not all (--only, --shard). */
+  partial?: string;
   /** A MUST requirement left unchecked for want of input fails the gate. */
   requireAll?: boolean;
 }
@@ -101,7 +112,9 @@ export function summarize(requirements: Judged[], o: GateOptions = {}): Complian
   return {
     ...countOf(requirements),
     byLevel,
-    gate: o.interrupted ? 'incomplete' : byLevel.MUST.failed > 0 || (o.requireAll && unverified > 0) ? 'fail' : 'pass',
+    gate: o.interrupted || o.incomplete ? 'incomplete' : byLevel.MUST.failed > 0 || (o.requireAll && unverified > 0) ? 'fail' : 'pass',
+    ...(o.incomplete && !o.interrupted ? { incomplete: o.incomplete } : {}),
+    ...(o.partial ? { partial: o.partial } : {}),
     unverified,
     warnings: byLevel.SHOULD.failed,
     intermittent: requirements.filter((r) => r.intermittent).length,
