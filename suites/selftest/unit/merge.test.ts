@@ -99,9 +99,10 @@ function refusal(parts: ComplianceReport[], names?: string[]): string {
 }
 
 describe('a merge is a whole run only with every shard 1..N', () => {
-  const third = (index: number) => part([req('R', index === 1 ? 'passed' : 'skipped', { reason: 'run in another shard than 2/3' })], {
-    shard: { index, count: 3 },
-  });
+  const third = (index: number) =>
+    part([req('R', index === 1 ? 'passed' : 'skipped', { reason: 'run in another shard than 2/3' })], {
+      shard: { index, count: 3 },
+    });
 
   it('shards 1 and 2 of 3: incomplete (exit 2), and the requirements no shard ran say why', () => {
     const r = mergeReports([third(1), third(2)]);
@@ -117,7 +118,7 @@ describe('a merge is a whole run only with every shard 1..N', () => {
     expect(r.summary.incomplete).toContain('1/2 of the stacks API');
   });
 
-  it('every shard: the gate is the requirements\' verdict, and nothing is missing', () => {
+  it("every shard: the gate is the requirements' verdict, and nothing is missing", () => {
     const r = mergeReports([third(1), third(2), third(3)]);
     expect(r.summary.gate).toBe('pass');
     expect(r.summary.incomplete).toBeUndefined();
