@@ -7,6 +7,7 @@ import { createResults } from './results';
 import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
+import { createLostTarget, LOST_REASON } from './lost-target';
 import { attachCredentialHints } from './credential-hints';
 import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
@@ -99,6 +100,8 @@ export interface ApiRun {
   users: { role: string; variable: string; name?: string }[];
   /** Present in --via-prism-proxy runs: where Prism and the suite's validator disagree about an answer. */
   crossCheck?: CrossCheck;
+  /** Set when the target stopped answering: the check it went away in, and how many requirements were not run. */
+  lostTarget?: { at: string; notRun: number };
 }
 
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
@@ -109,9 +112,6 @@ export const INTERRUPTED_REASON = 'run interrupted before this check started';
 
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
 export const DEPLOYMENT_CONCURRENCY = 10;
-
-/** After this many checks in a row lose their target, the rest are failed without sending anything. */
-const DEAD_TARGET_AFTER = 3;
 
 export async function runApi(def: ApiDefinition, options: RunnerOptions): Promise<ApiRun> {
   const started = performance.now();
@@ -151,6 +151,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
   const observations: Observation[] = [];
   const checkRuns: ApiRun['checks'] = [];
   const totals = { created: 0, removed: 0, failed: [] as string[] };
+  const lost = createLostTarget(target, transport);
   try {
     await probe(target, transport);
     const selected = def.checks.filter((c, i) => matchesOnly(c, options.only) && inShard(i, options.shard));
@@ -163,24 +164,25 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       requests: () => transport.stats.requests,
     });
     const done = new Map<Check, { run: CheckRun; ms: number }>();
-    let lostInARow = 0;
     let index = 0;
     const runOne = async (check: Check) => {
       const t0 = performance.now();
       options.progress?.({ type: 'check-start', api: def.id, check: check.id });
       const run = options.signal?.aborted
         ? notRun(check, 'skipped', INTERRUPTED_REASON)
-        : lostInARow >= DEAD_TARGET_AFTER
-          ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
-          : await runCheck(def, check, {
-              spec,
-              target,
-              transport,
-              options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) },
-              exchanges,
-              crossCheck,
-            });
-      lostInARow = run.lostTarget ? lostInARow + 1 : 0;
+        : lost.at
+          ? lost.skip(check)
+          : await lost.after(
+              check,
+              await runCheck(def, check, {
+                spec,
+                target,
+                transport,
+                options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) },
+                exchanges,
+                crossCheck,
+              }),
+            );
       const ms = performance.now() - t0;
       done.set(check, { run, ms });
       options.progress?.({
@@ -268,6 +270,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     cleanup: totals,
     exchanges,
     crossCheck,
+    ...(lost.at ? { lostTarget: { at: lost.at, notRun: requirements.filter((q) => q.reason?.includes(LOST_REASON)).length } } : {}),
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
     users: Object.entries(target.principals).map(([role, p]) => ({
       role,

@@ -121,6 +121,27 @@ export function summarize(requirements: Judged[], o: GateOptions = {}): Complian
   };
 }
 
+type Shard = { index: number; count: number } | undefined;
+
+/**
+ * What part of the checks a run selected, when not all: a filtered run or one shard can pass only what it ran, and
+ * its first page must not read like a whole run's. Undefined for a whole run.
+ */
+export function partialOf(checks: { outcome: string }[], only: string[] | undefined, shard: Shard): string | undefined {
+  if (!only?.length && !shard) return undefined;
+  const list = only && (only.length > 3 ? `${only.slice(0, 3).join(', ')} and ${only.length - 3} more` : only.join(', '));
+  const by = [list && `--only ${list}`, shard && `shard ${shard.index}/${shard.count}`].filter(Boolean).join(' and ');
+  const ran = checks.filter((c) => c.outcome !== 'filtered').length;
+  return `${ran} of ${checks.length} checks selected (${by}); the others were not run`;
+}
+
+/** The headline of a run whose target went away, per API (see lost-target.ts). */
+const lostText = (runs: ApiRun[]) =>
+  runs
+    .filter((r) => r.lostTarget)
+    .map((r) => `The ${r.api} target stopped answering at ${r.lostTarget!.at}; ${r.lostTarget!.notRun} requirements not run.`)
+    .join(' ') || undefined;
+
 export function buildReport(
   runs: (ApiRun & { specFile: string; catalogueFile?: string })[],
   meta: Omit<ComplianceReport['run'], 'durationMs'> & { durationMs: number },
@@ -130,7 +151,16 @@ export function buildReport(
   return {
     tool,
     run: meta,
-    summary: summarize(requirements, { interrupted: meta.interrupted, requireAll: meta.requireAll }),
+    summary: summarize(requirements, {
+      interrupted: meta.interrupted,
+      requireAll: meta.requireAll,
+      incomplete: lostText(runs),
+      partial: partialOf(
+        runs.flatMap((r) => r.checks),
+        meta.only,
+        meta.config.shard as Shard,
+      ),
+    }),
     apis: runs.map((r) => ({
       api: r.api,
       title: r.title,
