@@ -82,7 +82,7 @@ function render(r: ComplianceReport, dir: string, formats: string[], summaryOnly
 }
 
 const verdictLine = (r: ComplianceReport) =>
-  `verdict ${r.summary.gate.toUpperCase()}: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.untested} untested, ${r.summary.skipped} skipped`;
+  `verdict ${r.summary.gate.toUpperCase()}${r.summary.partial ? ` (partial: ${r.summary.partial})` : ''}: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.untested} untested, ${r.summary.skipped} skipped`;
 
 export function report(argv: string[]): number {
   const { values: v, positionals } = parseCommand('report', OPTIONS, argv, true);

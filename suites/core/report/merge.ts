@@ -1,6 +1,6 @@
 import { UsageError } from '../usage-error';
 import type { Status } from '../types';
-import { countOf, summarize, type ComplianceReport } from './model';
+import { countOf, partialOf, summarize, type ComplianceReport } from './model';
 
 // As in one run (suites/core/status.ts): a failure anywhere outranks a check that broke elsewhere, so a gate merged
 // from a failing shard and an erring one fails (exit 1) instead of passing with a tool error.
@@ -155,6 +155,11 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
       interrupted,
       incomplete: gaps.length ? missingText(gaps) : parts.find((p) => p.summary.incomplete)?.summary.incomplete,
       requireAll: parts.some((p) => p.run.requireAll),
+      partial: partialOf(
+        [...apis.values()].flatMap((a) => a.checks),
+        first.run.only,
+        undefined,
+      ),
     }),
     apis: [...apis.values()],
     requirements,

@@ -130,7 +130,7 @@ type Shard = { index: number; count: number } | undefined;
 export function partialOf(checks: { outcome: string }[], only: string[] | undefined, shard: Shard): string | undefined {
   if (!only?.length && !shard) return undefined;
   const list = only && (only.length > 3 ? `${only.slice(0, 3).join(', ')} and ${only.length - 3} more` : only.join(', '));
-  const by = [list && `--only ${list}`, shard && `shard ${shard.index}/${shard.count}`].filter(Boolean).join(' and ');
+  const by = [list && `only ${list}`, shard && `shard ${shard.index}/${shard.count}`].filter(Boolean).join('; ');
   const ran = checks.filter((c) => c.outcome !== 'filtered').length;
   return `${ran} of ${checks.length} checks selected (${by}); the others were not run`;
 }
