@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiDefinition } from './api';
 import { judgeProbe } from './credential-probe';
+import { probeWrite } from './write-probe';
 import { createMasker } from './mask';
 import { buildReport, type ComplianceReport } from './report/model';
 import { renderHtml } from './report/html';
@@ -120,12 +121,18 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
 }
 
 /**
- * Sends each configured credential of a deployment once, with the API's harmless GET, before any check runs: a
+ * Sends each configured credential of a deployment once, with the API's harmless GET (and, for a role meant to
+ * write, its harmless write of an object tagged with `runTag`: see probeWrite), before any check runs: a
  * credential the target refuses, or an address that holds no API, is a usage error naming the variable that supplied
  * it. A credential meant to be refused that gets another answer lets the run go on: its hint, by role, is returned
  * for the failures it will cause. Embedded targets are not probed (their demo credentials are the implementation's own).
  */
-export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<Record<string, string>> {
+export async function probeCredentials(
+  def: ApiDefinition,
+  target: Target,
+  timeoutMs: number,
+  runTag = 'cfprobe',
+): Promise<Record<string, string>> {
   const probe = def.credentialProbe;
   if (!probe || target.embedded) return {};
   const transport = createTransport({
@@ -140,18 +147,27 @@ export async function probeCredentials(def: ApiDefinition, target: Target, timeo
     const url = `${target.baseUrl}${probe.path(target)}`;
     for (const [role, principal] of Object.entries(target.principals)) {
       if (!principal.authorization) continue;
-      let status: number;
+      let answer: Awaited<ReturnType<typeof transport.send>>;
       try {
-        status = (
-          await transport.send({ method: 'GET', url, headers: { authorization: principal.authorization, accept: 'application/json' } })
-        ).status;
+        answer = await transport.send({
+          method: 'GET',
+          url,
+          headers: { authorization: principal.authorization, accept: 'application/json' },
+        });
       } catch (e) {
         throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
       }
-      const verdict = judgeProbe(def, target, role, status);
+      const verdict = judgeProbe(def, target, role, answer.status, answer);
       if (verdict.kind === 'no-api') throw new UsageError(verdict.line);
       if (verdict.kind === 'refused') refused.push(verdict.line);
       if (verdict.kind === 'suspect') hints[role] = verdict.hint;
+      const cannotWrite =
+        verdict.kind === 'ok'
+          ? await probeWrite(def, target, role, transport, runTag).catch((e: Error) => {
+              throw new UsageError(`target ${target.baseUrl} is unreachable: ${e.message}`);
+            })
+          : undefined;
+      if (cannotWrite) refused.push(cannotWrite);
     }
   } finally {
     transport.close();

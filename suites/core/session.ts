@@ -92,7 +92,9 @@ export async function runSession(session: Session, o: SessionRunOptions = {}): P
   // A refused key is a usage error before any check, not a hundred failures.
   const credentialHints = Object.fromEntries(
     await Promise.all(
-      apis.map(async (a) => [a.id, targets[a.id] ? await probeCredentials(a, targets[a.id], settings.timeoutMs) : {}] as const),
+      apis.map(
+        async (a) => [a.id, targets[a.id] ? await probeCredentials(a, targets[a.id], settings.timeoutMs, settings.runTag) : {}] as const,
+      ),
     ),
   );
   const { progress, signal } = o.start?.() ?? {};
