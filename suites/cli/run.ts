@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { APIS } from '../apis';
 import { createMasker } from '../core/mask';
 import { openSession, runSession, type Session } from '../core/session';
@@ -12,6 +13,12 @@ import { interruptOnSignals } from './interrupt';
 import { clearReports, reportDirMistake } from './report-dir';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
+
+/**
+ * The example config file where this copy of the tool has it, from the working directory: `fixtures/…` in a checkout,
+ * `node_modules/api-conformance/fixtures/…` in a project that installed the package.
+ */
+export const CONFIG_EXAMPLE = relative(process.cwd(), fileURLToPath(new URL('../../fixtures/config.example.yaml', import.meta.url)));
 
 /** The help of `run`, from the option table and each API's declared variables. */
 export const RUN_HELP = `usage: ${TOOL.name} run [options]
@@ -28,7 +35,7 @@ environment only:
 ${variableHelp(RUN_OPTIONS).join('\n')}
 ${APIS.map((a) => `\n${a.id} deployment (${a.title}): environment variable · config-file key\n${variableHelp(a.options, `targets.${a.id}.`).join('\n')}`).join('\n')}
 
-config file (--config FILE): YAML with the keys above, e.g. fixtures/config.example.yaml; unknown keys are refused.`;
+config file (--config FILE): YAML with the keys above, e.g. ${CONFIG_EXAMPLE}; unknown keys are refused.`;
 
 const OPTIONS = parseArgsOptions(RUN_OPTIONS);
 

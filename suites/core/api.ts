@@ -1,6 +1,6 @@
 import type { Check, RunOptions } from './check';
 import type { ApiOptionValues, OptionDef, OptionTable, Origins } from './settings';
-import type { Target } from './types';
+import type { Environment, Target } from './types';
 
 // Also here for the API modules (suites/<api>/), which take it with the types they fill in.
 export { UsageError } from './usage-error';
@@ -80,7 +80,7 @@ export interface ApiDefinition {
   /** The target the resolved variables describe, or undefined when no base URL is set (the embedded implementation is used). */
   targetFrom(values: ApiOptionValues, origins: Origins): Target | undefined;
   /** A target from environment variables alone, or undefined when none is set (self-tests; a run's target is its session's). */
-  targetFromEnv(env: NodeJS.ProcessEnv): Target | undefined;
+  targetFromEnv(env: Environment): Target | undefined;
   /** Run options this API takes from its own variables (e.g. how long checks wait for a provisioned stack). */
   runOptions?(values: ApiOptionValues): Partial<Pick<RunOptions, 'readyTimeoutS'>>;
   /** The credential probe run before any check against a deployment. */

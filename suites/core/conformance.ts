@@ -15,7 +15,7 @@ import { runApi, type ApiRun, type ProgressEvent } from './runner';
 import { apiValuesFromEnv, exportedValues, recordedConfig, type Settings } from './settings';
 import { createTransport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
-import type { Target } from './types';
+import type { Interruption, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface ConformanceOptions {
@@ -24,7 +24,7 @@ export interface ConformanceOptions {
   /** The deployment of each API, as the session resolved it; an API without one runs against its embedded implementation. */
   targets?: Record<string, Target>;
   progress?: (e: ProgressEvent) => void;
-  signal?: AbortSignal;
+  signal?: Interruption;
   tool: { name: string; version: string };
   /** Write report files; off for in-process self-tests. */
   write?: boolean;

@@ -17,7 +17,7 @@ import { costFrom, schedule } from './schedule';
 import type { SentRequest } from './sequence';
 import { createTransport, type Transport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
-import type { Exchange, Observation, Target } from './types';
+import type { Exchange, Interruption, Observation, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
@@ -34,7 +34,7 @@ export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive'> {
   maxWrites?: number;
   har?: boolean;
   progress?: (e: ProgressEvent) => void;
-  signal?: AbortSignal;
+  signal?: Interruption;
   /** Checks of one API run at once (never more than the API allows). */
   concurrency?: number;
   /** Route every request through `prism proxy` and compare its findings with the suite's own. */

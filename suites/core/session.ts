@@ -12,7 +12,7 @@ import type { ProgressEvent } from './runner';
 import { loadConfigFile, resolveSettings, type ConfigFile, type Origins, type Settings } from './settings';
 import { setupMistake } from './setup-check';
 import { TOOL } from './tool';
-import type { Target } from './types';
+import type { Environment, Interruption, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface SessionInput {
@@ -23,7 +23,7 @@ export interface SessionInput {
   /** Settings given in code (the programmatic API, `defineConformanceTests`): config-file keys that win over the file. */
   given?: ConfigFile;
   /** The variables every setting not given otherwise comes from. */
-  env: NodeJS.ProcessEnv;
+  env: Environment;
 }
 
 export interface Session {
@@ -73,7 +73,7 @@ export function openSession(input: SessionInput, known: readonly ApiDefinition[]
 /** What a run reports its progress to and watches for an interrupt. */
 interface RunHooks {
   progress?: (e: ProgressEvent) => void;
-  signal?: AbortSignal;
+  signal?: Interruption;
 }
 
 export interface SessionRunOptions {
