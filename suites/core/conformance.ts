@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ApiDefinition } from './api';
 import { judgeProbe } from './credential-probe';
 import { probeWrite } from './write-probe';
+import { unreachableLine } from './network';
 import { createMasker } from './mask';
 import { buildReport, type ComplianceReport } from './report/model';
 import { renderHtml } from './report/html';
@@ -140,6 +141,7 @@ export async function probeCredentials(
     maxBodyBytes: 1024 * 1024,
     tlsInsecure: target.tlsInsecure,
     tlsInsecureVariable: tlsInsecureVariable(def.options),
+    proxy: target.proxy,
   });
   const refused: string[] = [];
   const hints: Record<string, string> = {};
@@ -155,7 +157,7 @@ export async function probeCredentials(
           headers: { authorization: principal.authorization, accept: 'application/json' },
         });
       } catch (e) {
-        throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
+        throw new UsageError(unreachableLine(target, e as Error));
       }
       const verdict = judgeProbe(def, target, role, answer.status, answer);
       if (verdict.kind === 'no-api') throw new UsageError(verdict.line);
@@ -164,7 +166,7 @@ export async function probeCredentials(
       const cannotWrite =
         verdict.kind === 'ok'
           ? await probeWrite(def, target, role, transport, runTag).catch((e: Error) => {
-              throw new UsageError(`target ${target.baseUrl} is unreachable: ${e.message}`);
+              throw new UsageError(unreachableLine(target, e));
             })
           : undefined;
       if (cannotWrite) refused.push(cannotWrite);

@@ -8,6 +8,7 @@ import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
 import { createLostTarget, LOST_REASON } from './lost-target';
+import { unreachableLine } from './network';
 import { attachCredentialHints } from './credential-hints';
 import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
@@ -123,7 +124,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure })
     : undefined;
   // Prism refuses malformed request bodies itself, so those go straight to the target.
-  const target: Target = prism ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close } : upstream;
+  // Prism listens on this machine: the deployment's proxy is not for it.
+  const target: Target = prism
+    ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close, proxy: undefined }
+    : upstream;
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
   const allowDestructive = destructiveAllowed(target, options.allowDestructive);
   // What each check sees of the run (its `ctx.options`), and how often a failed MUST is tried again.
@@ -145,6 +149,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     maxWrites: options.maxWrites,
     documentedRefusal: def.documentedRefusal,
     tlsInsecureVariable: tlsInsecureVariable(def.options),
+    proxy: target.proxy,
   });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();
@@ -292,6 +297,6 @@ async function probe(target: Target, transport: Transport): Promise<void> {
   try {
     await transport.send({ method: 'GET', url: target.baseUrl, headers: {} });
   } catch (e) {
-    throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
+    throw new UsageError(unreachableLine(target, e as Error));
   }
 }

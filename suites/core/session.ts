@@ -6,6 +6,7 @@
  */
 import type { ApiDefinition } from './api';
 import { probeCredentials, runConformance, type ConformanceResult } from './conformance';
+import { withNetwork } from './network';
 import { onlyMistake } from './only-check';
 import { prismCommand } from './prism';
 import type { ProgressEvent } from './runner';
@@ -63,7 +64,7 @@ export function openSession(input: SessionInput, known: readonly ApiDefinition[]
   const targets: Record<string, Target> = {};
   for (const a of apis) {
     const t = a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins);
-    if (t) targets[a.id] = t;
+    if (t) targets[a.id] = withNetwork(t, env);
   }
   const only = onlyMistake(settings.only, apis, known, origins.only);
   if (only) throw new UsageError(only);

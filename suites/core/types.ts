@@ -132,6 +132,10 @@ export interface Target {
   embedded: boolean;
   principals: Record<string, Principal>;
   tlsInsecure?: boolean;
+  /** The HTTP proxy its requests go through, and the variable that named it (see proxy.ts). */
+  proxy?: { url: string; from: string };
+  /** Said with a connection that failed: why no proxy was used though one is set (see unusedProxyNote). */
+  connectionNote?: string;
   /**
    * The deployment's own address when baseUrl is a validating proxy in front of it: requests with deliberately
    * malformed bodies go there directly (the proxy would refuse them itself), and address checks judge it.
