@@ -41,7 +41,7 @@ export interface ProbeAnswer {
  * A write that touches nothing but an object of the run's own: a create tagged with the run tag, like every other
  * object of the run, then the delete of the key that create answered (and of nothing else).
  */
-export interface WriteProbe {
+interface WriteProbe {
   /** Roles whose checks write: a refusal of their write ends the run before any check. */
   roles: string[];
   create(target: Target, runTag: string): { path: string; body: unknown };

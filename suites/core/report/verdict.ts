@@ -1,8 +1,7 @@
 import type { ComplianceReport } from './model';
 
 /** What every report says of an interrupted run. */
-export const INTERRUPTED =
-  'The run was interrupted before every check had run: what did not run was not checked, so this report is not a pass.';
+const INTERRUPTED = 'The run was interrupted before every check had run: what did not run was not checked, so this report is not a pass.';
 
 type Summary = Pick<ComplianceReport['summary'], 'gate' | 'error'> & { incomplete?: string };
 
