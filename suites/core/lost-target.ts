@@ -1,6 +1,6 @@
 import type { Check } from './check';
 import { notRun, type CheckRun } from './check-run';
-import type { Transport } from './transport';
+import { TransportError, type Transport } from './transport';
 import type { Target } from './types';
 
 /** The start of the reason of every requirement a run could not judge because its target went away. */
@@ -23,7 +23,8 @@ export function createLostTarget(target: Target, transport: Transport) {
     asking ??= transport
       .send({ method: 'GET', url: target.baseUrl, headers: {} })
       .then(() => true)
-      .catch(() => false)
+      // An answer the transport refuses to read whole (too large, say) is still an answer: only silence is gone.
+      .catch((e) => !(e instanceof TransportError && (e.kind === 'timeout' || e.kind === 'connection')))
       .finally(() => {
         asking = undefined;
       });
