@@ -2,6 +2,7 @@
  * What a run can be told in code: the config file's keys as types (the option table of README "Checking a
  * deployment"), for `runConformance` and `defineConformanceTests`, and the session they open.
  */
+import type { Environment, Interruption } from './core/types';
 import { APIS } from './apis';
 import { openSession, type Session } from './core/session';
 import { configFromObject, type ConfigFile } from './core/settings';
@@ -101,9 +102,9 @@ export interface ConformanceOptions {
 /** What a run reads besides its options. */
 export interface RunContext {
   /** Environment the deployment variables and defaults come from (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
+  env?: Environment;
   /** Aborting it interrupts the run: the checks in flight finish and clean up, and the gate is `incomplete`. */
-  signal?: AbortSignal;
+  signal?: Interruption;
 }
 
 /** Options given in code, validated as a config file is (unknown keys refused, naming the closest one). */
@@ -119,6 +120,6 @@ function givenSettings(options: ConformanceOptions | undefined, source: string):
  * (vitest owns it: its `--config` is the vitest config), so the conformance config file is named by
  * CONFORMANCE_CONFIG in `env`; `options` win over that file.
  */
-export function sessionFromCode(options: ConformanceOptions | undefined, source: string, env: NodeJS.ProcessEnv): Session {
+export function sessionFromCode(options: ConformanceOptions | undefined, source: string, env: Environment): Session {
   return openSession({ configFile: env[CONFIG_FILE_VARIABLE], given: givenSettings(options, source), env }, APIS);
 }

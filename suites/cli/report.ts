@@ -14,7 +14,8 @@ import { TOOL } from '../core/tool';
 export const REPORT_HELP = `usage: ${TOOL.name} report [FILE.json ...] [--merge] [--compare NEW.json] [--report-dir DIR] [--format LIST]
 
 Re-renders compliance.md, compliance.html and junit.xml from a compliance.json (default reports/compliance.json).
-  --merge             merge the given compliance.json files (the shards of one run, same --seed) into one report
+  --merge             merge the given compliance.json files (the shards of one run, same --seed) into one report;
+                      without every shard 1..N the gate is incomplete and the exit code 2
   --compare NEW.json  compare the given (old) report with NEW.json: lists each requirement whose status changed
                       (NEW FAILURE, FIXED, ...); exit 1 if one newly fails. Writes nothing unless --report-dir is
                       given (then NEW.json is re-rendered there)
@@ -81,7 +82,7 @@ function render(r: ComplianceReport, dir: string, formats: string[], summaryOnly
 }
 
 const verdictLine = (r: ComplianceReport) =>
-  `verdict ${r.summary.gate.toUpperCase()}: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.untested} untested, ${r.summary.skipped} skipped`;
+  `verdict ${r.summary.gate.toUpperCase()}${r.summary.partial ? ` (partial: ${r.summary.partial})` : ''}: ${r.summary.passed} passed, ${r.summary.failed} failed, ${r.summary.untested} untested, ${r.summary.skipped} skipped`;
 
 export function report(argv: string[]): number {
   const { values: v, positionals } = parseCommand('report', OPTIONS, argv, true);
@@ -126,5 +127,11 @@ export function report(argv: string[]): number {
   }
   const written = render(base, dir, formats, values['summary-only']);
   console.log(`${values.merge ? `merged ${files.length} reports; ` : ''}${verdictLine(base)}; wrote ${written.join(', ')}`);
+  // The reports are written either way (a CI job publishes them), but a merge that is not a whole run must not
+  // leave a green step behind it.
+  if (values.merge && base.summary.incomplete) {
+    console.error(`error: ${base.summary.incomplete}`);
+    return 2;
+  }
   return 0;
 }

@@ -1,19 +1,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { APIS } from '../apis';
-import { runConformance } from '../core/conformance';
 import { createMasker } from '../core/mask';
 import { openSession, runSession, type Session } from '../core/session';
 import { flagHelp, parseArgsOptions, RUN_OPTIONS, variableHelp } from '../core/settings';
 import { TOOL } from '../core/tool';
-import type { Target } from '../core/types';
 import { UsageError } from '../core/usage-error';
 import { parseCommand } from './args';
-import { dryRunPlan } from './dry-run';
+import { dryRunPlan, rehearsal } from './dry-run';
 import { interruptOnSignals } from './interrupt';
 import { clearReports, reportDirMistake } from './report-dir';
 import { progressPrinter } from './progress';
 import { summaryText } from './summary';
+
+/**
+ * The example config file where this copy of the tool has it, from the working directory: `fixtures/…` in a checkout,
+ * `node_modules/api-conformance/fixtures/…` in a project that installed the package.
+ */
+export const CONFIG_EXAMPLE = relative(process.cwd(), fileURLToPath(new URL('../../fixtures/config.example.yaml', import.meta.url)));
 
 /** The help of `run`, from the option table and each API's declared variables. */
 export const RUN_HELP = `usage: ${TOOL.name} run [options]
@@ -30,7 +35,7 @@ environment only:
 ${variableHelp(RUN_OPTIONS).join('\n')}
 ${APIS.map((a) => `\n${a.id} deployment (${a.title}): environment variable · config-file key\n${variableHelp(a.options, `targets.${a.id}.`).join('\n')}`).join('\n')}
 
-config file (--config FILE): YAML with the keys above, e.g. fixtures/config.example.yaml; unknown keys are refused.`;
+config file (--config FILE): YAML with the keys above, e.g. ${CONFIG_EXAMPLE}; unknown keys are refused.`;
 
 const OPTIONS = parseArgsOptions(RUN_OPTIONS);
 
@@ -38,24 +43,9 @@ const OPTIONS = parseArgsOptions(RUN_OPTIONS);
 async function dryRun(session: Session): Promise<number> {
   const { settings, apis } = session;
   process.stderr.write('dry run: rehearsing against the embedded reference implementation; nothing is sent to any target\n');
-  const targets: Record<string, Target> = Object.fromEntries(
-    await Promise.all(apis.map(async (a) => [a.id, await a.startEmbedded()] as const)),
-  );
   const progress = progressPrinter();
-  // The rate limit protects a deployment; the rehearsal does not reach one, so it runs at full speed.
-  // Every check is rehearsed, destructive ones included (the rehearsal's targets are embedded); the plan says which
-  // of them would reach the target.
-  const rehearsal = { ...settings, retries: 0, rateLimit: undefined };
-  const result = await runConformance({
-    settings: rehearsal,
-    apis,
-    targets,
-    progress,
-    tool: TOOL,
-    write: false,
-    captureTraffic: true,
-  }).finally(() => progress.close());
-  const plan = dryRunPlan(result.runs, apis, session.targets, settings.allowDestructive);
+  const runs = await rehearsal(session, progress).finally(() => progress.close());
+  const plan = dryRunPlan(runs, apis, session.targets, settings.allowDestructive);
   mkdirSync(settings.reportDir, { recursive: true });
   writeFileSync(join(settings.reportDir, 'dry-run.json'), JSON.stringify(plan.json, null, 2));
   process.stdout.write(`${plan.text}plan: ${join(settings.reportDir, 'dry-run.json')}\n`);

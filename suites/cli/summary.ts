@@ -8,7 +8,10 @@ import { requireAllNote, untestedLines } from './summary-untested';
 
 /** The verdict with what it means where that is not plain. */
 const VERDICT_TEXT: Record<ReturnType<typeof verdictWord>, (r: ComplianceReport) => string> = {
-  INCOMPLETE: (r) => `INCOMPLETE (exit 130): the run was interrupted; ${notRun(r)} requirements were not checked, so this is not a pass`,
+  INCOMPLETE: (r) =>
+    r.summary.incomplete
+      ? `INCOMPLETE (exit 2): ${r.summary.incomplete.replace(/\.$/, '')}, so this is not a pass`
+      : `INCOMPLETE (exit 130): the run was interrupted; ${notRun(r)} requirements were not checked, so this is not a pass`,
   'TOOL ERROR': () => 'TOOL ERROR (exit 2): a check failed as a tool, its requirements have no verdict',
   PASS: () => 'PASS',
   FAIL: (r) => `FAIL${requireAllNote(r)}`,
@@ -64,6 +67,10 @@ export function summaryText(r: ComplianceReport, files: string[]): string {
   const json = files.find((f) => f.endsWith('compliance.json'));
   const first = r.requirements.find((q) => q.status === 'failed' && q.level === 'MUST');
   if (json && first) lines.push(`replay a failure: api-conformance replay ${json} ${first.id} (add --script for its requests as curl)`);
-  lines.push(`seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${VERDICT_TEXT[verdictWord(r.summary)](r)}`);
+  // The verdict line says "partial" too: a PASS of part of the checks is no PASS of the deployment.
+  const partial = r.summary.partial ? ` (partial: ${r.summary.partial})` : '';
+  lines.push(
+    `seed ${r.run.seed} (replay with CONFORMANCE_SEED=${r.run.seed}) · verdict: ${VERDICT_TEXT[verdictWord(r.summary)](r)}${partial}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 import type { Check, RunOptions } from './check';
 import type { ApiOptionValues, OptionDef, OptionTable, Origins } from './settings';
 import type { Spec } from './spec';
-import type { Exchange, Target } from './types';
+import type { Environment, Exchange, Target } from './types';
 
 // Also here for the API modules (suites/<api>/), which take it with the types they fill in.
 export { UsageError } from './usage-error';
@@ -22,6 +22,35 @@ export interface CredentialProbe {
   expectedFor?(role: string): number | undefined;
   /** What a 404 for the probe's path most likely means (no API there): e.g. the API's prefix given twice. */
   notFound?(target: Target): string;
+  /**
+   * What API a refusal comes from when it is not this one's (another scheme of authentication asked for, another
+   * shape of error): then the address is wrong, not the credential. Undefined when it may be this API's own.
+   */
+  otherApi?(answer: ProbeAnswer): string | undefined;
+  /** The harmless write that shows a role meant to write can: none, where the API has no such role. */
+  write?: WriteProbe;
+}
+
+/** The probe's answer, as far as judging it needs. */
+export interface ProbeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  json?: unknown;
+}
+
+/**
+ * A write that touches nothing but an object of the run's own: a create tagged with the run tag, like every other
+ * object of the run, then the delete of the key that create answered (and of nothing else).
+ */
+interface WriteProbe {
+  /** Roles whose checks write: a refusal of their write ends the run before any check. */
+  roles: string[];
+  create(target: Target, runTag: string): { path: string; body: unknown };
+  /** The key of the created object in the create's answer, if any. */
+  keyOf(json: unknown): string | undefined;
+  deletePath(target: Target, key: string): string;
+  /** Where the user goes who cannot write, for the line that ends the run (e.g. the read-only user's variable). */
+  readOnlyHint: string;
 }
 
 /** Everything API-specific the shared runner needs; the rest of an API lives in its checks. */
@@ -58,7 +87,7 @@ export interface ApiDefinition {
   /** The target the resolved variables describe, or undefined when no base URL is set (the embedded implementation is used). */
   targetFrom(values: ApiOptionValues, origins: Origins): Target | undefined;
   /** A target from environment variables alone, or undefined when none is set (self-tests; a run's target is its session's). */
-  targetFromEnv(env: NodeJS.ProcessEnv): Target | undefined;
+  targetFromEnv(env: Environment): Target | undefined;
   /** Run options this API takes from its own variables (e.g. how long checks wait for a provisioned stack). */
   runOptions?(values: ApiOptionValues): Partial<Pick<RunOptions, 'readyTimeoutS'>>;
   /** The credential probe run before any check against a deployment. */

@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiDefinition } from './api';
 import { judgeProbe } from './credential-probe';
+import { probeWrite } from './write-probe';
+import { unreachableLine } from './network';
 import { createMasker } from './mask';
 import { buildReport, type ComplianceReport } from './report/model';
 import { renderHtml } from './report/html';
@@ -14,7 +16,7 @@ import { runApi, type ApiRun, type ProgressEvent } from './runner';
 import { apiValuesFromEnv, exportedValues, recordedConfig, type Settings } from './settings';
 import { createTransport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
-import type { Target } from './types';
+import type { Interruption, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface ConformanceOptions {
@@ -23,7 +25,7 @@ export interface ConformanceOptions {
   /** The deployment of each API, as the session resolved it; an API without one runs against its embedded implementation. */
   targets?: Record<string, Target>;
   progress?: (e: ProgressEvent) => void;
-  signal?: AbortSignal;
+  signal?: Interruption;
   tool: { name: string; version: string };
   /** Write report files; off for in-process self-tests. */
   write?: boolean;
@@ -121,12 +123,18 @@ function writeReports(report: ComplianceReport, runs: ApiRun[], s: Settings): st
 }
 
 /**
- * Sends each configured credential of a deployment once, with the API's harmless GET, before any check runs: a
+ * Sends each configured credential of a deployment once, with the API's harmless GET (and, for a role meant to
+ * write, its harmless write of an object tagged with `runTag`: see probeWrite), before any check runs: a
  * credential the target refuses, or an address that holds no API, is a usage error naming the variable that supplied
  * it. A credential meant to be refused that gets another answer lets the run go on: its hint, by role, is returned
  * for the failures it will cause. Embedded targets are not probed (their demo credentials are the implementation's own).
  */
-export async function probeCredentials(def: ApiDefinition, target: Target, timeoutMs: number): Promise<Record<string, string>> {
+export async function probeCredentials(
+  def: ApiDefinition,
+  target: Target,
+  timeoutMs: number,
+  runTag = 'cfprobe',
+): Promise<Record<string, string>> {
   const probe = def.credentialProbe;
   if (!probe || target.embedded) return {};
   const transport = createTransport({
@@ -134,6 +142,7 @@ export async function probeCredentials(def: ApiDefinition, target: Target, timeo
     maxBodyBytes: 1024 * 1024,
     tlsInsecure: target.tlsInsecure,
     tlsInsecureVariable: tlsInsecureVariable(def.options),
+    proxy: target.proxy,
   });
   const refused: string[] = [];
   const hints: Record<string, string> = {};
@@ -141,18 +150,27 @@ export async function probeCredentials(def: ApiDefinition, target: Target, timeo
     const url = `${target.baseUrl}${probe.path(target)}`;
     for (const [role, principal] of Object.entries(target.principals)) {
       if (!principal.authorization) continue;
-      let status: number;
+      let answer: Awaited<ReturnType<typeof transport.send>>;
       try {
-        status = (
-          await transport.send({ method: 'GET', url, headers: { authorization: principal.authorization, accept: 'application/json' } })
-        ).status;
+        answer = await transport.send({
+          method: 'GET',
+          url,
+          headers: { authorization: principal.authorization, accept: 'application/json' },
+        });
       } catch (e) {
-        throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
+        throw new UsageError(unreachableLine(target, e as Error));
       }
-      const verdict = judgeProbe(def, target, role, status);
+      const verdict = judgeProbe(def, target, role, answer.status, answer);
       if (verdict.kind === 'no-api') throw new UsageError(verdict.line);
       if (verdict.kind === 'refused') refused.push(verdict.line);
       if (verdict.kind === 'suspect') hints[role] = verdict.hint;
+      const cannotWrite =
+        verdict.kind === 'ok'
+          ? await probeWrite(def, target, role, transport, runTag).catch((e: Error) => {
+              throw new UsageError(unreachableLine(target, e));
+            })
+          : undefined;
+      if (cannotWrite) refused.push(cannotWrite);
     }
   } finally {
     transport.close();

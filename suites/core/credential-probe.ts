@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ApiDefinition } from './api';
+import type { ApiDefinition, ProbeAnswer } from './api';
 import type { Target } from './types';
 
 /** What one credential's probe answer means for the run. */
@@ -12,13 +12,20 @@ export type ProbeVerdict =
   /** Nothing of the API answers at this address: no credential can be judged there (exit 2). */
   | { kind: 'no-api'; line: string };
 
-const named = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
+export const named = (status: number) => `${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
 
-/** Judges the status the probe GET got with one role's credential. */
-export function judgeProbe(def: ApiDefinition, target: Target, role: string, status: number): ProbeVerdict {
+/** Judges the status the probe GET got with one role's credential (and, where given, the rest of the answer). */
+export function judgeProbe(def: ApiDefinition, target: Target, role: string, status: number, answer?: ProbeAnswer): ProbeVerdict {
   const probe = def.credentialProbe!;
   const who = def.roleHints[role] ?? role;
   const path = probe.path(target);
+  // Refused the way another API refuses: a credential of this API cannot be judged at an address that holds another.
+  const other = answer && probe.refusedWith(role).concat(401).includes(status) ? probe.otherApi?.(answer) : undefined;
+  if (other)
+    return {
+      kind: 'no-api',
+      line: `no ${def.id} API at ${target.baseUrl}: GET ${path} with ${who} answered ${named(status)} the way ${other}: check the address (${def.options.baseUrl.env})`,
+    };
   // A 404 on a path every deployment serves is not a working credential: the address holds no API.
   if (status === 404)
     return {

@@ -7,6 +7,8 @@ import { createResults } from './results';
 import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
+import { createLostTarget, LOST_REASON } from './lost-target';
+import { unreachableLine } from './network';
 import { attachCredentialHints } from './credential-hints';
 import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
@@ -16,7 +18,7 @@ import { costFrom, schedule } from './schedule';
 import type { SentRequest } from './sequence';
 import { createTransport, type Transport } from './transport';
 import { tlsInsecureVariable } from './transport-hint';
-import type { Exchange, Observation, Target } from './types';
+import type { Exchange, Interruption, Observation, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive' | 'settleS'> {
@@ -35,7 +37,7 @@ export interface RunnerOptions extends Omit<RunOptions, 'allowDestructive' | 'se
   maxWrites?: number;
   har?: boolean;
   progress?: (e: ProgressEvent) => void;
-  signal?: AbortSignal;
+  signal?: Interruption;
   /** Checks of one API run at once (never more than the API allows). */
   concurrency?: number;
   /** Route every request through `prism proxy` and compare its findings with the suite's own. */
@@ -101,6 +103,8 @@ export interface ApiRun {
   users: { role: string; variable: string; name?: string }[];
   /** Present in --via-prism-proxy runs: where Prism and the suite's validator disagree about an answer. */
   crossCheck?: CrossCheck;
+  /** Set when the target stopped answering: the check it went away in, and how many requirements were not run. */
+  lostTarget?: { at: string; notRun: number };
 }
 
 /** The run's tag plus the check's place in its API: fixed width, so no check's tag is a prefix of another's. */
@@ -112,9 +116,6 @@ export const INTERRUPTED_REASON = 'run interrupted before this check started';
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
 export const DEPLOYMENT_CONCURRENCY = 10;
 
-/** After this many checks in a row lose their target, the rest are failed without sending anything. */
-const DEAD_TARGET_AFTER = 3;
-
 export async function runApi(def: ApiDefinition, options: RunnerOptions): Promise<ApiRun> {
   const started = performance.now();
   const spec = specOf(def.specFile);
@@ -125,7 +126,10 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     ? await startPrism('proxy', def.specFile, { upstream: upstream.baseUrl, insecure: upstream.tlsInsecure })
     : undefined;
   // Prism refuses malformed request bodies itself, so those go straight to the target.
-  const target: Target = prism ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close } : upstream;
+  // Prism listens on this machine: the deployment's proxy is not for it.
+  const target: Target = prism
+    ? { ...upstream, baseUrl: prism.url, directUrl: upstream.baseUrl, close: upstream.close, proxy: undefined }
+    : upstream;
   const crossCheck: CrossCheck | undefined = prism ? { exchanges: 0, agreed: 0, prismOnly: [], suiteOnly: [] } : undefined;
   const allowDestructive = destructiveAllowed(target, options.allowDestructive);
   // What each check sees of the run (its `ctx.options`), and how often a failed MUST is tried again.
@@ -149,12 +153,14 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     maxWrites: options.maxWrites,
     documentedRefusal: def.documentedRefusal,
     tlsInsecureVariable: tlsInsecureVariable(def.options),
+    proxy: target.proxy,
   });
   const exchanges: Exchange[] | undefined = options.har ? [] : undefined;
   const results = createResults();
   const observations: Observation[] = [];
   const checkRuns: ApiRun['checks'] = [];
   const totals = { created: 0, removed: 0, failed: [] as string[] };
+  const lost = createLostTarget(target, transport);
   try {
     await probe(target, transport);
     const selected = def.checks.filter((c, i) => matchesOnly(c, options.only) && inShard(i, options.shard));
@@ -167,24 +173,25 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       requests: () => transport.stats.requests,
     });
     const done = new Map<Check, { run: CheckRun; ms: number }>();
-    let lostInARow = 0;
     let index = 0;
     const runOne = async (check: Check) => {
       const t0 = performance.now();
       options.progress?.({ type: 'check-start', api: def.id, check: check.id });
       const run = options.signal?.aborted
         ? notRun(check, 'skipped', INTERRUPTED_REASON)
-        : lostInARow >= DEAD_TARGET_AFTER
-          ? notRun(check, 'fail', `not run: the target stopped answering (${DEAD_TARGET_AFTER} checks in a row lost their connection)`)
-          : await runCheck(def, check, {
-              spec,
-              target,
-              transport,
-              options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) },
-              exchanges,
-              crossCheck,
-            });
-      lostInARow = run.lostTarget ? lostInARow + 1 : 0;
+        : lost.at
+          ? lost.skip(check)
+          : await lost.after(
+              check,
+              await runCheck(def, check, {
+                spec,
+                target,
+                transport,
+                options: { ...checkOptions, runTag: checkTag(runTag, def.checks.indexOf(check)) },
+                exchanges,
+                crossCheck,
+              }),
+            );
       const ms = performance.now() - t0;
       done.set(check, { run, ms });
       options.progress?.({
@@ -272,6 +279,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     cleanup: totals,
     exchanges,
     crossCheck,
+    ...(lost.at ? { lostTarget: { at: lost.at, notRun: requirements.filter((q) => q.reason?.includes(LOST_REASON)).length } } : {}),
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
     users: Object.entries(target.principals).map(([role, p]) => ({
       role,
@@ -293,6 +301,6 @@ async function probe(target: Target, transport: Transport): Promise<void> {
   try {
     await transport.send({ method: 'GET', url: target.baseUrl, headers: {} });
   } catch (e) {
-    throw new UsageError(`target ${target.baseUrl} is unreachable: ${(e as Error).message}`);
+    throw new UsageError(unreachableLine(target, e as Error));
   }
 }

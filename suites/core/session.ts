@@ -6,13 +6,14 @@
  */
 import type { ApiDefinition } from './api';
 import { probeCredentials, runConformance, type ConformanceResult } from './conformance';
+import { withNetwork } from './network';
 import { onlyMistake } from './only-check';
 import { prismCommand } from './prism';
 import type { ProgressEvent } from './runner';
 import { loadConfigFile, resolveSettings, type ConfigFile, type Origins, type Settings } from './settings';
 import { setupMistake } from './setup-check';
 import { TOOL } from './tool';
-import type { Target } from './types';
+import type { Environment, Interruption, Target } from './types';
 import { UsageError } from './usage-error';
 
 export interface SessionInput {
@@ -23,7 +24,7 @@ export interface SessionInput {
   /** Settings given in code (the programmatic API, `defineConformanceTests`): config-file keys that win over the file. */
   given?: ConfigFile;
   /** The variables every setting not given otherwise comes from. */
-  env: NodeJS.ProcessEnv;
+  env: Environment;
 }
 
 export interface Session {
@@ -63,7 +64,7 @@ export function openSession(input: SessionInput, known: readonly ApiDefinition[]
   const targets: Record<string, Target> = {};
   for (const a of apis) {
     const t = a.targetFrom(settings.apiOptions?.[a.id] ?? {}, origins);
-    if (t) targets[a.id] = t;
+    if (t) targets[a.id] = withNetwork(t, env);
   }
   const only = onlyMistake(settings.only, apis, known, origins.only);
   if (only) throw new UsageError(only);
@@ -73,7 +74,7 @@ export function openSession(input: SessionInput, known: readonly ApiDefinition[]
 /** What a run reports its progress to and watches for an interrupt. */
 interface RunHooks {
   progress?: (e: ProgressEvent) => void;
-  signal?: AbortSignal;
+  signal?: Interruption;
 }
 
 export interface SessionRunOptions {
@@ -92,7 +93,9 @@ export async function runSession(session: Session, o: SessionRunOptions = {}): P
   // A refused key is a usage error before any check, not a hundred failures.
   const credentialHints = Object.fromEntries(
     await Promise.all(
-      apis.map(async (a) => [a.id, targets[a.id] ? await probeCredentials(a, targets[a.id], settings.timeoutMs) : {}] as const),
+      apis.map(
+        async (a) => [a.id, targets[a.id] ? await probeCredentials(a, targets[a.id], settings.timeoutMs, settings.runTag) : {}] as const,
+      ),
     ),
   );
   const { progress, signal } = o.start?.() ?? {};

@@ -1,3 +1,4 @@
+import type { Environment } from './types';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
@@ -476,7 +477,7 @@ export interface Sources {
   /** parseArgs values by flag name. */
   flags?: Record<string, string | boolean | undefined>;
   file?: ConfigFile;
-  env: NodeJS.ProcessEnv;
+  env: Environment;
 }
 
 const fileText = (v: unknown) => (Array.isArray(v) ? v.join(',') : String(v));
@@ -579,12 +580,12 @@ export function resolveSettings(sources: Sources, apis: readonly (string | ApiOp
 }
 
 /** Settings from environment variables alone (in-process runs, benchmarks). */
-export function settingsFrom(env: NodeJS.ProcessEnv, known: readonly (string | ApiOptions)[]): Settings {
+export function settingsFrom(env: Environment, known: readonly (string | ApiOptions)[]): Settings {
   return resolveSettings({ env }, known).settings;
 }
 
 /** One API's variables from the environment alone (targets built outside the command line). */
-export function apiValuesFromEnv(api: ApiOptions, env: NodeJS.ProcessEnv) {
+export function apiValuesFromEnv(api: ApiOptions, env: Environment) {
   const r = resolveTable(api.options, { env }, ['targets', api.id], (v) => ({ remote: v.baseUrl !== undefined, apis: [api.id] }));
   return { values: r.values, origins: Object.fromEntries(Object.entries(r.origins).map(([k, v]) => [`${api.id}.${k}`, v])) };
 }
@@ -688,7 +689,7 @@ export function loadConfigFile(file: string, apis: readonly ApiOptions[]): Confi
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = (e as { code?: string }).code;
     throw new UsageError(
       `cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
     );

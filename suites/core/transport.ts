@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
+import { proxyAgents } from './proxy-agent';
 import zlib from 'node:zlib';
 import { sleep } from './sleep';
 import { plainError, transportHint } from './transport-hint';
@@ -30,6 +31,8 @@ export interface TransportOptions {
   maxInFlight?: number;
   /** The variable that accepts a self-signed certificate, named in the error when one is refused. */
   tlsInsecureVariable?: string;
+  /** The HTTP proxy every request goes through (a CONNECT tunnel for https://). */
+  proxy?: { url: string };
 }
 
 interface RawRequest {
@@ -127,10 +130,13 @@ export function limiter(n = 0): {
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: !options.tlsInsecure }),
-  };
+  const pooling = { keepAlive: true, maxSockets: 16 };
+  const agents = options.proxy
+    ? proxyAgents(options.proxy.url, pooling, { rejectUnauthorized: !options.tlsInsecure })
+    : {
+        'http:': new http.Agent(pooling),
+        'https:': new https.Agent({ ...pooling, rejectUnauthorized: !options.tlsInsecure }),
+      };
   const stats = { requests: 0, writes: 0 };
   let nextSlot = 0;
   /** Answers received so far: a connection error before the first one may be the scheme or the certificate. */

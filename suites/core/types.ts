@@ -1,6 +1,18 @@
 /** Shared vocabulary of a conformance run: requirements, checks, exchanges and the records that tie them together. */
 
 export type Level = 'MUST' | 'SHOULD' | 'unspecified';
+
+/**
+ * Environment variables by name, as `process.env` holds them. The package's declarations name this instead of
+ * `NodeJS.ProcessEnv`, so that they type-check in a project whose compiler includes no @types/node (TypeScript 6
+ * and later include none unless `types` names them).
+ */
+export type Environment = Record<string, string | undefined>;
+
+/** What a run reads of the AbortSignal that interrupts it: declared here for the same reason, and DOM-free. */
+export interface Interruption {
+  readonly aborted: boolean;
+}
 /** `error`: the tool itself failed (an exception in a check, a record against an undeclared requirement): no verdict. */
 export type Status = 'passed' | 'failed' | 'skipped' | 'untested' | 'error';
 
@@ -125,6 +137,10 @@ export interface Target {
   embedded: boolean;
   principals: Record<string, Principal>;
   tlsInsecure?: boolean;
+  /** The HTTP proxy its requests go through, and the variable that named it (see proxy.ts). */
+  proxy?: { url: string; from: string };
+  /** Said with a connection that failed: why no proxy was used though one is set (see unusedProxyNote). */
+  connectionNote?: string;
   /**
    * The deployment's own address when baseUrl is a validating proxy in front of it: requests with deliberately
    * malformed bodies go there directly (the proxy would refuse them itself), and address checks judge it.

@@ -3,7 +3,7 @@ import { localhostTls } from '../../reference-impl/http/tls';
 import type { ApiHandler } from '../../reference-impl/http/types';
 import { loadOpsConfig, type OpsConfig } from '../../reference-impl/ops/config';
 import { createOpsHandler, opsErrorBody } from '../../reference-impl/ops/handler';
-import { UsageError, type CredentialProbe } from '../core/api';
+import { UsageError, type CredentialProbe, type ProbeAnswer } from '../core/api';
 import { apiValuesFromEnv, howToSet, opt, url, type OptionTable, type OptionValues, type Origins } from '../core/settings';
 import type { Principal, Target } from '../core/types';
 
@@ -124,13 +124,35 @@ export const opsTargetFromEnv = (env: NodeJS.ProcessEnv): Target | undefined => 
   return opsTarget(values, origins);
 };
 
-/** Every configured user reads the list of supported object types, which any user with read access may do. */
+const itoa = (t: Target) =>
+  `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface`;
+
+/** The stack API's refusal: it asks for a bearer key, and its errors are `{ code, message }`. */
+const stacksRefusal = (a: ProbeAnswer) => {
+  const body = a.json as { code?: unknown; message?: unknown } | undefined;
+  return /^\s*bearer/i.test(a.headers['www-authenticate'] ?? '') || (typeof body?.code === 'string' && typeof body?.message === 'string');
+};
+
+/**
+ * Every configured user reads the list of supported object types, which any user with read access may do; the user
+ * with write access also creates a service of the run's own (its title carries the run tag) and deletes it again.
+ */
 export const OPS_CREDENTIAL_PROBE: CredentialProbe = {
-  path: (t) =>
-    `/servicesNS/${encodeURIComponent(t.pathDefaults?.user ?? PATH_DEFAULTS.user)}/${encodeURIComponent(t.pathDefaults?.app ?? PATH_DEFAULTS.app)}/itoa_interface/get_supported_object_types`,
+  path: (t) => `${itoa(t)}/get_supported_object_types`,
   refusedWith: () => [401, 403],
   notFound: (t) =>
     `check the address, and the <user> and <app> segments ${t.pathDefaults?.user ?? PATH_DEFAULTS.user}/${t.pathDefaults?.app ?? PATH_DEFAULTS.app} (OPS_NS_USER, OPS_NS_APP)`,
+  otherApi: (a) => (stacksRefusal(a) ? 'the stack provisioning API does (it asks for a bearer API key)' : undefined),
+  write: {
+    roles: ['primary'],
+    create: (t, runTag) => ({ path: `${itoa(t)}/service`, body: { title: `${runTag} credential probe` } }),
+    keyOf: (json) => {
+      const key = (json as { _key?: unknown } | undefined)?._key;
+      return typeof key === 'string' && key ? key : undefined;
+    },
+    deletePath: (t, key) => `${itoa(t)}/service/${encodeURIComponent(key)}`,
+    readOnlyHint: 'a read-only user goes in OPS_READONLY_USERNAME and OPS_READONLY_PASSWORD',
+  },
 };
 
 export async function embeddedOpsTarget(

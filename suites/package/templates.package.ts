@@ -173,10 +173,16 @@ function githubAction(
       expect(inputs['node-version']).toBe('20');
       return { code: 0, output: `node ${process.version}` };
     case 'actions/upload-artifact': {
+      expectOnlyKeys(inputs, ['name', 'path', 'overwrite'], 'upload-artifact inputs');
       // One path: its contents are the artifact's root.
       const from = join(o.workspace, inputs.path);
       if (!existsSync(from)) return { code: 0, output: `no files at ${inputs.path}` };
-      cpSync(from, join(o.artifacts, inputs.name), { recursive: true });
+      const to = join(o.artifacts, inputs.name);
+      // As v4 does: a name already taken in the workflow run (a job re-run) fails the upload unless overwrite is set.
+      if (existsSync(to) && inputs.overwrite !== 'true')
+        return { code: 1, output: `Failed to CreateArtifact: an artifact with this name already exists on the workflow run` };
+      rmSync(to, { recursive: true, force: true });
+      cpSync(from, to, { recursive: true });
       return { code: 0, output: `uploaded ${inputs.name}` };
     }
     case 'actions/download-artifact': {
@@ -319,6 +325,28 @@ describe('the CI templates, run as written against a user repository', () => {
     expect(existsSync(join(artifacts, 'conformance-report', 'compliance.html'))).toBe(true);
     expect(existsSync(join(reportWorkspace, 'node_modules/@stoplight/prism-cli'))).toBe(false);
     expectMergedPass(join(reportWorkspace, 'reports/compliance.json'), shards.length);
+
+    // "Re-run failed jobs": the shard's job runs again in the same workflow run and uploads under the same name.
+    const again = await githubJob(conformance, {
+      workflowEnv: { ...strings(workflow.env), ...(await userValues(workflow, 'env')).values },
+      context: { 'matrix.shard': String(shards[0]), 'strategy.job-total': String(shards.length), ...secrets },
+      workspace,
+      artifacts,
+      summary: join(root, 'summary-rerun.md'),
+      repository,
+    });
+    expect(again.filter((s) => s.code !== 0).map((s) => `${s.name}: ${s.output}`)).toEqual([]);
+
+    // A shard that never uploaded (its runner lost): the report job fails, with the incomplete report still published.
+    rmSync(join(artifacts, `conformance-shard-${shards.at(-1)}`), { recursive: true });
+    const lacking = join(root, 'report-lacking');
+    mkdirSync(lacking);
+    const partial = await githubJob(report, { workflowEnv, context: {}, workspace: lacking, artifacts, summary, repository });
+    const merge = partial.find((s) => s.name === 'Merge the shards')!;
+    expect(merge.code).toBe(2);
+    expect(merge.output).toContain(`error: Shards missing from the merge: ${shards.at(-1)}/${shards.length} of the stacks API`);
+    expect(partial.map((s) => s.name)).not.toContain('Gate');
+    expect(JSON.parse(readFileSync(join(lacking, 'reports/compliance.json'), 'utf8')).summary.gate).toBe('incomplete');
   });
 
   it('GitLab CI: parallel shards, then the report job merges, publishes JUnit and gates', async () => {
@@ -370,5 +398,21 @@ describe('the CI templates, run as written against a user repository', () => {
     expect(existsSync(join(reportWorkspace, report.artifacts.reports!.junit!))).toBe(true);
     for (const p of report.artifacts.paths) expect(existsSync(join(artifacts, 'conformance-report', p, 'compliance.html'))).toBe(true);
     expectMergedPass(join(reportWorkspace, 'reports/merged/compliance.json'), total);
+
+    // A shard job that left no reports: the report job fails, after printing the incomplete report.
+    rmSync(join(artifacts, `conformance ${total}`), { recursive: true });
+    const lacking = join(root, 'report-lacking');
+    mkdirSync(lacking);
+    const partial = await gitlabJob(report, {
+      variables: { ...strings(pipeline.variables), API_CONFORMANCE: tarball },
+      ci: {},
+      workspace: lacking,
+      artifacts,
+      name: 'conformance-report-lacking',
+    });
+    expect(partial.code).toBe(2);
+    expect(partial.output).toContain(`error: Shards missing from the merge: ${total}/${total} of the stacks API`);
+    expect(partial.output).toMatch(/# Conformance: INCOMPLETE/);
+    expect(partial.output).not.toMatch(/gate: /);
   });
 });

@@ -114,6 +114,11 @@ export const STACKS_CREDENTIAL_PROBE: CredentialProbe = {
   path: () => '/v1/stacks',
   refusedWith: (role) => (role === 'forbidden' ? [] : [401, 403]),
   expectedFor: (role) => (role === 'forbidden' ? 403 : undefined),
+  // The ops API asks for basic authentication, and its errors are `{ messages: [...] }`.
+  otherApi: (a) =>
+    /^\s*basic/i.test(a.headers['www-authenticate'] ?? '') || Array.isArray((a.json as { messages?: unknown } | undefined)?.messages)
+      ? 'the operations management API does (it asks for basic authentication)'
+      : undefined,
   notFound: (t) =>
     /\/v1\/?$/.test(new URL(t.baseUrl).pathname)
       ? 'the base URL ends in /v1, which every path of the API already starts with: drop it'

@@ -9,6 +9,7 @@
  *   defineConformanceTests();
  */
 import { beforeAll, describe, it } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
 import {
   conformanceFailure,
   groupsOf,
@@ -21,6 +22,8 @@ import {
   type TaskLike,
 } from './front-end';
 import { loadCatalogue } from '../core/catalogue';
+import { UsageError } from '../core/usage-error';
+import { emptySelection, namePattern } from './selection';
 import { sessionFromCode, type ConformanceOptions } from '../options';
 
 export type { ConformanceOptions };
@@ -35,6 +38,9 @@ const RUN_TIMEOUT_MS = 60 * 60_000;
  */
 export function defineConformanceTests(options?: ConformanceOptions): void {
   const session = sessionFromCode(options, 'defineConformanceTests options', process.env);
+  // Thrown at collection, this fails the file (exit 1) before vitest skips every test and ends green.
+  const nothing = emptySelection(session.apis, namePattern(), getCurrentSuite()?.name);
+  if (nothing) throw new UsageError(nothing);
   let run: SessionRun | undefined;
 
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads the hook's first parameter as fixtures and wants it destructured; only the second (the file) is used

@@ -9,6 +9,7 @@ import type { ApiRun } from '../core/runner';
 import { sessionFromCode } from '../options';
 import { groupsOf, planRun, selectedChecks, testName, verdictOf, type TaskLike } from './front-end';
 import { serveStacksFault } from './serve-fault';
+import { emptySelection } from './selection';
 
 /** The session `defineConformanceTests()` opens in this environment. */
 const sessionOf = (env: NodeJS.ProcessEnv) => sessionFromCode(undefined, 'defineConformanceTests options', env);
@@ -90,6 +91,22 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     expect(plan.only).toEqual(['stacks.auth.missing-key-401']);
   });
 
+  // Vitest skips every test of a -t that matches none and exits 0: the same mistake as an --only that matches nothing.
+  it('a -t that selects no conformance test is a usage error, as vitest matches names (within a describe too)', () => {
+    const { apis } = sessionOf({ CONFORMANCE_APIS: 'stacks' });
+    expect(emptySelection(apis, /NOPE-XYZ/)).toBe(
+      "vitest -t 'NOPE-XYZ' selects no conformance test of stacks (see 'api-conformance list')",
+    );
+    expect(emptySelection(apis, /STK-AUTH-4O1/)).toMatch(
+      /^vitest -t 'STK-AUTH-4O1' selects no conformance test of stacks \(closest: STK-AUTH-401/,
+    );
+    expect(emptySelection(apis, /STK-AUTH/)).toBeUndefined();
+    expect(emptySelection(apis, /^stacks auth /)).toBeUndefined();
+    expect(emptySelection(apis, /^conformance stacks auth/)).toMatch(/selects no conformance test/);
+    expect(emptySelection(apis, /^conformance stacks auth/, 'conformance')).toBeUndefined();
+    expect(emptySelection(apis, undefined)).toBeUndefined();
+  });
+
   it('fails a check only on MUST failures, warns on SHOULD failures, skips what it could not judge', () => {
     const check = stacksApi.checks.find((c) => c.id === 'stacks.auth.bearer-key-accepted')!;
     const [must, should] = check.requirements;
@@ -168,5 +185,13 @@ describe('the conformance project (vitest front-end over the runner)', () => {
     const embedded = await vitestConformance(['-t', 'STK-AUTH'], { CONFORMANCE_APIS: 'stacks' });
     expect(embedded.code, embedded.out).toBe(0);
     expect(embedded.out).toMatch(/Tests +\d+ passed \| \d+ skipped \(20\)/);
+    // A selection's pass is a pass of part of the checks: the summary line and the report's first page say so.
+    expect(embedded.out).toMatch(/verdict: PASS \(partial: \d+ of 20 checks selected \(only stacks\.auth\./);
+    expect(readFileSync(join(embedded.reportDir, 'compliance.md'), 'utf8')).toMatch(
+      /^# Conformance: PASS \(partial\)\n\n\*\*Partial run: /,
+    );
+    const nothing = await vitestConformance(['-t', 'NOPE-XYZ'], { CONFORMANCE_APIS: 'stacks' });
+    expect(nothing.code, nothing.out).toBe(1);
+    expect(nothing.out).toContain("vitest -t 'NOPE-XYZ' selects no conformance test of stacks");
   }, 120_000);
 });

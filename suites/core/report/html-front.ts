@@ -1,6 +1,6 @@
 import type { ComplianceReport } from './model';
 import { anchors, facts, h } from './html-text';
-import { INTERRUPTED, verdictWord } from './verdict';
+import { incompleteText, verdictWord } from './verdict';
 
 /*
  * The report's first page, which is all a reader who signs off on a deployment needs: the verdict, what was checked
@@ -67,7 +67,7 @@ export function frontHeader(r: ComplianceReport): string {
   const label = r.run.label
     ? `<div class="label">${h(r.run.label)}</div>`
     : '<div class="label muted">no deployment label given (--label)</div>';
-  return `<header id="summary"><h1>Conformance report: <span class="${verdict === 'PASS' ? 'pass' : 'fail'}">${verdict}</span></h1>${r.summary.gate === 'incomplete' ? `<p class="fail"><b>${h(INTERRUPTED)}</b></p>` : ''}${label}${facts_(r)}${cards(r)}</header>`;
+  return `<header id="summary"><h1>Conformance report: <span class="${verdict === 'PASS' ? 'pass' : 'fail'}">${verdict}</span>${r.summary.partial ? ' <span class="partial">(partial)</span>' : ''}</h1>${r.summary.gate === 'incomplete' ? `<p class="fail"><b>${h(incompleteText(r.summary))}</b></p>` : ''}${r.summary.partial ? `<p class="partial"><b>Partial run: ${h(r.summary.partial)}.</b></p>` : ''}${label}${facts_(r)}${cards(r)}</header>`;
 }
 
 function failureItem(q: Req, linked: boolean): string {

@@ -12,7 +12,7 @@ header{padding:16px 24px;background:#fff;border-bottom:1px solid var(--border)}
 main{padding:4px 24px 24px;max-width:1400px}
 h1{margin:0 0 4px;font-size:22px}h2{font-size:18px;margin:22px 0 8px}h3{font-size:15px;margin:0 0 6px}
 a{color:var(--link)}.muted{color:var(--muted);font-weight:normal}
-.pass{color:var(--pass)}.fail{color:var(--fail)}
+.pass{color:var(--pass)}.fail{color:var(--fail)}.partial{color:var(--untested)}
 .run-line{color:var(--muted);font-size:.93em}
 .cards{display:flex;gap:10px;flex-wrap:wrap;margin:12px 0 0}.card{background:#fff;border:1px solid var(--border);border-radius:6px;padding:6px 12px;min-width:88px}
 .card b{display:block;font-size:20px}

@@ -4,7 +4,7 @@ import { barsSection } from './html-bars';
 import { SCRIPT, STYLE } from './html-style';
 import { contents, failuresSection, frontHeader, summaryOnlyNote } from './html-front';
 import { anchors, facts, h } from './html-text';
-import { verdictWord } from './verdict';
+import { verdictTitle } from './verdict';
 
 type Req = ComplianceReport['requirements'][number];
 type Api = ComplianceReport['apis'][number];
@@ -59,7 +59,7 @@ export interface HtmlOptions {
 }
 
 const page = (r: ComplianceReport, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Conformance report: ${verdictWord(r.summary)}</title><style>${STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Conformance report: ${verdictTitle(r.summary)}</title><style>${STYLE}</style></head>
 <body>${body}</body></html>
 `;
 

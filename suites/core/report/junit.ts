@@ -1,6 +1,6 @@
 import { factLines } from '../expect';
 import type { ComplianceReport } from './model';
-import { INTERRUPTED } from './verdict';
+import { incompleteText } from './verdict';
 
 const x = (s: string) =>
   s
@@ -13,13 +13,13 @@ export function renderJunit(r: ComplianceReport): string {
   const incomplete = r.summary.gate === 'incomplete';
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance" tests="${r.summary.total + (incomplete ? 1 : 0)}" failures="${r.summary.byLevel.MUST.failed + (incomplete ? 1 : 0)}" time="${(r.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${x(r.summary.partial ? `conformance (partial: ${r.summary.partial})` : 'conformance')}" tests="${r.summary.total + (incomplete ? 1 : 0)}" failures="${r.summary.byLevel.MUST.failed + (incomplete ? 1 : 0)}" time="${(r.run.durationMs / 1000).toFixed(3)}">`,
   ];
   // A test reporter that only counts failures must not read an interrupted run as green: the run itself is a case.
   if (incomplete) {
     out.push('  <testsuite name="run" tests="1" failures="1" errors="0" skipped="0">');
     out.push(
-      `    <testcase classname="run" name="the conformance run completed"><failure message="${x(`INCOMPLETE: ${INTERRUPTED}`)}"/></testcase>`,
+      `    <testcase classname="run" name="the conformance run completed"><failure message="${x(`INCOMPLETE: ${incompleteText(r.summary)}`)}"/></testcase>`,
     );
     out.push('  </testsuite>');
   }

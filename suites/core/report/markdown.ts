@@ -1,6 +1,6 @@
 import { gateCounts } from './gate-counts';
 import type { ComplianceReport } from './model';
-import { INTERRUPTED, verdictWord } from './verdict';
+import { incompleteText, verdictTitle } from './verdict';
 
 type Req = ComplianceReport['requirements'][number];
 
@@ -41,8 +41,9 @@ export function renderMarkdown(r: ComplianceReport): string {
 }
 
 function frontPage(r: ComplianceReport): string[] {
-  const out = [`# Conformance: ${verdictWord(r.summary)}`, ''];
-  if (r.summary.gate === 'incomplete') out.push(`**${INTERRUPTED}**`, '');
+  const out = [`# Conformance: ${verdictTitle(r.summary)}`, ''];
+  if (r.summary.gate === 'incomplete') out.push(`**${incompleteText(r.summary)}**`, '');
+  if (r.summary.partial) out.push(`**Partial run: ${r.summary.partial}.**`, '');
   out.push(r.run.label ? `**${esc(r.run.label)}**` : '_no deployment label given (--label)_', '', '| | |', '|---|---|');
   out.push(`| date | ${r.run.startedAt} · ${(r.run.durationMs / 1000).toFixed(1)} s |`);
   for (const a of r.apis)

@@ -1,6 +1,6 @@
 import { UsageError } from '../usage-error';
 import type { Status } from '../types';
-import { countOf, summarize, type ComplianceReport } from './model';
+import { countOf, partialOf, summarize, type ComplianceReport } from './model';
 
 // As in one run (suites/core/status.ts): a failure anywhere outranks a check that broke elsewhere, so a gate merged
 // from a failing shard and an erring one fails (exit 1) instead of passing with a tool error.
@@ -59,6 +59,26 @@ function checkMergeable(parts: ComplianceReport[], names: string[]): void {
   }
 }
 
+/**
+ * The shards of a run that are not among the parts, per API: a merge is a whole run only when shards 1..N are all
+ * there (or one part is a whole run), since each missing shard's checks were run by no part.
+ */
+export function missingShards(parts: ComplianceReport[]): { api: string; missing: number[]; count: number }[] {
+  const out: { api: string; missing: number[]; count: number }[] = [];
+  for (const api of [...new Set(parts.flatMap((p) => p.apis.map((a) => a.api)))]) {
+    const shards = parts.filter((p) => p.apis.some((a) => a.api === api)).map(shardOf);
+    if (shards.some((s) => !s)) continue;
+    const count = shards[0]!.count;
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !shards.some((s) => s!.index === i));
+    if (missing.length) out.push({ api, missing, count });
+  }
+  return out;
+}
+
+/** The headline of a merge that lacks shards. */
+const missingText = (gaps: ReturnType<typeof missingShards>) =>
+  `Shards missing from the merge: ${gaps.map((g) => `${g.missing.map((i) => `${i}/${g.count}`).join(', ')} of the ${g.api} API`).join('; ')}. Their checks were run by none of the merged reports, so this report is not a pass.`;
+
 /** One report from the reports of the shards of a run: a requirement takes the strongest status any shard found. */
 export function mergeReports(parts: ComplianceReport[], names: string[] = parts.map((_, i) => `report ${i + 1}`)): ComplianceReport {
   if (!parts.length) throw new UsageError('nothing to merge');
@@ -91,7 +111,13 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
       });
     }
   }
-  const requirements = [...byId.values()];
+  const gaps = missingShards(parts);
+  // A requirement no merged shard ran says where it went: into a shard that never reported.
+  const requirements = [...byId.values()].map((q) =>
+    q.status === 'skipped' && q.reason?.startsWith('run in another shard') && gaps.some((g) => g.api === q.api)
+      ? { ...q, reason: 'not run: its shard is missing from the merge' }
+      : q,
+  );
   const apis = new Map<string, ComplianceReport['apis'][number]>();
   for (const a of parts.flatMap((p) => p.apis)) {
     const seen = apis.get(a.api);
@@ -125,7 +151,16 @@ export function mergeReports(parts: ComplianceReport[], names: string[] = parts.
       durationMs: Math.max(...parts.map((p) => p.run.durationMs)),
       config: { ...first.run.config, shard: undefined, mergedFrom: parts.length, shards: parts.map((p) => shardOf(p) ?? null) },
     },
-    summary: summarize(requirements, { interrupted, requireAll: parts.some((p) => p.run.requireAll) }),
+    summary: summarize(requirements, {
+      interrupted,
+      incomplete: gaps.length ? missingText(gaps) : parts.find((p) => p.summary.incomplete)?.summary.incomplete,
+      requireAll: parts.some((p) => p.run.requireAll),
+      partial: partialOf(
+        [...apis.values()].flatMap((a) => a.checks),
+        first.run.only,
+        undefined,
+      ),
+    }),
     apis: [...apis.values()],
     requirements,
   };

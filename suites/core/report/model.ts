@@ -45,6 +45,13 @@ export interface ComplianceReport {
      */
     gate: 'pass' | 'fail' | 'incomplete';
     /**
+     * Why the gate is incomplete when the run was not interrupted (a merge that lacks a shard, a target that stopped
+     * answering): the headline every report leads with. Absent for an interrupted run (exit 130) and in earlier reports.
+     */
+    incomplete?: string;
+    /** Set when the run judged only part of the requirements (--only, one shard, a vitest selection): what it covered. */
+    partial?: string;
+    /**
      * MUST requirements untested or skipped for want of a credential, flag or longer wait (each names it: enabledBy);
      * absent in reports of earlier versions.
      */
@@ -84,6 +91,10 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 export interface GateOptions {
   /** The run was interrupted: the gate is incomplete. */
   interrupted?: boolean;
+  /** Why the run is incomplete though it was not interrupted (exit 2): the gate is incomplete. */
+  incomplete?: string;
+  /** What part of the requirements the run judged, when not all (--only, --shard). */
+  partial?: string;
   /** A MUST requirement left unchecked for want of input fails the gate. */
   requireAll?: boolean;
 }
@@ -101,12 +112,35 @@ export function summarize(requirements: Judged[], o: GateOptions = {}): Complian
   return {
     ...countOf(requirements),
     byLevel,
-    gate: o.interrupted ? 'incomplete' : byLevel.MUST.failed > 0 || (o.requireAll && unverified > 0) ? 'fail' : 'pass',
+    gate: o.interrupted || o.incomplete ? 'incomplete' : byLevel.MUST.failed > 0 || (o.requireAll && unverified > 0) ? 'fail' : 'pass',
+    ...(o.incomplete && !o.interrupted ? { incomplete: o.incomplete } : {}),
+    ...(o.partial ? { partial: o.partial } : {}),
     unverified,
     warnings: byLevel.SHOULD.failed,
     intermittent: requirements.filter((r) => r.intermittent).length,
   };
 }
+
+type Shard = { index: number; count: number } | undefined;
+
+/**
+ * What part of the checks a run selected, when not all: a filtered run or one shard can pass only what it ran, and
+ * its first page must not read like a whole run's. Undefined for a whole run.
+ */
+export function partialOf(checks: { outcome: string }[], only: string[] | undefined, shard: Shard): string | undefined {
+  if (!only?.length && !shard) return undefined;
+  const list = only && (only.length > 3 ? `${only.slice(0, 3).join(', ')} and ${only.length - 3} more` : only.join(', '));
+  const by = [list && `only ${list}`, shard && `shard ${shard.index}/${shard.count}`].filter(Boolean).join('; ');
+  const ran = checks.filter((c) => c.outcome !== 'filtered').length;
+  return `${ran} of ${checks.length} checks selected (${by}); the others were not run`;
+}
+
+/** The headline of a run whose target went away, per API (see lost-target.ts). */
+const lostText = (runs: ApiRun[]) =>
+  runs
+    .filter((r) => r.lostTarget)
+    .map((r) => `The ${r.api} target stopped answering at ${r.lostTarget!.at}; ${r.lostTarget!.notRun} requirements not run.`)
+    .join(' ') || undefined;
 
 export function buildReport(
   runs: (ApiRun & { specFile: string; catalogueFile?: string })[],
@@ -117,7 +151,16 @@ export function buildReport(
   return {
     tool,
     run: meta,
-    summary: summarize(requirements, { interrupted: meta.interrupted, requireAll: meta.requireAll }),
+    summary: summarize(requirements, {
+      interrupted: meta.interrupted,
+      requireAll: meta.requireAll,
+      incomplete: lostText(runs),
+      partial: partialOf(
+        runs.flatMap((r) => r.checks),
+        meta.only,
+        meta.config.shard as Shard,
+      ),
+    }),
     apis: runs.map((r) => ({
       api: r.api,
       title: r.title,

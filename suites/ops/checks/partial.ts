@@ -23,10 +23,18 @@ import {
 
 const title = (ctx: OpsContext, n: string) => tagged(ctx, `partial ${n}`);
 
-/** One object per case, removed at once: a property run never leaves its objects behind. */
-async function withObject(ctx: OpsContext, initial: Doc, body: (key: string, sent: Doc) => Promise<void>): Promise<void> {
+/**
+ * One object per case, removed at once: a property run never leaves its objects behind. A create that answers no
+ * key fails the case against `requirement`, one the calling check declares (the checks here share this helper).
+ */
+async function withObject(
+  ctx: OpsContext,
+  initial: Doc,
+  requirement: string,
+  body: (key: string, sent: Doc) => Promise<void>,
+): Promise<void> {
   const made = await createIn(ctx, SERVICE, 'partial', initial);
-  if (!made.key) throw new Violation(`create of ${JSON.stringify(initial)} did not answer a key`, 'OPS-PARTIAL-MERGE', made.ex);
+  if (!made.key) throw new Violation(`create of ${JSON.stringify(initial)} did not answer a key`, requirement, made.ex);
   try {
     await body(made.key, made.body);
   } finally {
@@ -57,7 +65,7 @@ export const partialUpdateMerges: OpsCheck = {
     const owned = await serverFields(ctx, SERVICE);
     const dropped = new Set<string>();
     const merges = (initial: Doc, patch: Doc) =>
-      withObject(ctx, initial, async (key) => {
+      withObject(ctx, initial, 'OPS-PARTIAL-MERGE', async (key) => {
         const before = await current(ctx, key, 'OPS-PARTIAL-MERGE');
         // With the title, a field of every schema: made-up fields alone may all be left out (see expectMerged).
         const sent = { ...patch, title: title(ctx, 'patched') };
@@ -89,7 +97,7 @@ export const fullUpdateReplaces: OpsCheck = {
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
     const property = fc.asyncProperty(userObject, userObject, fc.boolean(), async (initial, replacement, explicit) => {
-      await withObject(ctx, initial, async (key, sent) => {
+      await withObject(ctx, initial, 'OPS-PARTIAL-REPLACE', async (key, sent) => {
         const next = { ...replacement, title: title(ctx, 'replaced') };
         const upd = await updateIn(ctx, SERVICE, key, next, explicit ? 0 : undefined);
         const requirement = explicit ? 'OPS-PARTIAL-REPLACE' : 'OPS-PARTIAL-DEFAULT';

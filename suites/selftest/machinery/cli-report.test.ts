@@ -148,6 +148,22 @@ describe('report --merge refuses reports that are not the shards of one run', ()
     expect(merged.run.config.shard).toBeUndefined();
   });
 
+  // Shards 1 and 2 of 3 are not a run: the third shard's checks ran nowhere, so the merge cannot be a pass.
+  it('a merge without every shard writes an incomplete report and exits 2', async () => {
+    const out = join(dir, 'two-of-three');
+    const r = await cli(['report', '--merge', shard('t1', 1, 3), shard('t2', 2, 3), '--report-dir', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'error: Shards missing from the merge: 3/3 of the stacks API. Their checks were run by none of the merged reports, so this report is not a pass.',
+    ]);
+    const merged = JSON.parse(readFileSync(join(out, 'compliance.json'), 'utf8')) as ComplianceReport;
+    expect(merged.summary.gate).toBe('incomplete');
+    expect(readFileSync(join(out, 'compliance.md'), 'utf8')).toMatch(
+      /^# Conformance: INCOMPLETE\n\n\*\*Shards missing from the merge: 3\/3/,
+    );
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<failure message="INCOMPLETE: Shards missing from the merge: 3/3');
+  }, 60_000);
+
   it('the same shard twice, shards of different seeds, shards of different counts', () => {
     const out = ['--report-dir', join(dir, 'refused')];
     expect(usageError(() => report(['--merge', shard('d1', 1, 2), shard('d2', 1, 2), ...out]))).toMatch(

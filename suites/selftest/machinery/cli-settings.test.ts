@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { APIS } from '../../apis';
-import { RUN_HELP } from '../../cli/run';
+import { CONFIG_EXAMPLE, RUN_HELP } from '../../cli/run';
+import { onlyMistake } from '../../core/only-check';
 import { runConformance } from '../../core/conformance';
 import type { RunOptions } from '../../core/check';
 import { closest, configSchema, loadConfigFile, recordedConfig, resolveSettings, RUN_OPTIONS, type OptionDef } from '../../core/settings';
@@ -69,6 +71,26 @@ describe('one option table drives flags, help, config file and settings', () => 
     expect(settings.apiOptions?.ops.username).toBe('conformance');
     expect(origins['stacks.apiKey']).toBe('STACKS_API_KEY');
     expect(origins.rateLimit).toBe(`config key 'rateLimit' (${example})`);
+  });
+
+  // The example's commented-out keys are what a user uncomments first: each must work as it stands.
+  it("the example's commented-out only and shard select checks once uncommented", () => {
+    const text = readFileSync(example, 'utf8');
+    const uncommented = text.replace(/^# (only|shard|replayPath): /gm, '$1: ');
+    expect(uncommented).not.toBe(text);
+    const doc = parse(uncommented) as Record<string, unknown>;
+    const { settings, origins } = resolveSettings(
+      { file: { file: example, doc }, env: { STACKS_API_KEY: 'k', OPS_PASSWORD: 'p', OPS_READONLY_PASSWORD: 'q' } },
+      decls,
+    );
+    expect(settings.only).toEqual(['stacks.auth.*', 'OPS-CORE-*']);
+    expect(onlyMistake(settings.only, APIS, APIS, origins.only)).toBeUndefined();
+    expect(settings.shard).toEqual({ index: 1, count: 3 });
+  });
+
+  it('run --help names the example config where this copy of the tool has it', () => {
+    expect(RUN_HELP).toContain(`e.g. ${CONFIG_EXAMPLE};`);
+    expect(existsSync(CONFIG_EXAMPLE)).toBe(true);
   });
 
   it('flags win over the file, the file over the environment; each value remembers where it came from', () => {

@@ -70,7 +70,7 @@ describe('--dry-run says which destructive requests would reach the target', () 
       dryRun(['--report-dir', join(dir, 'b'), '--allow-destructive']),
     ]);
     expect(without.stdout).toMatch(
-      /destructive: NOT sent to https:\/\/ops\.example\.test:8089: 3 requirements will be skipped; --allow-destructive sends them:/,
+      /destructive: NOT sent to https:\/\/ops\.example\.test:8089: 2 requirements \(2 MUST\) will be skipped; --allow-destructive sends them:/,
     );
     expect(without.stdout).toMatch(/more from destructive checks are not sent/);
     expect(withFlag.stdout).toMatch(/destructive \(sent to https:\/\/ops\.example\.test:8089: --allow-destructive was given\):/);

@@ -98,7 +98,8 @@ describe("the report's first page says what was checked, against what, and the v
   it('markdown: the same first page, then the contents before the sections', () => {
     const md = renderMarkdown(report);
     const lines = md.split('\n');
-    expect(lines[0]).toBe('# Conformance: FAIL');
+    // The run is filtered (--only): its title says so.
+    expect(lines[0]).toBe('# Conformance: FAIL (partial)');
     expect(md).toContain('**ops service 9.1.2, staging**');
     expect(md).toMatch(/\| ops users \| primary: \*\*admin\*\* \(OPS_USERNAME\/OPS_PASSWORD\)/);
     expect(md).toContain(`specs/ops.openapi.yaml\` sha256 \`${sha('specs/ops.openapi.yaml')}\``);

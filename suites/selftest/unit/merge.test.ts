@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../core/api';
-import { mergeReports } from '../../core/report/merge';
+import { mergeReports, missingShards } from '../../core/report/merge';
+import { exitCodeOf } from '../../core/report/verdict';
 import { type ComplianceReport, countOf, summarize } from '../../core/report/model';
 import type { ApiRun } from '../../core/runner';
 import type { AssertionRecord, Level, Status } from '../../core/types';
@@ -96,6 +97,39 @@ function refusal(parts: ComplianceReport[], names?: string[]): string {
   }
   throw new Error('merged without a refusal');
 }
+
+describe('a merge is a whole run only with every shard 1..N', () => {
+  const third = (index: number) =>
+    part([req('R', index === 1 ? 'passed' : 'skipped', { reason: 'run in another shard than 2/3' })], {
+      shard: { index, count: 3 },
+    });
+
+  it('shards 1 and 2 of 3: incomplete (exit 2), and the requirements no shard ran say why', () => {
+    const r = mergeReports([third(1), third(2)]);
+    expect(r.summary.gate).toBe('incomplete');
+    expect(r.summary.incomplete).toMatch(/^Shards missing from the merge: 3\/3 of the stacks API\./);
+    expect(exitCodeOf(r.summary)).toBe(2);
+    expect(missingShards([third(1), third(2)])).toEqual([{ api: 'stacks', missing: [3], count: 3 }]);
+  });
+
+  it('one shard alone is no run either, however green it is', () => {
+    const r = mergeReports([part([req('R', 'passed')], { shard: { index: 2, count: 2 } })]);
+    expect(r.summary.gate).toBe('incomplete');
+    expect(r.summary.incomplete).toContain('1/2 of the stacks API');
+  });
+
+  it("every shard: the gate is the requirements' verdict, and nothing is missing", () => {
+    const r = mergeReports([third(1), third(2), third(3)]);
+    expect(r.summary.gate).toBe('pass');
+    expect(r.summary.incomplete).toBeUndefined();
+    expect(exitCodeOf(r.summary)).toBe(0);
+  });
+
+  it('a requirement only the missing shard would have run is not "run in another shard"', () => {
+    const r = mergeReports([part([req('R', 'skipped', { reason: 'run in another shard than 1/2' })], { shard: s1 })]);
+    expect(only(r).reason).toBe('not run: its shard is missing from the merge');
+  });
+});
 
 describe('mergeReports refuses parts that are not the shards of one run', () => {
   it('refuses nothing to merge', () => {
