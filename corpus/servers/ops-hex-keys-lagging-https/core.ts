@@ -29,7 +29,7 @@ import {
 import { type TypeDef, genericRoutes, getVisible, out, readableRows } from './crud';
 import { libraryRoutes, authoringRoutes } from './contentpack';
 
-export const CORE_TYPES = [
+const CORE_TYPES = [
   'team',
   'entity',
   'service',
@@ -47,8 +47,8 @@ export const CORE_TYPES = [
 ];
 const SUPPORTED = [...CORE_TYPES, 'entity_relationship', 'entity_relationship_rule'];
 
-export const coreColls: Record<string, Collection> = {};
-export const coreDefs: Record<string, TypeDef> = {};
+const coreColls: Record<string, Collection> = {};
+const coreDefs: Record<string, TypeDef> = {};
 
 function prepEntity(obj: any, prev: any, ctx: Ctx): void {
   for (const f of ['identifier', 'informational']) {

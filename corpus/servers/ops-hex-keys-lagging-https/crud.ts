@@ -69,7 +69,7 @@ export function listRows(def: TypeDef, ctx: Ctx, opts: ListOpts): any[] {
   return applyList(rows, opts).rows;
 }
 
-export function create(def: TypeDef, ctx: Ctx): Reply {
+function create(def: TypeDef, ctx: Ctx): Reply {
   mustWrite(ctx.user);
   const body = ctx.body;
   if (!isObj(body)) badInput('payload must be a JSON object');
@@ -111,7 +111,7 @@ function writePartial(def: TypeDef, ctx: Ctx, body: any, prev: any): any {
   return obj;
 }
 
-export function update(def: TypeDef, ctx: Ctx, key: string): Reply {
+function update(def: TypeDef, ctx: Ctx, key: string): Reply {
   mustWrite(ctx.user);
   if (def.readOnlyAfterCreate) badInput(`${def.type} objects are append-only: update is not supported`);
   const partial = boolParam(ctx.q.get('is_partial_data'), false, 'is_partial_data');
@@ -123,7 +123,7 @@ export function update(def: TypeDef, ctx: Ctx, key: string): Reply {
   return ok({ _key: obj._key });
 }
 
-export function bulkUpdate(def: TypeDef, ctx: Ctx): Reply {
+function bulkUpdate(def: TypeDef, ctx: Ctx): Reply {
   mustWrite(ctx.user);
   if (def.readOnlyAfterCreate) badInput(`${def.type} objects are append-only: update is not supported`);
   const partial = boolParam(ctx.q.get('is_partial_data'), false, 'is_partial_data');
@@ -144,11 +144,11 @@ export function bulkUpdate(def: TypeDef, ctx: Ctx): Reply {
   return ok({ _key: keys });
 }
 
-export function getOne(def: TypeDef, ctx: Ctx, key: string): Reply {
+function getOne(def: TypeDef, ctx: Ctx, key: string): Reply {
   return ok(out(def, getVisible(def, ctx, key), ctx));
 }
 
-export function deleteOne(def: TypeDef, ctx: Ctx, key: string): Reply {
+function deleteOne(def: TypeDef, ctx: Ctx, key: string): Reply {
   mustWrite(ctx.user);
   if (def.readOnlyAfterCreate) badInput(`${def.type} objects are append-only: delete is not supported`);
   const prev = def.coll.get(key);
@@ -159,7 +159,7 @@ export function deleteOne(def: TypeDef, ctx: Ctx, key: string): Reply {
   return empty();
 }
 
-export function bulkDelete(def: TypeDef, ctx: Ctx, opts: ListOpts): Reply {
+function bulkDelete(def: TypeDef, ctx: Ctx, opts: ListOpts): Reply {
   mustWrite(ctx.user);
   if (def.readOnlyAfterCreate) badInput(`${def.type} objects are append-only: delete is not supported`);
   let rows = def.coll.all().filter((o) => readable(def, ctx, o));
@@ -172,7 +172,7 @@ export function bulkDelete(def: TypeDef, ctx: Ctx, opts: ListOpts): Reply {
   return empty();
 }
 
-export function count(def: TypeDef, ctx: Ctx): Reply {
+function count(def: TypeDef, ctx: Ctx): Reply {
   const leak = bug('mw-count-leak') && def.iface === 'maintenance';
   let f = parseFilter(ctx.q.get('filter'));
   if (bug('count-ignores-filter') && def.iface === 'core') f = null;

@@ -4,10 +4,10 @@
 // Shared machinery: bug switch, refusals, users/access, lagging store, filters, list queries.
 import { randomBytes } from 'node:crypto';
 
-export const BUG = process.env.BUG || '';
+const BUG = process.env.BUG || '';
 export const VARIANT = process.env.VARIANT || '';
 export const bug = (name: string): boolean => BUG === name;
-export const LAGGING = VARIANT === 'lagging';
+const LAGGING = VARIANT === 'lagging';
 
 export const GLOBAL = 'default_ops_security_group';
 export const SCHEMA_VERSION = '4.19.2';
@@ -170,7 +170,7 @@ export function parseFilter(raw: string | null | undefined): any | null {
     return null;
   }
 }
-export function getPath(obj: any, path: string): any {
+function getPath(obj: any, path: string): any {
   let cur = obj;
   for (const p of path.split('.')) {
     if (cur === null || cur === undefined) return undefined;

@@ -22,7 +22,7 @@ export interface Reading {
   switch: string;
 }
 
-export const READINGS_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../../specs/readings.yaml');
+const READINGS_FILE = join(dirname(fileURLToPath(import.meta.url)), '../../../specs/readings.yaml');
 export const readings = (): Reading[] => parse(readFileSync(READINGS_FILE, 'utf8')) as Reading[];
 
 /** How long the lagging reading keeps a write from its reads, and the settle bound the run is given for it. */
