@@ -170,6 +170,24 @@ const FOUR_PART: PlatformVersion[] = [
   { buildVersion: '10.1.4.50297', releaseName: 'Gorse', status: 'released' },
 ];
 
+/**
+ * The create answer is the stack as provisioning starts (CREATING, a placeholder name, a termination date counted
+ * from the request); once it is up, reads show the name it was given and a termination date counted from then.
+ */
+function assignedWhenUp(inner: ApiHandler, { name = false, termination = false }): ApiHandler {
+  return async (req) => {
+    const res = await inner(req);
+    const b = res.body as Record<string, unknown> | undefined;
+    if (isOp('POST', LIST)(req) && res.status === 202 && b) {
+      const created: Record<string, unknown> = { ...b, state: 'CREATING' };
+      if (name) created.name = '';
+      if (termination) created.terminationDate = new Date(Date.parse(String(b.terminationDate)) - 90_000).toISOString();
+      return { ...res, body: created };
+    }
+    return res;
+  };
+}
+
 export const stacksVariants: Variant<StacksConfig>[] = [
   { id: 'async-delete', description: 'a deleted stack reads STOPPING for 400 ms before it is gone', wrap: asynchronousDelete },
   {
@@ -293,5 +311,17 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     description: 'four-part builds; the default is neither the highest version nor the highest build number',
     config: { versions: FOUR_PART },
     wrap: defaultIs((vs) => vs.find((v) => v.buildVersion.startsWith('10.1.'))),
+  },
+  {
+    id: 'name-assigned-when-up',
+    description: 'create answers an empty name; the stack is named once it is up',
+    config: { provisioningDelayMs: 0 },
+    wrap: (inner) => assignedWhenUp(inner, { name: true }),
+  },
+  {
+    id: 'termination-recomputed-when-up',
+    description: 'create answers a termination date counted from the request; reads count it from when the stack came up',
+    config: { provisioningDelayMs: 0 },
+    wrap: (inner) => assignedWhenUp(inner, { termination: true }),
   },
 ];
