@@ -203,6 +203,22 @@ export function expectError(ctx: StacksContext, requirement: string, ex: Exchang
   );
 }
 
+/**
+ * The ways an English message says that something was not found: a negation of finding or existing ("could not be
+ * found", "does not exist", "not present"), an absence ("there is no stack with id X", "no such stack", "no record
+ * of", "nothing matches"), or a word for it ("unknown", "missing", "nonexistent"). The document fixes no wording, so
+ * any of them passes; a message about something else (a refusal, a failure, an empty one) does not.
+ */
+const NOT_FOUND = [
+  /\b(not|never|n't|no\s+longer)\s+(\w+\s+){0,2}?(found|find|located|locate|exists?|present|known|recogni[sz]ed|available)\b/,
+  /\bno\s+(\w+[\s-]+){0,3}?(with|by|for|of|matching|matches|named|called|under|at|found|exists?|known|here|such)\b/,
+  /\bno\s+such\b|\bthere\s+(is|are|was|were|exists?)\s+no\b|\b(nothing|none|no\s+\w+)\s+(matches|matched|found)\b/,
+  /\b(unknown|missing|nonexistent|non-existent|inexistent|unrecogni[sz]ed|notfound|not_found)\b/,
+  /\b(can ?not|can't|could\s*n[o']t|unable\s+to|failed\s+to)\s+(be\s+)?(find|found|locate|located|look\s*up|resolve)\b/,
+  /\bdoes\s*n[o']t\s+exist|\bdoesn't\s+exist/,
+];
+export const saysNotFound = (message: string) => NOT_FOUND.some((re) => re.test(message.toLowerCase().replace(/[’`]/g, "'")));
+
 /** An id that no implementation will have handed out. */
 export const missingId = (ctx: StacksContext) => `no-such-stack-${ctx.options.runTag}-${Math.abs(ctx.options.seed) % 100000}`;
 

@@ -256,6 +256,15 @@ export const stacksFaults: StacksFault[] = [
     ),
   },
   {
+    id: 'not-found-message-silent',
+    description: 'a 404 for a missing stack says only that the request failed',
+    breaks: ['STK-GET-404', 'STK-DELETE-404'],
+    wrap: mapResponse(
+      (_, res) => res.status === 404,
+      (res) => ({ ...res, body: { code: 'NotFound', message: 'The request failed.' } }),
+    ),
+  },
+  {
     id: 'malformed-body-500',
     description: 'invalid JSON crashes the handler into a 500',
     breaks: ['STK-CREATE-MALFORMED'],

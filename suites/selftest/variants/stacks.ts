@@ -188,6 +188,13 @@ function assignedWhenUp(inner: ApiHandler, { name = false, termination = false }
   };
 }
 
+/** A 404 worded `word(id)`, code and status as documented. */
+const notFoundWorded = (word: (id: string) => string) =>
+  mapResponse(
+    (_, res) => res.status === 404,
+    (res, req) => ({ ...res, body: { code: 'NotFound', message: word(decodeURIComponent(req.path.split('/').pop() ?? '')) } }),
+  );
+
 export const stacksVariants: Variant<StacksConfig>[] = [
   { id: 'async-delete', description: 'a deleted stack reads STOPPING for 400 ms before it is gone', wrap: asynchronousDelete },
   {
@@ -323,5 +330,15 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     description: 'create answers a termination date counted from the request; reads count it from when the stack came up',
     config: { provisioningDelayMs: 0 },
     wrap: (inner) => assignedWhenUp(inner, { termination: true }),
+  },
+  {
+    id: 'not-found-there-is-no',
+    description: 'a 404 says "there is no stack with id X"',
+    wrap: notFoundWorded((id) => `there is no stack with id ${id}`),
+  },
+  {
+    id: 'not-found-no-stack-matches',
+    description: 'a 404 says "No stack matches X" and "no record of X"',
+    wrap: notFoundWorded((id) => (id.length % 2 ? `No stack matches ${id}` : `We have no record of a stack called ${id}.`)),
   },
 ];

@@ -7,6 +7,7 @@ import {
   missingId,
   runningStack,
   sameField,
+  saysNotFound,
   type StacksCheck,
   type StacksContext,
   type Summary,
@@ -135,10 +136,7 @@ export const missingStackIs404: StacksCheck = {
     ] as const) {
       const ex = await ctx.http.send(op, { params: { stackId: missingId(ctx) } });
       if (expectError(ctx, req, ex, 404, 'NotFound', `${op} of an id never issued`)) {
-        const says =
-          /not\s+(be\s+)?found|notfound|n[o']t\s+exist|no\s+such|unknown|missing|(can ?not|could\s*n[o']t|unable to)\s+(be\s+)?(find|found|locate)|not\s+(be\s+)?located/i.test(
-            messageOf(ex),
-          );
+        const says = saysNotFound(messageOf(ex));
         ctx.expect.that(
           req,
           'the message of the 404',
