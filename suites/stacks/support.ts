@@ -177,45 +177,19 @@ export const stateOf = (ex: Answer<Summary>) => ex.json?.state;
 export const codeOf = (ex: Exchange) => asDoc(ex.json).code;
 export const messageOf = (ex: Exchange) => String(asDoc(ex.json).message ?? '');
 
-/** Numeric comparison of dot-separated build versions; non-numeric parts compare as text. */
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.\-+]/);
-  const pb = b.split(/[.\-+]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i] ?? '0';
-    const y = pb[i] ?? '0';
-    const nx = Number(x);
-    const ny = Number(y);
-    const c = Number.isFinite(nx) && Number.isFinite(ny) ? nx - ny : x.localeCompare(y);
-    if (c !== 0) return Math.sign(c);
-  }
-  return 0;
-}
-
 export async function listVersions(ctx: StacksContext): Promise<Version[]> {
   const ex = await ctx.http.send('listStackVersions');
   const versions = ex.json?.versions;
   return Array.isArray(versions) ? versions : [];
 }
 
-/** The build number of a four-part build version (`9.10.0.41207`): a sequence that grows with every build. */
-const buildNumber = (v: Version) => {
-  const parts = String(v.buildVersion).split('.');
-  return parts.length >= 4 && /^\d+$/.test(parts[parts.length - 1]) ? Number(parts[parts.length - 1]) : undefined;
-};
-
 /**
- * The released versions "the latest released version" may name. The document gives no release dates nor an order
- * of versions: the highest version, or, where every released build carries a build number, the latest build (a
- * hotfix of an older line built after a newer release) are both the latest by some clock.
+ * The build versions "the latest released version" may name: every listed released one. Versions carry no release
+ * date, and the document orders them neither by number nor by list position (a maintenance release of an older line
+ * may be the latest one out), so which released version is the latest cannot be told from the list.
  */
-export function latestReleasedReadings(versions: Version[]): Version[] {
-  const released = versions.filter((v) => v.status === 'released');
-  const highest = [...released].sort((a, b) => compareVersions(b.buildVersion, a.buildVersion))[0];
-  const numbers = released.map(buildNumber);
-  const built = numbers.every((n) => n !== undefined) ? released[numbers.indexOf(Math.max(...(numbers as number[])))] : undefined;
-  return [...new Set([highest, built].filter((v): v is Version => v !== undefined))];
-}
+export const releasedVersions = (versions: Version[]): string[] =>
+  versions.filter((v) => v.status === 'released' && typeof v.buildVersion === 'string').map((v) => v.buildVersion);
 
 /** Expect a ServiceError with this status and code; one assertion. */
 export function expectError(ctx: StacksContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
@@ -228,6 +202,22 @@ export function expectError(ctx: StacksContext, requirement: string, ex: Exchang
     ex,
   );
 }
+
+/**
+ * The ways an English message says that something was not found: a negation of finding or existing ("could not be
+ * found", "does not exist", "not present"), an absence ("there is no stack with id X", "no such stack", "no record
+ * of", "nothing matches"), or a word for it ("unknown", "missing", "nonexistent"). The document fixes no wording, so
+ * any of them passes; a message about something else (a refusal, a failure, an empty one) does not.
+ */
+const NOT_FOUND = [
+  /\b(not|never|n't|no\s+longer)\s+(\w+\s+){0,2}?(found|find|located|locate|exists?|present|known|recogni[sz]ed|available)\b/,
+  /\bno\s+(\w+[\s-]+){0,3}?(with|by|for|of|matching|matches|named|called|under|at|found|exists?|known|here|such)\b/,
+  /\bno\s+such\b|\bthere\s+(is|are|was|were|exists?)\s+no\b|\b(nothing|none|no\s+\w+)\s+(matches|matched|found)\b/,
+  /\b(unknown|missing|nonexistent|non-existent|inexistent|unrecogni[sz]ed|notfound|not_found)\b/,
+  /\b(can ?not|can't|could\s*n[o']t|unable\s+to|failed\s+to)\s+(be\s+)?(find|found|locate|located|look\s*up|resolve)\b/,
+  /\bdoes\s*n[o']t\s+exist|\bdoesn't\s+exist/,
+];
+export const saysNotFound = (message: string) => NOT_FOUND.some((re) => re.test(message.toLowerCase().replace(/[’`]/g, "'")));
 
 /** An id that no implementation will have handed out. */
 export const missingId = (ctx: StacksContext) => `no-such-stack-${ctx.options.runTag}-${Math.abs(ctx.options.seed) % 100000}`;

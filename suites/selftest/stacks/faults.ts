@@ -6,6 +6,7 @@ type StacksFault = Fault<StacksConfig>;
 
 const STACK = /^\/v1\/stacks\/(?!versions$)[^/]+$/;
 const LIST = /^\/v1\/stacks$/;
+const VERSIONS = /^\/v1\/stacks\/versions$/;
 const keyOf = (req: ApiRequest) => String(req.headers.authorization ?? '').replace(/^Bearer /, '');
 const allowedKeys = (c: StacksConfig) => c.users.filter((u) => u.allowed).map((u) => `Bearer ${u.apiKey}`);
 const asUser = (req: ApiRequest, authorization: string) => withHeader(req, 'authorization', authorization);
@@ -18,6 +19,9 @@ const eachSummary = (res: ApiResponse, f: (s: Record<string, unknown>) => void) 
   return res;
 };
 const ok = (res: ApiResponse) => res.status < 300;
+/** A create whose body is an object without platformVersion: the default version applies. */
+const omitsVersion = (r: ApiRequest) =>
+  isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body);
 
 /** Tries every allow-listed user's key until one owns the stack: ownership ignored. */
 const anyOwner =
@@ -173,35 +177,38 @@ export const stacksFaults: StacksFault[] = [
     description: 'an omitted version selects the newest version even if unreleased',
     breaks: ['STK-CREATE-DEFAULT-VERSION'],
     wrap: (inner, c) =>
-      mapRequest(
-        (r) =>
-          isOp('POST', LIST)(r) &&
-          typeof r.body === 'object' &&
-          r.body !== null &&
-          !Array.isArray(r.body) &&
-          !('platformVersion' in r.body),
-        (r) =>
-          withBody(r, {
-            ...(r.body as object),
-            platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0]
-              .buildVersion,
-          }),
+      mapRequest(omitsVersion, (r) =>
+        withBody(r, {
+          ...(r.body as object),
+          platformVersion: [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }))[0]
+            .buildVersion,
+        }),
       )(inner),
   },
   {
+    // The first listed version is the default: a reading, as long as it is a released one. This server lists the
+    // newest build first, an unreleased one, so its default is unreleased.
     id: 'default-version-first-listed',
-    description: 'an omitted version selects the first listed version',
+    description: 'versions are listed newest first and an omitted version selects the first listed, an unreleased one',
     breaks: ['STK-CREATE-DEFAULT-VERSION'],
-    wrap: (inner, c) =>
-      mapRequest(
-        (r) =>
-          isOp('POST', LIST)(r) &&
-          typeof r.body === 'object' &&
-          r.body !== null &&
-          !Array.isArray(r.body) &&
-          !('platformVersion' in r.body),
-        (r) => withBody(r, { platformVersion: c.versions[0].buildVersion }),
-      )(inner),
+    wrap: (inner, c) => {
+      const newestFirst = [...c.versions].sort((a, b) => b.buildVersion.localeCompare(a.buildVersion, undefined, { numeric: true }));
+      const listed = mapResponse(
+        (r, res) => isOp('GET', VERSIONS)(r) && ok(res),
+        (res) => ({ ...res, body: { versions: newestFirst } }),
+      )(inner);
+      return mapRequest(omitsVersion, (r) => withBody(r, { platformVersion: newestFirst[0].buildVersion }))(listed);
+    },
+  },
+  {
+    id: 'default-version-rotates',
+    description: 'an omitted version selects the released versions in turn, spreading stacks over them',
+    breaks: ['STK-CREATE-DEFAULT-VERSION'],
+    wrap: (inner, c) => {
+      const released = c.versions.filter((v) => v.status === 'released');
+      let n = 0;
+      return mapRequest(omitsVersion, (r) => withBody(r, { platformVersion: released[n++ % released.length].buildVersion }))(inner);
+    },
   },
   {
     id: 'chosen-version-ignored',
@@ -246,6 +253,15 @@ export const stacksFaults: StacksFault[] = [
     wrap: mapResponse(
       (r, res) => isOp('POST', LIST)(r) && res.status === 400,
       (res) => ({ ...res, body: { code: 'InvalidRequest', message: 'invalid request' } }),
+    ),
+  },
+  {
+    id: 'not-found-message-silent',
+    description: 'a 404 for a missing stack says only that the request failed',
+    breaks: ['STK-GET-404', 'STK-DELETE-404'],
+    wrap: mapResponse(
+      (_, res) => res.status === 404,
+      (res) => ({ ...res, body: { code: 'NotFound', message: 'The request failed.' } }),
     ),
   },
   {

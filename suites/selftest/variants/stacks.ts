@@ -1,5 +1,6 @@
-import type { ApiHandler } from '../../../reference-impl/http/types';
-import type { StacksConfig } from '../../../reference-impl/stacks/config';
+import type { Settings } from '../../core/settings';
+import type { ApiHandler, ApiRequest } from '../../../reference-impl/http/types';
+import type { PlatformVersion, StacksConfig } from '../../../reference-impl/stacks/config';
 import { isOp, mapRequest, mapResponse, withBody } from '../fault';
 
 /**
@@ -15,8 +16,12 @@ export interface Variant<C> {
   untested?: string[];
   /** SHOULD requirements the variant departs from: a warning, never a failed gate. */
   warns?: string[];
+  /** Why those requirements stay untested (the reason the report gives); by default, a stack that never came up. */
+  untestedBecause?: RegExp;
   /** Requirements the run must still establish despite the variant (it tries again where the variant makes it wait). */
   passes?: string[];
+  /** Run settings the variant needs, e.g. a settle bound for a target whose reads lag. */
+  settings?: Partial<Settings>;
 }
 
 const STACK = /^\/v1\/stacks\/(?!versions$)([^/]+)$/;
@@ -147,6 +152,49 @@ const decorate = (v: unknown): unknown => {
   return v;
 };
 
+/** A create without platformVersion ({} or other fields only): the default version applies. */
+const omitsVersion = (r: ApiRequest) =>
+  isOp('POST', LIST)(r) && typeof r.body === 'object' && r.body !== null && !Array.isArray(r.body) && !('platformVersion' in r.body);
+
+/** The default version is `pick` of the listed versions: which released version is "the latest" is a matter of dates. */
+const defaultIs = (pick: (versions: PlatformVersion[]) => PlatformVersion | undefined) => (inner: ApiHandler, c: StacksConfig) =>
+  mapRequest(omitsVersion, (r) => withBody(r, { ...(r.body as object), platformVersion: pick(c.versions)!.buildVersion }))(inner);
+
+const released = (vs: PlatformVersion[]) => vs.filter((v) => v.status === 'released');
+
+/** Four-part builds: the latest released (by date) is neither the highest version nor the highest build number. */
+const FOUR_PART: PlatformVersion[] = [
+  { buildVersion: '10.2.1.50412', releaseName: 'Hawthorn', status: 'released' },
+  { buildVersion: '10.3.0.50630', releaseName: 'Ivy', status: 'unreleased' },
+  { buildVersion: '9.14.3.50588', releaseName: 'Elm', status: 'released' },
+  { buildVersion: '10.1.4.50297', releaseName: 'Gorse', status: 'released' },
+];
+
+/**
+ * The create answer is the stack as provisioning starts (CREATING, a placeholder name, a termination date counted
+ * from the request); once it is up, reads show the name it was given and a termination date counted from then.
+ */
+function assignedWhenUp(inner: ApiHandler, { name = false, termination = false }): ApiHandler {
+  return async (req) => {
+    const res = await inner(req);
+    const b = res.body as Record<string, unknown> | undefined;
+    if (isOp('POST', LIST)(req) && res.status === 202 && b) {
+      const created: Record<string, unknown> = { ...b, state: 'CREATING' };
+      if (name) created.name = '';
+      if (termination) created.terminationDate = new Date(Date.parse(String(b.terminationDate)) - 90_000).toISOString();
+      return { ...res, body: created };
+    }
+    return res;
+  };
+}
+
+/** A 404 worded `word(id)`, code and status as documented. */
+const notFoundWorded = (word: (id: string) => string) =>
+  mapResponse(
+    (_, res) => res.status === 404,
+    (res, req) => ({ ...res, body: { code: 'NotFound', message: word(decodeURIComponent(req.path.split('/').pop() ?? '')) } }),
+  );
+
 export const stacksVariants: Variant<StacksConfig>[] = [
   { id: 'async-delete', description: 'a deleted stack reads STOPPING for 400 ms before it is gone', wrap: asynchronousDelete },
   {
@@ -249,5 +297,48 @@ export const stacksVariants: Variant<StacksConfig>[] = [
         return { ...res, body: { code: b.code, message, requestId: 'req-123' } };
       },
     ),
+  },
+  {
+    id: 'default-first-listed-released',
+    description: 'an omitted version selects the first listed version, a released one that is not the highest',
+    wrap: defaultIs((vs) => vs[0]),
+  },
+  {
+    id: 'default-lowest-released',
+    description: 'an omitted version selects the lowest released version (a maintenance line released last)',
+    wrap: defaultIs((vs) => released(vs).sort((a, b) => a.buildVersion.localeCompare(b.buildVersion, 'en', { numeric: true }))[0]),
+  },
+  {
+    id: 'default-last-listed-released',
+    description: 'an omitted version selects the last listed released version',
+    wrap: defaultIs((vs) => released(vs).at(-1)),
+  },
+  {
+    id: 'default-four-part-neither-highest',
+    description: 'four-part builds; the default is neither the highest version nor the highest build number',
+    config: { versions: FOUR_PART },
+    wrap: defaultIs((vs) => vs.find((v) => v.buildVersion.startsWith('10.1.'))),
+  },
+  {
+    id: 'name-assigned-when-up',
+    description: 'create answers an empty name; the stack is named once it is up',
+    config: { provisioningDelayMs: 0 },
+    wrap: (inner) => assignedWhenUp(inner, { name: true }),
+  },
+  {
+    id: 'termination-recomputed-when-up',
+    description: 'create answers a termination date counted from the request; reads count it from when the stack came up',
+    config: { provisioningDelayMs: 0 },
+    wrap: (inner) => assignedWhenUp(inner, { termination: true }),
+  },
+  {
+    id: 'not-found-there-is-no',
+    description: 'a 404 says "there is no stack with id X"',
+    wrap: notFoundWorded((id) => `there is no stack with id ${id}`),
+  },
+  {
+    id: 'not-found-no-stack-matches',
+    description: 'a 404 says "No stack matches X" and "no record of X"',
+    wrap: notFoundWorded((id) => (id.length % 2 ? `No stack matches ${id}` : `We have no record of a stack called ${id}.`)),
   },
 ];
