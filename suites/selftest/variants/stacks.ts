@@ -2,6 +2,7 @@ import type { Settings } from '../../core/settings';
 import type { ApiHandler, ApiRequest } from '../../../reference-impl/http/types';
 import type { PlatformVersion, StacksConfig } from '../../../reference-impl/stacks/config';
 import { isOp, mapRequest, mapResponse, withBody } from '../fault';
+import { laggingReads } from '../readings/lag';
 
 /**
  * Implementations that make choices the document leaves open, differently from the reference. The suite must pass
@@ -344,5 +345,11 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     description: 'deleted stacks vanish at once but count against a limit of two for 6 s, longer than the ready timeout',
     config: { maxStacksPerUser: 2 },
     wrap: (inner) => hiddenButCounted(inner, 6000, 2),
+  },
+  {
+    id: 'lagging-reads',
+    description: 'for 400 ms after a create or delete, list and get answer as before it',
+    wrap: (inner) => laggingReads(inner, 400),
+    settings: { settleS: 1 },
   },
 ];
