@@ -21,15 +21,17 @@ export const LIVE_STATES = ['CREATING', 'RUNNING'];
 export const GONE_STATES = ['STOPPING', 'ERROR'];
 
 /**
- * Stacks the run deleted, per target and caller, with when: how long teardown takes is not shown, nor whether a
- * deleted stack counts against the limit until it is gone, listed or not. A 409 within the ready timeout of one of
- * these deletes may be that stack still counting.
+ * Stacks the run deleted, per target and caller. How long teardown takes is not shown, nor whether a deleted stack
+ * counts against the limit until it is gone, listed or not, nor for how long after: a 409 at any time after one of
+ * these deletes may be that stack still counting, however long ago it was deleted.
  */
-const deletes = new WeakMap<object, Map<string, number[]>>();
-const deletesOf = (ctx: StacksContext) => {
+const deletes = new WeakMap<object, Map<string, Set<string>>>();
+const deletedBy = (ctx: StacksContext, as: string) => {
   let byRole = deletes.get(ctx.target);
   if (!byRole) deletes.set(ctx.target, (byRole = new Map()));
-  return byRole;
+  let ids = byRole.get(as);
+  if (!ids) byRole.set(as, (ids = new Set()));
+  return ids;
 };
 
 /**
@@ -48,22 +50,27 @@ const heldBy = (ctx: StacksContext, as: string) => {
 /** Deletes a stack by id and notes the delete for the limit's reasoning; every delete of the checks goes through here. */
 export async function sendDelete(ctx: StacksContext, id: string, as = 'primary'): Promise<Exchange> {
   const ex = await ctx.http.send('deleteStack', { as, params: { stackId: id } });
-  if (ex.status >= 200 && ex.status < 300) deletesOf(ctx).set(as, [...(deletesOf(ctx).get(as) ?? []), Date.now()]);
+  if (ex.status >= 200 && ex.status < 300) deletedBy(ctx, as).add(id);
   if ((ex.status >= 200 && ex.status < 300) || ex.status === 404) heldBy(ctx, as).delete(id);
   return ex;
 }
 
-/** How many stacks the run deleted for this caller within the ready timeout: each may still count against its limit. */
-export function recentlyDeleted(ctx: StacksContext, as = 'primary'): number {
-  const since = Date.now() - ctx.options.readyTimeoutS * 1000;
-  return (deletesOf(ctx).get(as) ?? []).filter((t) => t >= since).length;
-}
+/** How many stacks the run deleted for this caller: each may still count against its limit, for a time not shown. */
+export const deletedByRun = (ctx: StacksContext, as = 'primary'): number => deletedBy(ctx, as).size;
+
+/**
+ * A create refused at the limit while stacks of the run's may count against it (held now, or deleted): the order in
+ * which a server weighs "request valid" and "stack limit not reached" is not said, so this refusal says nothing of
+ * the request itself. Checks that judge a create's body leave it untested instead.
+ */
+export const refusedAtLimit = (ctx: StacksContext, ex: Exchange, as = 'primary'): boolean =>
+  ex.status === 409 && codeOf(ex) === 'MaxStacksLimitReached' && (deletedByRun(ctx, as) > 0 || heldBy(ctx, as).size > 0);
 
 /**
  * Creates a stack and puts it in the ledger at once, so it is deleted whatever the check does next.
  * Whether a deleted stack counts against the per-user limit until it is gone is left open by the document: a create
- * refused at the limit while the caller's list still shows STOPPING stacks, or within the ready timeout of a delete
- * the run made, is sent again (up to the ready timeout). Checks that study the limit itself pass `settle: false`.
+ * refused at the limit while the caller's list still shows STOPPING stacks, or after a delete the run made, is sent
+ * again (up to the ready timeout). Checks that study the limit itself pass `settle: false`.
  */
 export async function createStack(ctx: StacksContext, body: unknown = {}, as = 'primary', { settle = true } = {}): Promise<Created> {
   const send = () => ctx.http.send('createStack', { as, body });
@@ -79,13 +86,13 @@ export async function createStack(ctx: StacksContext, body: unknown = {}, as = '
 
 /**
  * Sends a create again while it is refused at the limit and what counts may be the run's own: stacks other checks
- * hold now, stacks deleted lately, or stacks still STOPPING.
+ * hold now, stacks the run deleted, or stacks still STOPPING.
  */
 export async function settled(ctx: StacksContext, as: string, send: () => Promise<Created>): Promise<Created> {
   let ex = await send();
   const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
   for (let wait = 100; ex.status === 409 && Date.now() < deadline; wait = Math.min(wait * 2, 2000)) {
-    if (!recentlyDeleted(ctx, as) && heldBy(ctx, as).size === 0) {
+    if (!deletedByRun(ctx, as) && heldBy(ctx, as).size === 0) {
       const list = await ctx.http.send('listStacks', { as });
       if (!stacksOf(list).some((s) => s.state === 'STOPPING')) break;
     }

@@ -2,6 +2,7 @@ import type { Settings } from '../../core/settings';
 import type { ApiHandler, ApiRequest } from '../../../reference-impl/http/types';
 import type { PlatformVersion, StacksConfig } from '../../../reference-impl/stacks/config';
 import { isOp, mapRequest, mapResponse, withBody } from '../fault';
+import { laggingReads } from '../readings/lag';
 
 /**
  * Implementations that make choices the document leaves open, differently from the reference. The suite must pass
@@ -16,8 +17,6 @@ export interface Variant<C> {
   untested?: string[];
   /** SHOULD requirements the variant departs from: a warning, never a failed gate. */
   warns?: string[];
-  /** Why those requirements stay untested (the reason the report gives); by default, a stack that never came up. */
-  untestedBecause?: RegExp;
   /** Requirements the run must still establish despite the variant (it tries again where the variant makes it wait). */
   passes?: string[];
   /** Run settings the variant needs, e.g. a settle bound for a target whose reads lag. */
@@ -340,5 +339,17 @@ export const stacksVariants: Variant<StacksConfig>[] = [
     id: 'not-found-no-stack-matches',
     description: 'a 404 says "No stack matches X" and "no record of X"',
     wrap: notFoundWorded((id) => (id.length % 2 ? `No stack matches ${id}` : `We have no record of a stack called ${id}.`)),
+  },
+  {
+    id: 'hidden-but-counted-long',
+    description: 'deleted stacks vanish at once but count against a limit of two for 6 s, longer than the ready timeout',
+    config: { maxStacksPerUser: 2 },
+    wrap: (inner) => hiddenButCounted(inner, 6000, 2),
+  },
+  {
+    id: 'lagging-reads',
+    description: 'for 400 ms after a create or delete, list and get answer as before it',
+    wrap: (inner) => laggingReads(inner, 400),
+    settings: { settleS: 1 },
   },
 ];

@@ -8,7 +8,7 @@ import {
   deleteStack,
   expectError,
   listedIds,
-  recentlyDeleted,
+  deletedByRun,
   waitGone,
   type Created,
   type StacksCheck,
@@ -49,11 +49,11 @@ export const limitIs409: StacksCheck = {
     ctx.observe('STK-LIMIT-VALUE', `limit reached at ${existing + created.length} listed stacks`);
     if (!expectError(ctx, 'STK-LIMIT-409', refused, 409, 'MaxStacksLimitReached', `create number ${created.length + 1}`)) return;
     // "Create beyond" a maximum: a caller holding no stack at all is beyond no maximum. Stacks the run deleted
-    // lately may still count (teardown is not shown), listed or not.
-    const held = existing + created.length + recentlyDeleted(ctx);
+    // may still count (for how long is not shown), listed or not.
+    const held = existing + created.length + deletedByRun(ctx);
     ctx.expect.that(
       'STK-LIMIT-409',
-      'stacks the caller held (or deleted lately) when its create was refused at the limit',
+      'stacks the caller held (or the run deleted) when its create was refused at the limit',
       held > 0,
       { expected: 'at least 1', actual: held },
       refused,
@@ -79,7 +79,7 @@ export const limitIs409: StacksCheck = {
       const what = other.status === 202 ? 'created' : `refused with ${other.status} ${String(codeOf(other) ?? '')}`;
       const ok =
         other.status === 202 ||
-        (other.status === 409 && (await listedIds(ctx, 'second')).size + recentlyDeleted(ctx, 'second') >= existing + created.length);
+        (other.status === 409 && (await listedIds(ctx, 'second')).size + deletedByRun(ctx, 'second') >= existing + created.length);
       // The limit is per user: a second user is not held to the first user's count.
       ctx.expect.that(
         'STK-LIMIT-409',

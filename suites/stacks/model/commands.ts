@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { codeOf, createStack, recentlyDeleted, sendDelete, stacksOf } from '../support';
+import { codeOf, createStack, deletedByRun, sendDelete, stacksOf } from '../support';
 import { limitOf, ownedBy, pick, violated, type StackModel, type StackReal } from './model';
 
 type Command = fc.AsyncCommand<StackModel, StackReal>;
@@ -44,8 +44,8 @@ export const createCommand = (user: string): Command => ({
           expected: 'code MaxStacksLimitReached',
           actual: `code ${JSON.stringify(codeOf(ex))}`,
         });
-      // Deleted stacks may count until they are gone, listed or not (teardown is not shown): the run's recent deletes too.
-      const couldCount = live + pre.listed + lingering + recentlyDeleted(r.ctx, user);
+      // Deleted stacks may count, listed or not, for a time not shown: every delete of the run too.
+      const couldCount = live + pre.listed + lingering + deletedByRun(r.ctx, user);
       if (couldCount === 0)
         violated('STK-LIMIT-409', `create refused with 409 for ${user}, who holds no stack at all`, ex, {
           expected: '202 (no stack held)',
