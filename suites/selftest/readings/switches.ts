@@ -50,7 +50,13 @@ const VARIANTS: Record<ReadingApi, Variant<never>[]> = {
 /** The switch a reading names for an API, or undefined when there is none (a register entry without its switch). */
 export function switchOf(api: ReadingApi, name: string): Switch | undefined {
   const variant = VARIANTS[api].find((v) => v.id === name);
-  if (variant) return { wrap: variant.wrap, config: variant.config as Record<string, unknown> | undefined, warns: variant.warns };
+  if (variant)
+    return {
+      wrap: variant.wrap,
+      config: variant.config as Record<string, unknown> | undefined,
+      settings: variant.settings,
+      warns: variant.warns,
+    };
   return SHARED[name];
 }
 
