@@ -77,6 +77,8 @@ export interface ConformanceOptions {
   timeoutS?: number;
   /** Re-runs of a check that fails a MUST (default 2). */
   retries?: number;
+  /** Seconds a deployment may take to show a write to its reads (default 3 against a deployment, 0 embedded). */
+  settleS?: number;
   /** Checks of one API in flight, and requests at most (default 10 against a deployment, 1 embedded). */
   concurrency?: number;
   /** At most N requests per second. */

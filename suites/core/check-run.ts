@@ -265,7 +265,9 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
     const capped = transport && (err.kind === 'write-cap' || err.kind === 'rate-limited');
     // No answer in time (a slow deployment, a starved machine) or none at all says nothing of what the document
     // requires: what the check had not judged yet is untested. Anything else is the tool's own failure (no verdict).
-    const outcome_: AssertionRecord['outcome'] = transport ? 'untested' : 'error';
+    // An answer past the body cap (16 MiB) is an answer, and no documented one: it stays the server's failure.
+    const tooLarge = transport && err.kind === 'too-large';
+    const outcome_: AssertionRecord['outcome'] = tooLarge ? 'fail' : transport ? 'untested' : 'error';
     outcome = capped ? 'untested' : 'aborted';
     const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
     const affected = check.requirements.filter((r) => !touched.has(r));
@@ -276,9 +278,11 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
         outcome: outcome_,
         message: capped
           ? `not run: ${err.message}`
-          : transport
-            ? `not judged: the check was cut short, ${err.message}`
-            : `tool error in ${check.id}: ${err.name}: ${err.message}`,
+          : tooLarge
+            ? `check aborted: ${err.message}`
+            : transport
+              ? `not judged: the check was cut short, ${err.message}`
+              : `tool error in ${check.id}: ${err.name}: ${err.message}`,
         kind: transport ? 'transport' : 'tool',
       });
     }

@@ -31,6 +31,7 @@ const RUN_KEYS: Record<keyof ConformanceOptions, true> = {
   requireAll: true,
   timeoutS: true,
   retries: true,
+  settleS: true,
   concurrency: true,
   rateLimit: true,
   maxWrites: true,

@@ -38,7 +38,21 @@ describe('a failure replays: its requests as a curl script, and the case itself 
     [faulty, correct] = await Promise.all([serveStacksFault('isolation-get-foreign'), embeddedStacksTarget()]);
     dir = mkdtempSync(join(tmpdir(), 'conformance-replay-'));
     const run = await cli(
-      ['run', '--api', 'stacks', '--only', 'stacks.ownership.*,stacks.lifecycle.*', '--retries', '0', '--runs', '4', '--report-dir', dir],
+      [
+        'run',
+        '--api',
+        'stacks',
+        '--only',
+        'stacks.ownership.*,stacks.lifecycle.*',
+        '--retries',
+        '0',
+        '--settle',
+        '0',
+        '--runs',
+        '4',
+        '--report-dir',
+        dir,
+      ],
       faulty.env,
     );
     expect(run.code, run.stderr).toBe(1);
