@@ -12,6 +12,9 @@ import type { CorpusApi, CorpusServer } from './manifest';
 const API: Record<CorpusApi, ApiDefinition> = { stacks: stacksApi, ops: opsApi };
 const BASE_URL: Record<CorpusApi, string> = { stacks: 'STACKS_BASE_URL', ops: 'OPS_BASE_URL' };
 
+/** The settle bound of the corpus runs (see runServer). */
+const CORPUS_SETTLE_S = 1.5;
+
 export interface StartedServer {
   /** The README's variables that reach it, as a user would set them. */
   env: Record<string, string>;
@@ -86,7 +89,9 @@ export async function runServer(server: CorpusServer, opts: { bug?: string; vari
   const started = await startServer(server, opts);
   const api = API[server.manifest.api];
   try {
-    return await runAgainst(api, api.targetFromEnv(started.env)!, { allowDestructive: true, readyTimeoutS: 10 });
+    // The corpus servers show a write within 1.2 s (the lagging variants included): a user who knows that about a
+    // deployment sets --settle as well, and the bug runs, whose failing checks each run again, stay short.
+    return await runAgainst(api, api.targetFromEnv(started.env)!, { allowDestructive: true, readyTimeoutS: 10, settleS: CORPUS_SETTLE_S });
   } finally {
     await started.close();
   }
