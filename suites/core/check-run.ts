@@ -105,13 +105,15 @@ const failedRequirements = (run: CheckRun, judged: (id: string) => boolean) => [
 
 /**
  * The verdict once reads waited for writes: a requirement the first attempt failed is cleared only when the settled
- * attempt passed it (an assertion ran and held); one the settled attempt could not judge (its set-up failed, say)
- * keeps the first attempt's failures, so a bug that also undoes the set-up is not lost.
+ * attempt passed it (an assertion ran and held). One the settled attempt could not judge because its set-up could
+ * not be made (Unmet) keeps the first attempt's failures, so a bug that also undoes the set-up is not lost; one left
+ * unjudged otherwise (no generated case reached it) is untested, as the settled attempt says.
  */
 function settledVerdict(first: CheckRun, settled: CheckRun, failedFirst: string[], settleS: number): CheckRun {
   const outcomes = (id: string) => new Set(settled.records.filter((r) => r.requirement === id).map((r) => r.outcome));
   const cleared = failedFirst.filter((id) => outcomes(id).has('pass') && !outcomes(id).has('fail'));
-  const unjudged = failedFirst.filter((id) => !outcomes(id).has('pass') && !outcomes(id).has('fail'));
+  const unmet = (id: string) => settled.records.some((r) => r.requirement === id && r.kind === 'unmet');
+  const unjudged = failedFirst.filter((id) => !outcomes(id).has('pass') && !outcomes(id).has('fail') && unmet(id));
   settled.records.push(...first.records.filter((r) => r.outcome === 'fail' && unjudged.includes(r.requirement)));
   const run = merged(settled, [first]);
   for (const id of cleared) {
@@ -249,6 +251,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
           check: check.id,
           outcome: 'untested',
           message: e.reason,
+          kind: 'unmet',
           evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined,
         });
     }

@@ -91,7 +91,9 @@ export type AssertionKind =
   | 'response'
   | 'property'
   | 'transport'
-  | 'tool';
+  | 'tool'
+  /** Untested because the check's set-up could not be made (Unmet). */
+  | 'unmet';
 
 /** The smallest unit of a result: one assertion (or one reason it did not run) against one requirement. */
 export interface AssertionRecord {

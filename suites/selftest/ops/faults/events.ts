@@ -1,5 +1,5 @@
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../../reference-impl/http/types';
-import { mapRequest, mapResponse, withBody } from '../../fault';
+import { mapRequest, mapResponse } from '../../fault';
 import { opsPath, type OpsFault } from '../fault';
 import type { Doc } from '../../../core/json';
 
