@@ -26,7 +26,9 @@ and manifest.json, which the tests and this page are made from:
   \`warnings\` (SHOULD requirements the correct server departs from);
 - \`variants\` (\`VARIANT=<name>\`, each correct) and \`bugs\` (\`BUG=<name>\`), each bug with the \`clause\` it breaks, what
   it \`does\`, the MUST requirements it \`breaks\` and its \`collateral\` (or \`warns\` for a SHOULD, \`untested\` for what
-  no run can prove, \`reading\` for a reading the document allows after all).
+  no run can prove, \`reading\` for a reading the document allows after all);
+- \`lagS\`: the seconds a write may take to show, by variant (\`"*"\` for all runs); those runs settle that long, the
+  others not at all.
 
 A server reads \`PORT\` (and \`BUG\`, \`VARIANT\`) from the environment and prints \`listening on <port>\` when it is ready;
 one served under a path prints \`export <API>_BASE_URL=<url>\` before that line. Nothing here imports the product and the

@@ -52,6 +52,11 @@ interface Manifest {
   };
   /** Variants (`VARIANT=<name>`) besides the default, each correct, and what it changes. */
   variants?: Record<string, string>;
+  /**
+   * The seconds a write may take to show in reads, by variant (`"*"` for every run of the server): the run settles
+   * for that long, as a user who knows it of a deployment would set `--settle`. A server not named shows writes at once.
+   */
+  lagS?: Record<string, number>;
   bugs: Record<string, ManifestBug>;
 }
 
@@ -65,12 +70,18 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x)
 const isStringMap = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
+const isSecondsMap = (v: unknown, variants: string[]): boolean =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.entries(v).every(([k, x]) => (k === '*' || variants.includes(k)) && typeof x === 'number' && x >= 0);
+
 /** What is wrong with the shape of a manifest, one line each; empty when nothing is. Mapping is judged by the tests. */
 export function manifestProblems(m: unknown): string[] {
   if (typeof m !== 'object' || m === null) return ['not a JSON object'];
   const o = m as Record<string, unknown>;
   const out: string[] = [];
-  const known = new Set(['api', 'summary', 'entry', 'scheme', 'credentials', 'serverEnv', 'expected', 'variants', 'bugs']);
+  const known = new Set(['api', 'summary', 'entry', 'scheme', 'credentials', 'serverEnv', 'expected', 'variants', 'lagS', 'bugs']);
   for (const k of Object.keys(o)) if (!known.has(k)) out.push(`unknown key "${k}"`);
   if (o.api !== 'stacks' && o.api !== 'ops') out.push('api must be "stacks" or "ops"');
   if (typeof o.summary !== 'string' || !o.summary) out.push('summary must be a sentence');
@@ -87,6 +98,8 @@ export function manifestProblems(m: unknown): string[] {
   )
     out.push('expected.mustFailures and expected.warnings must be lists of requirement ids');
   if (o.variants !== undefined && !isStringMap(o.variants)) out.push('variants must map names to what each changes');
+  if (o.lagS !== undefined && !isSecondsMap(o.lagS, Object.keys((o.variants ?? {}) as object)))
+    out.push('lagS must map "*" or variant names to seconds');
   if (typeof o.bugs !== 'object' || o.bugs === null || Array.isArray(o.bugs)) return [...out, 'bugs must map names to bugs'];
   const bugKeys = new Set(['clause', 'does', 'breaks', 'collateral', 'warns', 'untested', 'reading', 'why']);
   for (const [name, b] of Object.entries(o.bugs as Record<string, Record<string, unknown>>)) {
