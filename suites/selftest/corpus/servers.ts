@@ -12,7 +12,6 @@ import type { CorpusApi, CorpusServer } from './manifest';
 const API: Record<CorpusApi, ApiDefinition> = { stacks: stacksApi, ops: opsApi };
 const BASE_URL: Record<CorpusApi, string> = { stacks: 'STACKS_BASE_URL', ops: 'OPS_BASE_URL' };
 
-
 export interface StartedServer {
   /** The README's variables that reach it, as a user would set them. */
   env: Record<string, string>;
