@@ -98,6 +98,8 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
   return base;
 }
 
+const isSchemaFinding = (details: unknown) => typeof (details as { schemaError?: unknown })?.schemaError === 'string';
+
 /** The requirements a run failed that `judged` picks, each once. */
 const failedRequirements = (run: CheckRun, judged: (id: string) => boolean) => [
   ...new Set(run.records.filter((r) => r.outcome === 'fail' && judged(r.requirement)).map((r) => r.requirement)),
@@ -147,6 +149,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
   const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
   let requests = 0;
   const sent: SentRequest[] = [];
+  const levels = levelsOf(def.catalogueFile);
+  const outsideOk = judgingOutsideShape(def.catalogueFile);
   const client = createClient(
     env.target,
     env.spec,
@@ -158,7 +162,15 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       if (ex.status >= 200 && ex.status < 300 && def.refusedIn2xx?.(ex, env.spec)) ex.refusal = true;
       env.exchanges?.push(ex);
       const first = records.length;
-      inspectExchange(env.spec, ex, (requirement, ok, message, e, details) =>
+      inspectExchange(env.spec, ex, (requirement, ok, message, e, details) => {
+        // The answer to a request outside the documented shape is held to the documented answer only where a clause
+        // speaks of that input, as a check's assertions are: elsewhere what it looks like is an observation.
+        if (!ok && isSchemaFinding(details) && e.outsideShape && levels.get(requirement) === 'MUST' && !outsideOk.has(requirement))
+          return void observations.push({
+            requirement,
+            check: def.responseCheckId,
+            note: `${message}, answering a request outside the documented shape (${e.outsideShape.join('; ')}), seen while running ${check.id}`,
+          });
         records.push({
           requirement,
           check: def.responseCheckId,
@@ -167,8 +179,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
           kind: 'response',
           seenIn: check.id,
           evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
-        }),
-      );
+        });
+      });
       if (env.crossCheck && ex.operationId && !ex.pathRewritten)
         compareWithPrism(
           env.crossCheck,
@@ -199,8 +211,6 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
     return ok;
   };
   // Where a document leaves behaviour open the suite only records it: an assertion there could raise a false alarm.
-  const levels = levelsOf(def.catalogueFile);
-  const outsideOk = judgingOutsideShape(def.catalogueFile);
   const asserted = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
     if (levels.get(requirement) === 'unspecified')
       throw new ToolError(`check ${check.id} asserts on ${requirement}, which the document leaves open: it may only observe it`);

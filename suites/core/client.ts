@@ -85,7 +85,7 @@ export function createClient(target: Target, spec: Spec, transport: Transport, i
         return encodeURIComponent(value);
       });
       const ex = await dispatch(op.method, path, opts, operationId);
-      const outside = spec.requestDepartures(operationId, ex.request.body);
+      const outside = spec.requestDepartures(operationId, ex.request.body, ex.request.url);
       if (outside.length) ex.outsideShape = outside;
       inspect(ex);
       return ex;

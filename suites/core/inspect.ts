@@ -51,7 +51,7 @@ export function inspectExchange(spec: Spec, ex: Exchange, sink: Sink): void {
   if (!schema || ex.refusal) return;
   if (!hasBody || ex.jsonError) {
     const reason = hasBody ? `body is not JSON (${ex.jsonError})` : 'body is empty';
-    sink(schema.rootRequirement, false, `${where}: ${reason}, a JSON body is required`, ex);
+    sink(schema.rootRequirement, false, `${where}: ${reason}, a JSON body is required`, ex, { schemaError: reason });
     return;
   }
   const outcome = schema.validate(ex.json);

@@ -1,5 +1,6 @@
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { createAjv, exercised } from './ajv';
+import { type QueryParameters, queryDepartures, queryParametersOf } from './query-shape';
 import { readYaml } from './yaml-cache';
 
 interface Operation {
@@ -37,10 +38,11 @@ export interface Spec {
   /** Whether the spec says this response has a body at all. */
   responseHasBody(operationId: string, status: number): boolean | undefined;
   /**
-   * Where a request to `operationId` with this body departs from the documented request shape (a required body
-   * missing, a body that is not JSON, one the request schema refuses); empty when it is inside it.
+   * Where a request to `operationId` with this body and URL departs from the documented request shape (a required
+   * body missing, a body that is not JSON, one the request schema refuses, a query parameter the operation does not
+   * give or a value its schema refuses); empty when it is inside it.
    */
-  requestDepartures(operationId: string, body: string | undefined): string[];
+  requestDepartures(operationId: string, body: string | undefined, url?: string): string[];
 }
 
 interface ValidationTarget {
@@ -146,20 +148,34 @@ function loadSpec(file: string): Spec {
     return t;
   };
 
+  const bodyDepartures = (operationId: string, body: string | undefined): string[] => {
+    const t = requestTarget(operationId);
+    if (body === undefined || body === '') return t.required ? ['no body, where the operation requires one'] : [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return t.validate ? ['a body that is not JSON'] : [];
+    }
+    if (!t.validate || t.validate(parsed)) return [];
+    return (t.validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message ?? 'is outside the schema'}`);
+  };
+  const queryParameters = new Map<string, QueryParameters>();
+  const queryOf = (operationId: string): QueryParameters => {
+    let q = queryParameters.get(operationId);
+    if (!q) {
+      const op = operations.get(operationId)!;
+      queryParameters.set(operationId, (q = queryParametersOf(doc, op.path, op.method.toLowerCase())));
+    }
+    return q;
+  };
+
   return {
     doc,
     operations,
-    requestDepartures(operationId, body) {
-      const t = requestTarget(operationId);
-      if (body === undefined || body === '') return t.required ? ['no body, where the operation requires one'] : [];
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        return t.validate ? ['a body that is not JSON'] : [];
-      }
-      if (!t.validate || t.validate(parsed)) return [];
-      return (t.validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message ?? 'is outside the schema'}`);
+    requestDepartures(operationId, body, url) {
+      const inQuery = url ? queryDepartures(queryOf(operationId), url) : [];
+      return [...bodyDepartures(operationId, body), ...inQuery];
     },
     requirementIds() {
       const found = new Set<string>();
