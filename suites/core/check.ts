@@ -34,8 +34,11 @@ export interface RunOptions {
   apiOptions?: ApiOptionValues;
 }
 
-/** `Ops`: the API's operations as generated from its document, so that `http.send` types each success body. */
-export interface CheckContext<Ops extends object = Record<string, unknown>> {
+/**
+ * `Ops`: the API's operations as generated from its document, so that `http.send` types each success body. `Req`: the
+ * API's requirement ids as generated from its catalogue, so that a misspelt id does not compile.
+ */
+export interface CheckContext<Ops extends object = Record<string, unknown>, Req extends string = string> {
   readonly checkId: string;
   readonly target: Target;
   readonly options: RunOptions;
@@ -43,13 +46,13 @@ export interface CheckContext<Ops extends object = Record<string, unknown>> {
   /** Objects created by this check; removed when the check ends, whatever happens. */
   readonly ledger: Ledger;
   /** Assertions with what they expected and what they saw (status, equality, membership, any predicate). */
-  readonly expect: Expect;
+  readonly expect: Expect<Req>;
   /** Records one assertion against a requirement the check declares, with what it expected and saw when given; returns `ok`. */
-  assert(requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown): boolean;
+  assert(requirement: Req, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown): boolean;
   /** The assertion could not be made (missing input, resource never became ready): reported, never passed. */
-  untested(requirement: string, reason: string, ex?: Exchange): void;
+  untested(requirement: Req, reason: string, ex?: Exchange): void;
   /** Behaviour the document leaves open: recorded for the report, never judged. */
-  observe(requirement: string, note: string): void;
+  observe(requirement: Req, note: string): void;
   /** Whether credentials for a role were given. */
   has(role: string): boolean;
 }
@@ -59,10 +62,10 @@ export interface CheckContext<Ops extends object = Record<string, unknown>> {
  * `title` is the MUST-worded description shown in listings. `State`: the names of the shared state an API's checks may
  * declare in `shares` and `uses` (its own union, so that a misspelt name does not compile); any string by default.
  */
-export interface Check<Ops extends object = Record<string, unknown>, State extends string = string> {
+export interface Check<Ops extends object = Record<string, unknown>, State extends string = string, Req extends string = string> {
   id: string;
   title: string;
-  requirements: string[];
+  requirements: Req[];
   /** Can change or delete data the run did not create: runs only when destructive checks are allowed. */
   destructive?: boolean;
   /** Roles whose credentials the check needs; without them its requirements are reported untested. */
@@ -77,5 +80,5 @@ export interface Check<Ops extends object = Record<string, unknown>, State exten
    * own rows): it runs beside other checks that use it, never beside one that `shares` it.
    */
   uses?: State[];
-  run(ctx: CheckContext<Ops>): Promise<void>;
+  run(ctx: CheckContext<Ops, Req>): Promise<void>;
 }

@@ -26,17 +26,17 @@ type StatusExpectation = number | readonly number[] | '2xx' | '4xx' | 'not 2xx';
  * method takes its arguments in one order: the requirement, `what`, the thing looked at, what was expected, and the
  * exchange last where it is not itself the thing looked at.
  */
-export interface Expect {
+export interface Expect<Req extends string = string> {
   /** The status of the answer `ex`. */
-  status(requirement: string, what: string, ex: Exchange, expected: StatusExpectation): boolean;
+  status(requirement: Req, what: string, ex: Exchange, expected: StatusExpectation): boolean;
   /** Deep equality (node:util isDeepStrictEqual). */
-  equal(requirement: string, what: string, actual: unknown, expected: unknown, ex?: Exchange): boolean;
+  equal(requirement: Req, what: string, actual: unknown, expected: unknown, ex?: Exchange): boolean;
   /** The value is one of those allowed (deep equality). */
-  oneOf(requirement: string, what: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): boolean;
-  contains(requirement: string, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
-  absent(requirement: string, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
+  oneOf(requirement: Req, what: string, actual: unknown, allowed: readonly unknown[], ex?: Exchange): boolean;
+  contains(requirement: Req, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
+  absent(requirement: Req, what: string, collection: Iterable<unknown> | undefined, item: unknown, ex?: Exchange): boolean;
   /** Any other predicate: the check words what it expected; `actual` is shown as text when it is a string, else as compact JSON. */
-  that(requirement: string, what: string, ok: boolean, facts: { expected: string; actual: unknown }, ex?: Exchange): boolean;
+  that(requirement: Req, what: string, ok: boolean, facts: { expected: string; actual: unknown }, ex?: Exchange): boolean;
 }
 
 const LIMIT = 300;

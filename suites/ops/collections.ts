@@ -1,3 +1,4 @@
+import type { OpsRequirementId } from './requirements.gen';
 import type { OpsState } from './state';
 
 /** Creates an object of the run for another to refer to, once per check attempt (`scope`); its key, if created. */
@@ -31,7 +32,7 @@ export interface Collection {
    */
   state?: OpsState;
   /** Catalogue ids of this collection's operations, for checks that run over every collection. */
-  requirements: { list: string; create: string; get: string; update: string; delete: string; count: string; bulkDelete: string };
+  requirements: Record<'list' | 'create' | 'get' | 'update' | 'delete' | 'count' | 'bulkDelete', OpsRequirementId>;
 }
 
 export const core = (type: string, template: () => Record<string, unknown> = () => ({})): Collection => ({

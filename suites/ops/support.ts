@@ -7,14 +7,16 @@ import type { Exchange } from '../core/types';
 import type { Collection } from './collections';
 import type { operations } from './openapi.gen';
 import { OPS_SPEC } from './paths';
+import type { OpsRequirementId } from './requirements.gen';
 import type { OpsState } from './state';
 
+export type { OpsRequirementId };
 /**
  * An ops check: its client types each success body as the document does (bodies of many object types share one
- * operation), and it names only the API's own shared state (`OpsState`).
+ * operation), and it names only the API's own shared state (`OpsState`) and the requirement ids of its catalogue.
  */
-export type OpsCheck = Check<operations, OpsState>;
-export type OpsContext = CheckContext<operations>;
+export type OpsCheck = Check<operations, OpsState, OpsRequirementId>;
+export type OpsContext = CheckContext<operations, OpsRequirementId>;
 
 export type { Doc } from '../core/json';
 import { asDoc, isDoc, type Doc } from '../core/json';
@@ -235,7 +237,7 @@ export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: 
 export async function assertWholeCount(
   ctx: OpsContext,
   c: Collection,
-  requirement: string,
+  requirement: OpsRequirementId,
   noun: string,
   opts: SendOptions = {},
 ): Promise<void> {

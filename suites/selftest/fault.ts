@@ -4,12 +4,12 @@ import type { ApiHandler, ApiRequest, ApiResponse } from '../../reference-impl/h
  * A deliberately broken variant of a reference implementation: a wrapper around its handler, so the
  * implementation itself carries no fault code. `breaks` lists the requirements the suite must report failed.
  */
-export interface Fault<C = unknown> {
+export interface Fault<C = unknown, Req extends string = string> {
   id: string;
   description: string;
-  breaks: string[];
+  breaks: Req[];
   /** MUST requirements the same fault also breaks, stated so that any failure beyond them is noticed. */
-  collateral?: string[];
+  collateral?: Req[];
   wrap(inner: ApiHandler, config: C): ApiHandler;
 }
 

@@ -6,11 +6,16 @@ import { Unmet } from '../core/precondition';
 import { sleep } from '../core/sleep';
 import type { Exchange } from '../core/types';
 import type { components, operations } from './openapi.gen';
+import type { StacksRequirementId } from './requirements.gen';
 import type { StacksState } from './state';
 
-/** A stacks check: its client types each success body as the document does, and it names only `StacksState`. */
-export type StacksCheck = Check<operations, StacksState>;
-export type StacksContext = CheckContext<operations>;
+export type { StacksRequirementId };
+/**
+ * A stacks check: its client types each success body as the document does, and it names only `StacksState` and the
+ * requirement ids of the catalogue.
+ */
+export type StacksCheck = Check<operations, StacksState, StacksRequirementId>;
+export type StacksContext = CheckContext<operations, StacksRequirementId>;
 
 export type Summary = components['schemas']['StackSummary'];
 export type Version = components['schemas']['PlatformVersion'];
@@ -111,7 +116,7 @@ export const stacksOf = (list: Answer<components['schemas']['StackListResponse']
  * A check that needs a created stack goes on only when create behaved as documented (202); otherwise its
  * requirements are untested with the reason, and the fault is reported once, by the create checks.
  */
-export function createdAsDocumented(ctx: StacksContext, requirements: string[], ex: Exchange): boolean {
+export function createdAsDocumented(ctx: StacksContext, requirements: StacksRequirementId[], ex: Exchange): boolean {
   if (ex.status === 202) return true;
   const why =
     ex.status === 409
@@ -154,7 +159,11 @@ const dead = (e: Detail) => e.status === 404 || (e.status === 200 && stateOf(e) 
  * gone ends its wait at once, is deleted, and another is tried, up to `attempts` stacks; each that ended in ERROR is
  * observed. Returns the create answer and the last get; when none came up, Unmet says why.
  */
-export async function runningStack(ctx: StacksContext, observeAs: string, attempts = 3): Promise<{ created: Created; ex: Detail }> {
+export async function runningStack(
+  ctx: StacksContext,
+  observeAs: StacksRequirementId,
+  attempts = 3,
+): Promise<{ created: Created; ex: Detail }> {
   let why = 'no stack was created';
   let last: Exchange | undefined;
   for (let i = 0; i < attempts; i++) {
@@ -199,7 +208,14 @@ export const releasedVersions = (versions: Version[]): string[] =>
   versions.filter((v) => v.status === 'released' && typeof v.buildVersion === 'string').map((v) => v.buildVersion);
 
 /** Expect a ServiceError with this status and code; one assertion. */
-export function expectError(ctx: StacksContext, requirement: string, ex: Exchange, status: number, code: string, what: string): boolean {
+export function expectError(
+  ctx: StacksContext,
+  requirement: StacksRequirementId,
+  ex: Exchange,
+  status: number,
+  code: string,
+  what: string,
+): boolean {
   const seen = codeOf(ex);
   return ctx.expect.that(
     requirement,

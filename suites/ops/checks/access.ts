@@ -20,6 +20,7 @@ import {
   rows,
   tagged,
   updateIn,
+  type OpsRequirementId,
 } from '../support';
 
 export const basicAuthRequired: OpsCheck = {
@@ -161,7 +162,14 @@ async function judgeRetirable(ctx: OpsContext, team: string): Promise<void> {
 }
 
 /** Whether `as`, reading the run's `hidden` object of `c` or not, finds in its list and count only what it can read. */
-async function judgeReader(ctx: OpsContext, c: Collection, hidden: Created, filter: string, req: string, as: string): Promise<void> {
+async function judgeReader(
+  ctx: OpsContext,
+  c: Collection,
+  hidden: Created,
+  filter: string,
+  req: OpsRequirementId,
+  as: string,
+): Promise<void> {
   if (!hidden.key) return;
   const [probe, adminList, list] = await Promise.all([
     getIn(ctx, c, hidden.key, { as }),

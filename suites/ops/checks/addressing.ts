@@ -1,10 +1,10 @@
 import { BASE_SERVICE_TEMPLATE, SERVICE } from '../collections';
 import { compact } from '../../core/expect';
 import type { operations } from '../openapi.gen';
-import { createIn, createNeeded, getIn, ok, type OpsCheck } from '../support';
+import { createIn, createNeeded, getIn, ok, type OpsCheck, type OpsRequirementId } from '../support';
 
 /** One request per interface of the addressing table, each at the path segment the document gives it. */
-const INTERFACES: [string, keyof operations, Record<string, string>][] = [
+const INTERFACES: [OpsRequirementId, keyof operations, Record<string, string>][] = [
   ['OPS-ADDR-IF-CORE', 'coreGetSupportedObjectTypes', {}],
   ['OPS-ADDR-IF-EVENTS', 'emActionList', {}],
   ['OPS-ADDR-IF-MAINTENANCE', 'mwSupportedObjectTypes', {}],

@@ -340,7 +340,7 @@ const episodeActions: OpsCheck = {
         'OPS-EM-ACTION-NAME-SOURCE',
         'OPS-EM-ACTION-GET',
         'OPS-EM-ACTION-CONFIG',
-      ])
+      ] as const)
         ctx.untested(r, 'the action list is empty', ex);
       return;
     }

@@ -20,6 +20,7 @@ import {
   type Doc,
   type OpsCheck,
   type OpsContext,
+  type OpsRequirementId,
 } from '../support';
 import { isDoc } from '../../core/json';
 import { compact } from '../../core/expect';
@@ -215,7 +216,8 @@ export const filterMatchesModel: OpsCheck = {
           const v = part ?? e;
           // As above: the message and the exchange are those of the Violation (of the part that fails alone, if one does).
           ctx.assert(
-            v.requirement ?? 'OPS-QUERY-FILTER',
+            // The property's Violation names a requirement of this check's (its properties take them from REQUIREMENT_OF).
+            (v.requirement ?? 'OPS-QUERY-FILTER') as OpsRequirementId,
             false,
             part ? `${v.message}, alone as in ${JSON.stringify(example.filter)}` : v.message,
             v.exchange,

@@ -29,6 +29,7 @@ import {
   type Doc,
   type OpsCheck,
   type OpsContext,
+  type OpsRequirementId,
 } from '../support';
 
 const FAR = Math.floor(Date.now() / 1000) + 86400 * 3650;
@@ -357,7 +358,7 @@ const deleteAndCount: OpsCheck = {
 export function readableCountCheck(
   c: Collection,
   id: string,
-  countReq: string,
+  countReq: OpsRequirementId,
   complete: (ctx: OpsContext) => Promise<Doc> = async () => ({}),
 ): OpsCheck {
   return {

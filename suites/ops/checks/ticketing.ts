@@ -3,7 +3,7 @@ import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
-import { ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { ok, rows, type Doc, type OpsCheck, type OpsContext, type OpsRequirementId } from '../support';
 
 /**
  * Every ticket link the run makes is on an episode id it made up, carrying the run tag: linking and unlinking
@@ -78,7 +78,7 @@ async function read(ctx: OpsContext, episode: string, query?: Record<string, str
  * The episodes a check links tickets to, one per name: made-up ids, unless the server refuses a ticket on one (a
  * 4xx); then as many episodes as it lists, when it lists enough.
  */
-async function episodesFor(ctx: OpsContext, names: string[], requirement: string): Promise<string[]> {
+async function episodesFor(ctx: OpsContext, names: string[], requirement: OpsRequirementId): Promise<string[]> {
   const madeUp = names.map((n) => episodeId(ctx, n));
   const probe: Ticket = { episode: madeUp[0], system: SYSTEMS[0], id: `${ctx.options.runTag}-probe` };
   const track = tracker(ctx);
@@ -149,7 +149,7 @@ const createReadDelete: OpsCheck = {
       got.ex,
     );
     if (!readable) {
-      for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'])
+      for (const r of ['OPS-TICKET-OBJECT-TYPE', 'OPS-TICKET-LINK-FIELDS', 'OPS-TICKET-DELETE'] as const)
         ctx.untested(r, "the episode's links do not read back as created", got.ex);
       return;
     }
@@ -358,7 +358,7 @@ const linksFollowModel: OpsCheck = {
         const t: Ticket = { episode: episodes[s.episode], system: SYSTEMS[s.system], id: inc[s.id] };
         const held = model.get(t.episode)!;
         const p = pair(t.system, t.id);
-        let requirement: string;
+        let requirement: OpsRequirementId;
         if (held.has(p)) {
           requirement = 'OPS-TICKET-DELETE';
           const ex = await remove(ctx, t);

@@ -26,7 +26,7 @@ describe('stack API suite catches each deliberately broken implementation', () =
     const failed = failedIds(report);
     for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
     // Nothing beyond what the fault breaks and the collateral it states: a false alarm riding on a fault is caught too.
-    const allowed = new Set([...fault.breaks, ...(fault.collateral ?? [])]);
+    const allowed = new Set<string>([...fault.breaks, ...(fault.collateral ?? [])]);
     expect(
       mustFailed(report).filter((id) => !allowed.has(id)),
       `${fault.description}: MUST failures beyond the stated ones`,

@@ -1,8 +1,9 @@
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../reference-impl/http/types';
 import type { StacksConfig } from '../../../reference-impl/stacks/config';
 import { isOp, mapRequest, mapResponse, withBody, withHeader, type Fault } from '../fault';
+import type { StacksRequirementId } from '../../stacks/requirements.gen';
 
-type StacksFault = Fault<StacksConfig>;
+type StacksFault = Fault<StacksConfig, StacksRequirementId>;
 
 const STACK = /^\/v1\/stacks\/(?!versions$)[^/]+$/;
 const LIST = /^\/v1\/stacks$/;

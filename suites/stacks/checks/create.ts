@@ -18,6 +18,7 @@ import {
   type Created,
   type StacksCheck,
   type StacksContext,
+  type StacksRequirementId,
 } from '../support';
 
 export const createAnswers202: StacksCheck = {
@@ -85,7 +86,7 @@ export const createAnswers202: StacksCheck = {
 };
 
 /** The version a stack was created with is the version it runs: get and list report it too, not only the create answer. */
-async function expectVersionKept(ctx: StacksContext, requirement: string, id: string, version: string): Promise<void> {
+async function expectVersionKept(ctx: StacksContext, requirement: StacksRequirementId, id: string, version: string): Promise<void> {
   const got = await ctx.http.send('getStack', { params: { stackId: id } });
   ctx.expect.equal(
     requirement,

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { checkProperty } from '../../core/property';
 import { createCommand, deleteCommand, getCommand, listCommand } from '../model/commands';
 import type { StackModel, StackReal } from '../model/model';
-import { deleteStack, LIVE_STATES, stacksOf, type StacksCheck } from '../support';
+import { deleteStack, LIVE_STATES, stacksOf, type StacksCheck, type StacksRequirementId } from '../support';
 
-const REQUIREMENTS = [
+const REQUIREMENTS: StacksRequirementId[] = [
   'STK-OWNERSHIP',
   'STK-CREATE-VISIBLE',
   'STK-GET-200',

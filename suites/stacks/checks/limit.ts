@@ -12,12 +12,13 @@ import {
   waitGone,
   type Created,
   type StacksCheck,
+  type StacksRequirementId,
 } from '../support';
 
 /** Creates the check will attempt before concluding the limit is out of reach (STACKS_LIMIT_PROBE_MAX, in the run's options). */
 const probeMax = (options: { apiOptions?: Record<string, unknown> }) =>
   Number(options.apiOptions?.limitProbeMax ?? STACKS_OPTIONS.limitProbeMax.default);
-const REQUIREMENTS = ['STK-LIMIT-409', 'STK-LIMIT-VALUE', 'STK-CREATE-REFUSED-NO-STACK'];
+const REQUIREMENTS: StacksRequirementId[] = ['STK-LIMIT-409', 'STK-LIMIT-VALUE', 'STK-CREATE-REFUSED-NO-STACK'];
 
 export const limitIs409: StacksCheck = {
   id: 'stacks.limit.max-stacks-409',

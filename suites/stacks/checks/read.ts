@@ -11,6 +11,7 @@ import {
   type StacksCheck,
   type StacksContext,
   type Summary,
+  type StacksRequirementId,
 } from '../support';
 
 /**
@@ -22,7 +23,7 @@ import {
 const FIXED = ['id', 'platformVersion'] as const;
 const MAY_CHANGE = ['name', 'createdAt', 'terminationDate'] as const;
 
-function observeChanged(ctx: StacksContext, requirement: string, read: string, created: Summary, seen: Summary): void {
+function observeChanged(ctx: StacksContext, requirement: StacksRequirementId, read: string, created: Summary, seen: Summary): void {
   for (const k of MAY_CHANGE)
     if (!sameField(k, seen[k], created[k]))
       ctx.observe(requirement, `${read} shows ${k} ${compact(seen[k])} where the create answer had ${compact(created[k])}`);
