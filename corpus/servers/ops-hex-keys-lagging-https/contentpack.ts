@@ -171,7 +171,7 @@ function selection(content: any): Map<string, Set<string>> | null {
     const group = GROUPS[k] ? k : Object.keys(GROUPS).find((g) => GROUPS[g] === k);
     if (!group) badInput(`unknown object type '${k}' in content`);
     const s = sel.get(group!) ?? new Set<string>();
-    for (const x of v as string[]) s.add(x);
+    for (const x of bug('cp-install-content-first-only') ? (v as string[]).slice(0, 1) : (v as string[])) s.add(x);
     sel.set(group!, s);
   }
   return sel.size ? sel : null;
@@ -229,7 +229,7 @@ function install(ctx: Ctx, name: string, version: string): Reply {
         sec_grp: GLOBAL,
         __cp_item: marker(p, it.id),
       };
-      if (ENABLE_TYPES.has(type)) obj.enabled = enabled ? 1 : 0;
+      if (ENABLE_TYPES.has(type)) obj.enabled = enabled && (type === 'service' || !bug('cp-install-enabled-services-only')) ? 1 : 0;
       if (type === 'service') {
         obj.kpis = (obj.kpis ?? []).map((k: any) => ({
           ...k,
@@ -380,12 +380,13 @@ function listAuthored(ctx: Ctx): Reply {
   const search = q.get('search');
   let rows = authored.viewAll();
   if (status) rows = rows.filter((r) => r.status === status);
-  if (search)
-    rows = rows.filter((r) =>
-      String(r.title ?? '')
-        .toLowerCase()
-        .includes(search.toLowerCase()),
-    );
+  if (search) {
+    const needle = search.toLowerCase();
+    rows = rows.filter((r) => {
+      const t = String(r.title ?? '').toLowerCase();
+      return bug('cpa-search-prefix-only') ? t.startsWith(needle) : t.includes(needle);
+    });
+  }
   rows = rows.map((r) => cpListForm(r, !fields || bug('cpa-counts-with-fields')));
   const res = applyList(rows, {
     filter: parseFilter(q.get('filter')),

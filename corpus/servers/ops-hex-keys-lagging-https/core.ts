@@ -304,14 +304,11 @@ function entityRoutes(ctx: Ctx, action: string): Reply | null {
   mustWrite(ctx.user);
   if (action === 'retire') return ok(retire(keyList(ctx.body)));
   if (action === 'retire_retirable') {
-    return ok(
-      retire(
-        c
-          .all()
-          .filter((e) => isRetirable(e) && canRead(ctx.user, e))
-          .map((e) => e._key),
-      ),
-    );
+    const flagged = c
+      .all()
+      .filter((e) => isRetirable(e) && canRead(ctx.user, e))
+      .map((e) => e._key);
+    return ok(retire(bug('retire-retirable-first-only') ? flagged.slice(0, 1) : flagged));
   }
   const done: string[] = [];
   for (const k of keyList(ctx.body)) {
@@ -374,10 +371,10 @@ function kpiTemplate(k: any): any {
   return t;
 }
 function templatize(ctx: Ctx, type: string, key: string): Reply {
-  if (type !== 'service' && type !== 'kpi_base_search')
+  if (type !== 'service' && type !== 'kpi_base_search' && !bug('templatize-any-type'))
     badInput(`templatize is supported only for service and kpi_base_search, not ${type}`);
   const o = out(coreDefs[type], getVisible(coreDefs[type], ctx, key), ctx);
-  if (type === 'kpi_base_search') {
+  if (type !== 'service') {
     const t: any = { ...o };
     for (const f of ['_key', '_user', 'mod_source', 'mod_timestamp', 'identifying_name']) delete t[f];
     return ok(t);
@@ -458,6 +455,7 @@ function ctwAction(ctx: Ctx, pathId: string, action: string): Reply {
   if (action === 'disconnect_kpis') {
     const was = w.linked_services ?? [];
     w.linked_services = [];
+    if (bug('ctw-disconnect-returns-empty')) was.length = 0;
     w.mod_timestamp = isoOffset();
     c.put(w);
     return ok({ service_kpis_dict: was.map((l: any) => ({ service_id: l.service_id, linked_kpi_ids: l.linked_kpi_ids ?? [] })) });
@@ -509,6 +507,10 @@ export function coreRoutes(ctx: Ctx, rest: string[]): Reply {
     if (tail.length === 1 && tail[0] === 'linked_kpis') return ctx.method === 'GET' ? linkedKpis(ctx) : methodNotAllowed();
     if (tail.length === 2 && ['stop', 'associate_service_kpi', 'disconnect_kpis'].includes(tail[1]))
       return ctwAction(ctx, tail[0], tail[1]);
+  }
+  if (bug('delete-key-any-type') && ctx.method === 'DELETE' && tail.length === 1 && !def.coll.get(tail[0])) {
+    const other = SUPPORTED.find((t) => coreColls[t].get(tail[0]));
+    if (other) return genericRoutes(coreDefs[other], ctx, tail);
   }
   if (tail.length === 2 && tail[1] === 'templatize') return ctx.method === 'GET' ? templatize(ctx, head, tail[0]) : methodNotAllowed();
   if (head === 'service' && tail.length === 2 && tail[1] === 'base_service_template') return serviceTemplateLink(ctx, tail[0]);

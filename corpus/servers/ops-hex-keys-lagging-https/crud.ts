@@ -52,7 +52,8 @@ export function readableRows(def: TypeDef, ctx: Ctx, leak = false): any[] {
 }
 export function getVisible(def: TypeDef, ctx: Ctx, key: string): any {
   const obj = def.coll.view(key);
-  if (!obj || !readable(def, ctx, obj)) notFound(`${def.type} '${key}' does not exist`);
+  const unchecked = bug('mw-get-key-unrestricted') && def.iface === 'maintenance';
+  if (!obj || (!unchecked && !readable(def, ctx, obj))) notFound(`${def.type} '${key}' does not exist`);
   return obj;
 }
 function checkRequired(def: TypeDef, obj: any): void {
@@ -74,9 +75,14 @@ function create(def: TypeDef, ctx: Ctx): Reply {
   const body = ctx.body;
   if (!isObj(body)) badInput('payload must be a JSON object');
   if (body._key !== undefined && (typeof body._key !== 'string' || !body._key)) badInput("'_key' must be a non-empty string");
-  const prev = body._key ? def.coll.get(body._key) : undefined;
+  let prev = body._key ? def.coll.get(body._key) : undefined;
   if (prev && def.readOnlyAfterCreate) badInput(`${def.type} objects cannot be updated`);
-  const obj = writeFull(def, ctx, body, prev, body._key || newKey());
+  let key = body._key || newKey();
+  if (prev && bug('create-existing-key-dup') && def.iface === 'core') {
+    prev = undefined;
+    key = newKey();
+  }
+  const obj = writeFull(def, ctx, body, prev, key);
   return ok({ _key: obj._key }, prev ? 200 : 201);
 }
 
@@ -104,6 +110,8 @@ function writePartial(def: TypeDef, ctx: Ctx, body: any, prev: any): any {
   let obj: any;
   if (bug('partial-update-drops-fields') && def.iface === 'core') {
     obj = { ...patch, _key: prev._key, title: patch.title ?? prev.title, sec_grp: patch.sec_grp ?? prev.sec_grp };
+  } else if (bug('backup-partial-drops-fields') && def.iface === 'backup') {
+    obj = { ...patch, _key: prev._key, title: patch.title ?? prev.title, sec_grp: prev.sec_grp, _owner: prev._owner };
   } else obj = { ...prev, ...patch };
   def.prepare?.(obj, prev, ctx);
   stamp(obj, def.type, ctx, false);
@@ -164,6 +172,7 @@ function bulkDelete(def: TypeDef, ctx: Ctx, opts: ListOpts): Reply {
   if (def.readOnlyAfterCreate) badInput(`${def.type} objects are append-only: delete is not supported`);
   let rows = def.coll.all().filter((o) => readable(def, ctx, o));
   if (bug('delete-filter-deletes-all') && def.iface === 'core') opts = { ...opts, filter: null };
+  if (bug('bad-filter-delete-nothing') && def.iface === 'core' && ctx.q.get('filter') && !opts.filter) return empty();
   rows = applyList(rows, { ...opts, fields: undefined }).rows;
   for (const o of rows) {
     if (def.protect?.(o) && !(bug('backup-default-bulk-deleted') && def.iface === 'backup')) continue;
@@ -173,7 +182,7 @@ function bulkDelete(def: TypeDef, ctx: Ctx, opts: ListOpts): Reply {
 }
 
 function count(def: TypeDef, ctx: Ctx): Reply {
-  const leak = bug('mw-count-leak') && def.iface === 'maintenance';
+  const leak = (bug('mw-count-leak') && def.iface === 'maintenance') || (bug('backup-count-leak') && def.iface === 'backup');
   let f = parseFilter(ctx.q.get('filter'));
   if (bug('count-ignores-filter') && def.iface === 'core') f = null;
   const rows = readableRows(def, ctx, leak).map((o) => out(def, o, ctx));

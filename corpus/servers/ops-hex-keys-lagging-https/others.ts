@@ -171,6 +171,10 @@ export function seedEvents(): void {
 function emList(ctx: Ctx, def: TypeDef): Reply {
   boolParam(ctx.q.get('is_partial_data'), false, 'is_partial_data');
   const opts = sharedOpts(ctx.q, { offset: bug('em-skip-ignored') ? 'offset' : 'skip', filter: 'filter_data' });
+  if (bug('em-limit-before-skip') && opts.limit && opts.offset) {
+    const page = listRows(def, ctx, { ...opts, offset: undefined });
+    return ok(page.slice(opts.offset));
+  }
   return ok(listRows(def, ctx, opts));
 }
 
@@ -238,6 +242,7 @@ function ticketingRoutes(ctx: Ctx, rest: string[]): Reply {
     if (!isObj(ctx.body)) badInput('payload must be {id, ticket_system, ticket_id, ticket_url}');
     const f = ticketFields({ ...ctx.body }, true);
     if (!f.ids.length) badInput("field 'id' is required");
+    if (bug('ticketing-multi-id-first-only')) f.ids = f.ids.slice(0, 1);
     const keys = f.ids.map((id) => linkTicket(ctx, id, f));
     return ok(keys.length === 1 ? keys[0] : keys, 201);
   }
@@ -347,6 +352,10 @@ export function maintenanceRoutes(ctx: Ctx, rest: string[]): Reply {
     );
   }
   if (head !== 'maintenance_calendar') return notFound(`unknown maintenance object type '${head ?? ''}'`);
+  if (bug('mw-fields-first-only') && ctx.method === 'GET' && !tail.length) {
+    const opts = sharedOpts(ctx.q);
+    return ok(listRows(mwDef, ctx, { ...opts, fields: opts.fields?.slice(0, 1) }));
+  }
   return genericRoutes(mwDef, ctx, tail);
 }
 
@@ -468,8 +477,9 @@ export function iconRoutes(ctx: Ctx, rest: string[]): Reply {
     }
     if (m === 'POST' || m === 'PUT') {
       mustWrite(ctx.user);
-      const list = Array.isArray(ctx.body) ? ctx.body : isObj(ctx.body) ? [ctx.body] : null;
+      let list = Array.isArray(ctx.body) ? ctx.body : isObj(ctx.body) ? [ctx.body] : null;
       if (!list || !list.length) badInput('payload must be an array of icon objects');
+      if (bug('icon-post-first-only')) list = list!.slice(0, 1);
       const ready = list!.map((i: any) => {
         if (!isObj(i)) badInput('every icon must be an object');
         for (const f of ['title', 'svg_path', 'category'])
