@@ -120,10 +120,13 @@ function summary(s: Stack, st: State, where: 'create' | 'list' | 'get'): Record<
     id: s.id,
     name: s.name,
     state: st,
-    createdAt: new Date(s.createdAt).toISOString(),
+    // BUG created-at-not-iso: an HTTP-date instead of ISO-8601
+    createdAt: bug('created-at-not-iso') ? new Date(s.createdAt).toUTCString() : new Date(s.createdAt).toISOString(),
     terminationDate: new Date(s.terminationAt).toISOString(),
     platformVersion: s.version,
   };
+  // BUG: a failed stack is treated as never scheduled for termination
+  if (st === 'ERROR' && bug('error-stack-no-termination')) delete o.terminationDate;
   if (where === 'create' && bug('create-missing-termination-date')) delete o.terminationDate;
   if (where === 'list' && bug('list-omits-platform-version')) delete o.platformVersion;
   return o;
@@ -139,6 +142,8 @@ function detail(s: Stack, st: State): Record<string, unknown> {
     };
     if (bug('access-details-missing-username')) delete ad.username;
     o.stackAccessDetails = ad;
+  } else if (bug('get-null-access-details')) {
+    o.stackAccessDetails = null; // BUG: null instead of leaving the field out
   }
   return o;
 }
@@ -221,6 +226,10 @@ async function createStack(req: http.IncomingMessage, res: http.ServerResponse, 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return err(res, 400, 'InvalidRequest', 'Request body must be a JSON object.');
   }
+  if (bug('create-empty-object-400') && Object.keys(body).length === 0) {
+    // BUG: `{}` is taken for a missing body
+    return err(res, 400, 'InvalidRequest', 'Request body is empty.');
+  }
   const pv = (body as Record<string, unknown>).platformVersion;
   let version: Version;
   if (pv === undefined) {
@@ -233,6 +242,10 @@ async function createStack(req: http.IncomingMessage, res: http.ServerResponse, 
         // BUG: unknown versions are passed straight through to provisioning
         version = { buildVersion: pv, releaseName: 'custom', status: 'unreleased' };
       } else {
+        if (bug('unknown-version-message-generic')) {
+          // BUG: the message does not name the version
+          return err(res, 400, 'InvalidRequest', 'Unknown platform version. See GET /v1/stacks/versions.');
+        }
         return err(res, 400, 'InvalidRequest', `Unknown platform version '${pv}'. See GET /v1/stacks/versions.`);
       }
     } else version = found;
@@ -278,7 +291,8 @@ function listStacks(res: http.ServerResponse, caller: Caller): void {
   const all = [...stacks.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   for (const s of all) {
     if (!bug('list-shows-all-users') && s.owner !== caller.user) continue;
-    const st = stateOf(s, now, false);
+    let st = stateOf(s, now, false);
+    if (!st && bug('list-keeps-gone-stacks') && now >= s.visibleAt) st = 'STOPPING'; // BUG: gone stacks stay listed
     if (!st) continue;
     if (bug('list-hides-creating') && st === 'CREATING') continue;
     out.push(summary(s, st, 'list'));
@@ -313,6 +327,11 @@ function deleteStack(res: http.ServerResponse, caller: Caller, id: string): void
   const s = findForCaller(id, caller, bug('delete-ignores-owner'));
   const st = s ? stateOf(s, now, true) : null;
   if (!s || !st) {
+    if (bug('delete-notfound-code')) {
+      // BUG: a resource-specific code on delete only
+      err(res, 404, 'StackNotFound', `Stack '${id}' was not found.`);
+      return;
+    }
     notFound(res, id);
     return;
   }
@@ -320,12 +339,22 @@ function deleteStack(res: http.ServerResponse, caller: Caller, id: string): void
     s.deletedAt = now;
     s.deleteVisibleAt = now + lag();
   }
+  if (bug('delete-returns-200')) {
+    // BUG: answers with the stopping stack instead of an empty 204
+    send(res, 200, summary(s, stateOf(s, now, true) as State, 'get'));
+    return;
+  }
   send(res, 204);
 }
 
 function listVersions(res: http.ServerResponse): void {
   send(res, 200, {
-    versions: VERSIONS.map((v) => ({ buildVersion: v.buildVersion, releaseName: v.releaseName, status: v.status })),
+    versions: VERSIONS.map((v) => ({
+      buildVersion: v.buildVersion,
+      releaseName: v.releaseName,
+      // BUG versions-status-capitalized: display form of the status
+      status: bug('versions-status-capitalized') ? v.status[0].toUpperCase() + v.status.slice(1) : v.status,
+    })),
   });
 }
 
@@ -365,6 +394,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const auth = authenticate(req);
   const skipAllowList = bug('versions-skips-allowlist') && route?.op === 'versions';
   if (!auth.ok) {
+    if (bug('list-anonymous-empty') && route?.op === 'list' && auth.reason === 'missing') {
+      return send(res, 200, { stacks: [] }); // BUG: an anonymous caller simply owns no stacks
+    }
     if (bug('get-missing-key-403') && route?.op === 'get' && auth.reason === 'missing') {
       return err(res, 403, 'Forbidden', 'Access denied.');
     }
@@ -397,7 +429,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
 
 // Periodically forget stacks that are long gone (except when a bug needs them).
 setInterval(() => {
-  if (bug('limit-counts-deleted')) return;
+  if (bug('limit-counts-deleted') || bug('list-keeps-gone-stacks')) return;
   const now = Date.now();
   for (const [id, s] of stacks) {
     const end = Math.min(s.deletedAt ?? Infinity, s.terminationAt);
