@@ -79,6 +79,8 @@ export interface ApiDefinition {
    * (`ok`, `expect.status(..., '2xx' | 'not 2xx')`) and its body is not held to the success schema.
    */
   refusedIn2xx?(ex: Exchange, spec: Spec): boolean;
+  /** The path form an exchange was sent at, where the API has more than one (ops: `vLatest`): what `governs` names. */
+  pathForm?(ex: Exchange): string | undefined;
   /**
    * The variables of a deployment of this API (environment variable, key under `targets.<id>` in the config file,
    * type, default, help), read by the shared settings code; `baseUrl` is the one `--target` sets.

@@ -11,6 +11,7 @@ import { Unmet } from './precondition';
 import type { Spec } from './spec';
 import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
+import { reachOf } from './reach';
 import { settling } from './settle';
 import { TransportError, type Transport } from './transport';
 import type { AssertionRecord, Exchange, Observation, Target } from './types';
@@ -179,6 +180,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
           kind: 'response',
           seenIn: check.id,
           evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
+          reached: reachOf(e, def.pathForm),
         });
       });
       if (env.crossCheck && ex.operationId && !ex.pathRewritten)
@@ -207,6 +209,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       kind: 'predicate',
       ...facts,
       evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details),
+      reached: ex ? reachOf(ex, def.pathForm) : undefined,
     });
     return ok;
   };

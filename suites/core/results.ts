@@ -1,4 +1,5 @@
-import type { AssertionRecord } from './types';
+import { reachText } from './reach';
+import type { AssertionRecord, Reach } from './types';
 
 /** Where every assertion of a run lands. Passing assertions are counted, not stored one by one. */
 export interface Results {
@@ -6,6 +7,8 @@ export interface Results {
   /** Failures, untested and skipped records, plus one representative record per (requirement, check) pass. */
   records(): AssertionRecord[];
   passCount(requirement: string): number;
+  /** What the requirement's passing and failing assertions reached, each once (suites/core/reach.ts). */
+  reached(requirement: string): Reach[];
   /** Number of assertions evaluated, passing or failing. */
   assertions(): number;
 }
@@ -17,12 +20,19 @@ export function createResults(): Results {
   const others: AssertionRecord[] = [];
   const failuresPerKey = new Map<string, number>();
   const passByRequirement = new Map<string, number>();
+  const reach = new Map<string, Map<string, Reach>>();
   let total = 0;
 
   return {
     record(r) {
       const key = `${r.requirement}\u0000${r.check}`;
-      if (r.outcome === 'pass' || r.outcome === 'fail') total++;
+      if (r.outcome === 'pass' || r.outcome === 'fail') {
+        total++;
+        if (r.reached) {
+          if (!reach.has(r.requirement)) reach.set(r.requirement, new Map());
+          reach.get(r.requirement)!.set(reachText(r.reached), r.reached);
+        }
+      }
       if (r.outcome === 'pass') {
         passByRequirement.set(r.requirement, (passByRequirement.get(r.requirement) ?? 0) + 1);
         const known = passes.get(key);
@@ -40,6 +50,7 @@ export function createResults(): Results {
     },
     records: () => [...others, ...passes.values()],
     passCount: (requirement) => passByRequirement.get(requirement) ?? 0,
+    reached: (requirement) => [...(reach.get(requirement)?.values() ?? [])],
     assertions: () => total,
   };
 }

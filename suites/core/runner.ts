@@ -258,6 +258,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         records.filter((r) => r.requirement === req.id),
         results.passCount(req.id),
         observations.filter((o) => o.requirement === req.id),
+        results.reached(req.id),
       ),
     ),
     def.checks,

@@ -1,5 +1,5 @@
 import { isResponseCheck } from './check';
-import type { AssertionRecord, Observation, Requirement, Status } from './types';
+import type { AssertionRecord, Observation, Reach, Requirement, Status } from './types';
 
 export interface RequirementResult extends Requirement {
   status: Status;
@@ -15,6 +15,8 @@ export interface RequirementResult extends Requirement {
   intermittent?: boolean;
   evidence: AssertionRecord[];
   observations: Observation[];
+  /** What its passing and failing assertions reached (operations, query parameters, path forms). */
+  reached?: Reach[];
 }
 
 /** A requirement passes only when at least one of its assertions ran and none failed. */
@@ -23,6 +25,7 @@ export function requirementResult(
   records: AssertionRecord[],
   passCount: number,
   observations: Observation[],
+  reached: Reach[] = [],
 ): RequirementResult {
   const failures = records.filter((r) => r.outcome === 'fail');
   const errors = records.filter((r) => r.outcome === 'error');
@@ -59,6 +62,7 @@ export function requirementResult(
     summary: req.summary,
     tolerance: req.tolerance,
     destructive: req.destructive,
+    governs: req.governs,
     checks: req.checks,
     status,
     reason,
@@ -74,5 +78,6 @@ export function requirementResult(
             ? records.filter((r) => r.outcome === 'pass').slice(0, 3)
             : [...untested, ...skipped].slice(0, 3),
     observations,
+    ...(reached.length ? { reached } : {}),
   };
 }

@@ -30,7 +30,21 @@ export interface Requirement {
    * answered 400): only such a requirement may judge, at MUST, the answer to a request outside the shape.
    */
   judgesInputOutsideShape?: boolean;
+  /**
+   * What the clause governs, read from the document: operation ids, each optionally with a query parameter
+   * (`coreBulkDelete?limit`) or a path form (`coreGet@vLatest`). A self-test fails when the run's assertions of a MUST
+   * requirement reach less than this against the embedded implementation (suites/core/reach.ts).
+   */
+  governs?: string[];
   checks: string[];
+}
+
+/** Where an assertion was made: the operation of its exchange, the query parameters sent and the path form. */
+export interface Reach {
+  operation: string;
+  params: string[];
+  /** The path form, where the API has more than one (ops: `vLatest`); absent for the document's own. */
+  form?: string;
 }
 
 export interface Catalogue {
@@ -111,6 +125,8 @@ export interface AssertionRecord {
   evidence?: Evidence;
   /** Set on failures that disappeared when the check was run again. */
   intermittent?: boolean;
+  /** The exchange the assertion judged, as what it reached (absent for an assertion on no single answer). */
+  reached?: Reach;
 }
 
 /** Notes on behaviour the document leaves open: reported, never judged. */

@@ -97,5 +97,6 @@ export const opsApi: ApiDefinition = {
   targetFromEnv: opsTargetFromEnv,
   credentialProbe: OPS_CREDENTIAL_PROBE,
   refusedIn2xx: opsRefusedIn2xx,
+  pathForm: (ex) => (/\/vLatest(\/|\?|$)/.test(new URL(ex.request.url).pathname) ? 'vLatest' : undefined),
   startEmbedded: () => embeddedOpsTarget(),
 };

@@ -1,3 +1,4 @@
+import { notReached, reachText } from '../reach';
 import { gateCounts } from './gate-counts';
 import type { ComplianceReport } from './model';
 import { incompleteText, verdictTitle } from './verdict';
@@ -33,6 +34,7 @@ export function renderMarkdown(r: ComplianceReport): string {
     ['Tool errors (no verdict: the suite itself failed)', toolErrors(r)],
     ['Not established', notEstablished(r)],
     ['Observed where the document is silent', observed(r)],
+    ['Where the run judged the requirements that say where they apply', reach(r)],
   ];
   const present = sections.filter(([, lines]) => lines.length);
   const contents = present.length ? ['', '## Contents', '', ...present.map(([title]) => `- [${title}](#${anchor(title)})`)] : [];
@@ -138,4 +140,19 @@ function notEstablished(r: ComplianceReport): string[] {
 function observed(r: ComplianceReport): string[] {
   const obs = r.requirements.filter((q) => q.observations.length);
   return obs.length ? ['', ...obs.flatMap((q) => q.observations.map((o) => `- **${q.id}**: ${o.note}`))] : [];
+}
+
+/** Per requirement whose catalogue entry says what it governs: what its assertions reached, and what they left out. */
+function reach(r: ComplianceReport): string[] {
+  const governed = r.requirements.filter((q) => q.governs?.length && (q.status === 'passed' || q.status === 'failed'));
+  if (!governed.length) return [];
+  return [
+    '',
+    '| id | status | reached | left out |',
+    '|---|---|---|---|',
+    ...governed.map((q) => {
+      const missing = notReached(q.governs!, q.reached ?? []);
+      return `| ${q.id} | ${icon[q.status]} | ${esc((q.reached ?? []).map(reachText).join('; ') || '—')} | ${esc(missing.join(', ') || '—')} |`;
+    }),
+  ];
 }

@@ -121,7 +121,9 @@ export const accessDetailsWhenRunning: StacksCheck = {
       ctx.observe('STK-ACCESS-DETAILS', 'a RUNNING stack was returned without stackAccessDetails');
       return ctx.untested('STK-ACCESS-DETAILS', 'the RUNNING stack has no access details to inspect', ex);
     }
-    const missing = ['url', 'username', 'password'].filter((k) => typeof details[k] !== 'string');
+    // A body may hold anything, null included: a null in place of the object is details included without any field.
+    const fields = (details ?? {}) as Record<string, unknown>;
+    const missing = ['url', 'username', 'password'].filter((k) => typeof fields[k] !== 'string');
     ctx.expect.equal('STK-ACCESS-DETAILS', 'fields of stackAccessDetails that are not strings', missing, [], ex);
   },
 };
