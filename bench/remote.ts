@@ -1,6 +1,6 @@
 import type { ApiDefinition } from '../suites/core/api';
 import { runConformance } from '../suites/core/conformance';
-import { DEPLOYMENT_CONCURRENCY } from '../suites/core/runner';
+import { DEPLOYMENT_CONCURRENCY } from '../suites/core/settings';
 import { settingsFrom } from '../suites/core/settings';
 import { startLatencyProxy } from '../suites/selftest/latency-proxy';
 import { criticalPathSeconds } from './critical-path';

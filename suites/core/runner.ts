@@ -12,7 +12,7 @@ import { unreachableLine } from './network';
 import { attachCredentialHints } from './credential-hints';
 import { destructiveAllowed } from './destructive';
 import { enablerNames, enablerOf } from './enabler';
-import { DEPLOYMENT_SETTLE_S, RUN_OPTIONS } from './settings';
+import { DEPLOYMENT_CONCURRENCY, DEPLOYMENT_SETTLE_S, RUN_OPTIONS } from './settings';
 import type { CrossCheck } from './prism-cross-check';
 import { costFrom, schedule } from './schedule';
 import type { SentRequest } from './sequence';
@@ -112,9 +112,6 @@ export const checkTag = (runTag: string, index: number) => `${runTag}c${String(i
 
 /** Why the checks that had not started when the run was interrupted were not run. */
 export const INTERRUPTED_REASON = 'run interrupted before this check started';
-
-/** Checks in flight against a deployment unless --concurrency says otherwise. */
-export const DEPLOYMENT_CONCURRENCY = 10;
 
 export async function runApi(def: ApiDefinition, options: RunnerOptions): Promise<ApiRun> {
   const started = performance.now();

@@ -129,6 +129,10 @@ function parseSeconds(raw: string, from: string, max: number): number {
  * after a write at once, and real deployments lag by a second or two (a cluster's replicas, a search index).
  */
 export const DEPLOYMENT_SETTLE_S = 3;
+/** Checks in flight against a deployment unless --concurrency says otherwise. */
+export const DEPLOYMENT_CONCURRENCY = 10;
+/** The most --concurrency takes: each check in flight may hold a request open, and each request a socket. */
+export const MAX_CONCURRENCY = 64;
 
 const TRUE = ['1', 'true', 'yes', 'on'];
 const FALSE = ['0', 'false', 'no', 'off', ''];
@@ -376,7 +380,8 @@ export const RUN_OPTIONS = {
     env: 'CONFORMANCE_CONCURRENCY',
     key: 'concurrency',
     min: 1,
-    help: 'checks of one API in flight, and requests at most (default 10 against a deployment, halved while it shows strain; 1 embedded; 1 for fragile targets)',
+    max: MAX_CONCURRENCY,
+    help: `checks of one API in flight, and requests at most (default ${DEPLOYMENT_CONCURRENCY} against a deployment, halved while it shows strain; 1 embedded; 1 for fragile targets; at most ${MAX_CONCURRENCY})`,
     default: undefined,
   }),
   rateLimit: integer({

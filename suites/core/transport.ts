@@ -130,7 +130,8 @@ export function limiter(n = 0): {
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const pooling = { keepAlive: true, maxSockets: 16 };
+  // As many sockets as requests may be in flight: a request never waits in the pool with its deadline running.
+  const pooling = { keepAlive: true, maxSockets: Math.max(options.maxInFlight ?? 16, 1) };
   const agents = options.proxy
     ? proxyAgents(options.proxy.url, pooling, { rejectUnauthorized: !options.tlsInsecure })
     : {
