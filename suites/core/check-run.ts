@@ -11,10 +11,10 @@ import { Unmet } from './precondition';
 import type { Spec } from './spec';
 import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
-import { reachOf } from './reach';
+import { reachOf, reachText } from './reach';
 import { settling } from './settle';
 import { TransportError, type Transport } from './transport';
-import type { AssertionRecord, Exchange, Observation, Target } from './types';
+import type { AssertionRecord, Exchange, Observation, Reach, Target } from './types';
 
 /** What one check left: its records, observations, how it ended, and what it cost. */
 export interface CheckRun {
@@ -150,6 +150,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
   const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
   let requests = 0;
   const sent: SentRequest[] = [];
+  // What every request of the attempt reached, for assertions that judge many at once (a property).
+  const traffic: Reach[] = [];
   const levels = levelsOf(def.catalogueFile);
   const outsideOk = judgingOutsideShape(def.catalogueFile);
   const client = createClient(
@@ -158,6 +160,8 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
     settleMs ? settling(env.transport, settleMs) : env.transport,
     (ex) => {
       requests++;
+      const reach = reachOf(ex, def.pathForm);
+      if (reach) traffic.push(reach);
       if (sent.length < MAX_SEQUENCE) sent.push(sentRequest(ex, env.target));
       ex.check = check.id;
       if (ex.status >= 200 && ex.status < 300 && def.refusedIn2xx?.(ex, env.spec)) ex.refusal = true;
@@ -180,7 +184,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
           kind: 'response',
           seenIn: check.id,
           evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
-          reached: reachOf(e, def.pathForm),
+          reached: [reachOf(e, def.pathForm)].filter((x) => x !== undefined),
         });
       });
       if (env.crossCheck && ex.operationId && !ex.pathRewritten)
@@ -209,7 +213,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       kind: 'predicate',
       ...facts,
       evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details),
-      reached: ex ? reachOf(ex, def.pathForm) : undefined,
+      reached: ex ? [reachOf(ex, def.pathForm)].filter((x) => x !== undefined) : facts?.reached,
     });
     return ok;
   };
@@ -248,6 +252,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       observations.push({ requirement, check: check.id, note });
     },
     has: (role) => Boolean(env.target.principals[role]),
+    traffic: { mark: () => traffic.length, since: (mark) => [...new Map(traffic.slice(mark).map((r) => [reachText(r), r])).values()] },
   };
   /** The check's run; a set-up it could not make (Unmet) leaves every requirement it has not judged untested, with why. */
   const run = async () => {

@@ -2,7 +2,7 @@ import type { Client } from './client';
 import type { Expect, Facts } from './expect';
 import type { Ledger } from './ledger';
 import type { ApiOptionValues } from './settings';
-import type { Exchange, Target } from './types';
+import type { Exchange, Reach, Target } from './types';
 
 /** The id of an API's response check, after `<api>.`: the validating client records what it finds in every answer under it. */
 export const RESPONSE_CHECK = 'responses.conform-to-spec';
@@ -55,6 +55,8 @@ export interface CheckContext<Ops extends object = Record<string, unknown>, Req 
   observe(requirement: Req, note: string): void;
   /** Whether credentials for a role were given. */
   has(role: string): boolean;
+  /** What the attempt's requests reached: `mark()` before a run of requests, `since(mark)` after it (each once). */
+  readonly traffic: { mark(): number; since(mark: number): Reach[] };
 }
 
 /**

@@ -1,11 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AssertionKind, Exchange } from './types';
+import type { AssertionKind, Exchange, Reach } from './types';
 
 /** What an assertion compared: both sides as short text, kept on the record for the reports, and its kind. */
 export interface Facts {
   expected: string;
   actual: string;
   kind?: AssertionKind;
+  /** What the assertion judged when it judged more than one exchange (a property's traffic: CheckContext.traffic). */
+  reached?: Reach[];
 }
 
 /** Records one assertion against a declared requirement (the context's `assert` path) with its facts. */

@@ -52,12 +52,20 @@ export async function checkProperty<T, Ops extends object>(
   const path = ctx.options.replayPath || undefined;
   const all = Array.isArray(requirements) ? requirements : [requirements];
   const numRuns = opts.runs ?? ctx.options.runs;
+  // A held property judged the requests sent while it ran (those of properties run beside it in the same check too).
+  const mark = ctx.traffic.mark();
   const held = (runs: number) => {
+    const reached = ctx.traffic.since(mark);
     propertyStats.properties++;
     propertyStats.cases += runs;
     for (const r of all) {
       if (!opts.exercised || opts.exercised.has(r))
-        ctx.assert(r, true, `${name}: held for ${runs} generated cases (seed ${ctx.options.seed})`);
+        ctx.assert(r, true, `${name}: held for ${runs} generated cases (seed ${ctx.options.seed})`, undefined, {
+          expected: 'every generated case to hold',
+          actual: `${runs} cases held`,
+          kind: 'property',
+          reached,
+        });
       else ctx.untested(r, `${name}: none of ${runs} generated cases (seed ${ctx.options.seed}) could have broken this rule`);
     }
     return true;

@@ -28,9 +28,9 @@ export function createResults(): Results {
       const key = `${r.requirement}\u0000${r.check}`;
       if (r.outcome === 'pass' || r.outcome === 'fail') {
         total++;
-        if (r.reached) {
+        if (r.reached?.length) {
           if (!reach.has(r.requirement)) reach.set(r.requirement, new Map());
-          reach.get(r.requirement)!.set(reachText(r.reached), r.reached);
+          for (const x of r.reached) reach.get(r.requirement)!.set(reachText(x), x);
         }
       }
       if (r.outcome === 'pass') {

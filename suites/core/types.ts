@@ -125,8 +125,8 @@ export interface AssertionRecord {
   evidence?: Evidence;
   /** Set on failures that disappeared when the check was run again. */
   intermittent?: boolean;
-  /** The exchange the assertion judged, as what it reached (absent for an assertion on no single answer). */
-  reached?: Reach;
+  /** What the exchanges the assertion judged reached (its own exchange, or a property's traffic). */
+  reached?: Reach[];
 }
 
 /** Notes on behaviour the document leaves open: reported, never judged. */
