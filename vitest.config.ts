@@ -31,6 +31,8 @@ const UNIT = [
 
 export default defineConfig({
   test: {
+    // Vitest's default on two cores is one file at a time; the slow files mostly wait on servers and timers.
+    maxWorkers: 3,
     reporters: ['default', './suites/selftest/closing-line-reporter.ts'],
     projects: [
       {
@@ -55,9 +57,10 @@ export default defineConfig({
       },
       {
         test: {
-          // The suite run against every server of corpus/ (suites/selftest/corpus/corpus.test.ts): one run per test,
-          // each against a process of its own, five at a time. More does not finish sooner on two cores (the runs
-          // then take the CPU in turns), and slows each answer enough to upset the checks that time a server.
+          // The suite run against every server of corpus/ (suites/selftest/corpus/suite.ts, one file per API): one
+          // run per test, each against a process of its own, five at a time in each file. The runs mostly wait (on
+          // servers that answer after delays, on stacks that take seconds to provision), so the two files and the
+          // other self-tests run side by side (maxWorkers).
           name: 'corpus',
           include: ['suites/selftest/corpus/**/*.test.ts'],
           testTimeout: 180_000,

@@ -17,6 +17,10 @@ function namedIds(manifest: ReturnType<typeof loadCorpus>['servers'][number]['ma
   return out;
 }
 
+it('every corpus server folder has a manifest.json that reads', () => {
+  expect([...loadCorpus().problems.values()]).toEqual([]);
+});
+
 describe('the corpus manifests name requirements of their catalogue', () => {
   // The manifests are JSON, out of the compiler's reach: a misspelt id would only show as a bug that is never caught.
   it.each(loadCorpus().servers.map((s) => [s.name, s] as const))('%s', (_, server) => {

@@ -1,0 +1,4 @@
+import { defineCorpusTests } from './suite';
+
+// The ops servers of the corpus (suite.ts).
+defineCorpusTests('ops');

@@ -1,0 +1,4 @@
+import { defineCorpusTests } from './suite';
+
+// The stacks servers of the corpus (suite.ts).
+defineCorpusTests('stacks');
