@@ -2,7 +2,6 @@ import { unsaidFacts } from '../core/expect';
 import { gateCounts } from '../core/report/gate-counts';
 import type { ComplianceReport } from '../core/report/model';
 import { verdictWord } from '../core/report/verdict';
-import { INTERRUPTED_REASON } from '../core/runner';
 import { destructiveLines, targetName } from './summary-targets';
 import { requireAllNote, untestedLines } from './summary-untested';
 
@@ -17,8 +16,7 @@ const VERDICT_TEXT: Record<ReturnType<typeof verdictWord>, (r: ComplianceReport)
   FAIL: (r) => `FAIL${requireAllNote(r)}`,
 };
 
-const notRun = (r: ComplianceReport) =>
-  r.requirements.filter((q) => q.status === 'skipped' && q.reason?.includes(INTERRUPTED_REASON)).length;
+const notRun = (r: ComplianceReport) => r.requirements.filter((q) => q.status === 'skipped' && q.causes?.includes('interrupted')).length;
 
 /** The few lines a person reads at the end of a run. */
 export function summaryText(r: ComplianceReport, files: string[]): string {

@@ -14,7 +14,7 @@ import { ToolError } from './tool-error';
 import { reachOf, reachText } from './reach';
 import { settling } from './settle';
 import { TransportError, type Transport } from './transport';
-import type { AssertionRecord, Exchange, Observation, Reach, Target } from './types';
+import type { AssertionRecord, Exchange, NotRunCause, Observation, Reach, Target } from './types';
 
 /** What one check left: its records, observations, how it ended, and what it cost. */
 export interface CheckRun {
@@ -31,9 +31,9 @@ export interface CheckRun {
   sequence?: SentRequest[];
 }
 
-export function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message: string): CheckRun {
+export function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message: string, cause?: NotRunCause): CheckRun {
   return {
-    records: check.requirements.map((requirement) => ({ requirement, check: check.id, outcome, message })),
+    records: check.requirements.map((requirement) => ({ requirement, check: check.id, outcome, message, ...(cause ? { cause } : {}) })),
     observations: [],
     outcome: outcome === 'fail' ? 'aborted' : outcome,
     attempts: 0,
@@ -65,13 +65,14 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
   const missing = (check.needs ?? []).filter((role) => !env.target.principals[role]);
   if (missing.length) {
     const hint = missing.map((r) => def.roleHints[r] ?? r).join(', ');
-    return notRun(check, 'untested', `needs credentials that were not given (${hint})`);
+    return notRun(check, 'untested', `needs credentials that were not given (${hint})`, 'credentials');
   }
   if (check.destructive && !env.options.allowDestructive) {
     return notRun(
       check,
       'skipped',
       'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name',
+      'destructive',
     );
   }
   const levels = levelsOf(def.catalogueFile);

@@ -37,7 +37,7 @@ export function createLostTarget(target: Target, transport: Transport) {
       return at;
     },
     /** A check that did not start because the target had gone. */
-    skip: (check: Check): CheckRun => notRun(check, 'skipped', reason()),
+    skip: (check: Check): CheckRun => notRun(check, 'skipped', reason(), 'lost-target'),
     /** A finished check's run, with what the loss left unjudged made "not run". */
     async after(check: Check, run: CheckRun): Promise<CheckRun> {
       inARow = run.lostTarget ? inARow + 1 : 0;

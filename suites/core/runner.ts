@@ -111,7 +111,7 @@ export interface ApiRun {
 export const checkTag = (runTag: string, index: number) => `${runTag}c${String(index).padStart(3, '0')}`;
 
 /** Why the checks that had not started when the run was interrupted were not run. */
-export const INTERRUPTED_REASON = 'run interrupted before this check started';
+const INTERRUPTED_REASON = 'run interrupted before this check started';
 
 export async function runApi(def: ApiDefinition, options: RunnerOptions): Promise<ApiRun> {
   const started = performance.now();
@@ -175,7 +175,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       const t0 = performance.now();
       options.progress?.({ type: 'check-start', api: def.id, check: check.id });
       const run = options.signal?.aborted
-        ? notRun(check, 'skipped', INTERRUPTED_REASON)
+        ? notRun(check, 'skipped', INTERRUPTED_REASON, 'interrupted')
         : lost.at
           ? lost.skip(check)
           : await lost.after(
@@ -210,7 +210,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
         const why = !matchesOnly(check, options.only)
           ? 'not selected by --only'
           : `run in another shard than ${options.shard?.index}/${options.shard?.count}`;
-        for (const r of notRun(check, 'skipped', why).records) results.record(r);
+        for (const r of notRun(check, 'skipped', why, 'not-selected').records) results.record(r);
         checkRuns.push({
           id: check.id,
           title: check.title,

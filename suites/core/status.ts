@@ -1,5 +1,5 @@
 import { isResponseCheck } from './check';
-import type { AssertionRecord, Observation, Reach, Requirement, Status } from './types';
+import type { AssertionRecord, NotRunCause, Observation, Reach, Requirement, Status } from './types';
 
 export interface RequirementResult extends Requirement {
   status: Status;
@@ -17,6 +17,8 @@ export interface RequirementResult extends Requirement {
   observations: Observation[];
   /** What its passing and failing assertions reached (operations, query parameters, path forms). */
   reached?: Reach[];
+  /** Why the checks that left it skipped or untested did not run, each once (absent when every one ran). */
+  causes?: NotRunCause[];
 }
 
 /** A requirement passes only when at least one of its assertions ran and none failed. */
@@ -79,5 +81,13 @@ export function requirementResult(
             : [...untested, ...skipped].slice(0, 3),
     observations,
     ...(reached.length ? { reached } : {}),
+    ...causesOf(status, [...untested, ...skipped]),
   };
+}
+
+/** The causes of the records that left a requirement skipped or untested, for a front end to count without reading text. */
+function causesOf(status: Status, open: AssertionRecord[]): { causes?: NotRunCause[] } {
+  if (status !== 'skipped' && status !== 'untested') return {};
+  const causes = [...new Set(open.flatMap((r) => (r.cause ? [r.cause] : [])))];
+  return causes.length ? { causes } : {};
 }

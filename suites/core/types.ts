@@ -127,7 +127,16 @@ export interface AssertionRecord {
   intermittent?: boolean;
   /** What the exchanges the assertion judged reached (its own exchange, or a property's traffic). */
   reached?: Reach[];
+  /** Why a check was not run, for a record it left skipped or untested without running (NotRunCause). */
+  cause?: NotRunCause;
 }
+
+/**
+ * Why a check did not run, as data a front end reads instead of its message: the run was interrupted, the target had
+ * gone, the check was left to another shard or out of --only, it is destructive and not allowed, or it needs a
+ * credential that was not given.
+ */
+export type NotRunCause = 'interrupted' | 'lost-target' | 'not-selected' | 'destructive' | 'credentials';
 
 /** Notes on behaviour the document leaves open: reported, never judged. */
 export interface Observation {

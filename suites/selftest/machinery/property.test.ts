@@ -12,6 +12,7 @@ function recorder() {
       records.push({ requirement, ok, message, details }), ok
     ),
     untested: (requirement: string, message: string) => records.push({ requirement, ok: 'untested', message }),
+    traffic: { mark: () => 0, since: () => [] },
   } as unknown as CheckContext;
   return { ctx, records };
 }
