@@ -28,6 +28,7 @@ const checks = registry([
   create.unknownVersionIs400,
   create.malformedBodyIs400,
   read.listAnswers200,
+  read.listShowsCreating,
   read.versionsAnswer200,
   read.getAnswersDetail,
   read.accessDetailsWhenRunning,

@@ -1,5 +1,6 @@
 import type { Check, CheckContext } from '../core/check';
 import type { Answer } from '../core/client';
+import { compact } from '../core/expect';
 import { asDoc } from '../core/json';
 import { poll } from '../core/poll';
 import { Unmet } from '../core/precondition';
@@ -224,6 +225,54 @@ export function expectError(
     { expected: `${status} ${code}`, actual: `${ex.status} ${seen === undefined ? '(no code)' : String(seen)}` },
     ex,
   );
+}
+
+/**
+ * A 404 for a stack, as the error table gives it: code NotFound and a message saying the resource was not found.
+ * The table row holds for every stack that does not exist for the caller (one never issued, another user's, a
+ * deleted one), so every 404 of get and delete is held to it; one assertion on the code, one on the message.
+ */
+export function expectNotFound(ctx: StacksContext, requirement: StacksRequirementId, ex: Exchange, what: string): boolean {
+  if (!expectError(ctx, requirement, ex, 404, 'NotFound', what)) return false;
+  return ctx.expect.that(
+    requirement,
+    `the message of the 404 to ${what}`,
+    saysNotFound(messageOf(ex)),
+    { expected: 'says the resource was not found', actual: compact(messageOf(ex)) },
+    ex,
+  );
+}
+
+/**
+ * The list, read after a create, shows the new stack: "stack appears in list and get results", in whichever state
+ * the create left it (CREATING or RUNNING). A stack that has moved on to STOPPING or ERROR by the time of the read
+ * may have left the list (whether such a stack is one of the caller's "active stacks" is not said): not judged.
+ * Answers the list and the stack's entry. A list read before the create shows is failed here and cleared by the settled attempt.
+ */
+export async function expectListed(
+  ctx: StacksContext,
+  requirement: StacksRequirementId,
+  id: string,
+  what: string,
+): Promise<{ entry?: Summary; list: Exchange }> {
+  const list = await ctx.http.send('listStacks');
+  const entry = stacksOf(list).find((s) => s.id === id);
+  if (!entry && list.status === 200) {
+    const got = await ctx.http.send('getStack', { params: { stackId: id } });
+    const state = String(stateOf(got));
+    if (got.status === 200 && GONE_STATES.includes(state)) {
+      ctx.untested(requirement, `${what}: the stack read ${state} before it was listed, and the list may leave such a stack out`, got);
+      return { list };
+    }
+  }
+  ctx.expect.contains(
+    requirement,
+    what,
+    stacksOf(list).map((s) => s.id),
+    id,
+    list,
+  );
+  return { entry, list };
 }
 
 /**

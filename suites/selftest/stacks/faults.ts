@@ -1,5 +1,5 @@
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../../reference-impl/http/types';
-import type { StacksConfig } from '../../../reference-impl/stacks/config';
+import { latestReleased, type StacksConfig } from '../../../reference-impl/stacks/config';
 import { isOp, mapRequest, mapResponse, withBody, withHeader, type Fault } from '../fault';
 import type { StacksRequirementId } from '../../stacks/requirements.gen';
 
@@ -36,6 +36,35 @@ const anyOwner =
     }
     return first;
   };
+
+/** Get answers 404 for a deleted stack at once, but its owner's list shows it in `state` for ever. */
+const listedAfterDelete = (inner: ApiHandler, state: string): ApiHandler => {
+  const ghosts = new Map<string, Record<string, unknown>[]>();
+  return async (req) => {
+    const auth = String(req.headers.authorization ?? '');
+    if (isOp('DELETE', STACK)(req)) {
+      const before = await inner({ ...req, method: 'GET' });
+      const res = await inner(req);
+      if (res.status === 204 && before.status === 200) {
+        const { stackAccessDetails: _, ...summary } = before.body as Record<string, unknown>;
+        ghosts.set(auth, [...(ghosts.get(auth) ?? []), { ...summary, state }]);
+      }
+      return res;
+    }
+    const res = await inner(req);
+    if (!isOp('GET', LIST)(req) || res.status !== 200) return res;
+    return { ...res, body: { stacks: [...summaries(res), ...(ghosts.get(auth) ?? [])] } };
+  };
+};
+
+/** Serves a request on a stack as whichever allow-listed user owns it, whoever sent it; as sent when nobody does. */
+async function asItsOwner(inner: ApiHandler, c: StacksConfig, req: ApiRequest): Promise<ApiResponse> {
+  for (const auth of allowedKeys(c)) {
+    const res = await inner(asUser(req, auth));
+    if (res.status !== 404) return res;
+  }
+  return inner(req);
+}
 
 export const stacksFaults: StacksFault[] = [
   {
@@ -288,24 +317,108 @@ export const stacksFaults: StacksFault[] = [
     id: 'deleted-stack-stays-listed',
     description: "a deleted stack is answered 404 by get but stays in its owner's list as RUNNING for ever",
     breaks: ['STK-LIST-GET-AGREE'],
+    wrap: (inner) => listedAfterDelete(inner, 'RUNNING'),
+  },
+  {
+    id: 'deleted-stack-listed-stopping',
+    description: "a deleted stack is answered 404 by get but stays in its owner's list as STOPPING for ever",
+    breaks: ['STK-LIST-GET-AGREE'],
+    wrap: (inner) => listedAfterDelete(inner, 'STOPPING'),
+  },
+  {
+    id: 'list-hides-creating',
+    description: 'the list leaves out stacks that are still CREATING',
+    breaks: ['STK-CREATE-VISIBLE'],
+    collateral: ['STK-LIST-200', 'STK-LIST-OWN'],
+    wrap: mapResponse(
+      (r, res) => isOp('GET', LIST)(r) && ok(res),
+      (res) => ({ ...res, body: { stacks: summaries(res).filter((s) => s.state !== 'CREATING') } }),
+    ),
+  },
+  {
+    id: 'list-hides-chosen-version',
+    description: 'the list leaves out stacks created on a version other than the default',
+    breaks: ['STK-CREATE-VISIBLE'],
+    wrap: (inner, c) =>
+      mapResponse(
+        (r, res) => isOp('GET', LIST)(r) && ok(res),
+        (res) => ({
+          ...res,
+          body: { stacks: summaries(res).filter((s) => s.platformVersion === latestReleased(c.versions)?.buildVersion) },
+        }),
+      )(inner),
+  },
+  {
+    id: 'chosen-version-starts-in-error',
+    description: 'a create naming a platformVersion answers the new stack in state ERROR',
+    breaks: ['STK-CREATE-INITIAL-STATE'],
+    wrap: mapResponse(
+      (r, res) =>
+        isOp('POST', LIST)(r) && res.status === 202 && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string',
+      (res) => eachSummary(res, (s) => (s.state = 'ERROR')),
+    ),
+  },
+  {
+    id: 'last-listed-version-refused',
+    description: 'the last version the list gives, a released one, is refused at create as unknown',
+    breaks: ['STK-VERSIONS-SELECTABLE'],
+    collateral: ['STK-SCHEMA-CREATE-REQUEST'],
+    wrap: (inner, c) => async (req) => {
+      const v = (req.body as { platformVersion?: unknown })?.platformVersion;
+      if (isOp('POST', LIST)(req) && v === c.versions.at(-1)!.buildVersion)
+        return { status: 400, body: { code: 'InvalidRequest', message: `Unknown platformVersion ${String(v)}` } };
+      return inner(req);
+    },
+  },
+  {
+    id: 'foreign-stack-404-silent',
+    description: "a 404 for another user's stack says only that access was denied",
+    breaks: ['STK-GET-404', 'STK-DELETE-404'],
+    wrap: (inner, c) => async (req) => {
+      const res = await inner(req);
+      if (res.status !== 404 || !STACK.test(req.path)) return res;
+      const owners = await Promise.all(allowedKeys(c).map((auth) => inner({ ...asUser(req, auth), method: 'GET' })));
+      if (!owners.some((o) => o.status === 200)) return res;
+      return { ...res, body: { code: 'NotFound', message: 'Access denied.' } };
+    },
+  },
+  {
+    id: 'deleted-stack-404-silent',
+    description: 'a 404 for a stack that was deleted says only that the request failed',
+    breaks: ['STK-GET-404', 'STK-DELETE-404'],
     wrap: (inner) => {
-      const ghosts = new Map<string, Record<string, unknown>[]>();
+      const made = new Set<string>();
       return async (req) => {
-        const auth = String(req.headers.authorization ?? '');
-        if (isOp('DELETE', STACK)(req)) {
-          const before = await inner({ ...req, method: 'GET' });
-          const res = await inner(req);
-          if (res.status === 204 && before.status === 200) {
-            const { stackAccessDetails: _, ...summary } = before.body as Record<string, unknown>;
-            ghosts.set(auth, [...(ghosts.get(auth) ?? []), { ...summary, state: 'RUNNING' }]);
-          }
-          return res;
-        }
         const res = await inner(req);
-        if (!isOp('GET', LIST)(req) || res.status !== 200) return res;
-        return { ...res, body: { stacks: [...summaries(res), ...(ghosts.get(auth) ?? [])] } };
+        if (isOp('POST', LIST)(req) && res.status === 202) made.add(String((res.body as { id?: unknown }).id));
+        const id = req.path.split('/').pop() ?? '';
+        if (res.status !== 404 || !STACK.test(req.path) || !made.has(decodeURIComponent(id))) return res;
+        return { ...res, body: { code: 'NotFound', message: 'The request failed.' } };
       };
     },
+  },
+  {
+    id: 'existing-stack-served-without-key',
+    description: 'get and delete of an existing stack without a key are served as its owner',
+    breaks: ['STK-AUTH-401'],
+    wrap: (inner, c) => (req) => (STACK.test(req.path) && !req.headers.authorization ? asItsOwner(inner, c, req) : inner(req)),
+  },
+  {
+    id: 'existing-stack-served-to-forbidden',
+    description: "get and delete of an allowed user's stack by a user not on the allow list are served as the owner",
+    breaks: ['STK-AUTH-403'],
+    wrap: (inner, c) => (req) =>
+      STACK.test(req.path) && c.users.some((u) => !u.allowed && keyOf(req) === u.apiKey) ? asItsOwner(inner, c, req) : inner(req),
+  },
+  {
+    id: 'chosen-version-termination-before-creation',
+    description: 'a create naming a platformVersion answers a terminationDate a minute before createdAt',
+    breaks: ['STK-CREATE-TERMINATION'],
+    wrap: mapResponse(
+      (r, res) =>
+        isOp('POST', LIST)(r) && res.status === 202 && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string',
+      (res) => eachSummary(res, (s) => (s.terminationDate = new Date(Date.parse(String(s.createdAt)) - 60_000).toISOString())),
+    ),
   },
   {
     id: 'text-plain-bodies',

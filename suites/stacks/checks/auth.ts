@@ -12,6 +12,22 @@ const everyOperation = (ctx: StacksContext): [keyof operations, SendOptions][] =
   ['deleteStack', { params: { stackId: missingId(ctx) } }],
 ];
 
+/**
+ * Get and delete of a stack that exists, without the documented credential: authentication comes before the stack,
+ * so the refusal cannot depend on whether the id names one. The check that reads the stack calls this, so that no
+ * stack is created for it alone (each counts against a limit that may be small).
+ */
+export async function expectRefusedOnStack(ctx: StacksContext, stackId: string): Promise<void> {
+  for (const op of ['getStack', 'deleteStack'] as const) {
+    const params = { stackId };
+    const bare = await ctx.http.send(op, { params, as: null });
+    expectError(ctx, 'STK-AUTH-401', bare, 401, 'Unauthorized', `${op} of an existing stack without Authorization`);
+    if (!ctx.has('forbidden')) continue;
+    const outsider = await ctx.http.send(op, { params, as: 'forbidden' });
+    expectError(ctx, 'STK-AUTH-403', outsider, 403, 'Forbidden', `${op} of an existing stack by a user not on the allow list`);
+  }
+}
+
 export const missingKeyIsUnauthorized: StacksCheck = {
   id: 'stacks.auth.missing-key-401',
   title: 'Every operation MUST answer 401 with code Unauthorized when the request carries no API key',

@@ -7,6 +7,7 @@ import {
   createStack,
   deleteStack,
   expectError,
+  expectListed,
   listedIds,
   listVersions,
   LIVE_STATES,
@@ -19,7 +20,36 @@ import {
   type StacksCheck,
   type StacksContext,
   type StacksRequirementId,
+  type Summary,
 } from '../support';
+
+/**
+ * What the create row of the transition table gives every accepted create, whatever it asked for: the stack starts
+ * CREATING or RUNNING, and its terminationDate is set, to a time after the stack was created (the date "at which
+ * the stack will be terminated" cannot come before it exists). Answers the lifetime in ms when both times parse.
+ */
+function expectStarted(ctx: StacksContext, s: Summary, ex: Created, what: string): number | undefined {
+  ctx.expect.oneOf('STK-CREATE-INITIAL-STATE', `the state of ${what}`, s.state, LIVE_STATES, ex);
+  const created = Date.parse(s.createdAt);
+  const ends = Date.parse(s.terminationDate);
+  const set = Number.isFinite(ends);
+  ctx.expect.that(
+    'STK-CREATE-TERMINATION',
+    `terminationDate of ${what}`,
+    set,
+    { expected: 'a date-time', actual: compact(s.terminationDate) },
+    ex,
+  );
+  if (!set || !Number.isFinite(created)) return undefined;
+  ctx.expect.that(
+    'STK-CREATE-TERMINATION',
+    `terminationDate of ${what} against its createdAt`,
+    ends > created,
+    { expected: `after createdAt ${s.createdAt}`, actual: s.terminationDate },
+    ex,
+  );
+  return ends - created;
+}
 
 export const createAnswers202: StacksCheck = {
   id: 'stacks.create.accepted-202',
@@ -43,7 +73,7 @@ export const createAnswers202: StacksCheck = {
     if (!ctx.expect.status('STK-CREATE-202', 'create with {}', ex, 202)) return;
     // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
     const s = ex.json ?? ({} as NonNullable<typeof ex.json>);
-    ctx.expect.oneOf('STK-CREATE-INITIAL-STATE', 'the state of the new stack', s.state, LIVE_STATES, ex);
+    const lifetime = expectStarted(ctx, s, ex, 'the new stack');
     ctx.expect.that(
       'STK-NAMING',
       'platformVersion of the summary',
@@ -51,27 +81,7 @@ export const createAnswers202: StacksCheck = {
       { expected: 'a string', actual: compact(s.platformVersion) },
       ex,
     );
-    const created = Date.parse(s.createdAt);
-    const ends = Date.parse(s.terminationDate);
-    const set = Number.isFinite(ends);
-    ctx.expect.that(
-      'STK-CREATE-TERMINATION',
-      'terminationDate of the new stack',
-      set,
-      { expected: 'a date-time', actual: compact(s.terminationDate) },
-      ex,
-    );
-    if (set && Number.isFinite(created)) {
-      // The date "at which the stack will be terminated" cannot come before the stack exists.
-      ctx.expect.that(
-        'STK-CREATE-TERMINATION',
-        'terminationDate against createdAt',
-        ends > created,
-        { expected: `after createdAt ${s.createdAt}`, actual: s.terminationDate },
-        ex,
-      );
-      ctx.observe('STK-LIFETIME', `default lifetime observed: ${Math.round((ends - created) / 60000)} minutes`);
-    }
+    if (lifetime !== undefined) ctx.observe('STK-LIFETIME', `default lifetime observed: ${Math.round(lifetime / 60000)} minutes`);
     ctx.observe(
       'STK-ID-FORMAT',
       `id looks like ${/^[0-9a-f-]{36}$/i.test(s.id) ? 'a UUID' : `'${String(s.id).replace(/[0-9]/g, '9').replace(/[a-z]/gi, 'x')}'`}; name looks like '${String(s.name).replace(/[0-9]/g, '9')}'`,
@@ -85,7 +95,10 @@ export const createAnswers202: StacksCheck = {
   },
 };
 
-/** The version a stack was created with is the version it runs: get and list report it too, not only the create answer. */
+/**
+ * The version a stack was created with is the version it runs: get and list report it too, not only the create
+ * answer. The list shows the new stack whatever version it was created with ("stack appears in list and get results").
+ */
 async function expectVersionKept(ctx: StacksContext, requirement: StacksRequirementId, id: string, version: string): Promise<void> {
   const got = await ctx.http.send('getStack', { params: { stackId: id } });
   ctx.expect.equal(
@@ -95,8 +108,7 @@ async function expectVersionKept(ctx: StacksContext, requirement: StacksRequirem
     { status: 200, platformVersion: version },
     got,
   );
-  const list = await ctx.http.send('listStacks');
-  const entry = (list.json?.stacks ?? []).find((x) => x.id === id);
+  const { entry, list } = await expectListed(ctx, 'STK-CREATE-VISIBLE', id, `ids the list shows after a create of ${version}`);
   if (entry)
     ctx.expect.equal(
       requirement,
@@ -110,7 +122,7 @@ async function expectVersionKept(ctx: StacksContext, requirement: StacksRequirem
 export const defaultVersionIsLatestReleased: StacksCheck = {
   id: 'stacks.create.default-version',
   title: 'A create with {} MUST provision the latest released platform version, one listed as released, the same each time',
-  requirements: ['STK-CREATE-DEFAULT-VERSION'],
+  requirements: ['STK-CREATE-DEFAULT-VERSION', 'STK-CREATE-VISIBLE'],
   // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
   uses: ['stack-quota'],
   async run(ctx) {
@@ -157,18 +169,26 @@ async function expectSameDefault(ctx: StacksContext, first: Created, listed: str
 
 export const chosenVersionIsUsed: StacksCheck = {
   id: 'stacks.create.chosen-version',
-  title: 'A create naming a listed platformVersion MUST provision exactly that version, released or unreleased',
-  requirements: ['STK-CREATE-CHOSEN-VERSION', 'STK-VERSIONS-SELECTABLE', 'STK-SCHEMA-CREATE-REQUEST'],
+  title:
+    'A create naming any listed platformVersion MUST provision exactly that version, released or unreleased, answered CREATING or RUNNING with a termination date, and listed',
+  requirements: [
+    'STK-CREATE-CHOSEN-VERSION',
+    'STK-VERSIONS-SELECTABLE',
+    'STK-SCHEMA-CREATE-REQUEST',
+    'STK-CREATE-INITIAL-STATE',
+    'STK-CREATE-TERMINATION',
+    'STK-CREATE-VISIBLE',
+  ],
   // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
   uses: ['stack-quota'],
   async run(ctx) {
-    const versions = await listVersions(ctx);
-    // Any released version may be the default: two released ones and an unreleased one, so that a server that
-    // ignores the field provisions its default for at least one version it was not asked for.
-    const released = versions.filter((v) => v.status === 'released');
-    const picks = [...released.slice(0, 2), ...versions.filter((v) => v.status === 'unreleased').slice(0, 1)];
-    need(picks.length > 1, 'the versions list offers a single version, which the default may be');
-    for (const v of picks) {
+    // "Lists the selectable versions": every one listed, each once; several, so that a server that ignores the field
+    // provisions its default for at least one version it was not asked for.
+    const versions = (await listVersions(ctx)).filter(
+      (v, i, all) => typeof v.buildVersion === 'string' && all.findIndex((w) => w.buildVersion === v.buildVersion) === i,
+    );
+    need(versions.length > 1, 'the versions list offers a single version, which the default may be');
+    for (const v of versions) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });
       if (ex.status !== 202 && ex.status !== 400) {
         ctx.untested(
@@ -188,6 +208,7 @@ export const chosenVersionIsUsed: StacksCheck = {
       if (ex.status !== 202) continue;
       // A 202 whose body is not a StackSummary fails the assertions below (its schema finding is reported too).
       const s = ex.json ?? ({} as NonNullable<typeof ex.json>);
+      expectStarted(ctx, s, ex, `a new stack of ${v.buildVersion}`);
       ctx.expect.equal(
         'STK-CREATE-CHOSEN-VERSION',
         `platformVersion of a stack created with ${v.buildVersion}`,

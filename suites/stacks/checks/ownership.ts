@@ -1,4 +1,4 @@
-import { createdAsDocumented, createStack, expectError, type StacksCheck } from '../support';
+import { createdAsDocumented, createStack, expectNotFound, type StacksCheck } from '../support';
 
 export const othersStacksAreInvisible: StacksCheck = {
   id: 'stacks.ownership.isolation',
@@ -21,7 +21,7 @@ export const othersStacksAreInvisible: StacksCheck = {
       ctx.expect.contains('STK-LIST-OWN', "ids the caller's list shows, against its own stack", ids, mine.json!.id, list);
 
     const get = await ctx.http.send('getStack', { params: { stackId: id } });
-    expectError(ctx, 'STK-GET-404', get, 404, 'NotFound', "get of another user's stack");
+    expectNotFound(ctx, 'STK-GET-404', get, "get of another user's stack");
     ctx.expect.that(
       'STK-OWNERSHIP',
       "get of another user's stack",
@@ -31,7 +31,7 @@ export const othersStacksAreInvisible: StacksCheck = {
     );
 
     const del = await ctx.http.send('deleteStack', { params: { stackId: id } });
-    expectError(ctx, 'STK-DELETE-404', del, 404, 'NotFound', "delete of another user's stack");
+    expectNotFound(ctx, 'STK-DELETE-404', del, "delete of another user's stack");
     const still = await ctx.http.send('getStack', { as: 'second', params: { stackId: id } });
     ctx.expect.status('STK-OWNERSHIP', "the owner's get after another user's delete of its stack", still, 200);
   },
