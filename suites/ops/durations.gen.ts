@@ -20,6 +20,7 @@ export const DURATIONS: Readonly<Record<string, number>> = {
   'ops.core.common-fields': 2.8,
   'ops.core.count': 0.6,
   'ops.core.create-or-update': 0.4,
+  'ops.core.type-in-path': 3.5,
   'ops.filter.matches-document-store': 1.2,
   'ops.filter.invalid-get-returns-all': 0.5,
   'ops.query.sort-and-page': 1.5,

@@ -16,6 +16,7 @@ import * as paging from './checks/paging';
 import * as partial from './checks/partial';
 import * as responses from './checks/responses';
 import * as templates from './checks/templates';
+import { typeInPath } from './checks/type-in-path';
 import * as versioning from './checks/versioning';
 import * as transport from './checks/transport';
 import { contentPacksChecks } from './checks/content-packs';
@@ -51,6 +52,7 @@ const checks = registry([
   crud.commonFieldsAreMaintained,
   crud.countAgreesWithList,
   crud.createWithKeyUpdates,
+  typeInPath,
   filter.filterMatchesModel,
   filter.invalidFilterGetReturnsAll,
   paging.sortAndPage,
