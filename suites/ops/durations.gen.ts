@@ -27,7 +27,7 @@ export const DURATIONS: Readonly<Record<string, number>> = {
   'ops.query.limit-unset-returns-all': 1.7,
   'ops.query.fields': 0.4,
   'ops.query.lists-after-writes': 2.2,
-  'ops.partial.merge': 3.7,
+  'ops.partial.merge': 6,
   'ops.partial.replace': 3.1,
   'ops.partial.required-fields': 0.4,
   'ops.core.bulk-update': 3.3,
