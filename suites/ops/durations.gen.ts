@@ -23,7 +23,7 @@ export const DURATIONS: Readonly<Record<string, number>> = {
   'ops.core.type-in-path': 3.5,
   'ops.filter.matches-document-store': 1.2,
   'ops.filter.invalid-get-returns-all': 0.5,
-  'ops.query.sort-and-page': 1.5,
+  'ops.query.sort-and-page': 3,
   'ops.query.limit-unset-returns-all': 1.7,
   'ops.query.fields': 0.4,
   'ops.query.lists-after-writes': 2.2,
@@ -94,6 +94,7 @@ export const DURATIONS: Readonly<Record<string, number>> = {
   'ops.icons.immutable-categories': 0.8,
   'ops.icons.delete-all': 0.4,
   'ops.query.bulk-delete-by-filter': 0.9,
+  'ops.query.bulk-delete-combined': 4,
   'ops.entity.retire-retirable': 1.1,
   'ops.filter.invalid-delete-deletes-all': 0.4,
 };

@@ -4,6 +4,7 @@ import { registry } from '../core/registry';
 import * as access from './checks/access';
 import * as addressing from './checks/addressing';
 import * as bulkDelete from './checks/bulk-delete';
+import { bulkDeleteCombined } from './checks/bulk-delete-combined';
 import * as crud from './checks/core-crud';
 import { createFromCopy } from './checks/create-copy';
 import * as entity from './checks/entity';
@@ -81,6 +82,7 @@ const checks = registry([
   ...backupChecks,
   ...iconsChecks,
   bulkDelete.bulkDeleteByFilter,
+  bulkDeleteCombined,
   entity.retireRetirable,
   filter.invalidFilterDeleteDeletesAll,
 ]);
