@@ -39,6 +39,7 @@ export const DURATIONS: Readonly<Record<string, number>> = {
   'ops.auth.results-readable': 5,
   'ops.auth.team-restricted-writer': 1.3,
   'ops.versioning.vlatest-path': 2.5,
+  'ops.versioning.vlatest-writes': 1.5,
   'ops.content-packs.list': 0.1,
   'ops.content-packs.list-paging': 0.6,
   'ops.content-packs.get': 0.5,

@@ -72,6 +72,7 @@ const checks = registry([
   access.resultsRestrictedToReadable,
   access.teamRestrictedWriter,
   versioning.vLatestPathsAnswerTheSame,
+  versioning.vLatestWrites,
   ...contentPacksChecks,
   installFailures,
   ...authoringChecks,

@@ -1,8 +1,27 @@
-import { BACKUP, MAINTENANCE, SERVICE, statesOf } from '../collections';
+import { BACKUP, MAINTENANCE, SERVICE, statesOf, type Collection } from '../collections';
 import { compact } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import type { Exchange } from '../../core/types';
-import { changing, countOf, createIn, keys, ownFilter, rows, same, sameBut, vLatest, type OpsCheck } from '../support';
+import {
+  changing,
+  countOf,
+  createIn,
+  deleteIn,
+  entryOf,
+  getIn,
+  keys,
+  ok,
+  ownFilter,
+  rows,
+  same,
+  sameBut,
+  tagged,
+  updateIn,
+  vLatest,
+  type Doc,
+  type OpsCheck,
+  type OpsContext,
+} from '../support';
 
 const VERSIONED = [SERVICE, MAINTENANCE, BACKUP];
 
@@ -74,5 +93,113 @@ export const vLatestPathsAnswerTheSame: OpsCheck = {
     );
     const types = await ctx.http.send('coreGetSupportedObjectTypes', { path: vLatest });
     ctx.expect.status('OPS-VERSION-LATEST-ONLY', 'get_supported_object_types under vLatest', types, '2xx');
+  },
+};
+
+/** A check's own ticket on an episode id it made up: no real episode is touched. */
+const ticketOf = (ctx: OpsContext, name: string) => ({
+  id: `${ctx.options.runTag}-vlatest-${name}`,
+  ticket_system: 'CfDesk',
+  ticket_id: `${ctx.options.runTag}-VL-${name}`,
+  ticket_url: `https://tickets.example.test/CfDesk/${ctx.options.runTag}-VL-${name}`,
+});
+type TicketBody = ReturnType<typeof ticketOf>;
+const ticketParams = (t: TicketBody) => ({ episode_id: t.id, ticket_system: t.ticket_system, ticket_id: t.ticket_id });
+/** Whether the episode's links, read without vLatest, hold the ticket. */
+async function holdsTicket(ctx: OpsContext, t: TicketBody): Promise<boolean> {
+  const ex = await ctx.http.send('ticketGet', { params: { event_key: t.id } });
+  return rows(ex).some((l) => Array.isArray(l.tickets) && (l.tickets as Doc[]).some((x) => asDoc(x).ticket_id === t.ticket_id));
+}
+
+/** Create, update and delete by key under vLatest, each seen through the plain path: the same operation, the same effect. */
+async function writesUnderVLatest(ctx: OpsContext, c: Collection): Promise<void> {
+  const latest = { path: vLatest };
+  const made = await createIn(ctx, c, `vLatest write ${c.type}`, {}, latest);
+  ctx.expect.that(
+    'OPS-VERSION-PATH',
+    `create under vLatest/${c.type}`,
+    made.key !== undefined,
+    { expected: 'a success with {_key}', actual: `${made.ex.status} ${made.ex.text.slice(0, 120)}` },
+    made.ex,
+  );
+  if (!made.key) return;
+  const created = await getIn(ctx, c, made.key);
+  ctx.expect.equal(
+    'OPS-VERSION-PATH',
+    `GET ${c.type}/<key> without vLatest of the object created under it: success and title`,
+    { success: ok(created), title: asDoc(created.json).title },
+    { success: true, title: made.body.title },
+    created,
+  );
+  const renamed = tagged(ctx, `vLatest write ${c.type} renamed`);
+  const upd = await updateIn(ctx, c, made.key, { title: renamed }, 1, latest);
+  const updated = await getIn(ctx, c, made.key);
+  ctx.expect.equal(
+    'OPS-VERSION-PATH',
+    `GET ${c.type}/<key> without vLatest after a partial update under it (${upd.status}): success and title`,
+    { success: ok(updated), title: asDoc(updated.json).title },
+    { success: true, title: renamed },
+    updated,
+  );
+  if (c.ops.bulkUpdate) {
+    const bulkTitle = `${renamed} in bulk`;
+    const bulk = await ctx.http.send(c.ops.bulkUpdate, {
+      ...latest,
+      params: { object_type: c.type },
+      query: { is_partial_data: 1 },
+      body: [{ _key: made.key, title: bulkTitle }],
+    });
+    const after = await getIn(ctx, c, made.key);
+    ctx.expect.equal(
+      'OPS-VERSION-PATH',
+      `GET ${c.type}/<key> without vLatest after bulk_update under it (${bulk.status}): title`,
+      asDoc(after.json).title,
+      bulkTitle,
+      after,
+    );
+  }
+  const del = await deleteIn(ctx, c, made.key, latest);
+  if (ok(del)) ctx.ledger.forget(entryOf(c, made.key));
+  const gone = await getIn(ctx, c, made.key);
+  ctx.expect.status('OPS-VERSION-PATH', `GET ${c.type}/<key> without vLatest after DELETE under it (${del.status})`, gone, 'not 2xx');
+}
+
+/**
+ * Ticket links on the event-management interface, under vLatest: created there, seen without it; deleted there, gone
+ * without it. A server that refuses a ticket on a made-up episode without vLatest too leaves the rule untested here.
+ */
+async function ticketsUnderVLatest(ctx: OpsContext): Promise<void> {
+  const plain = ticketOf(ctx, 'plain');
+  const first = await ctx.http.send('ticketCreate', { body: plain });
+  if (ok(first)) ctx.ledger.add(`ticket ${plain.id}`, () => ctx.http.send('ticketDelete', { params: ticketParams(plain) }));
+  if (!ok(first) || !(await holdsTicket(ctx, plain)))
+    return ctx.untested('OPS-VERSION-PATH', `a ticket on a made-up episode is not linked without vLatest either (${first.status})`, first);
+  const t = ticketOf(ctx, 'latest');
+  const made = await ctx.http.send('ticketCreate', { body: t, path: vLatest });
+  if (ok(made)) ctx.ledger.add(`ticket ${t.id}`, () => ctx.http.send('ticketDelete', { params: ticketParams(t) }));
+  ctx.expect.that(
+    'OPS-VERSION-PATH',
+    "the episode's links without vLatest, after POST event_management_interface/vLatest/ticketing",
+    ok(made) && (await holdsTicket(ctx, t)),
+    { expected: `a success, and ${t.ticket_id} linked`, actual: `${made.status} ${made.text.slice(0, 120)}` },
+    made,
+  );
+  const del = await ctx.http.send('ticketDelete', { params: ticketParams(plain), path: vLatest });
+  ctx.expect.that(
+    'OPS-VERSION-PATH',
+    "the episode's links without vLatest, after DELETE event_management_interface/vLatest/ticketing/...",
+    ok(del) && !(await holdsTicket(ctx, plain)),
+    { expected: `a success, and ${plain.ticket_id} unlinked`, actual: `${del.status} ${del.text.slice(0, 120)}` },
+    del,
+  );
+}
+
+export const vLatestWrites: OpsCheck = {
+  id: 'ops.versioning.vlatest-writes',
+  title: 'Writes under /vLatest (create, update, bulk_update, delete, ticket links) MUST act as the same writes without it',
+  requirements: ['OPS-VERSION-PATH'],
+  uses: statesOf(VERSIONED),
+  async run(ctx) {
+    await Promise.all([...VERSIONED.map((c) => writesUnderVLatest(ctx, c)), ticketsUnderVLatest(ctx)]);
   },
 };

@@ -13,6 +13,7 @@ import { maintenanceFaults } from './faults/maintenance';
 import { backupFaults } from './faults/backup';
 import { iconsFaults } from './faults/icons';
 import { typeInPathFaults } from './faults/type-in-path';
+import { versioningFaults } from './faults/versioning';
 import type { OpsFault } from './fault';
 
 /** Every broken variant of the ops reference implementation, gathered per area. */
@@ -32,4 +33,5 @@ export const opsFaults: OpsFault[] = [
   ...backupFaults,
   ...iconsFaults,
   ...typeInPathFaults,
+  ...versioningFaults,
 ];
