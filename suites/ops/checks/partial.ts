@@ -222,7 +222,8 @@ export const bulkUpdate: OpsCheck = {
       },
     );
     // A merging bulk update is always tried (on top of the generated cases), with values where a deep and a shallow
-    // merge differ: a small random budget may never draw is_partial_data=1.
+    // merge differ: a small random budget may never draw is_partial_data=1. It carries two objects with different
+    // patches, so that an update applied to the first key only, or each patch to the other key, is seen.
     await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, {
       runs: Math.ceil(ctx.options.runs / 2) + 1,
       examples: [
@@ -232,6 +233,7 @@ export const bulkUpdate: OpsCheck = {
               { cf_alpha: { x: 'kept', y: 1 }, cf_beta: ['a', 'b', 'c'] },
               { cf_alpha: { x: 'sent', y: 2 }, cf_beta: ['d'] },
             ],
+            [{ cf_gamma: 'first' }, { cf_delta: 'second' }],
           ],
           1,
         ],

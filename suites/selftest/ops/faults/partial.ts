@@ -147,6 +147,22 @@ export const partialFaults: OpsFault[] = [
     wrap: mapRequest(isBulkUpdate, (r) => withFlag(r, '1')),
   },
   {
+    id: 'bulk-update-keys-rotated',
+    description: 'bulk_update applies each object of the array to the key of the next one',
+    breaks: ['OPS-CORE-BULK-UPDATE'],
+    only: ['ops.core.bulk-update'],
+    wrap: mapRequest(
+      (r) => isBulkUpdate(r) && (r.body as unknown[]).length > 1,
+      (r) => {
+        const objs = r.body as Doc[];
+        return withBody(
+          r,
+          objs.map((o, i) => ({ ...o, _key: objs[(i + 1) % objs.length]!._key })),
+        );
+      },
+    ),
+  },
+  {
     id: 'maintenance-partial-moves-end-time',
     description: 'a partial update of a maintenance window that does not send end_time moves it a minute on',
     breaks: ['OPS-PARTIAL-MERGE'],
