@@ -157,16 +157,10 @@ async function sortAndPageIn(ctx: OpsContext, c: Collection): Promise<void> {
   );
 }
 
-/**
- * The whole sorted selection first (a filter that selects the wrong rows, or a wrong order, is told apart from
- * paging), then every page of `size` rows with filter, sort_key, sort_dir, limit, offset and fields together.
- */
-async function pagesIn(ctx: OpsContext, c: Collection, seeded: Doc[], keysOf: (docs: Doc[]) => string[], k: Case): Promise<void> {
-  const { sortKey, dir, size, sub, fields } = k;
-  // Only the ranked rows: what the other collections' objects need (a maintenance window's service) may be listed too.
-  const filter = JSON.stringify({ ...ownTitles(ctx, RANKED), ...(sub?.node ?? {}) });
+/** The whole filtered, sorted list (no paging) against the model: the order the pages are then held to. */
+async function sortedSelection(ctx: OpsContext, c: Collection, seeded: Doc[], k: Case, filter: string, asked: string): Promise<string[]> {
+  const { sortKey, dir, sub } = k;
   const chosen = sub ? seeded.filter(sub.holds) : seeded;
-  const asked = `${sub ? `filter ${JSON.stringify(sub.node)}, ` : ''}sorted by ${sortKey} with sort_dir=${dir}`;
   const whole = await listIn(ctx, c, { filter, sort_key: sortKey, sort_dir: dir });
   const all = keys(rows(whole));
   const wanted = chosen.map((d) => String(d._key)).sort();
@@ -193,6 +187,19 @@ async function pagesIn(ctx: OpsContext, c: Collection, seeded: Doc[], keysOf: (d
       { expected: expected.join(','), actual: all.join(',') },
     );
   }
+  return expected;
+}
+
+/**
+ * The whole sorted selection first (a filter that selects the wrong rows, or a wrong order, is told apart from
+ * paging), then every page of `size` rows with filter, sort_key, sort_dir, limit, offset and fields together.
+ */
+async function pagesIn(ctx: OpsContext, c: Collection, seeded: Doc[], keysOf: (docs: Doc[]) => string[], k: Case): Promise<void> {
+  const { sortKey, dir, size, sub, fields } = k;
+  // Only the ranked rows: what the other collections' objects need (a maintenance window's service) may be listed too.
+  const filter = JSON.stringify({ ...ownTitles(ctx, RANKED), ...(sub?.node ?? {}) });
+  const asked = `${sub ? `filter ${JSON.stringify(sub.node)}, ` : ''}sorted by ${sortKey} with sort_dir=${dir}`;
+  const expected = await sortedSelection(ctx, c, seeded, k, filter, asked);
   const seen: string[] = [];
   for (let offset = 0; offset < expected.length + size; offset += size) {
     const page = await listIn(ctx, c, { filter, sort_key: sortKey, sort_dir: dir, limit: size, offset, ...(fields ? { fields } : {}) });
