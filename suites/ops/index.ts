@@ -4,6 +4,7 @@ import { registry } from '../core/registry';
 import * as access from './checks/access';
 import * as addressing from './checks/addressing';
 import * as bulkDelete from './checks/bulk-delete';
+import { bulkDeleteCombined } from './checks/bulk-delete-combined';
 import * as crud from './checks/core-crud';
 import { createFromCopy } from './checks/create-copy';
 import * as entity from './checks/entity';
@@ -16,6 +17,7 @@ import * as paging from './checks/paging';
 import * as partial from './checks/partial';
 import * as responses from './checks/responses';
 import * as templates from './checks/templates';
+import { typeInPath } from './checks/type-in-path';
 import * as versioning from './checks/versioning';
 import * as transport from './checks/transport';
 import { contentPacksChecks } from './checks/content-packs';
@@ -51,6 +53,7 @@ const checks = registry([
   crud.commonFieldsAreMaintained,
   crud.countAgreesWithList,
   crud.createWithKeyUpdates,
+  typeInPath,
   filter.filterMatchesModel,
   filter.invalidFilterGetReturnsAll,
   paging.sortAndPage,
@@ -69,6 +72,7 @@ const checks = registry([
   access.resultsRestrictedToReadable,
   access.teamRestrictedWriter,
   versioning.vLatestPathsAnswerTheSame,
+  versioning.vLatestWrites,
   ...contentPacksChecks,
   installFailures,
   ...authoringChecks,
@@ -79,6 +83,7 @@ const checks = registry([
   ...backupChecks,
   ...iconsChecks,
   bulkDelete.bulkDeleteByFilter,
+  bulkDeleteCombined,
   entity.retireRetirable,
   filter.invalidFilterDeleteDeletesAll,
 ]);

@@ -221,13 +221,20 @@ function canonical(v: unknown): unknown {
 
 /**
  * Before any delete by filter against data the run does not own, the same filter is read first:
- * the delete is sent only when every selected row is the run's own.
+ * the delete is sent only when every selected row is the run's own (`more`: further query parameters).
  */
-export async function guardedBulkDelete(ctx: OpsContext, c: Collection, filter: string): Promise<Exchange | undefined> {
+export async function guardedBulkDelete(
+  ctx: OpsContext,
+  c: Collection,
+  filter: string,
+  more: Record<string, string | number> = {},
+  opts: SendOptions = {},
+): Promise<Exchange | undefined> {
   const preview = await listIn(ctx, c, { filter });
   const foreign = rows(preview).filter((r) => !String(r.title ?? '').startsWith(`${ctx.options.runTag} `));
   if (!ok(preview) || foreign.length) return undefined;
-  return bulkDeleteIn(ctx, c, { filter });
+  // The other shared parameters (sort, page) only narrow what the filter selects.
+  return bulkDeleteIn(ctx, c, { ...more, filter }, opts);
 }
 
 /**

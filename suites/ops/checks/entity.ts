@@ -1,5 +1,4 @@
 import { ENTITY, SERVICE } from '../collections';
-import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import { Unmet } from '../../core/precondition';
 import {
@@ -21,12 +20,13 @@ import {
 /**
  * A service and `n` entities linked to it both ways a server may link them: the entities name the service in
  * `services`, and the service's entity rules match an alias the entities carry (the document shows `services` only
- * in reads). Unmet when they could not be made or are not seen linked either way; `entity` makes one more member.
+ * in reads). `tag` tells the alias of one such service from another's, so that entities of two services are linked to
+ * their own only. Unmet when they could not be made or are not seen linked either way; `entity` makes one more member.
  */
-async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}) {
-  const member = `${ctx.options.runTag}-member`;
+async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}, tag = 'member') {
+  const member = `${ctx.options.runTag}-${tag}`;
   const rules = [{ rule_condition: 'AND', rule_items: [{ field: 'cf_member', field_type: 'alias', rule_type: 'matches', value: member }] }];
-  const svc = await createNeeded(ctx, SERVICE, 'Retire Service', { entity_rules: rules });
+  const svc = await createNeeded(ctx, SERVICE, `Retire Service ${tag}`, { entity_rules: rules });
   const service = svc.key;
   const memberOf = {
     services: [{ _key: service, title: svc.body.title }],
@@ -35,7 +35,7 @@ async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}) 
   };
   const entity = async (title: string, more: Doc = {}) => (await createNeeded(ctx, ENTITY, title, { ...memberOf, ...more })).key;
   const entities = [];
-  for (let i = 0; i < n; i++) entities.push(await entity(`Retire Entity ${i}`, extra));
+  for (let i = 0; i < n; i++) entities.push(await entity(`Retire Entity ${tag} ${i}`, extra));
   const linked = await linkedTo(ctx, service, entities);
   const unlinked = entities.filter((e) => !linked.includes(e));
   if (unlinked.length)
@@ -50,30 +50,44 @@ async function linkedTo(ctx: OpsContext, service: string, candidates: string[]):
   const listed = keys(rows(await listIn(ctx, ENTITY, { filter: JSON.stringify({ 'services._key': service }) })));
   const read = await Promise.all(candidates.map(async (k) => ({ k, services: asDoc((await getIn(ctx, ENTITY, k)).json ?? {}).services })));
   const named = read.filter((r) => Array.isArray(r.services) && r.services.some((s) => asDoc(s)._key === service)).map((r) => r.k);
-  return [...new Set([...listed, ...named])].sort();
+  // Only the candidates: a service's other members (another check's) are not what is judged.
+  return [...new Set([...listed, ...named])].filter((k) => candidates.includes(k)).sort();
+}
+
+/** Each service's members among `candidates`, as one value to compare: `{<service>: [entity keys]}`. */
+async function membership(ctx: OpsContext, services: string[], candidates: string[]): Promise<Record<string, string[]>> {
+  return Object.fromEntries(await Promise.all(services.map(async (s) => [s, await linkedTo(ctx, s, candidates)] as const)));
 }
 
 export const retireAndRestore: OpsCheck = {
   id: 'ops.entity.retire-restore',
-  title: 'entity/retire MUST retire the listed entities and un-link them from their services; entity/restore MUST re-link them',
+  title:
+    'entity/retire MUST retire every listed entity, and only those, un-linking each from its services; entity/restore MUST re-link each to its own',
   requirements: ['OPS-ENTITY-RETIRE', 'OPS-ENTITY-RESTORE', 'OPS-ENTITY-RETIRED-FORM', 'OPS-ENTITY-FIELDS'],
   async run(ctx) {
-    const made = await serviceWithEntities(ctx, 2);
-    const [a, b] = made.entities;
-    const retire = await ctx.http.send('entityRetire', { body: { data: [a] } });
+    // Two services, each with members of its own: a retire or restore of one entity of each, listed together, acts on
+    // both ("the listed entities"), and each goes back to its own service, while the unlisted member stays linked.
+    const one = await serviceWithEntities(ctx, 2, {}, 'member one');
+    const two = await serviceWithEntities(ctx, 1, {}, 'member two');
+    const [a, c] = one.entities;
+    const [b] = two.entities;
+    const services = [one.service, two.service];
+    const all = [a, b, c];
+    const retire = await ctx.http.send('entityRetire', { body: { data: [a, b] } });
     const retired = Array.isArray(retire.json) ? retire.json.map(String) : [];
     ctx.expect.that(
       'OPS-ENTITY-RETIRE',
-      `retire of ${a}`,
-      ok(retire) && retired.includes(a) && !retired.includes(b),
-      { expected: `a success naming ${a}, not ${b}`, actual: `${retire.status} ${retire.text.slice(0, 120)}` },
+      `retire of ${a} and ${b}`,
+      ok(retire) && retired.includes(a) && retired.includes(b) && !retired.includes(c),
+      { expected: `a success naming ${a} and ${b}, not ${c}`, actual: `${retire.status} ${retire.text.slice(0, 160)}` },
       retire,
     );
-    const linked = await linkedTo(ctx, made.service, made.entities);
-    ctx.expect.that('OPS-ENTITY-RETIRE', `the service's entities after retiring ${a}`, !linked.includes(a) && linked.includes(b), {
-      expected: `${b} without ${a}`,
-      actual: compact(linked),
-    });
+    ctx.expect.equal(
+      'OPS-ENTITY-RETIRE',
+      `the members of services ${one.service} and ${two.service} after retiring ${a} and ${b} (${c} not listed)`,
+      await membership(ctx, services, all),
+      { [one.service]: [c], [two.service]: [] },
+    );
     const read = await getIn(ctx, ENTITY, a);
     const entity = asDoc(read.json ?? {});
     const fields = Object.keys(entity).filter((k) => /retire/i.test(k));
@@ -82,19 +96,20 @@ export const retireAndRestore: OpsCheck = {
       `a retired entity reads ${read.status} with services ${JSON.stringify(read.json?.services)} and ${fields.length ? fields.map((f) => `${f}=${JSON.stringify(entity[f])}`).join(', ') : 'no field naming retirement'}`,
     );
 
-    const restore = await ctx.http.send('entityRestore', { body: { data: [a] } });
+    const restore = await ctx.http.send('entityRestore', { body: { data: [a, b] } });
     ctx.expect.that(
       'OPS-ENTITY-RESTORE',
-      `restore of ${a}`,
-      ok(restore) && restore.text.includes(a),
-      { expected: `a success naming ${a}`, actual: `${restore.status} ${restore.text.slice(0, 120)}` },
+      `restore of ${a} and ${b}`,
+      ok(restore) && restore.text.includes(a) && restore.text.includes(b),
+      { expected: `a success naming ${a} and ${b}`, actual: `${restore.status} ${restore.text.slice(0, 160)}` },
       restore,
     );
-    const relinked = await linkedTo(ctx, made.service, made.entities);
-    ctx.expect.that('OPS-ENTITY-RESTORE', `the service's entities after restoring ${a}`, relinked.includes(a) && relinked.includes(b), {
-      expected: `${a} and ${b}`,
-      actual: compact(relinked),
-    });
+    ctx.expect.equal(
+      'OPS-ENTITY-RESTORE',
+      `the members of services ${one.service} and ${two.service} after restoring ${a} and ${b}`,
+      await membership(ctx, services, all),
+      { [one.service]: [a, c].sort(), [two.service]: [b] },
+    );
 
     // An entity that belonged to no service comes back with none (services entries are {_key, title} links).
     const loose = await createIn(ctx, ENTITY, 'Retire Loose Entity');
@@ -102,8 +117,8 @@ export const retireAndRestore: OpsCheck = {
     await ctx.http.send('entityRetire', { body: { data: [loose.key] } });
     await ctx.http.send('entityRestore', { body: { data: [loose.key] } });
     const back = await getIn(ctx, ENTITY, loose.key);
-    const services: unknown[] = Array.isArray(back.json?.services) ? back.json.services : [];
-    ctx.expect.equal('OPS-ENTITY-FIELDS', 'services of a restored entity that belonged to no service', services, [], back);
+    const looseServices: unknown[] = Array.isArray(back.json?.services) ? back.json.services : [];
+    ctx.expect.equal('OPS-ENTITY-FIELDS', 'services of a restored entity that belonged to no service', looseServices, [], back);
   },
 };
 

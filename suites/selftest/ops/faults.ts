@@ -12,6 +12,8 @@ import { ticketingFaults } from './faults/ticketing';
 import { maintenanceFaults } from './faults/maintenance';
 import { backupFaults } from './faults/backup';
 import { iconsFaults } from './faults/icons';
+import { typeInPathFaults } from './faults/type-in-path';
+import { versioningFaults } from './faults/versioning';
 import type { OpsFault } from './fault';
 
 /** Every broken variant of the ops reference implementation, gathered per area. */
@@ -30,4 +32,6 @@ export const opsFaults: OpsFault[] = [
   ...maintenanceFaults,
   ...backupFaults,
   ...iconsFaults,
+  ...typeInPathFaults,
+  ...versioningFaults,
 ];

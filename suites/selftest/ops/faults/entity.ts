@@ -70,6 +70,45 @@ export const entityFaults: OpsFault[] = [
     },
   },
   {
+    id: 'retire-first-only',
+    description: 'entity/retire retires only the first listed entity, and answers every listed key',
+    breaks: ['OPS-ENTITY-RETIRE'],
+    // Restore of an entity that was never retired has nothing to re-link: the restore rule is judged on it too.
+    collateral: ['OPS-ENTITY-RESTORE'],
+    only: ['ops.entity.retire-restore'],
+    wrap: (inner) => async (req) => {
+      if (!isAction('POST', 'retire')(req) || named(req).length < 2) return inner(req);
+      const res = await inner(withBody(req, { data: named(req).slice(0, 1) }));
+      return ok(res) ? { ...res, body: named(req) } : res;
+    },
+  },
+  {
+    id: 'restore-first-only',
+    description: 'entity/restore restores only the first listed entity, and answers every listed key',
+    breaks: ['OPS-ENTITY-RESTORE'],
+    only: ['ops.entity.retire-restore'],
+    wrap: (inner) => async (req) => {
+      if (!isAction('POST', 'restore')(req) || named(req).length < 2) return inner(req);
+      const res = await inner(withBody(req, { data: named(req).slice(0, 1) }));
+      return ok(res) ? { ...res, body: named(req) } : res;
+    },
+  },
+  {
+    id: 'restore-swaps-services',
+    description: 'entity/restore re-links each listed entity to the services of the next one listed',
+    breaks: ['OPS-ENTITY-RESTORE'],
+    only: ['ops.entity.retire-restore'],
+    wrap: (inner) => async (req) => {
+      if (!isAction('POST', 'restore')(req) || named(req).length < 2) return inner(req);
+      const res = await inner(req);
+      if (!ok(res)) return res;
+      const ks = named(req);
+      const links = await Promise.all(ks.map(async (k) => ((await call(inner, req, 'GET', [k])).body as Doc | undefined)?.services));
+      for (const [i, k] of ks.entries()) await setServices(inner, req, k, links[(i + 1) % ks.length] ?? []);
+      return res;
+    },
+  },
+  {
     id: 'retire-retirable-ne-zero',
     description: 'entity/retire_retirable selects entities with {retirable: {$ne: 0}}, which also matches entities without the flag',
     breaks: ['OPS-ENTITY-RETIRE-RETIRABLE'],

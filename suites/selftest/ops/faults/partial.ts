@@ -146,4 +146,52 @@ export const partialFaults: OpsFault[] = [
     only: ['ops.core.bulk-update'],
     wrap: mapRequest(isBulkUpdate, (r) => withFlag(r, '1')),
   },
+  {
+    id: 'bulk-update-keys-rotated',
+    description: 'bulk_update applies each object of the array to the key of the next one',
+    breaks: ['OPS-CORE-BULK-UPDATE'],
+    only: ['ops.core.bulk-update'],
+    wrap: mapRequest(
+      (r) => isBulkUpdate(r) && (r.body as unknown[]).length > 1,
+      (r) => {
+        const objs = r.body as Doc[];
+        return withBody(
+          r,
+          objs.map((o, i) => ({ ...o, _key: objs[(i + 1) % objs.length]!._key })),
+        );
+      },
+    ),
+  },
+  {
+    id: 'maintenance-partial-moves-end-time',
+    description: 'a partial update of a maintenance window that does not send end_time moves it a minute on',
+    breaks: ['OPS-PARTIAL-MERGE'],
+    only: ['ops.partial.merge'],
+    wrap: alsoChanges('maintenance_services_interface', 'end_time', (v) => (typeof v === 'number' ? v + 60 : v)),
+  },
+  {
+    id: 'backup-partial-resets-job-type',
+    description: 'a partial update of a backup job that does not send job_type sets it to Restore',
+    breaks: ['OPS-PARTIAL-MERGE'],
+    only: ['ops.partial.merge'],
+    wrap: alsoChanges('backup_restore_interface', 'job_type', () => 'Restore'),
+  },
 ];
+
+/**
+ * After a successful partial update by key on `iface` that does not send `field`, the stored object's `field` is
+ * rewritten by `change` (a second partial update): a merge that touches a field it was not sent.
+ */
+function alsoChanges(iface: string, field: string, change: (v: unknown) => unknown) {
+  return (inner: ApiHandler): ApiHandler =>
+    async (req) => {
+      const at = opsPath(req.path, iface);
+      const partial = req.method === 'POST' && at?.length === 2 && at[1] !== 'bulk_update' && flag(req) === '1' && isObj(req.body);
+      if (!partial || field in (req.body as Doc)) return inner(req);
+      const res = await inner(req);
+      const now = res.status < 300 ? await stored(inner, req) : undefined;
+      if (now && field in now)
+        await inner(withBody({ ...req, query: new URLSearchParams({ is_partial_data: '1' }) }, { [field]: change(now[field]) }));
+      return res;
+    };
+}

@@ -7,6 +7,7 @@ type Node = Record<string, unknown>;
 
 const ONLY_FILTER = ['ops.filter.matches-document-store'];
 const ONLY_PAGING = ['ops.query.sort-and-page'];
+const ONLY_BULK_COMBINED = ['ops.query.bulk-delete-combined'];
 const CRUD_INTERFACE =
   /^\/servicesNS\/[^/]+\/[^/]+\/(?:itoa_interface|maintenance_services_interface|backup_restore_interface)(?:\/vLatest)?\/[^/]+(\/count)?$/;
 
@@ -218,6 +219,84 @@ export const queryFaults: OpsFault[] = [
     wrap: paramFault(
       (r) => isListRead(r) && r.query.has('fields'),
       (q) => q.set('fields', q.get('fields')!.split(',').slice(0, -1).join(',') || '_key'),
+    ),
+  },
+  {
+    id: 'bulk-delete-ignores-limit',
+    description: 'DELETE <object_type> ignores limit: every row the filter selects after offset goes',
+    breaks: ['OPS-QUERY-LIMIT'],
+    only: ONLY_BULK_COMBINED,
+    wrap: paramFault(isBulkDelete, (q) => q.delete('limit')),
+  },
+  {
+    id: 'bulk-delete-ignores-offset',
+    description: 'DELETE <object_type> ignores offset: the first rows of the selection go',
+    breaks: ['OPS-QUERY-OFFSET'],
+    only: ONLY_BULK_COMBINED,
+    wrap: paramFault(isBulkDelete, (q) => q.delete('offset')),
+  },
+  {
+    id: 'bulk-delete-ignores-sort',
+    description: 'DELETE <object_type> pages the selection in store order, ignoring sort_key and sort_dir',
+    breaks: ['OPS-QUERY-SORT-KEY'],
+    only: ONLY_BULK_COMBINED,
+    wrap: paramFault(isBulkDelete, (q) => {
+      q.delete('sort_key');
+      q.delete('sort_dir');
+    }),
+  },
+  {
+    id: 'bulk-delete-sort-dir-inverted',
+    description: 'DELETE <object_type> reads sort_dir=1 as descending and 0 as ascending',
+    breaks: ['OPS-QUERY-SORT-DIR'],
+    only: ONLY_BULK_COMBINED,
+    wrap: paramFault(
+      (r) => isBulkDelete(r) && r.query.has('sort_dir'),
+      (q) => q.set('sort_dir', q.get('sort_dir') === '1' ? '0' : '1'),
+    ),
+  },
+  {
+    id: 'bulk-delete-vlatest-noop',
+    description: 'DELETE <object_type> under vLatest answers success and deletes nothing',
+    breaks: ['OPS-VERSION-PATH'],
+    only: ONLY_BULK_COMBINED,
+    wrap: (inner) => (req) => (isBulkDelete(req) && req.path.includes('/vLatest/') ? Promise.resolve({ status: 204 }) : inner(req)),
+  },
+  {
+    id: 'list-pages-before-sort',
+    description: 'a sorted list with limit or offset pages the rows in store order first, then sorts the page',
+    breaks: ['OPS-QUERY-OFFSET'],
+    only: ONLY_PAGING,
+    wrap: (inner) => async (req) => {
+      const q = req.query;
+      if (!isListRead(req) || !q.has('sort_key') || !(q.has('limit') || q.has('offset'))) return inner(req);
+      const res = await inner(
+        withQuery(req, (w) => {
+          for (const k of ['sort_key', 'sort_dir', 'limit', 'offset']) w.delete(k);
+        }),
+      );
+      if (res.status >= 300 || !Array.isArray(res.body)) return res;
+      const offset = Number(q.get('offset') ?? 0);
+      const page = (res.body as Node[]).slice(offset, q.has('limit') ? offset + Number(q.get('limit')) : undefined);
+      const key = q.get('sort_key')!;
+      const dir = q.get('sort_dir') === '0' ? -1 : 1;
+      const cmp = (a: unknown, b: unknown) =>
+        typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+      return { ...res, body: [...page].sort((a, b) => dir * cmp(a[key], b[key])) };
+    },
+  },
+  {
+    id: 'list-paged-filter-first-field-only',
+    description: 'a list with limit applies only the first field of a filter node, dropping the others',
+    breaks: ['OPS-FILTER-EQUALITY'],
+    only: ONLY_PAGING,
+    wrap: paramFault(
+      (r) => isListRead(r) && r.query.has('limit') && r.query.get('filter') !== null,
+      (q) =>
+        q.set(
+          'filter',
+          rewriteFilter(q.get('filter')!, (n) => Object.fromEntries(Object.entries(n).slice(0, 1))),
+        ),
     ),
   },
 ];
