@@ -17,6 +17,7 @@ import {
   packParams,
   previewOf,
   packFieldProblems,
+  notArrayVersions,
   savedSearchesOf,
   sortedIn,
 } from './content-packs-support';
@@ -25,7 +26,13 @@ export const libraryList: OpsCheck = {
   id: 'ops.content-packs.list',
   title:
     'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
-  requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
+  requirements: [
+    'OPS-CP-LIST-SHAPE',
+    'OPS-CP-FIELDS',
+    'OPS-CP-INSTALLED-VERSIONS',
+    'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+    'OPS-ERR-CP-LIST-FAILURES',
+  ],
   uses: ['content-packs'],
   async run(ctx) {
     const ex = await listPacks(ctx);
@@ -58,6 +65,13 @@ export const libraryList: OpsCheck = {
     else {
       const bad = packs.flatMap(packFieldProblems);
       ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${packs.length} listed packs`, bad, [], ex);
+      ctx.expect.equal(
+        'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+        `of ${packs.length} listed packs, those whose installed_versions is not an array`,
+        notArrayVersions(packs),
+        [],
+        ex,
+      );
       // The schema gives installed_versions as an array of anything; the document's are version strings.
       const versions = packs.filter((p) => !(Array.isArray(p.installed_versions) && p.installed_versions.every(str)));
       ctx.expect.equal('OPS-CP-INSTALLED-VERSIONS', 'packs whose installed_versions is not an array of strings', idsOf(versions), [], ex);
@@ -183,7 +197,7 @@ export const libraryGet: OpsCheck = {
   id: 'ops.content-packs.get',
   title:
     'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
-  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
+  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS-ARRAY'],
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
@@ -200,8 +214,15 @@ export const libraryGet: OpsCheck = {
         { expected: `a success with the listed ${named(p)}`, actual: `${ex.status} with ${named(d)}` },
         ex,
       );
-      if (ok(ex))
-        ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
+      if (!ok(ex)) continue;
+      ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
+      ctx.expect.equal(
+        'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+        `whether installed_versions of ${p.id}/${p.version} read alone is an array`,
+        notArrayVersions([d]),
+        [],
+        ex,
+      );
     }
     const p = packs[0];
     for (const params of [

@@ -61,6 +61,11 @@ export const failuresOf = (ex: Exchange) => {
   return Array.isArray(f) ? f.map((e) => JSON.stringify(e)).sort() : undefined;
 };
 export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.version) });
+/**
+ * Packs whose installed_versions is not an array: "`installed_versions` (array, empty when not installed)" gives an
+ * array in every state, the empty one when the pack is not installed (never null, nor left out).
+ */
+export const notArrayVersions = (packs: Doc[]) => idsOf(packs.filter((p) => !Array.isArray(p.installed_versions)));
 
 /**
  * A preview's saved_searches member, read both ways its sentence allows ("A `saved_searches` member has

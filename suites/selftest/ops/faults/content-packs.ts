@@ -37,6 +37,17 @@ const call = (inner: ApiHandler, req: ApiRequest, method: string, path: string, 
   });
 const interfaceRoot = (r: ApiRequest) => r.path.replace(/\/content_pack(\/.*)?$/, '');
 
+/** Rewrites every pack of a library list or single-read answer that `when` selects. */
+const eachLibraryPack = (when: (r: ApiRequest) => boolean, change: (p: Doc) => void) =>
+  mapResponse(
+    (r, res) => when(r) && okAnswer(res),
+    (res) => {
+      const b = res.body as Doc;
+      for (const p of Array.isArray(b.success) ? (b.success as Doc[]) : [b]) if (isDoc(p)) change(p);
+      return res;
+    },
+  );
+
 const ONLY_LIST = ['ops.content-packs.list'];
 const ONLY_PAGING = ['ops.content-packs.list-paging'];
 const ONLY_RESOLUTION = ['ops.content-packs.install-resolution'];
@@ -78,6 +89,8 @@ export const contentPacksFaults: OpsFault[] = [
     id: 'cp-list-failed-pack-in-success',
     description: 'packs that failed to load are listed in success as well as in failure',
     breaks: ['OPS-ERR-CP-LIST-FAILURES'],
+    // The failure entry listed in success is no content pack: it carries no installed_versions array.
+    collateral: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
     only: ONLY_LIST,
     wrap: mapResponse(
       (r, res) => isList(r) && okAnswer(res),
@@ -251,6 +264,33 @@ export const contentPacksFaults: OpsFault[] = [
         return res;
       },
     ),
+  },
+  {
+    id: 'cp-installed-versions-null-when-empty',
+    description: 'the list answers installed_versions null for a pack not installed, in place of the empty array',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+    only: ONLY_LIST,
+    wrap: eachLibraryPack(isList, (p) => {
+      if (Array.isArray(p.installed_versions) && !p.installed_versions.length) p.installed_versions = null;
+    }),
+  },
+  {
+    id: 'cp-installed-versions-absent-in-read',
+    description: 'a single read of a pack not installed leaves installed_versions out',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+    only: ['ops.content-packs.get'],
+    wrap: eachLibraryPack(isRead, (p) => {
+      if (Array.isArray(p.installed_versions) && !p.installed_versions.length) delete p.installed_versions;
+    }),
+  },
+  {
+    id: 'cp-installed-versions-string-once-installed',
+    description: 'a single read of an installed pack gives installed_versions as the one version string, not an array',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+    only: ONLY_OPTIONS,
+    wrap: eachLibraryPack(isRead, (p) => {
+      if (Array.isArray(p.installed_versions) && p.installed_versions.length) p.installed_versions = p.installed_versions.join(',');
+    }),
   },
   {
     id: 'cp-install-saved-searches-no-action',
