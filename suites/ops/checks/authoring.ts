@@ -252,26 +252,33 @@ const READ_FIELDS = [
   '_key',
 ];
 
+/** The CustomContentPack schema's findings of `requirement` in `d` (ops_objects is judged in both its forms by the check). */
+const findingsOf = (d: Doc, requirement: string) =>
+  schemaFindings('CustomContentPack', d)
+    .filter((f) => f.requirement === requirement && !f.at.startsWith('/ops_objects'))
+    .map((f) => f.message);
+
 /**
- * A single read against the document's fields: the CustomContentPack schema's findings of OPS-CPA-FIELDS (ops_objects
- * is judged in both its forms by the check), the listed fields that are absent, and what the schema leaves open, the
- * identifier arrays of user_selected_objects.
+ * The types the pack's own table gives its fields, as the CustomContentPack schema holds them, and what the schema
+ * leaves open, the identifier arrays of user_selected_objects: the table is the pack's, not fields seen.
  */
-function fieldProblems(d: Doc): string[] {
-  const findings = schemaFindings('CustomContentPack', d).filter(
-    (f) => f.requirement === 'OPS-CPA-FIELDS' && !f.at.startsWith('/ops_objects'),
-  );
-  const absent = [
-    ...absentFields(d, READ_FIELDS, 'pack'),
-    ...absentFields(d.metadata, ['icon', 'main_screenshot', 'screenshots'], 'pack.metadata'),
-    ...absentFields(d.platform_objects, KINDS, 'pack.platform_objects'),
-  ];
+function fieldTypeProblems(d: Doc): string[] {
   const u = asDoc(d.user_selected_objects);
   const idArrays = (v: unknown) => isDoc(v) && Object.values(v).every((a) => Array.isArray(a) && a.every(str));
   const open = ['ops_objects', 'platform_objects']
     .filter((k) => !idArrays(u[k]))
     .map((k) => `user_selected_objects.${k} is not a map of identifier arrays: ${compact(u[k])}`);
-  return [...findings.map((f) => f.message), ...absent.map((f) => `${f} is absent`), ...(isDoc(d.user_selected_objects) ? open : [])];
+  return [...findingsOf(d, 'OPS-CPA-FIELD-TYPES'), ...(isDoc(d.user_selected_objects) ? open : [])];
+}
+
+/** The listed fields a single read lacks, and the types of the common fields ("Objects commonly carry these fields"). */
+function fieldProblems(d: Doc): string[] {
+  const absent = [
+    ...absentFields(d, READ_FIELDS, 'pack'),
+    ...absentFields(d.metadata, ['icon', 'main_screenshot', 'screenshots'], 'pack.metadata'),
+    ...absentFields(d.platform_objects, KINDS, 'pack.platform_objects'),
+  ];
+  return [...findingsOf(d, 'OPS-CPA-FIELDS'), ...absent.map((f) => `${f} is absent`)];
 }
 
 /**
@@ -334,7 +341,7 @@ const forms: OpsCheck = {
   id: 'ops.authoring.fields',
   title:
     'A custom content pack MUST give ops_objects as identifier arrays in the list and as {id: title} entries in a single read, for every type it names; it SHOULD carry the other documented fields',
-  requirements: ['OPS-CPA-FIELDS', 'OPS-CPA-OPS-OBJECTS'],
+  requirements: ['OPS-CPA-FIELDS', 'OPS-CPA-FIELD-TYPES', 'OPS-CPA-OPS-OBJECTS'],
   uses: ['authoring'],
   async run(ctx) {
     const named = await ownObjects(ctx);
@@ -349,7 +356,8 @@ const forms: OpsCheck = {
     if (!made.key) throw new Unmet(`could not create the pack to read (${shown(made.ex)})`, made.ex);
     const got = await read(ctx, made.key);
     const d = asDoc(got.json);
-    ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields of the single read that are missing or mistyped', fieldProblems(d), [], got);
+    ctx.expect.equal('OPS-CPA-FIELD-TYPES', 'fields of the single read of other types than the table gives', fieldTypeProblems(d), [], got);
+    ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields the single read lacks, and mistyped common fields', fieldProblems(d), [], got);
     if (!ok(got)) ctx.untested('OPS-CPA-OPS-OBJECTS', `the single read of the pack answered ${shown(got)}`, got);
     else
       ctx.expect.equal(

@@ -164,6 +164,40 @@ export const authoringFaults: OpsFault[] = [
     }),
   },
   {
+    id: 'cpa-screenshots-as-object',
+    description: 'metadata.screenshots of a pack is answered as an object keyed by position instead of an array',
+    breaks: ['OPS-CPA-FIELD-TYPES'],
+    only: ONLY_FORMS,
+    wrap: eachPack(readOrList, (p) => {
+      const m = p.metadata as Doc | undefined;
+      if (isDoc(m) && Array.isArray(m.screenshots)) m.screenshots = { ...m.screenshots };
+    }),
+  },
+  {
+    id: 'cpa-selected-ids-titled',
+    description: 'user_selected_objects.ops_objects of a single read is answered as {id: id} entries instead of identifier arrays',
+    breaks: ['OPS-CPA-FIELD-TYPES'],
+    only: ONLY_FORMS,
+    wrap: eachPack(
+      (r) => isOne(r, 'GET'),
+      (p) => {
+        const u = p.user_selected_objects as Doc | undefined;
+        if (!isDoc(u) || !isDoc(u.ops_objects)) return;
+        const ops = u.ops_objects as Record<string, unknown[]>;
+        u.ops_objects = Object.fromEntries(Object.entries(ops).map(([t, ids]) => [t, ids.map((k) => ({ [String(k)]: String(k) }))]));
+      },
+    ),
+  },
+  {
+    id: 'cpa-version-as-number',
+    description: 'cp_version of a pack is answered as a number (1.1) instead of a string',
+    breaks: ['OPS-CPA-FIELD-TYPES'],
+    only: ONLY_FORMS,
+    wrap: eachPack(readOrList, (p) => {
+      if (typeof p.cp_version === 'string') p.cp_version = Number.parseFloat(p.cp_version);
+    }),
+  },
+  {
     id: 'cpa-object-type-renamed',
     description: 'custom content packs read as object_type custom_content_pack',
     breaks: ['OPS-CPA-OBJECT-TYPE'],

@@ -107,6 +107,26 @@ export const maintenanceFaults: OpsFault[] = [
       )(inner),
   },
   {
+    id: 'mw-sec-grp-list-joined',
+    description: 'sec_grp_list of a window is answered as one comma-separated string instead of an array of strings',
+    breaks: ['OPS-MW-FIELD-TYPES'],
+    only,
+    wrap: (inner) =>
+      eachWindow((w) => {
+        if (Array.isArray(w.sec_grp_list)) w.sec_grp_list = w.sec_grp_list.join(',');
+      })(inner),
+  },
+  {
+    id: 'mw-owner-as-object',
+    description: '_owner of a window is answered as {name} instead of a string',
+    breaks: ['OPS-MW-FIELD-TYPES'],
+    only,
+    wrap: (inner) =>
+      eachWindow((w) => {
+        w._owner = { name: w._owner ?? 'nobody' };
+      })(inner),
+  },
+  {
     id: 'mw-partial-flag-ignored',
     description: 'is_partial_data=1 is ignored on maintenance windows: the fields sent replace the whole window',
     breaks: ['OPS-MW-UPDATE'],
