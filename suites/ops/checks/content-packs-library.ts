@@ -17,6 +17,7 @@ import {
   packParams,
   previewOf,
   packFieldProblems,
+  packShapeProblems,
   notArrayVersions,
   savedSearchesOf,
   sortedIn,
@@ -31,6 +32,7 @@ export const libraryList: OpsCheck = {
     'OPS-CP-FIELDS',
     'OPS-CP-INSTALLED-VERSIONS',
     'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+    'OPS-CP-FIELD-SHAPES',
     'OPS-ERR-CP-LIST-FAILURES',
   ],
   uses: ['content-packs'],
@@ -64,6 +66,13 @@ export const libraryList: OpsCheck = {
     if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
     else {
       const bad = packs.flatMap(packFieldProblems);
+      ctx.expect.equal(
+        'OPS-CP-FIELD-SHAPES',
+        `shapes of help_links and the screenshots of ${packs.length} listed packs`,
+        packs.flatMap(packShapeProblems),
+        [],
+        ex,
+      );
       ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${packs.length} listed packs`, bad, [], ex);
       ctx.expect.equal(
         'OPS-CP-INSTALLED-VERSIONS-ARRAY',
@@ -197,7 +206,7 @@ export const libraryGet: OpsCheck = {
   id: 'ops.content-packs.get',
   title:
     'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
-  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS', 'OPS-CP-FIELD-SHAPES', 'OPS-CP-INSTALLED-VERSIONS-ARRAY'],
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
@@ -216,6 +225,13 @@ export const libraryGet: OpsCheck = {
       );
       if (!ok(ex)) continue;
       ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
+      ctx.expect.equal(
+        'OPS-CP-FIELD-SHAPES',
+        `shapes of help_links and the screenshots of ${p.id} read alone`,
+        packShapeProblems(d),
+        [],
+        ex,
+      );
       ctx.expect.equal(
         'OPS-CP-INSTALLED-VERSIONS-ARRAY',
         `whether installed_versions of ${p.id}/${p.version} read alone is an array`,
@@ -240,7 +256,13 @@ export const libraryPreview: OpsCheck = {
   id: 'ops.content-packs.preview',
   title:
     'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
-  requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
+  requirements: [
+    'OPS-CP-PREVIEW-SHAPE',
+    'OPS-CP-PREVIEW-ENTRY',
+    'OPS-CP-PREVIEW-ENTRY-FIELDS',
+    'OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS',
+    'OPS-CP-PREVIEW-OLDER-FORM',
+  ],
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
@@ -275,6 +297,18 @@ export const libraryPreview: OpsCheck = {
       older += entries.length - newer.length;
       current += newer.length;
       const say = (bad: (readonly [string, Doc])[]) => bad.map(([g, d]) => ({ [g]: d }));
+      const flagged = (v: unknown) => v === undefined || typeof v === 'boolean';
+      const mistyped = entries.filter(
+        ([, d]) => notOld.some(([, o]) => o === d) || !flagged(d.entitlement_status) || !flagged(d.has_dependency),
+      );
+      if (entries.length)
+        ctx.expect.equal(
+          'OPS-CP-PREVIEW-ENTRY-FIELDS',
+          `preview entries of ${p.id} without string id, title, description and boolean installed, or with flags that are not booleans (of ${entries.length})`,
+          say(mistyped),
+          [],
+          ex,
+        );
       if (entries.length)
         ctx.expect.equal(
           'OPS-CP-PREVIEW-OLDER-FORM',
@@ -296,7 +330,7 @@ export const libraryPreview: OpsCheck = {
         const s = body.saved_searches;
         const good = savedSearchesOf(body) !== undefined;
         ctx.expect.that(
-          'OPS-CP-PREVIEW-SAVED-SEARCHES',
+          'OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS',
           `saved_searches of the preview of ${p.id}`,
           good,
           {
@@ -308,7 +342,7 @@ export const libraryPreview: OpsCheck = {
       }
     }
     if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');
-    if (!saved) ctx.untested('OPS-CP-PREVIEW-SAVED-SEARCHES', 'no preview carried a saved_searches member');
+    if (!saved) ctx.untested('OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS', 'no preview carried a saved_searches member');
     ctx.observe('OPS-CP-PREVIEW-OLDER-FORM', `${older} preview entries were in the older form, ${current} in the current one`);
   },
 };
