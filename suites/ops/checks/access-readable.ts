@@ -46,6 +46,8 @@ interface Means {
   team: string;
   /** Readers whose read of the Global team is refused. */
   blind: Set<string>;
+  /** A team the restricted user reads other than Global, where it writes objects of its own (another owner). */
+  own?: string;
 }
 
 export const resultsRestrictedToReadable: OpsCheck = {
@@ -60,44 +62,60 @@ export const resultsRestrictedToReadable: OpsCheck = {
     const readers = ['readonly', 'restricted'].filter((r) => ctx.has(r));
     const blind = new Set<string>();
     for (const as of readers) if (as === 'restricted' && !ok(await getIn(ctx, TEAM, GLOBAL_TEAM, { as }))) blind.add(as);
-    const means: Means = { readers, team: team.key, blind };
+    // Another owner: the restricted user writes objects in a team it reads, which the read-only user may not.
+    const own = ctx.has('restricted')
+      ? rows(await listIn(ctx, TEAM, {}, { as: 'restricted' })).find((t) => typeof t._key === 'string' && t._key !== GLOBAL_TEAM)?._key
+      : undefined;
+    const means: Means = { readers, team: team.key, blind, own: typeof own === 'string' ? own : undefined };
     // Each collection's objects are the run's own, so the collections are judged side by side; a window is as
     // readable as the objects it names, so each unreadable window names the unreadable service of its team.
     const services = judgeCollection(ctx, SERVICE, means).then((hidden) =>
-      judgeCollection(ctx, MAINTENANCE, means, (group) => ({
-        sec_grp_list: [group],
-        objects: hidden[group] ? [{ object_type: 'service', _key: hidden[group] }] : [],
+      judgeCollection(ctx, MAINTENANCE, means, (face) => ({
+        sec_grp_list: [face.group],
+        objects: hidden[face.id] ? [{ object_type: 'service', _key: hidden[face.id] }] : [],
       })),
     );
-    await Promise.all([services, judgeCollection(ctx, ENTITY, means), judgeCollection(ctx, BACKUP, means), judgeRetirable(ctx, means)]);
+    // count_retirable after the entities: its retirable entities are entities of the run's, which the entity lists count.
+    const entities = judgeCollection(ctx, ENTITY, means).then(() => judgeRetirable(ctx, means));
+    await Promise.all([services, entities, judgeCollection(ctx, BACKUP, means)]);
     await judgePacks(ctx, means);
   },
 };
 
-/** The teams whose objects the readers of `m` are faced with, each with the readers it is put to. */
-const groupsOf = (m: Means): [string, string[]][] => [
-  [m.team, m.readers],
-  ...(m.blind.size ? [[GLOBAL_TEAM, [...m.blind]] as [string, string[]]] : []),
+/** One way of hiding an object: the team it is written in, by whom (the administrator unless `by`), and the readers put to it. */
+interface Face {
+  id: string;
+  group: string;
+  readers: string[];
+  by?: string;
+}
+
+/** The ways `m` gives of hiding an object from its readers. */
+const facesOf = (m: Means): Face[] => [
+  { id: 'team', group: m.team, readers: m.readers },
+  ...(m.blind.size ? [{ id: 'global', group: GLOBAL_TEAM, readers: [...m.blind] }] : []),
+  ...(m.own && m.readers.includes('readonly') ? [{ id: 'owner', group: m.own, readers: ['readonly'], by: 'restricted' }] : []),
 ];
+const nameOf = (f: Face) =>
+  f.id === 'global' ? 'in the global team' : f.id === 'owner' ? "of the restricted user's, in its team" : 'unreadable';
 
 /**
  * Lists, gets and counts of `c` against an object of it in each team of `m`, for each reader put to that team; the
  * hidden object's key by team. Untested where no reader was faced with an object it cannot read.
  */
-async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, extra: (group: string) => Doc = () => ({})) {
+async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, extra: (face: Face) => Doc = () => ({})) {
   const hiddenBy: Record<string, string> = {};
   let faced = false;
-  for (const [group, readers] of groupsOf(m)) {
-    const what = group === GLOBAL_TEAM ? 'in the global team' : 'unreadable';
-    const hidden = await createIn(ctx, c, what, { sec_grp: group, ...extra(group) });
+  for (const face of facesOf(m)) {
+    const hidden = await createIn(ctx, c, nameOf(face), { sec_grp: face.group, ...extra(face) }, face.by ? { as: face.by } : {});
     if (!hidden.key) {
-      ctx.observe(RESULTS, `could not create a ${c.type} in team ${group} (${hidden.ex.status})`);
+      ctx.observe(RESULTS, `could not create a ${c.type} in team ${face.group}${face.by ? ` as ${face.by}` : ''} (${hidden.ex.status})`);
       continue;
     }
-    hiddenBy[group] = hidden.key;
+    hiddenBy[face.id] = hidden.key;
     // One reader after the other: each adds a readable object of the run's to the collection the other lists.
-    for (const as of readers) {
-      const definite = group === GLOBAL_TEAM && c.interface === 'itoa_interface';
+    for (const as of face.readers) {
+      const definite = face.id === 'global' && c.interface === 'itoa_interface';
       if (await judgeReader(ctx, c, { as, hidden: { ...hidden, key: hidden.key }, definite })) faced = true;
     }
   }
@@ -117,20 +135,21 @@ async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, extra: 
 async function judgeReader(ctx: OpsContext, c: Collection, f: Facing): Promise<boolean> {
   const { as, hidden, definite } = f;
   const filter = ownFilter(ctx);
-  const [probe, adminList, list] = await Promise.all([
-    getIn(ctx, c, hidden.key, { as }),
-    listIn(ctx, c, { filter }),
-    listIn(ctx, c, { filter }, { as }),
-  ]);
-  const admin = new Set(keys(rows(adminList)));
+  // The administrator's list before and after the reader's: other checks of the run write objects meanwhile, and a row
+  // the reader lists that the administrator lists at neither moment is not the run's to show.
+  const probe = await getIn(ctx, c, hidden.key, { as });
+  const before = await listIn(ctx, c, { filter });
+  const list = await listIn(ctx, c, { filter }, { as });
+  const after = await listIn(ctx, c, { filter });
+  const admin = new Set([...keys(rows(before)), ...keys(rows(after))]);
   const mine = keys(rows(list));
-  const where = `${c.type}/${hidden.key} ${definite ? 'in the Global team, which it cannot read' : "in a team of the run's"}`;
+  const where = `${c.type}/${hidden.key} ${definite ? 'in the Global team, which it cannot read' : 'in a team not granted to it'}`;
   if (ok(probe) && !definite) {
     // It reads the object: no object it cannot read, so only a failure is recorded (left out of its list, or a count
     // short of what it reads, one of the answers breaks the rule).
     if (!mine.includes(hidden.key))
       ctx.expect.contains(RESULTS, `the ${as} list, against ${where} it reads by key`, mine, hidden.key, probe);
-    await judgeCount(ctx, c, as, mine, admin.size, ok(list), false);
+    await judgeCount(ctx, c, as, mine, rows(after).length, ok(list), false);
     return false;
   }
   if (definite)
@@ -150,7 +169,7 @@ async function judgeReader(ctx: OpsContext, c: Collection, f: Facing): Promise<b
       [],
       list,
     );
-  await judgeCount(ctx, c, as, mine, admin.size, ok(list), true);
+  await judgeCount(ctx, c, as, mine, rows(after).length, ok(list), true);
   await judgeReadableListed(ctx, c, as);
   return true;
 }
@@ -199,15 +218,22 @@ async function judgeReadableListed(ctx: OpsContext, c: Collection, as: string) {
 
 /** Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity the caller cannot read. */
 async function judgeRetirable(ctx: OpsContext, m: Means): Promise<void> {
-  for (const [group, readers] of groupsOf(m)) {
-    const retirable = await createIn(ctx, ENTITY, 'unreadable retirable', { sec_grp: group, retirable: 1 });
+  for (const face of facesOf(m)) {
+    const group = face.group;
+    const retirable = await createIn(
+      ctx,
+      ENTITY,
+      `${nameOf(face)} retirable`,
+      { sec_grp: group, retirable: 1 },
+      face.by ? { as: face.by } : {},
+    );
     if (!retirable.key) continue;
-    for (const as of readers) {
-      if (group !== GLOBAL_TEAM && ok(await getIn(ctx, ENTITY, retirable.key, { as }))) continue;
+    for (const as of face.readers) {
+      if (face.id !== 'global' && ok(await getIn(ctx, ENTITY, retirable.key, { as }))) continue;
       const listed = await ctx.http.send('entityCountRetirable', { as });
       ctx.expect.absent(
         RESULTS,
-        `keys count_retirable lists to the ${as} caller, against the retirable ${retirable.key} ${group === GLOBAL_TEAM ? 'in the Global team' : "in a team of the run's"} it cannot read`,
+        `keys count_retirable lists to the ${as} caller, against the retirable ${retirable.key} ${face.id === 'global' ? 'in the Global team' : 'in a team not granted to it'} it cannot read`,
         keys(rows(listed)),
         retirable.key,
         listed,
@@ -223,10 +249,10 @@ async function judgeRetirable(ctx: OpsContext, m: Means): Promise<void> {
  */
 async function judgePacks(ctx: OpsContext, m: Means): Promise<void> {
   let faced = false;
-  for (const [group, readers] of groupsOf(m)) {
-    const made = await createPack(ctx, `unreadable pack ${group === GLOBAL_TEAM ? 'global' : 'team'}`, { sec_grp: group });
+  for (const face of facesOf(m).filter((f) => !f.by)) {
+    const made = await createPack(ctx, `${nameOf(face)} pack`, { sec_grp: face.group });
     if (!made.key) continue;
-    for (const as of readers) {
+    for (const as of face.readers) {
       const probe = await ctx.http.send('cpAuthGet', { as, params: { content_pack_id: made.key } });
       const list = await ctx.http.send('cpAuthList', { as, query: { filter: ownFilter(ctx) } });
       const mine = keys(rows(list));

@@ -1,6 +1,7 @@
 import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
 import type { OpsConfig, OpsUser } from '../../../../reference-impl/ops/config';
 import { withHeader } from '../../fault';
+import type { Doc } from '../../../core/json';
 import type { OpsFault } from '../fault';
 
 const basic = (u: OpsUser) => `Basic ${Buffer.from(`${u.name}:${u.password}`).toString('base64')}`;
@@ -108,6 +109,24 @@ export const accessFaults: OpsFault[] = [
     breaks: ['OPS-AUTH-RESULTS-READABLE'],
     only: ONLY_READABLE,
     wrap: asAdminFor(isEither, (r) => isGet(r) && /\/content_pack_authorship\/content_pack$/.test(r.path)),
+  },
+  {
+    id: 'read-only-lists-show-other-writers-team',
+    description:
+      "lists of the read-only user also show the objects of the team-restricted writer's team (a grant the reader was never given)",
+    breaks: ['OPS-AUTH-RESULTS-READABLE'],
+    // Its window and job counts then fall short of its lists.
+    collateral: ['OPS-AUTH-COUNTS'],
+    only: ONLY_READABLE,
+    wrap: (inner, c) => async (req) => {
+      const res = await inner(req);
+      if (!isReader(c)(req) || !isList(req) || res.status !== 200 || !Array.isArray(res.body)) return res;
+      const all = await inner(withHeader(req, 'authorization', basic(admin(c))));
+      const granted = new Set(c.users.filter((u) => !u.readOnly && u.readGroups).flatMap((u) => u.readGroups ?? []));
+      const mine = new Set((res.body as Doc[]).map((d) => d._key));
+      const extra = (Array.isArray(all.body) ? (all.body as Doc[]) : []).filter((d) => granted.has(String(d.sec_grp)) && !mine.has(d._key));
+      return { ...res, body: [...(res.body as Doc[]), ...extra] };
+    },
   },
   {
     id: 'anonymous-served-as-admin',
