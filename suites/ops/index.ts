@@ -2,6 +2,7 @@ import type { ApiDefinition } from '../core/api';
 import { DURATIONS } from './durations.gen';
 import { registry } from '../core/registry';
 import * as access from './checks/access';
+import { resultsRestrictedToReadable } from './checks/access-readable';
 import * as addressing from './checks/addressing';
 import * as bulkDelete from './checks/bulk-delete';
 import { bulkDeleteCombined } from './checks/bulk-delete-combined';
@@ -69,7 +70,7 @@ const checks = registry([
   templates.templatizeTypes,
   templates.templateLinkPersists,
   access.readOnlyCannotWrite,
-  access.resultsRestrictedToReadable,
+  resultsRestrictedToReadable,
   access.teamRestrictedWriter,
   versioning.vLatestPathsAnswerTheSame,
   versioning.vLatestWrites,

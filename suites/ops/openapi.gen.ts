@@ -1597,10 +1597,10 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description `{path, thumb}`. */
+        /** @description `{path, thumb}`; the document gives the two members no type. */
         Screenshot: {
-            path?: string;
-            thumb?: string;
+            path: string;
+            thumb: string;
         } & {
             [key: string]: unknown;
         };

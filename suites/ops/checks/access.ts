@@ -1,26 +1,21 @@
 import type { Exchange } from '../../core/types';
 import { compact } from '../../core/expect';
-import { BACKUP, BASE_SERVICE_TEMPLATE, type Collection, ENTITY, MAINTENANCE, SERVICE, statesOf, TEAM } from '../collections';
+import { GLOBAL_TEAM } from './access-readable';
+import { BASE_SERVICE_TEMPLATE, SERVICE, TEAM } from '../collections';
 import {
-  assertWholeCount,
   countIn,
   countOf,
-  type Created,
   createIn,
   createNeeded,
   deleteIn,
-  type Doc,
   getIn,
   keys,
   listIn,
   ok,
   type OpsCheck,
-  type OpsContext,
-  ownFilter,
   rows,
   tagged,
   updateIn,
-  type OpsRequirementId,
 } from '../support';
 
 export const basicAuthRequired: OpsCheck = {
@@ -114,142 +109,6 @@ export const readOnlyCannotWrite: OpsCheck = {
     );
   },
 };
-
-export const resultsRestrictedToReadable: OpsCheck = {
-  id: 'ops.auth.results-readable',
-  title:
-    'Lists and counts MUST contain only objects the caller can read: an object the read-only caller cannot read is in neither its list nor its count',
-  requirements: ['OPS-AUTH-RESULTS-READABLE', 'OPS-AUTH-COUNTS'],
-  needs: ['readonly'],
-  uses: statesOf([MAINTENANCE, BACKUP]),
-  async run(ctx) {
-    // An object the reader cannot read: one in a team of the run's own, which nobody has granted the reader.
-    const team = await createNeeded(ctx, TEAM, 'unreadable team');
-    const filter = ownFilter(ctx);
-    const teamKey = team.key;
-    /** Whether lists and counts of `c` leave out an object of it in the run's team, for every reader given. */
-    const judge = async (c: Collection, extra: Doc = {}): Promise<string | undefined> => {
-      const req = c === SERVICE ? 'OPS-AUTH-RESULTS-READABLE' : 'OPS-AUTH-COUNTS';
-      const hidden = await createIn(ctx, c, 'unreadable', { sec_grp: teamKey, ...extra });
-      if (!hidden.key) return void ctx.untested(req, `could not create a ${c.type} in the run's team (${hidden.ex.status})`, hidden.ex);
-      // The read-only caller, and the team-restricted writer where one is given: whichever cannot read the object
-      // shows whether lists and counts leave it out (a read-only role may read every team). One after the other: each
-      // adds a readable object of the run's to the collection whose list and count the other compares.
-      for (const as of ['readonly', 'restricted'].filter((r) => ctx.has(r))) await judgeReader(ctx, c, hidden, filter, req, as);
-      return hidden.key;
-    };
-    // Each collection's objects are the run's own, so the collections are judged side by side; a window is as
-    // readable as the objects it names, so the unreadable window names the unreadable service.
-    const services = judge(SERVICE).then((hiddenService) =>
-      judge(MAINTENANCE, { sec_grp_list: [teamKey], objects: hiddenService ? [{ object_type: 'service', _key: hiddenService }] : [] }),
-    );
-    await Promise.all([services, judge(BACKUP), judgeRetirable(ctx, teamKey)]);
-  },
-};
-
-/** Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity it cannot read. */
-async function judgeRetirable(ctx: OpsContext, team: string): Promise<void> {
-  const retirable = await createIn(ctx, ENTITY, 'unreadable retirable', { sec_grp: team, retirable: 1 });
-  if (!retirable.key || ok(await getIn(ctx, ENTITY, retirable.key, { as: 'readonly' }))) return;
-  const listed = await ctx.http.send('entityCountRetirable', { as: 'readonly' });
-  ctx.expect.absent(
-    'OPS-AUTH-RESULTS-READABLE',
-    `keys count_retirable lists to the read-only caller, against the retirable ${retirable.key} it cannot read`,
-    keys(rows(listed)),
-    retirable.key,
-    listed,
-  );
-}
-
-/** Whether `as`, reading the run's `hidden` object of `c` or not, finds in its list and count only what it can read. */
-async function judgeReader(
-  ctx: OpsContext,
-  c: Collection,
-  hidden: Created,
-  filter: string,
-  req: OpsRequirementId,
-  as: string,
-): Promise<void> {
-  if (!hidden.key) return;
-  const [probe, adminList, list] = await Promise.all([
-    getIn(ctx, c, hidden.key, { as }),
-    listIn(ctx, c, { filter }),
-    listIn(ctx, c, { filter }, { as }),
-  ]);
-  const admin = new Set(keys(rows(adminList)));
-  const mine = keys(rows(list));
-  if (ok(probe)) {
-    // Readable by key yet left out of the list: one of the two breaks the rule, whichever the caller's rights are.
-    // Either the object is readable and missing from the list, or it is not and the read returned it.
-    if (!mine.includes(hidden.key))
-      ctx.expect.contains(
-        'OPS-AUTH-RESULTS-READABLE',
-        `the ${as} list, against ${c.type}/${hidden.key} it reads by key (${probe.status})`,
-        mine,
-        hidden.key,
-        probe,
-      );
-    else
-      ctx.untested(
-        req,
-        `the ${as} caller can read a ${c.type} in a team the run created (its role reads every team): there is no unreadable object to look for`,
-        probe,
-      );
-  } else {
-    // A list refused as a whole shows nothing it may not: the capability each endpoint needs is not shown.
-    const extra = mine.filter((k) => k === hidden.key || !admin.has(k));
-    if (ok(list))
-      ctx.expect.equal(
-        'OPS-AUTH-RESULTS-READABLE',
-        `the ${as} list of ${c.type}, refused ${hidden.key} (${probe.status}): rows it cannot read or the administrator does not list`,
-        extra,
-        [],
-        list,
-      );
-  }
-  const count = await countIn(ctx, c, { filter }, { as });
-  if (!ok(list) || !ok(count))
-    ctx.untested(
-      req,
-      `the ${as} ${c.type} ${ok(list) ? 'count' : 'list'} was refused (${ok(list) ? count.status : list.status}): no count to hold against a list`,
-      ok(list) ? count : list,
-    );
-  else if (c === SERVICE) {
-    // "Results are restricted to objects the caller can read. Counts of maintenance windows and jobs reflect the
-    // caller's access": whether the other counts are results is not said, so a core count may count every object.
-    const n = countOf(count);
-    ctx.expect.that(
-      req,
-      `${c.type}: the ${as} count of the run's objects, against the rows of its list or the administrator's`,
-      n === mine.length || n === admin.size,
-      { expected: `${mine.length} (its list) or ${admin.size} (the administrator's)`, actual: compact(n) },
-      count,
-    );
-    if (n !== mine.length)
-      ctx.observe(req, `the ${as} count of services counts objects the caller cannot read (${n}, its list ${mine.length})`);
-  } else
-    ctx.expect.equal(
-      req,
-      `${c.type}: the ${as} count of the run's objects, against the rows of its list (${admin.size} for the administrator)`,
-      countOf(count),
-      mine.length,
-      count,
-    );
-  // Without a filter too, while an object it cannot read is there: the caller's count is the length of its list.
-  if (c !== SERVICE && !ok(probe) && ok(list) && ok(count)) await assertWholeCount(ctx, c, req, `rows of the ${as} list`, { as });
-  // And the other way: an object of the run's in the default group that the caller reads by key is in its list.
-  const open = await createIn(ctx, c, 'readable', c === MAINTENANCE ? { objects: [] } : {});
-  if (open.key && ok(await getIn(ctx, c, open.key, { as })))
-    ctx.expect.contains(
-      'OPS-AUTH-RESULTS-READABLE',
-      `the ${as} list of ${c.type} filtered by its title, against ${open.key} it reads by key`,
-      keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as }))),
-      open.key,
-    );
-}
-
-/** The Global team's key as the document gives it (the default security group). */
-const GLOBAL_TEAM = 'default_ops_security_group';
 
 export const teamRestrictedWriter: OpsCheck = {
   id: 'ops.auth.team-restricted-writer',

@@ -3,7 +3,7 @@ import { orderings } from '../collation';
 import { checkProperty, Violation } from '../../core/property';
 import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
-import { SERVICE } from '../collections';
+import { KPI_BASE_SEARCH, SERVICE, TEAM, type Collection } from '../collections';
 import {
   absentFields,
   allNeeded,
@@ -66,7 +66,8 @@ interface Made {
 /** The ledger's name for a content pack. */
 const packEntry = (key: string) => `content_pack ${key}`;
 
-async function createPack(ctx: OpsContext, name: string, extra: Doc = {}): Promise<Made> {
+/** A pack of the run's own, on the ledger; `key` is undefined when the create was refused. */
+export async function createPack(ctx: OpsContext, name: string, extra: Doc = {}): Promise<Made> {
   const body = packBody(ctx, name, extra);
   const ex = await ctx.http.send('cpAuthCreate', { body });
   const key = ok(ex) ? keyOf(ex) : undefined;
@@ -251,76 +252,132 @@ const READ_FIELDS = [
   '_key',
 ];
 
+/** The CustomContentPack schema's findings of `requirement` in `d` (ops_objects is judged in both its forms by the check). */
+const findingsOf = (d: Doc, requirement: string) =>
+  schemaFindings('CustomContentPack', d)
+    .filter((f) => f.requirement === requirement && !f.at.startsWith('/ops_objects'))
+    .map((f) => f.message);
+
 /**
- * A single read against the document's fields: the CustomContentPack schema's findings of OPS-CPA-FIELDS (ops_objects
- * is judged in both its forms by the check), the listed fields that are absent, and what the schema leaves open, the
- * identifier arrays of user_selected_objects.
+ * The types the pack's own table gives its fields, as the CustomContentPack schema holds them, and what the schema
+ * leaves open, the identifier arrays of user_selected_objects: the table is the pack's, not fields seen.
  */
-function fieldProblems(d: Doc): string[] {
-  const findings = schemaFindings('CustomContentPack', d).filter(
-    (f) => f.requirement === 'OPS-CPA-FIELDS' && !f.at.startsWith('/ops_objects'),
-  );
-  const absent = [
-    ...absentFields(d, READ_FIELDS, 'pack'),
-    ...absentFields(d.metadata, ['icon', 'main_screenshot', 'screenshots'], 'pack.metadata'),
-    ...absentFields(d.platform_objects, KINDS, 'pack.platform_objects'),
-  ];
+function fieldTypeProblems(d: Doc): string[] {
   const u = asDoc(d.user_selected_objects);
   const idArrays = (v: unknown) => isDoc(v) && Object.values(v).every((a) => Array.isArray(a) && a.every(str));
   const open = ['ops_objects', 'platform_objects']
     .filter((k) => !idArrays(u[k]))
     .map((k) => `user_selected_objects.${k} is not a map of identifier arrays: ${compact(u[k])}`);
-  return [...findings.map((f) => f.message), ...absent.map((f) => `${f} is absent`), ...(isDoc(d.user_selected_objects) ? open : [])];
+  return [...findingsOf(d, 'OPS-CPA-FIELD-TYPES'), ...(isDoc(d.user_selected_objects) ? open : [])];
+}
+
+/** The listed fields a single read lacks, and the types of the common fields ("Objects commonly carry these fields"). */
+function fieldProblems(d: Doc): string[] {
+  const absent = [
+    ...absentFields(d, READ_FIELDS, 'pack'),
+    ...absentFields(d.metadata, ['icon', 'main_screenshot', 'screenshots'], 'pack.metadata'),
+    ...absentFields(d.platform_objects, KINDS, 'pack.platform_objects'),
+  ];
+  return [...findingsOf(d, 'OPS-CPA-FIELDS'), ...absent.map((f) => `${f} is absent`)];
+}
+
+/**
+ * Objects of the run's own of more than one type for a pack to name, by type, as `{_key, title}`: two services and a
+ * team (Unmet when one is refused), and a KPI base search where the server makes one.
+ */
+async function ownObjects(ctx: OpsContext): Promise<Record<string, Doc[]>> {
+  const wanted: [Collection, string][] = [
+    [SERVICE, 'cpa service 0'],
+    [SERVICE, 'cpa service 1'],
+    [TEAM, 'cpa team 0'],
+  ];
+  const [made, search] = await Promise.all([
+    Promise.all(wanted.map(([c, t]) => createIn(ctx, c, t))),
+    createIn(ctx, KPI_BASE_SEARCH, 'cpa base search 0'),
+  ]);
+  const byType: Record<string, Doc[]> = {};
+  for (const [i, m] of allNeeded(made, 'two services and a team for the pack to name').entries())
+    (byType[wanted[i][0].type] ??= []).push({ _key: m.key, title: m.body.title });
+  if (search.key) byType[KPI_BASE_SEARCH.type] = [{ _key: search.key, title: search.body.title }];
+  return byType;
+}
+
+/**
+ * What a single read's `ops_objects` gets wrong against the objects the pack names: every type named maps to
+ * `{id: title}` entries, one per identifier, each the title of that object.
+ */
+function singleReadProblems(ops: unknown, named: Record<string, Doc[]>): string[] {
+  if (!isDoc(ops)) return [`ops_objects is ${compact(ops)}, not an object`];
+  return Object.entries(named).flatMap(([type, objects]) => {
+    const pairs = singleReadPairs(ops[type]);
+    if (!pairs) return [`ops_objects.${type} is ${compact(ops[type])}, not {id: title} entries`];
+    const ids = objects.map((o) => String(o._key));
+    const wrong = pairs.filter(([k, t]) => t !== objects.find((o) => o._key === k)?.title);
+    return [
+      ...(sameSet(
+        pairs.map(([k]) => k),
+        ids,
+      ) && pairs.length === ids.length
+        ? []
+        : [`ops_objects.${type} names ${compact(pairs.map(([k]) => k))}, not ${compact(ids)}`]),
+      ...wrong.map(([k, t]) => `ops_objects.${type} gives ${k} the title ${compact(t)}`),
+    ];
+  });
+}
+
+/** What a list row's `ops_objects` gets wrong: every type named maps to the array of its identifiers. */
+function listFormProblems(ops: unknown, named: Record<string, Doc[]>): string[] {
+  if (!isDoc(ops)) return [`ops_objects is ${compact(ops)}, not an object`];
+  return Object.entries(named).flatMap(([type, objects]) => {
+    const v = ops[type];
+    const ids = objects.map((o) => String(o._key));
+    return Array.isArray(v) && v.every(str) && v.length === ids.length && sameSet(v, ids)
+      ? []
+      : [`ops_objects.${type} is ${compact(v)}, not the identifiers ${compact(ids)}`];
+  });
 }
 
 const forms: OpsCheck = {
   id: 'ops.authoring.fields',
   title:
-    'A custom content pack SHOULD carry the documented fields, with ops_objects as identifier arrays in the list and as {id: title} entries in a single read',
-  requirements: ['OPS-CPA-FIELDS'],
+    'A custom content pack MUST give ops_objects as identifier arrays in the list and as {id: title} entries in a single read, for every type it names; it SHOULD carry the other documented fields',
+  requirements: ['OPS-CPA-FIELDS', 'OPS-CPA-FIELD-TYPES', 'OPS-CPA-OPS-OBJECTS'],
   uses: ['authoring'],
   async run(ctx) {
-    const services = await ownServices(ctx, 2);
-    const ids = services.map((s) => String(s._key));
+    const named = await ownObjects(ctx);
+    const ops = Object.fromEntries(Object.entries(named).map(([t, os]) => [t, os.map((o) => String(o._key))]));
+    const ids = ops.service;
     const macro = `${ctx.options.runTag}_macro`;
     const made = await createPack(ctx, 'fields', {
-      ops_objects: { service: ids },
+      ops_objects: ops,
       platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [macro] },
       user_selected_objects: { ops_objects: { service: [ids[0]] }, platform_objects: { macros: [macro] } },
     });
     if (!made.key) throw new Unmet(`could not create the pack to read (${shown(made.ex)})`, made.ex);
     const got = await read(ctx, made.key);
     const d = asDoc(got.json);
-    ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields of the single read that are missing or mistyped', fieldProblems(d), [], got);
-    const pairs = singleReadPairs(isDoc(d.ops_objects) ? d.ops_objects.service : undefined);
-    const titled =
-      !!pairs &&
-      sameSet(
-        pairs.map(([k]) => k),
-        ids,
-      ) &&
-      pairs.every(([k, t]) => t === services.find((s) => s._key === k)?.title);
-    ctx.expect.that(
-      'OPS-CPA-FIELDS',
-      'ops_objects.service of a single read',
-      titled,
-      {
-        expected: `{id: title} entries for ${ids.join(', ')}`,
-        actual: compact(isDoc(d.ops_objects) ? d.ops_objects.service : d.ops_objects),
-      },
-      got,
-    );
-    const row = docs((await list(ctx, { filter: ownFilter(ctx) })).json).find((r) => r._key === made.key);
-    const listForm = isDoc(row?.ops_objects) ? row.ops_objects.service : undefined;
-    ctx.expect.that(
-      'OPS-CPA-FIELDS',
-      'ops_objects.service of the list row',
-      Array.isArray(listForm) && listForm.every(str) && sameSet(listForm, ids),
-      {
-        expected: `the identifiers ${ids.join(', ')}`,
-        actual: compact(listForm),
-      },
-    );
+    ctx.expect.equal('OPS-CPA-FIELD-TYPES', 'fields of the single read of other types than the table gives', fieldTypeProblems(d), [], got);
+    ctx.expect.equal('OPS-CPA-FIELDS', 'documented fields the single read lacks, and mistyped common fields', fieldProblems(d), [], got);
+    if (!ok(got)) ctx.untested('OPS-CPA-OPS-OBJECTS', `the single read of the pack answered ${shown(got)}`, got);
+    else
+      ctx.expect.equal(
+        'OPS-CPA-OPS-OBJECTS',
+        `ops_objects of a single read, against the objects of types ${Object.keys(named).join(', ')} the pack names`,
+        singleReadProblems(d.ops_objects, named),
+        [],
+        got,
+      );
+    const listed = await list(ctx, { filter: ownFilter(ctx) });
+    const row = docs(listed.json).find((r) => r._key === made.key);
+    if (row)
+      ctx.expect.equal(
+        'OPS-CPA-OPS-OBJECTS',
+        `ops_objects of the list row, against the objects of types ${Object.keys(named).join(', ')} the pack names`,
+        listFormProblems(row.ops_objects, named),
+        [],
+        listed,
+      );
+    else ctx.untested('OPS-CPA-OPS-OBJECTS', `the list of the run's packs does not show ${made.key} (${listed.status})`, listed);
   },
 };
 

@@ -34,7 +34,7 @@ import { readableCountCheck } from './maintenance';
  */
 const jobFieldProblems = (d: Doc) =>
   schemaFindings('BackupJob', d)
-    .filter((f) => f.requirement === 'OPS-BR-FIELDS')
+    .filter((f) => f.requirement === 'OPS-BR-FIELD-TYPES')
     .map((f) => f.message);
 
 /** The default scheduled backup as the server lists it: found by its title, or failing that by its key. */
@@ -78,7 +78,15 @@ const createAndRead: OpsCheck = {
   id: 'ops.backup.create-read',
   title:
     "POST backup_restore with the sample's title, job_type and status MUST answer {_key}; the job MUST read back by key and in the list with what was sent, as object_type backup_restore",
-  requirements: ['OPS-BR-CREATE', 'OPS-BR-GET', 'OPS-BR-LIST', 'OPS-BR-OBJECT-TYPE', 'OPS-BR-FIELDS', 'OPS-BR-TRANSITIONS'],
+  requirements: [
+    'OPS-BR-CREATE',
+    'OPS-BR-GET',
+    'OPS-BR-LIST',
+    'OPS-BR-OBJECT-TYPE',
+    'OPS-BR-FIELDS',
+    'OPS-BR-FIELD-TYPES',
+    'OPS-BR-TRANSITIONS',
+  ],
   shares: ['backup'],
   async run(ctx) {
     const made = await createIn(ctx, BACKUP, 'backup job', { job_type: 'Backup', status: 'Queued' });
@@ -103,7 +111,7 @@ const createAndRead: OpsCheck = {
     );
     ctx.expect.equal('OPS-BR-OBJECT-TYPE', 'object_type of the job', d.object_type, 'backup_restore', got);
     ctx.expect.equal(
-      'OPS-BR-FIELDS',
+      'OPS-BR-FIELD-TYPES',
       `listed fields of the job (${schemaFields('BackupJob')
         .filter((f) => f !== 'object_type' && d[f] !== undefined)
         .join(', ')}) of other types than the document lists`,
@@ -125,7 +133,7 @@ const createAndRead: OpsCheck = {
     );
     const statuses = row ? [d.status, row.status] : [d.status];
     ctx.expect.that(
-      'OPS-BR-FIELDS',
+      'OPS-BR-FIELD-TYPES',
       'status of a job created Queued, read by key and in the list',
       statuses.every((s) => typeof s === 'string'),
       { expected: 'strings', actual: compact(statuses) },

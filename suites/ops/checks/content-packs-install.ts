@@ -419,6 +419,28 @@ const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : nu
 const backfillFlags = (d: Doc): unknown[] =>
   [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
 
+/**
+ * The pack as read before the check installs it: installed_versions is an array then too. Whether it is empty is
+ * recorded only: a pack installed before the run (by a person, or by an earlier run whose objects were deleted since)
+ * is installed, and a client cannot tell it from one never installed.
+ */
+async function versionsBefore(ctx: OpsContext, pack: Doc): Promise<void> {
+  const before = await ctx.http.send('contentPackGet', { params: packParams(pack) });
+  if (!ok(before)) return;
+  const versions = isDoc(before.json) ? before.json.installed_versions : undefined;
+  ctx.expect.that(
+    'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+    `installed_versions of ${pack.id} before the check installs it`,
+    Array.isArray(versions),
+    { expected: 'an array', actual: compact(versions) },
+    before,
+  );
+  ctx.observe(
+    'OPS-CP-INSTALLED-VERSIONS',
+    `before the check installs ${pack.id} ${pack.version}, installed_versions reads ${compact(versions)}`,
+  );
+}
+
 export const installOptions: OpsCheck = {
   id: 'ops.content-packs.install-options',
   title:
@@ -431,6 +453,7 @@ export const installOptions: OpsCheck = {
     'OPS-CP-INSTALL-RESULT',
     'OPS-CP-INSTALL-SAVED-SEARCHES',
     'OPS-CP-INSTALLED-VERSIONS',
+    'OPS-CP-INSTALLED-VERSIONS-ARRAY',
     'OPS-CP-INSTALL-CONTENT',
   ],
   shares: ['content-packs'],
@@ -442,6 +465,7 @@ export const installOptions: OpsCheck = {
     );
     const { pack } = found;
     const x = found.free[0];
+    await versionsBefore(ctx, pack);
     const prefix = `${ctx.options.runTag} `;
     const track = tracker(ctx);
     const backfillSeen: string[] = [];
@@ -589,6 +613,14 @@ export const installOptions: OpsCheck = {
 
     const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
     const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
+    if (ok(read))
+      ctx.expect.that(
+        'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+        `installed_versions of ${pack.id} after installing ${pack.version}`,
+        Array.isArray(versions),
+        { expected: 'an array', actual: compact(versions) },
+        read,
+      );
     ctx.expect.that(
       'OPS-CP-INSTALLED-VERSIONS',
       `installed_versions of ${pack.id} after installing ${pack.version}`,

@@ -17,6 +17,8 @@ import {
   packParams,
   previewOf,
   packFieldProblems,
+  packShapeProblems,
+  notArrayVersions,
   savedSearchesOf,
   sortedIn,
 } from './content-packs-support';
@@ -25,7 +27,14 @@ export const libraryList: OpsCheck = {
   id: 'ops.content-packs.list',
   title:
     'GET content_pack MUST answer {success, failure}; packs SHOULD carry the documented fields; packs that failed to load MUST be in failure, not in success',
-  requirements: ['OPS-CP-LIST-SHAPE', 'OPS-CP-FIELDS', 'OPS-CP-INSTALLED-VERSIONS', 'OPS-ERR-CP-LIST-FAILURES'],
+  requirements: [
+    'OPS-CP-LIST-SHAPE',
+    'OPS-CP-FIELDS',
+    'OPS-CP-INSTALLED-VERSIONS',
+    'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+    'OPS-CP-FIELD-SHAPES',
+    'OPS-ERR-CP-LIST-FAILURES',
+  ],
   uses: ['content-packs'],
   async run(ctx) {
     const ex = await listPacks(ctx);
@@ -57,7 +66,21 @@ export const libraryList: OpsCheck = {
     if (!packs.length) ctx.untested('OPS-CP-FIELDS', 'the library lists no content pack', ex);
     else {
       const bad = packs.flatMap(packFieldProblems);
+      ctx.expect.equal(
+        'OPS-CP-FIELD-SHAPES',
+        `shapes of help_links and the screenshots of ${packs.length} listed packs`,
+        packs.flatMap(packShapeProblems),
+        [],
+        ex,
+      );
       ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${packs.length} listed packs`, bad, [], ex);
+      ctx.expect.equal(
+        'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+        `of ${packs.length} listed packs, those whose installed_versions is not an array`,
+        notArrayVersions(packs),
+        [],
+        ex,
+      );
       // The schema gives installed_versions as an array of anything; the document's are version strings.
       const versions = packs.filter((p) => !(Array.isArray(p.installed_versions) && p.installed_versions.every(str)));
       ctx.expect.equal('OPS-CP-INSTALLED-VERSIONS', 'packs whose installed_versions is not an array of strings', idsOf(versions), [], ex);
@@ -183,7 +206,7 @@ export const libraryGet: OpsCheck = {
   id: 'ops.content-packs.get',
   title:
     'GET content_pack/<name>/<version> MUST answer the pack of that name and version, and MUST NOT answer one for a name or version the library does not hold',
-  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS'],
+  requirements: ['OPS-CP-GET', 'OPS-CP-FIELDS', 'OPS-CP-FIELD-SHAPES', 'OPS-CP-INSTALLED-VERSIONS-ARRAY'],
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
@@ -200,8 +223,22 @@ export const libraryGet: OpsCheck = {
         { expected: `a success with the listed ${named(p)}`, actual: `${ex.status} with ${named(d)}` },
         ex,
       );
-      if (ok(ex))
-        ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
+      if (!ok(ex)) continue;
+      ctx.expect.equal('OPS-CP-FIELDS', `problems of the documented fields of ${p.id} read alone`, packFieldProblems(d), [], ex);
+      ctx.expect.equal(
+        'OPS-CP-FIELD-SHAPES',
+        `shapes of help_links and the screenshots of ${p.id} read alone`,
+        packShapeProblems(d),
+        [],
+        ex,
+      );
+      ctx.expect.equal(
+        'OPS-CP-INSTALLED-VERSIONS-ARRAY',
+        `whether installed_versions of ${p.id}/${p.version} read alone is an array`,
+        notArrayVersions([d]),
+        [],
+        ex,
+      );
     }
     const p = packs[0];
     for (const params of [
@@ -219,7 +256,13 @@ export const libraryPreview: OpsCheck = {
   id: 'ops.content-packs.preview',
   title:
     'The preview MUST be an object of arrays keyed by object-type group; entries SHOULD carry id, title, description and installed, plus entitlement_status and has_dependency in the current form',
-  requirements: ['OPS-CP-PREVIEW-SHAPE', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-SAVED-SEARCHES', 'OPS-CP-PREVIEW-OLDER-FORM'],
+  requirements: [
+    'OPS-CP-PREVIEW-SHAPE',
+    'OPS-CP-PREVIEW-ENTRY',
+    'OPS-CP-PREVIEW-ENTRY-FIELDS',
+    'OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS',
+    'OPS-CP-PREVIEW-OLDER-FORM',
+  ],
   uses: ['content-packs'],
   async run(ctx) {
     const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
@@ -254,6 +297,18 @@ export const libraryPreview: OpsCheck = {
       older += entries.length - newer.length;
       current += newer.length;
       const say = (bad: (readonly [string, Doc])[]) => bad.map(([g, d]) => ({ [g]: d }));
+      const flagged = (v: unknown) => v === undefined || typeof v === 'boolean';
+      const mistyped = entries.filter(
+        ([, d]) => notOld.some(([, o]) => o === d) || !flagged(d.entitlement_status) || !flagged(d.has_dependency),
+      );
+      if (entries.length)
+        ctx.expect.equal(
+          'OPS-CP-PREVIEW-ENTRY-FIELDS',
+          `preview entries of ${p.id} without string id, title, description and boolean installed, or with flags that are not booleans (of ${entries.length})`,
+          say(mistyped),
+          [],
+          ex,
+        );
       if (entries.length)
         ctx.expect.equal(
           'OPS-CP-PREVIEW-OLDER-FORM',
@@ -275,7 +330,7 @@ export const libraryPreview: OpsCheck = {
         const s = body.saved_searches;
         const good = savedSearchesOf(body) !== undefined;
         ctx.expect.that(
-          'OPS-CP-PREVIEW-SAVED-SEARCHES',
+          'OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS',
           `saved_searches of the preview of ${p.id}`,
           good,
           {
@@ -287,7 +342,7 @@ export const libraryPreview: OpsCheck = {
       }
     }
     if (!current) ctx.untested('OPS-CP-PREVIEW-ENTRY', 'no preview entry was in the current form');
-    if (!saved) ctx.untested('OPS-CP-PREVIEW-SAVED-SEARCHES', 'no preview carried a saved_searches member');
+    if (!saved) ctx.untested('OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS', 'no preview carried a saved_searches member');
     ctx.observe('OPS-CP-PREVIEW-OLDER-FORM', `${older} preview entries were in the older form, ${current} in the current one`);
   },
 };

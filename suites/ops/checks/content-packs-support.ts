@@ -61,6 +61,11 @@ export const failuresOf = (ex: Exchange) => {
   return Array.isArray(f) ? f.map((e) => JSON.stringify(e)).sort() : undefined;
 };
 export const packParams = (p: Doc) => ({ name: String(p.id), version: String(p.version) });
+/**
+ * Packs whose installed_versions is not an array: "`installed_versions` (array, empty when not installed)" gives an
+ * array in every state, the empty one when the pack is not installed (never null, nor left out).
+ */
+export const notArrayVersions = (packs: Doc[]) => idsOf(packs.filter((p) => !Array.isArray(p.installed_versions)));
 
 /**
  * A preview's saved_searches member, read both ways its sentence allows ("A `saved_searches` member has
@@ -93,19 +98,20 @@ const PACK_FIELDS = [
 ];
 
 /**
- * A pack's documented fields: their types are the ContentPack schema's, which leaves every field optional; the
- * document lists them all as fields of a pack, so an absent one is a problem too.
+ * A pack's documented fields: the types the ContentPack schema gives the members the sentence does not type (the
+ * schema leaves every field optional); the document lists them all as fields of a pack, so an absent one is a problem too.
  */
 export function packFieldProblems(p: Doc): string[] {
-  const shots = [
-    ...(Array.isArray(p.screenshots) ? p.screenshots.map((s, i) => [s, `screenshots[${i}]`] as const) : []),
-    [p.main_screenshot, 'main_screenshot'] as const,
-  ];
-  const absent = [...absentFields(p, PACK_FIELDS, 'pack'), ...shots.flatMap(([s, where]) => absentFields(s, ['path', 'thumb'], where))];
-  return [...schemaFindings('ContentPack', p).map((f) => f.message), ...absent.map((f) => `${f} is absent`)].map(
-    (b) => `${String(p.id)}: ${b}`,
-  );
+  const absent = absentFields(p, PACK_FIELDS, 'pack');
+  const typed = schemaFindings('ContentPack', p).filter((f) => f.requirement === 'OPS-CP-FIELDS');
+  return [...typed.map((f) => f.message), ...absent.map((f) => `${f} is absent`)].map((b) => `${String(p.id)}: ${b}`);
 }
+
+/** The shapes the sentence gives: help_links an array, screenshots an array of {path, thumb}, main_screenshot a {path, thumb}. */
+export const packShapeProblems = (p: Doc): string[] =>
+  schemaFindings('ContentPack', p)
+    .filter((f) => f.requirement === 'OPS-CP-FIELD-SHAPES')
+    .map((f) => `${String(p.id)}: ${f.message}`);
 
 /** A list sorted in none of the collations a server may use is out of order. */
 export const sortedIn = (values: string[], dir: 1 | -1) => inSomeOrder(values, dir);

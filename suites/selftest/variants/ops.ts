@@ -17,20 +17,6 @@ function strictProjection(inner: ApiHandler): ApiHandler {
   };
 }
 
-/** Maintenance windows as they are read: `f` applied to each window of a read or a list. */
-const eachWindowRead = (f: (w: Record<string, unknown>) => void) =>
-  mapResponse(
-    (req, res) =>
-      req.method === 'GET' &&
-      /\/maintenance_services_interface\/(vLatest\/)?maintenance_calendar(\/[^/]+)?$/.test(req.path) &&
-      !/\/count$/.test(req.path) &&
-      res.status === 200,
-    (res) => {
-      for (const w of Array.isArray(res.body) ? res.body : [res.body]) if (w && typeof w === 'object') f(w as Record<string, unknown>);
-      return res;
-    },
-  );
-
 /** The fields the document lists for a maintenance window, with the common ones. */
 const WINDOW_FIELDS = new Set([
   '_key',
@@ -260,14 +246,6 @@ export const opsVariants: Variant<OpsConfig>[] = [
         return typeof w?.last_stopped_time === 'number' ? { ...res, body: { ...w, last_stopped_time: w.last_stopped_time + 0.25 } } : res;
       },
     ),
-  },
-  {
-    id: 'window-times-to-the-second',
-    description: 'maintenance window times are answered in whole seconds (the server keeps its own precision)',
-    warns: ['OPS-MW-TIMES-FRACTION'],
-    wrap: eachWindowRead((w) => {
-      for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = Math.floor(w[f] as number);
-    }),
   },
   {
     id: 'window-create-keeps-listed-fields',

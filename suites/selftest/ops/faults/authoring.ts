@@ -34,6 +34,7 @@ const EXTRA = ['icon', 'ops_objects_counts', 'platform_objects_counts'];
 const ONLY_PAGING = ['ops.authoring.list-paging'];
 const ONLY_FIELDS = ['ops.authoring.list-fields'];
 const ONLY_CRUD = ['ops.authoring.crud'];
+const ONLY_FORMS = ['ops.authoring.fields'];
 
 export const authoringFaults: OpsFault[] = [
   {
@@ -115,8 +116,8 @@ export const authoringFaults: OpsFault[] = [
   {
     id: 'cpa-single-read-list-form',
     description: 'a single read gives ops_objects as identifier arrays instead of {id: title} entries',
-    breaks: ['OPS-CPA-FIELDS'],
-    only: ['ops.authoring.fields'],
+    breaks: ['OPS-CPA-OPS-OBJECTS'],
+    only: ONLY_FORMS,
     wrap: eachPack(
       (r) => isOne(r, 'GET'),
       (p) => {
@@ -124,6 +125,77 @@ export const authoringFaults: OpsFault[] = [
         p.ops_objects = Object.fromEntries(Object.entries(ops).map(([t, es]) => [t, es.map((e) => Object.keys(e)[0])]));
       },
     ),
+  },
+  {
+    id: 'cpa-single-read-first-type-only',
+    description: 'a single read gives ops_objects of the first object type the pack names only',
+    breaks: ['OPS-CPA-OPS-OBJECTS'],
+    only: ONLY_FORMS,
+    wrap: eachPack(
+      (r) => isOne(r, 'GET'),
+      (p) => {
+        if (isDoc(p.ops_objects)) p.ops_objects = Object.fromEntries(Object.entries(p.ops_objects).slice(0, 1));
+      },
+    ),
+  },
+  {
+    id: 'cpa-single-read-titles-of-services-only',
+    description: 'a single read titles service entries; entries of other types carry their identifier as title',
+    breaks: ['OPS-CPA-OPS-OBJECTS'],
+    only: ONLY_FORMS,
+    wrap: eachPack(
+      (r) => isOne(r, 'GET'),
+      (p) => {
+        const ops = p.ops_objects as Record<string, Doc[]>;
+        for (const [t, es] of Object.entries(ops))
+          if (t !== 'service') ops[t] = es.map((e) => Object.fromEntries(Object.keys(e).map((k) => [k, k])));
+      },
+    ),
+  },
+  {
+    id: 'cpa-list-titled-entries',
+    description: 'the list gives ops_objects as {id: id} entries instead of identifier arrays',
+    breaks: ['OPS-CPA-OPS-OBJECTS'],
+    only: ONLY_FORMS,
+    wrap: eachPack(isList, (p) => {
+      if (!isDoc(p.ops_objects)) return;
+      const ops = p.ops_objects as Record<string, unknown[]>;
+      p.ops_objects = Object.fromEntries(Object.entries(ops).map(([t, ids]) => [t, ids.map((k) => ({ [String(k)]: String(k) }))]));
+    }),
+  },
+  {
+    id: 'cpa-screenshots-as-object',
+    description: 'metadata.screenshots of a pack is answered as an object keyed by position instead of an array',
+    breaks: ['OPS-CPA-FIELD-TYPES'],
+    only: ONLY_FORMS,
+    wrap: eachPack(readOrList, (p) => {
+      const m = p.metadata as Doc | undefined;
+      if (isDoc(m) && Array.isArray(m.screenshots)) m.screenshots = { ...m.screenshots };
+    }),
+  },
+  {
+    id: 'cpa-selected-ids-titled',
+    description: 'user_selected_objects.ops_objects of a single read is answered as {id: id} entries instead of identifier arrays',
+    breaks: ['OPS-CPA-FIELD-TYPES'],
+    only: ONLY_FORMS,
+    wrap: eachPack(
+      (r) => isOne(r, 'GET'),
+      (p) => {
+        const u = p.user_selected_objects as Doc | undefined;
+        if (!isDoc(u) || !isDoc(u.ops_objects)) return;
+        const ops = u.ops_objects as Record<string, unknown[]>;
+        u.ops_objects = Object.fromEntries(Object.entries(ops).map(([t, ids]) => [t, ids.map((k) => ({ [String(k)]: String(k) }))]));
+      },
+    ),
+  },
+  {
+    id: 'cpa-version-as-number',
+    description: 'cp_version of a pack is answered as a number (1.1) instead of a string',
+    breaks: ['OPS-CPA-FIELD-TYPES'],
+    only: ONLY_FORMS,
+    wrap: eachPack(readOrList, (p) => {
+      if (typeof p.cp_version === 'string') p.cp_version = Number.parseFloat(p.cp_version);
+    }),
   },
   {
     id: 'cpa-object-type-renamed',

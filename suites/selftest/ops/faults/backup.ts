@@ -82,11 +82,21 @@ export const backupFaults: OpsFault[] = [
   {
     id: 'br-create-time-iso',
     description: 'create_time of a job is answered in ISO-8601 form (2024-01-01T00:00:00Z) instead of YYYY-MM-DD HH:MM:SS',
-    breaks: ['OPS-BR-FIELDS'],
+    breaks: ['OPS-BR-FIELD-TYPES'],
     only,
     wrap: (inner) =>
       eachJob((j) => {
         if (typeof j.create_time === 'string') j.create_time = `${j.create_time.replace(' ', 'T')}Z`;
+      })(inner),
+  },
+  {
+    id: 'br-status-as-object',
+    description: 'the status of a job is answered as {name: "Queued"} instead of a string',
+    breaks: ['OPS-BR-FIELD-TYPES'],
+    only,
+    wrap: (inner) =>
+      eachJob((j) => {
+        if (typeof j.status === 'string') j.status = { name: j.status };
       })(inner),
   },
   {

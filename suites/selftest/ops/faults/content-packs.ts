@@ -37,7 +37,29 @@ const call = (inner: ApiHandler, req: ApiRequest, method: string, path: string, 
   });
 const interfaceRoot = (r: ApiRequest) => r.path.replace(/\/content_pack(\/.*)?$/, '');
 
+/** Rewrites every pack of a library list or single-read answer that `when` selects. */
+const eachLibraryPack = (when: (r: ApiRequest) => boolean, change: (p: Doc) => void) =>
+  mapResponse(
+    (r, res) => when(r) && okAnswer(res),
+    (res) => {
+      const b = res.body as Doc;
+      for (const p of Array.isArray(b.success) ? (b.success as Doc[]) : [b]) if (isDoc(p)) change(p);
+      return res;
+    },
+  );
+
 const ONLY_LIST = ['ops.content-packs.list'];
+const ONLY_PREVIEW = ['ops.content-packs.preview'];
+/** Rewrites every entry of the groups of a preview answer. */
+const eachPreviewEntry = (change: (e: Doc) => void) =>
+  mapResponse(
+    (r, res) => isPreview(r) && okAnswer(res),
+    (res) => {
+      for (const [g, v] of Object.entries(res.body as Doc))
+        if (g !== 'saved_searches' && Array.isArray(v)) for (const e of v) if (isDoc(e)) change(e);
+      return res;
+    },
+  );
 const ONLY_PAGING = ['ops.content-packs.list-paging'];
 const ONLY_RESOLUTION = ['ops.content-packs.install-resolution'];
 const ONLY_OPTIONS = ['ops.content-packs.install-options'];
@@ -78,6 +100,8 @@ export const contentPacksFaults: OpsFault[] = [
     id: 'cp-list-failed-pack-in-success',
     description: 'packs that failed to load are listed in success as well as in failure',
     breaks: ['OPS-ERR-CP-LIST-FAILURES'],
+    // The failure entry listed in success is no content pack: it carries no installed_versions array.
+    collateral: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
     only: ONLY_LIST,
     wrap: mapResponse(
       (r, res) => isList(r) && okAnswer(res),
@@ -103,8 +127,8 @@ export const contentPacksFaults: OpsFault[] = [
   {
     id: 'cp-preview-flags-as-strings',
     description: 'preview entries carry installed, entitlement_status and has_dependency as the strings "true"/"false"',
-    breaks: ['OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-OLDER-FORM'],
-    only: ['ops.content-packs.preview'],
+    breaks: ['OPS-CP-PREVIEW-ENTRY-FIELDS', 'OPS-CP-PREVIEW-ENTRY', 'OPS-CP-PREVIEW-OLDER-FORM'],
+    only: ONLY_PREVIEW,
     wrap: mapResponse(
       (r, res) => isPreview(r) && okAnswer(res),
       (res) => {
@@ -116,6 +140,57 @@ export const contentPacksFaults: OpsFault[] = [
         return res;
       },
     ),
+  },
+  {
+    id: 'cp-preview-has-dependency-as-number',
+    description: 'current-form preview entries carry has_dependency as 0 or 1 instead of a boolean',
+    breaks: ['OPS-CP-PREVIEW-ENTRY-FIELDS'],
+    only: ONLY_PREVIEW,
+    wrap: eachPreviewEntry((e) => {
+      if (typeof e.has_dependency === 'boolean') e.has_dependency = e.has_dependency ? 1 : 0;
+    }),
+  },
+  {
+    id: 'cp-preview-entry-without-description',
+    description: 'preview entries leave out description',
+    breaks: ['OPS-CP-PREVIEW-ENTRY-FIELDS'],
+    only: ONLY_PREVIEW,
+    wrap: eachPreviewEntry((e) => delete e.description),
+  },
+  {
+    id: 'cp-preview-saved-searches-flag-string',
+    description: 'the saved_searches member of a preview carries has_consistent_status as the string "true"',
+    breaks: ['OPS-CP-PREVIEW-SAVED-SEARCHES-FLAGS'],
+    only: ONLY_PREVIEW,
+    wrap: mapResponse(
+      (r, res) => isPreview(r) && okAnswer(res),
+      (res) => {
+        const s = (res.body as Doc).saved_searches;
+        if (isDoc(s) && typeof s.has_consistent_status === 'boolean') s.has_consistent_status = String(s.has_consistent_status);
+        return res;
+      },
+    ),
+  },
+  {
+    id: 'cp-help-links-as-string',
+    description: 'help_links of a pack is answered as one comma-separated string instead of an array',
+    breaks: ['OPS-CP-FIELD-SHAPES'],
+    only: ['ops.content-packs.list', 'ops.content-packs.get'],
+    wrap: eachLibraryPack(
+      (r) => isList(r) || isRead(r),
+      (p) => {
+        if (Array.isArray(p.help_links)) p.help_links = p.help_links.join(',');
+      },
+    ),
+  },
+  {
+    id: 'cp-main-screenshot-without-thumb',
+    description: 'a single read of a pack gives main_screenshot as {path} without thumb',
+    breaks: ['OPS-CP-FIELD-SHAPES'],
+    only: ['ops.content-packs.get'],
+    wrap: eachLibraryPack(isRead, (p) => {
+      if (isDoc(p.main_screenshot)) delete p.main_screenshot.thumb;
+    }),
   },
   {
     id: 'cp-install-prefix-ignored',
@@ -251,6 +326,33 @@ export const contentPacksFaults: OpsFault[] = [
         return res;
       },
     ),
+  },
+  {
+    id: 'cp-installed-versions-null-when-empty',
+    description: 'the list answers installed_versions null for a pack not installed, in place of the empty array',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+    only: ONLY_LIST,
+    wrap: eachLibraryPack(isList, (p) => {
+      if (Array.isArray(p.installed_versions) && !p.installed_versions.length) p.installed_versions = null;
+    }),
+  },
+  {
+    id: 'cp-installed-versions-absent-in-read',
+    description: 'a single read of a pack not installed leaves installed_versions out',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+    only: ['ops.content-packs.get'],
+    wrap: eachLibraryPack(isRead, (p) => {
+      if (Array.isArray(p.installed_versions) && !p.installed_versions.length) delete p.installed_versions;
+    }),
+  },
+  {
+    id: 'cp-installed-versions-string-once-installed',
+    description: 'a single read of an installed pack gives installed_versions as the one version string, not an array',
+    breaks: ['OPS-CP-INSTALLED-VERSIONS-ARRAY'],
+    only: ONLY_OPTIONS,
+    wrap: eachLibraryPack(isRead, (p) => {
+      if (Array.isArray(p.installed_versions) && p.installed_versions.length) p.installed_versions = p.installed_versions.join(',');
+    }),
   },
   {
     id: 'cp-install-saved-searches-no-action',

@@ -22,6 +22,20 @@ const eachWindow = (change: (w: Doc) => void) =>
     },
   );
 
+const floorTimes = (w: Doc) => {
+  for (const f of ['start_time', 'end_time']) if (typeof w[f] === 'number') w[f] = Math.floor(w[f] as number);
+};
+/** Window writes `when` selects have their times cut to whole seconds before they are stored. */
+const truncateTimes = (when: (req: ApiRequest) => boolean) =>
+  mapRequest(
+    (req) => when(req) && !!req.body && typeof req.body === 'object' && !Array.isArray(req.body),
+    (req) => {
+      const body = { ...(req.body as Doc) };
+      floorTimes(body);
+      return withBody(req, body);
+    },
+  );
+
 const adminAuth = (config: OpsConfig) => {
   const admin = config.users.find((u) => !u.readOnly)!;
   return `Basic ${Buffer.from(`${admin.name}:${admin.password}`).toString('base64')}`;
@@ -59,18 +73,58 @@ export const maintenanceFaults: OpsFault[] = [
   },
   {
     id: 'mw-times-truncated',
-    description: 'start_time and end_time are stored as whole seconds, dropping the fraction (a precision of its own: a warning)',
+    description: 'start_time and end_time are stored as whole seconds, dropping the fraction, on create and update',
+    breaks: ['OPS-MW-TIMES-FRACTION'],
+    only,
+    wrap: (inner) => truncateTimes((req) => req.method === 'POST' && segs(req)?.[0] === 'maintenance_calendar')(inner),
+  },
+  {
+    id: 'mw-update-times-truncated',
+    description: 'an update by key (partial or full) stores its times as whole seconds; a create keeps the fraction',
+    breaks: ['OPS-MW-TIMES-FRACTION'],
+    only,
+    wrap: (inner) => truncateTimes(isByKey('POST'))(inner),
+  },
+  {
+    id: 'mw-reads-whole-seconds',
+    description: 'reads by key and lists answer window times in whole seconds, whatever was stored',
+    breaks: ['OPS-MW-TIMES-FRACTION'],
+    only,
+    wrap: (inner) => eachWindow(floorTimes)(inner),
+  },
+  {
+    id: 'mw-list-whole-seconds',
+    description: 'the list answers window times in whole seconds; a read by key gives them as written',
     breaks: ['OPS-MW-TIMES-FRACTION'],
     only,
     wrap: (inner) =>
-      mapRequest(
-        (req) => req.method === 'POST' && segs(req)?.[0] === 'maintenance_calendar' && !!req.body && typeof req.body === 'object',
-        (req) => {
-          const body = { ...(req.body as Doc) };
-          for (const f of ['start_time', 'end_time']) if (typeof body[f] === 'number') body[f] = Math.floor(body[f] as number);
-          return withBody(req, body);
+      mapResponse(
+        (req, res) => isRead(req) && segs(req)?.length === 1 && res.status === 200 && Array.isArray(res.body),
+        (res) => {
+          for (const w of res.body as Doc[]) if (w && typeof w === 'object') floorTimes(w);
+          return res;
         },
       )(inner),
+  },
+  {
+    id: 'mw-sec-grp-list-joined',
+    description: 'sec_grp_list of a window is answered as one comma-separated string instead of an array of strings',
+    breaks: ['OPS-MW-FIELD-TYPES'],
+    only,
+    wrap: (inner) =>
+      eachWindow((w) => {
+        if (Array.isArray(w.sec_grp_list)) w.sec_grp_list = w.sec_grp_list.join(',');
+      })(inner),
+  },
+  {
+    id: 'mw-owner-as-object',
+    description: '_owner of a window is answered as {name} instead of a string',
+    breaks: ['OPS-MW-FIELD-TYPES'],
+    only,
+    wrap: (inner) =>
+      eachWindow((w) => {
+        w._owner = { name: w._owner ?? 'nobody' };
+      })(inner),
   },
   {
     id: 'mw-partial-flag-ignored',
