@@ -130,7 +130,8 @@ export async function install(ctx: OpsContext, pack: Doc, body: Doc, groups: Rec
 }
 /** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
 const SERVICE_TYPE = 'service';
-const only = (id: string, extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: [id] }, ...extra });
+const only = (id: string, extra: Doc = {}): Doc => onlyThese([id], extra);
+const onlyThese = (ids: string[], extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: ids }, ...extra });
 
 /** The InstallResult schema's findings in one member of the result (or in the result as a whole). */
 const findingsIn = (ex: Exchange, members: string[]) =>
@@ -636,6 +637,54 @@ export const installOptions: OpsCheck = {
   },
 };
 
+/**
+ * Install with `content` naming two services ("install only these objects": every one of them, and nothing else).
+ * A third free service of the pack, where there is one, is the object left out that must stay uninstalled; objects of
+ * other types the install left are judged where the preview says the named ones depend on nothing.
+ */
+async function installNamed(ctx: OpsContext, c: Candidate, prefix: string, track: Track): Promise<void> {
+  const [x, y, z] = c.free as [Entry, Entry, Entry | undefined];
+  const named = [x, y];
+  const ids = named.map((e) => e.id);
+  const ex = await install(ctx, c.pack, onlyThese(ids, { prefix, resolution: 'skip' }));
+  const swept = await sweep(ctx, track);
+  ctx.expect.status('OPS-CP-INSTALL', `install of ${ids.join(', ')} from ${c.pack.id}`, ex, '2xx');
+  ctx.expect.equal('OPS-CP-INSTALL-RESULT', 'problems of success and failure in the result', resultProblems(ex), [], ex);
+  const dependent = named.some((e) => e.dependent);
+  const reported = successIds(ex);
+  ctx.expect.that(
+    'OPS-CP-INSTALL-CONTENT',
+    `identifiers success reports for content {${SERVICE_TYPE}: [${ids.join(', ')}]}`,
+    ids.every((id) => reported.includes(id)) && (dependent || reported.every((id) => ids.includes(id))),
+    { expected: dependent ? `${ids.join(' and ')}, and what they depend on` : `${ids.join(' and ')} alone`, actual: compact(reported) },
+    ex,
+  );
+  const found = await Promise.all(named.map((e) => findService(ctx, e.id, [prefix + e.title])));
+  ctx.expect.equal(
+    'OPS-CP-INSTALL-CONTENT',
+    'the named services the install left missing',
+    named.filter((_, i) => !found[i]).map((e) => e.id),
+    [],
+    ex,
+  );
+  const zThere = z ? await findService(ctx, z.id, [prefix + z.title]) : undefined;
+  track('service', zThere?._key);
+  const installed = new Set(found.map((d) => `service ${String(d?._key)}`));
+  const stray = Object.entries(swept)
+    .flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`))
+    .filter((k) => !installed.has(k));
+  if (dependent)
+    ctx.observe(
+      'OPS-CP-INSTALL-CONTENT',
+      `the preview does not say ${ids.join(' and ')} depend on nothing; besides them the install left ${zThere ? z!.id : compact(stray)}`,
+    );
+  else
+    ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${ids.join(' and ')} the install left`, !zThere && stray.length === 0, {
+      expected: 'none',
+      actual: zThere ? `${z!.id}, which content did not name` : compact(stray),
+    });
+}
+
 export const installContent: OpsCheck = {
   id: 'ops.content-packs.install-content',
   title:
@@ -650,39 +699,7 @@ export const installContent: OpsCheck = {
     const track = tracker(ctx);
     const two = all.find((c) => c.free.length >= 2);
     if (!two) ctx.untested('OPS-CP-INSTALL-CONTENT', 'no content pack has two services that are not installed yet');
-    else {
-      const [x, y] = two.free;
-      const ex = await install(ctx, two.pack, only(x.id, { prefix, resolution: 'skip' }));
-      const swept = await sweep(ctx, track);
-      ctx.expect.status('OPS-CP-INSTALL', `install of ${x.id} from ${two.pack.id}`, ex, '2xx');
-      ctx.expect.equal('OPS-CP-INSTALL-RESULT', 'problems of success and failure in the result', resultProblems(ex), [], ex);
-      // Objects besides x are judged only where the preview says x depends on nothing (an install may bring along
-      // what the named object depends on).
-      const others = x.dependent ? [] : successIds(ex).filter((id) => id !== x.id);
-      ctx.expect.that(
-        'OPS-CP-INSTALL-CONTENT',
-        `identifiers success reports for content {${SERVICE_TYPE}: [${x.id}]}`,
-        others.length === 0 && successIds(ex).includes(x.id),
-        { expected: `${x.id} alone`, actual: compact(successIds(ex)) },
-        ex,
-      );
-      const xThere = await findService(ctx, x.id, [prefix + x.title]);
-      const yThere = await findService(ctx, y.id, [prefix + y.title]);
-      track('service', yThere?._key);
-      const stray = Object.entries(swept)
-        .flatMap(([type, keys]) => keys.map((k) => `${type} ${k}`))
-        .filter((k) => k !== `service ${String(xThere?._key)}`);
-      if (x.dependent)
-        ctx.observe(
-          'OPS-CP-INSTALL-CONTENT',
-          `the preview does not say ${x.id} depends on nothing; besides it the install left ${yThere ? y.id : compact(stray)}`,
-        );
-      else
-        ctx.expect.that('OPS-CP-INSTALL-CONTENT', `objects besides ${x.id} the install left`, !yThere && stray.length === 0, {
-          expected: 'none',
-          actual: yThere ? `${y.id}, which content did not name` : compact(stray),
-        });
-    }
+    else await installNamed(ctx, two, prefix, track);
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
     const cost = (c: Candidate) =>

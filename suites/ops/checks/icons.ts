@@ -195,7 +195,19 @@ const createAndList: OpsCheck = {
       ['OPS-ICON-CREATE', 'OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', 'OPS-ICON-FIELDS'],
       'icon save and list',
       property,
-      { runs: Math.min(ctx.options.runs, 8) },
+      {
+        runs: Math.min(ctx.options.runs, 8),
+        // The payload is "array of icon objects": a case of several always runs, whatever the seed draws.
+        examples: [
+          [
+            [
+              { name: 'alpha', width: 16, height: 24 },
+              { name: 'beta', width: 32, height: 8 },
+              { name: 'gamma', width: 64, height: 64 },
+            ],
+          ],
+        ],
+      },
     );
   },
 };

@@ -295,53 +295,67 @@ export const fieldsSelectsFields: OpsCheck = {
   id: 'ops.query.fields',
   title: 'fields=a,b MUST return the asked fields of every row, and not the fields that were not asked',
   requirements: ['OPS-QUERY-FIELDS'],
+  // As sort-and-page: its rows must not go with another check's DELETE by a filter the server ignores.
+  uses: statesOf(QUERYABLE),
   async run(ctx) {
-    const c = QUERYABLE[0];
-    const seeded = need(await seedRanked(ctx, c), `could not create the ${SIZE} ${c.type} objects to read`);
-    const byKey = new Map(seeded.map((d) => [String(d._key), d]));
-    const property = fc.asyncProperty(fc.subarray(['title', 'cf_rank', 'cf_word', 'description'], { minLength: 1 }), async (fields) => {
-      const ex = await listIn(ctx, c, { filter: ownFilter(ctx), fields: fields.join(',') });
-      for (const row of rows(ex)) {
-        const stored = byKey.get(String(row._key));
-        if (!stored) continue;
-        for (const f of fields)
-          if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f]))
-            throw new Violation(
-              `fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`,
-              'OPS-QUERY-FIELDS',
-              ex,
-              {
-                expected: `${f}=${JSON.stringify(stored[f])}`,
-                actual: `${f}=${JSON.stringify(row[f])}`,
-              },
-            );
-        const unasked = Object.keys(row).filter((k) => stored[k] !== undefined && !ALWAYS_ALLOWED.has(k) && !fields.includes(k));
-        if (unasked.length)
-          throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex, {
-            expected: `only ${fields.join(', ')} of the listed fields`,
-            actual: `also ${unasked.join(', ')}`,
-          });
-      }
-      if (rows(ex).length !== seeded.length)
-        throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex, {
-          expected: `${seeded.length} rows`,
-          actual: `${rows(ex).length} rows`,
-        });
-    });
-    await checkProperty(ctx, 'OPS-QUERY-FIELDS', 'fields projection', property, { runs: Math.min(ctx.options.runs, 10), concurrent: true });
-
-    // A field may have any name, "undefined" too: a projection walk that reads one part too many shows it unasked.
-    const odd = await createIn(ctx, c, 'Field Named Undefined', { undefined: { cf: 'odd' } });
-    if (!odd.key) return;
-    const ex = await listIn(ctx, c, { filter: JSON.stringify({ title: odd.body.title }), fields: 'title' });
-    const row = rows(ex).find((r) => r._key === odd.key);
-    if (row)
-      ctx.expect.absent(
-        'OPS-QUERY-FIELDS',
-        'members of a row listed with fields=title, against a field named "undefined"',
-        Object.keys(row),
-        'undefined',
-        ex,
-      );
+    // The shared parameters hold on every list that takes them: each collection is projected side by side.
+    await Promise.all(QUERYABLE.map((c) => fieldsIn(ctx, c)));
+    await oddFieldName(ctx, QUERYABLE[0]!);
   },
 };
+
+async function fieldsIn(ctx: OpsContext, c: Collection): Promise<void> {
+  const seeded = need(await seedRanked(ctx, c), `could not create the ${SIZE} ${c.type} objects to read`);
+  const byKey = new Map(seeded.map((d) => [String(d._key), d]));
+  const property = fc.asyncProperty(fc.subarray(['title', 'cf_rank', 'cf_word', 'description'], { minLength: 1 }), async (fields) => {
+    const ex = await listIn(ctx, c, { filter: ownFilter(ctx, RANKED), fields: fields.join(',') });
+    for (const row of rows(ex)) {
+      const stored = byKey.get(String(row._key));
+      if (!stored) continue;
+      for (const f of fields)
+        if (stored[f] !== undefined && JSON.stringify(row[f]) !== JSON.stringify(stored[f]))
+          throw new Violation(
+            `fields=${fields.join(',')}: row ${row._key} has ${f}=${JSON.stringify(row[f])}, stored ${JSON.stringify(stored[f])}`,
+            'OPS-QUERY-FIELDS',
+            ex,
+            {
+              expected: `${f}=${JSON.stringify(stored[f])}`,
+              actual: `${f}=${JSON.stringify(row[f])}`,
+            },
+          );
+      const unasked = Object.keys(row).filter((k) => stored[k] !== undefined && !ALWAYS_ALLOWED.has(k) && !fields.includes(k));
+      if (unasked.length)
+        throw new Violation(`fields=${fields.join(',')}: row ${row._key} also carries ${unasked.join(', ')}`, 'OPS-QUERY-FIELDS', ex, {
+          expected: `only ${fields.join(', ')} of the listed fields`,
+          actual: `also ${unasked.join(', ')}`,
+        });
+    }
+    if (rows(ex).length !== seeded.length)
+      throw new Violation(`fields=${fields.join(',')} returned ${rows(ex).length} rows, not ${seeded.length}`, 'OPS-QUERY-FIELDS', ex, {
+        expected: `${seeded.length} rows`,
+        actual: `${rows(ex).length} rows`,
+      });
+  });
+  await checkProperty(ctx, 'OPS-QUERY-FIELDS', `${c.type} fields projection`, property, {
+    runs: Math.min(ctx.options.runs, 10),
+    concurrent: true,
+    // Several fields at once always run: a server that keeps only the first named field is seen to.
+    examples: [[['title', 'cf_rank', 'cf_word']]],
+  });
+}
+
+async function oddFieldName(ctx: OpsContext, c: Collection): Promise<void> {
+  // A field may have any name, "undefined" too: a projection walk that reads one part too many shows it unasked.
+  const odd = await createIn(ctx, c, 'Field Named Undefined', { undefined: { cf: 'odd' } });
+  if (!odd.key) return;
+  const ex = await listIn(ctx, c, { filter: JSON.stringify({ title: odd.body.title }), fields: 'title' });
+  const row = rows(ex).find((r) => r._key === odd.key);
+  if (row)
+    ctx.expect.absent(
+      'OPS-QUERY-FIELDS',
+      'members of a row listed with fields=title, against a field named "undefined"',
+      Object.keys(row),
+      'undefined',
+      ex,
+    );
+}

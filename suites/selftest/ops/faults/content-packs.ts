@@ -193,6 +193,17 @@ export const contentPacksFaults: OpsFault[] = [
     }),
   },
   {
+    id: 'cp-install-content-first-only',
+    description: 'install with content installs only the first identifier of each list it names',
+    breaks: ['OPS-CP-INSTALL-CONTENT'],
+    only: ['ops.content-packs.install-content'],
+    wrap: installBody((b) => {
+      const content = b.content as Record<string, unknown> | undefined;
+      if (!content || typeof content !== 'object') return b;
+      return { ...b, content: Object.fromEntries(Object.entries(content).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v])) };
+    }),
+  },
+  {
     id: 'cp-install-prefix-ignored',
     description: 'install writes objects under their own titles, without the prefix',
     breaks: ['OPS-CP-INSTALL-PREFIX'],

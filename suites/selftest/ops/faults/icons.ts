@@ -1,5 +1,5 @@
 import type { ApiHandler, ApiRequest } from '../../../../reference-impl/http/types';
-import { mapRequest, mapResponse } from '../../fault';
+import { mapRequest, mapResponse, withBody } from '../../fault';
 import type { OpsFault } from '../fault';
 import type { Doc } from '../../../core/json';
 
@@ -24,6 +24,16 @@ async function everyIcon(inner: ApiHandler, req: ApiRequest): Promise<Doc[]> {
 }
 
 export const iconsFaults: OpsFault[] = [
+  {
+    id: 'icon-create-first-only',
+    description: 'POST icon_collection saves only the first icon of the array, and answers its key alone',
+    breaks: ['OPS-ICON-CREATE'],
+    only: only('create-and-list'),
+    wrap: mapRequest(
+      (req) => atCollection('POST')(req) && Array.isArray(req.body) && req.body.length > 1,
+      (req) => withBody(req, (req.body as unknown[]).slice(0, 1)),
+    ),
+  },
   {
     id: 'icon-list-without-total',
     description: 'the icon list answers {result} without total',

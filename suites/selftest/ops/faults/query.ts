@@ -58,6 +58,16 @@ const paramFault = (when: (r: ApiRequest) => boolean, change: (q: URLSearchParam
 
 export const queryFaults: OpsFault[] = [
   {
+    id: 'mw-list-fields-first-only',
+    description: 'the maintenance list keeps only the first field fields= names',
+    breaks: ['OPS-QUERY-FIELDS'],
+    only: ['ops.query.fields'],
+    wrap: mapRequest(
+      (req) => isListRead(req) && req.path.includes('/maintenance_services_interface/') && (req.query.get('fields') ?? '').includes(','),
+      (req) => withQuery(req, (q) => q.set('fields', q.get('fields')!.split(',')[0]!)),
+    ),
+  },
+  {
     id: 'filter-ne-as-equality',
     description: '{field: {$ne: v}} is evaluated as {field: v}',
     breaks: ['OPS-FILTER-NE'],
