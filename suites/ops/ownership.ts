@@ -50,8 +50,10 @@ function deepMerged(stored: unknown, sent: unknown): unknown {
  * document says only of a full update that fields outside the schema are written ("With 0, fields that are not in
  * the original schema are written too"): a partial one may leave a made-up field (isMadeUp) as it was, held or not.
  * Returns the fields so left out; a patch should carry a documented field too (the title), so that it is judged.
+ * A sent field that does not read as sent fails `requirement`; a field not sent that changed fails `rest` (the merge
+ * rule itself, where `requirement` is the endpoint's: the update did reach the object, and did not merge).
  */
-export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Owned, requirement: string): string[] {
+export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Owned, requirement: string, rest = requirement): string[] {
   const now = asDoc(after.json);
   const dropped = Object.keys(patch).filter((k) => isMadeUp(k) && !same(now[k], patch[k]) && same(now[k], before[k]));
   for (const [k, v] of Object.entries(patch)) {
@@ -66,14 +68,14 @@ export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Ow
     if (k in patch) continue;
     if (owned.has(k)) {
       if (!(k in now))
-        throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, requirement, after, {
+        throw new Violation(`field ${k} of the server's own vanished in a partial update that did not send it`, rest, after, {
           expected: `${k} present`,
           actual: `${k} absent`,
         });
     } else if (!same(now[k], v))
       throw new Violation(
         `field ${k}, not sent in a partial update of ${JSON.stringify(patch)}, went from ${shown(v)} to ${shown(now[k])}`,
-        requirement,
+        rest,
         after,
         {
           expected: `${k}: ${shown(v)}`,
@@ -87,8 +89,9 @@ export function expectMerged(before: Doc, patch: Doc, after: Exchange, owned: Ow
 /**
  * A full update writes every field it carries, and every field the client had set before and the body omits is
  * gone; fields the server adds on its own are tolerated, but not holding the client's old value in place of their own.
+ * A sent field that does not read as sent fails `requirement`; an omitted field left in place fails `rest`.
  */
-export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: Owned, requirement: string): void {
+export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: Owned, requirement: string, rest = requirement): void {
   const now = asDoc(after.json);
   for (const [k, v] of Object.entries(next)) {
     if (k === '_key') continue;
@@ -103,7 +106,7 @@ export function expectReplaced(earlier: Doc, next: Doc, after: Exchange, owned: 
   if (kept.length)
     throw new Violation(
       `a full update without ${kept.join(', ')} left ${kept.map((k) => `${k}=${shown(now[k])}`).join(', ')} in place`,
-      requirement,
+      rest,
       after,
       {
         expected: `without ${kept.join(', ')}`,

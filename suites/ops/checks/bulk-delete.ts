@@ -4,7 +4,7 @@ import { createIn, emptyBody, guardedBulkDelete, keys, listIn, ok, ownFilter, ro
 export const bulkDeleteByFilter: OpsCheck = {
   id: 'ops.query.bulk-delete-by-filter',
   title: 'DELETE <object_type> with a filter MUST delete exactly the rows the filter selects',
-  requirements: ['OPS-CORE-BULK-DELETE', 'OPS-MW-BULK-DELETE', 'OPS-BR-BULK-DELETE'],
+  requirements: ['OPS-CORE-BULK-DELETE', 'OPS-MW-BULK-DELETE', 'OPS-BR-BULK-DELETE', 'OPS-QUERY-FILTER'],
   destructive: true,
   async run(ctx) {
     // The collections are independent of each other: each is checked at the same time.
@@ -40,6 +40,16 @@ export const bulkDeleteByFilter: OpsCheck = {
           { success: true, remaining: [], lost: [] },
           ex,
         );
+        // A delete that went through but took other rows, or left selected ones, misread its filter ("a bulk delete
+        // MUST delete only those" it matches): the filter's rule too.
+        if (ok(ex))
+          ctx.expect.equal(
+            'OPS-QUERY-FILTER',
+            `rows DELETE ${c.type}?filter=<three of the run's rows> left of those it selects, and rows it took that it does not select`,
+            { remaining, lost },
+            { remaining: [], lost: [] },
+            ex,
+          );
         ctx.expect.that(
           requirement,
           `the body of DELETE ${c.type}?filter=...`,

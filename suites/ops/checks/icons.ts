@@ -6,7 +6,7 @@ import { word } from '../arbitraries/values';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import { need, Unmet } from '../../core/precondition';
-import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext } from '../support';
+import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext, type OpsRequirementId } from '../support';
 
 const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
 const SIZES = ['default_width', 'default_height'];
@@ -314,39 +314,100 @@ const readOnlyPut: OpsCheck = {
   },
 };
 
+/** The shared query parameters one icon list case sends besides its category. */
+interface IconQuery {
+  sortKey: 'title' | 'default_width';
+  dir: 0 | 1;
+  limit: number | undefined;
+  offset: number | undefined;
+  fields: string[] | undefined;
+  only: number | undefined;
+  listCategories: 0 | undefined;
+}
+
+/**
+ * Which shared parameter a wrong page of the run's icons misread: the rows it lists tell. A page of the other
+ * direction is sort_dir's; the right rows in another order, sort_key's; a page that starts elsewhere in the right
+ * order, offset's; one of another length, limit's (offset's where no limit was sent).
+ */
+function misreadPage(got: string[], orders: string[][], p: IconQuery): OpsRequirementId {
+  const start = p.offset ?? 0;
+  const end = (s: number) => (p.limit === undefined ? undefined : s + p.limit);
+  const reversed = orders.map((o) => [...o].reverse());
+  if (reversed.some((o) => same(got, o.slice(start, end(start))))) return 'OPS-QUERY-SORT-DIR';
+  const want = orders[0]!.slice(start, end(start));
+  if (got.length === want.length && same(sorted(got), sorted(want))) return 'OPS-QUERY-SORT-KEY';
+  if (orders.some((o) => o.some((_, s) => s !== start && same(got, o.slice(s, end(s)))))) return 'OPS-QUERY-OFFSET';
+  if (got.length !== want.length) return p.limit === undefined ? 'OPS-QUERY-OFFSET' : 'OPS-QUERY-LIMIT';
+  return 'OPS-QUERY-SORT-KEY';
+}
+
+const LIST_PARAMETERS: OpsRequirementId[] = [
+  'OPS-ICON-LIST',
+  'OPS-ICON-CATEGORY-FILTER',
+  'OPS-QUERY-SORT-KEY',
+  'OPS-QUERY-SORT-DIR',
+  'OPS-QUERY-LIMIT',
+  'OPS-QUERY-OFFSET',
+  'OPS-QUERY-FIELDS',
+  'OPS-QUERY-FILTER',
+];
+
+/** The rules a case could have broken: those of the parameters it sent (an offset of 0 skips nothing). */
+const sentRules = (p: IconQuery): OpsRequirementId[] => [
+  'OPS-ICON-LIST',
+  'OPS-ICON-CATEGORY-FILTER',
+  'OPS-QUERY-SORT-KEY',
+  'OPS-QUERY-SORT-DIR',
+  ...(p.limit !== undefined ? (['OPS-QUERY-LIMIT'] as const) : []),
+  ...(p.offset ? (['OPS-QUERY-OFFSET'] as const) : []),
+  ...(p.fields ? (['OPS-QUERY-FIELDS'] as const) : []),
+  ...(p.only !== undefined ? (['OPS-QUERY-FILTER'] as const) : []),
+];
+
 const listParameters: OpsCheck = {
   id: 'ops.icons.list-parameters',
   title:
     'GET icon_collection MUST honour category with the shared query parameters (sort_key, sort_dir, limit, offset, fields, filter): the result is the sorted, filtered, paged icons of that category',
-  requirements: ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'],
+  requirements: LIST_PARAMETERS,
+  // Only the run's own icons, in a category of its own, are compared: icons other checks save elsewhere change nothing.
   uses: ['icons'],
   async run(ctx) {
     const size = 6;
     const words = fc.sample(fc.uniqueArray(word, { minLength: size, maxLength: size }), { seed: ctx.options.seed, numRuns: 1 })[0];
+    // Widths in an order of their own (two digits, so a string and a numeric collation agree): sorting by the
+    // width is told apart from sorting by the title.
+    const widths = fc.sample(fc.shuffledSubarray([10, 11, 12, 13, 14, 15], { minLength: size, maxLength: size }), {
+      seed: ctx.options.seed + 1,
+      numRuns: 1,
+    })[0];
     const main = ownCategory(ctx, 'icon paging');
     const other = ownCategory(ctx, 'icon paging other');
     const icons: Doc[] = words.map((w, i) => ({
-      ...iconOf(ctx, main.name, { name: w, width: 10 + i, height: 20 + i }, ''),
+      ...iconOf(ctx, main.name, { name: w, width: widths[i]!, height: 20 + i }, ''),
       title: tagged(ctx, w),
     }));
     await saveNeeded(ctx, icons);
     await saveNeeded(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
     const totals = new Set<string>();
-    const params = fc.record({
-      dir: fc.constantFrom(0, 1),
+    const exercised = new Set<string>();
+    const params: fc.Arbitrary<IconQuery> = fc.record({
+      sortKey: fc.constantFrom('title' as const, 'default_width' as const),
+      dir: fc.constantFrom(0 as const, 1 as const),
       limit: fc.option(fc.integer({ min: 1, max: size + 1 }), { nil: undefined }),
       offset: fc.option(fc.integer({ min: 0, max: size }), { nil: undefined }),
       fields: fc.option(fc.subarray(['svg_path', 'default_width', 'default_height', 'category']), { nil: undefined }),
       only: fc.option(fc.integer({ min: 0, max: size - 1 }), { nil: undefined }),
-      listCategories: fc.constantFrom(undefined, 0),
+      listCategories: fc.constantFrom(undefined, 0 as const),
     });
     const property = fc.asyncProperty(params, async (p) => {
+      for (const r of sentRules(p)) exercised.add(r);
       const filter = p.only === undefined ? undefined : JSON.stringify({ title: icons[p.only].title });
       // title is always asked for: it names each row even when the projection leaves _key out.
       const fields = p.fields ? ['title', ...p.fields] : undefined;
       const query = {
         category: main.name,
-        sort_key: 'title',
+        sort_key: p.sortKey,
         sort_dir: p.dir,
         limit: p.limit,
         offset: p.offset,
@@ -369,24 +430,37 @@ const listParameters: OpsCheck = {
       const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title);
       const start = p.offset ?? 0;
       const got = body.result.map((r) => String(r.title));
-      // The page under the collation the server's answer follows, where it follows one (the document names none).
-      const pages = orderings(
+      // The orders under the collations the document allows (it names none), the one the answer follows first.
+      const orders = orderings(
         selected,
-        (i) => String(i.title),
+        (i) => String(i[p.sortKey]),
         p.dir === 1 ? 1 : -1,
         (i) => String(i.title),
-      ).map((o) => o.slice(start, p.limit === undefined ? undefined : start + p.limit));
-      const want = pages.find((w) => same(got, w)) ?? pages[0]!;
+      );
+      const pages = orders.map((o) => o.slice(start, p.limit === undefined ? undefined : start + p.limit));
+      const match = pages.findIndex((w) => same(got, w));
+      const want = pages[Math.max(match, 0)]!;
       const strays = got.filter((t) => !icons.some((i) => i.title === t));
       if (strays.length)
         throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, {
           expected: `only icons of ${main.name}`,
           actual: `also ${strays.join(', ')}`,
         });
-      if (!same(got, want))
+      const unselected = got.filter((t) => !selected.some((i) => i.title === t));
+      if (unselected.length)
+        throw new Violation(`${filter} also lists ${unselected.slice(0, 3).join(', ')}`, 'OPS-QUERY-FILTER', ex, {
+          expected: `only ${selected.map((i) => i.title).join(', ')}`,
+          actual: compact(got),
+        });
+      if (p.limit !== undefined && got.length > p.limit)
+        throw new Violation(`${JSON.stringify(query)} listed ${got.length} icons`, 'OPS-QUERY-LIMIT', ex, {
+          expected: `at most ${p.limit} icons`,
+          actual: compact(got),
+        });
+      if (match < 0)
         throw new Violation(
           `${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
-          'OPS-ICON-LIST',
+          misreadPage(got, orders, p),
           ex,
           { expected: compact(want), actual: compact(got) },
         );
@@ -409,14 +483,25 @@ const listParameters: OpsCheck = {
         if (extra.length || wrong.length)
           throw new Violation(
             `fields=${fields!.join(',')}: ${row.title} ${extra.length ? `also carries ${extra.join(', ')}` : `has ${wrong.map((f) => `${f}=${JSON.stringify(row[f])}`).join(', ')}`}`,
-            'OPS-ICON-LIST',
+            'OPS-QUERY-FIELDS',
             ex,
+            { expected: `only ${fields!.join(', ')} (and _key), as saved`, actual: compact(row) },
           );
       }
     });
-    await checkProperty(ctx, ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER'], 'icon list parameters', property, {
+    // Every parameter once whatever the seed draws: sorted by width with a page inside the list and a projection,
+    // then a filter on one title.
+    const examples: [IconQuery][] = [
+      [{ sortKey: 'default_width', dir: 1, limit: 2, offset: 1, fields: ['svg_path'], only: undefined, listCategories: undefined }],
+      [{ sortKey: 'default_width', dir: 0, limit: undefined, offset: undefined, fields: undefined, only: undefined, listCategories: 0 }],
+      [{ sortKey: 'title', dir: 0, limit: 3, offset: 2, fields: undefined, only: undefined, listCategories: undefined }],
+      [{ sortKey: 'title', dir: 1, limit: undefined, offset: undefined, fields: undefined, only: 2, listCategories: undefined }],
+    ];
+    await checkProperty(ctx, LIST_PARAMETERS, 'icon list parameters', property, {
       runs: Math.min(ctx.options.runs, 20),
+      examples,
       concurrent: true,
+      exercised,
     });
     if (totals.size) ctx.observe('OPS-ICON-LIST', `total is ${[...totals].join(' or ')}`);
   },

@@ -92,6 +92,7 @@ export const sortAndPage: OpsCheck = {
     'OPS-QUERY-LIMIT',
     'OPS-QUERY-OFFSET',
     'OPS-QUERY-FIELDS',
+    'OPS-QUERY-FILTER',
     'OPS-FILTER-EQUALITY',
     'OPS-FILTER-NE',
     'OPS-FILTER-REGEX',
@@ -120,7 +121,8 @@ async function sortAndPageIn(ctx: OpsContext, c: Collection): Promise<void> {
   const keyOfTitle = new Map(seeded.map((d) => [String(d.title), String(d._key)]));
   // A row read through `fields` may come without its _key: its (unique) title names it.
   const keysOf = (docs: Doc[]) => docs.map((d) => (d._key !== undefined ? String(d._key) : (keyOfTitle.get(String(d.title)) ?? '?')));
-  const PAGING = ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET'];
+  // Every case sends a filter (the ranked rows' titles, and a shape on their fields or not).
+  const PAGING = ['OPS-QUERY-SORT-KEY', 'OPS-QUERY-SORT-DIR', 'OPS-QUERY-LIMIT', 'OPS-QUERY-OFFSET', 'OPS-QUERY-FILTER'];
   // The filter shapes and the projection pass only where a case sent them.
   const exercised = new Set(PAGING);
   const property = fc.asyncProperty(
@@ -164,8 +166,9 @@ async function sortedSelection(ctx: OpsContext, c: Collection, seeded: Doc[], k:
   const whole = await listIn(ctx, c, { filter, sort_key: sortKey, sort_dir: dir });
   const all = keys(rows(whole));
   const wanted = chosen.map((d) => String(d._key)).sort();
-  if (sub && JSON.stringify([...all].sort()) !== JSON.stringify(wanted))
-    throw new Violation(`${c.type} listed with ${asked} selected ${all.length} rows`, sub.requirement, whole, {
+  // Which rows a filter selects is judged before their order: a shape's own rule where one was sent, else the filter's.
+  if (JSON.stringify([...all].sort()) !== JSON.stringify(wanted))
+    throw new Violation(`${c.type} listed with ${asked} selected ${all.length} rows`, sub?.requirement ?? 'OPS-QUERY-FILTER', whole, {
       expected: wanted.join(',') || '(none)',
       actual: [...all].sort().join(',') || '(none)',
     });

@@ -129,8 +129,9 @@ async function mergesIn(ctx: OpsContext, c: Collection, moving: string[], droppe
 export const fullUpdateReplaces: OpsCheck = {
   id: 'ops.partial.replace',
   title:
-    'POST <object_type>/<_key>?is_partial_data=0 MUST replace the whole object, writing fields outside the schema too; 0 MUST be the default',
+    'POST <object_type>/<_key>?is_partial_data=0 (core, maintenance and backup) MUST replace the whole object, writing fields outside the schema too; 0 MUST be the default',
   requirements: ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS', 'OPS-PARTIAL-DEFAULT'],
+  uses: statesOf(MERGED.map((m) => m.c)),
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
     const property = fc.asyncProperty(userObject, userObject, fc.boolean(), async (initial, replacement, explicit) => {
@@ -153,8 +154,44 @@ export const fullUpdateReplaces: OpsCheck = {
       });
     });
     await checkProperty(ctx, ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS', 'OPS-PARTIAL-DEFAULT'], 'full update', property);
+    // The maintenance and backup updates by key take the flag too: each at half the budget, beside each other.
+    await Promise.all(MERGED.filter((m) => m.c !== SERVICE).map(({ c, moving }) => replacesIn(ctx, c, moving)));
   },
 };
+
+/**
+ * A full update with is_partial_data=0 of a maintenance window or a backup job: it carries what a valid object of
+ * the type needs (its template, and a window's services) and other made-up fields, and the made-up fields of the
+ * object it replaces are gone. A job's run state is the server's to move, so it is not compared.
+ */
+async function replacesIn(ctx: OpsContext, c: Collection, moving: string[]): Promise<void> {
+  const owned = await serverFields(ctx, c);
+  const without = (d: Doc) => Object.fromEntries(Object.entries(d).filter(([k]) => !moving.includes(k)));
+  const property = fc.asyncProperty(userObject, userObject, async (initial, replacement) => {
+    await withObject(
+      ctx,
+      initial,
+      'OPS-PARTIAL-REPLACE',
+      async (key, sent) => {
+        const needed = Object.fromEntries(Object.entries(sent).filter(([k]) => !(k in initial) && k !== 'title'));
+        const next = { ...needed, ...replacement, title: title(ctx, 'replaced') };
+        const upd = await updateIn(ctx, c, key, next, 0);
+        if (!ok(upd))
+          throw new Violation(`full update of a ${c.type} with is_partial_data=0 answered ${upd.status}`, 'OPS-PARTIAL-REPLACE', upd);
+        const got = await getIn(ctx, c, key);
+        const now = asDoc(got.json ?? {});
+        const unknownLost = Object.keys(replacement).filter((k) => now[k] === undefined);
+        if (unknownLost.length)
+          throw new Violation(`fields outside the schema were not written: ${unknownLost.join(', ')}`, 'OPS-PARTIAL-UNKNOWN-FIELDS', got);
+        expectReplaced(without(sent), without(next), got, owned, 'OPS-PARTIAL-REPLACE');
+      },
+      c,
+    );
+  });
+  await checkProperty(ctx, ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS'], `${c.type} full update`, property, {
+    runs: Math.max(2, Math.ceil(ctx.options.runs / 2)),
+  });
+}
 
 export const fullUpdateNeedsRequiredFields: OpsCheck = {
   id: 'ops.partial.required-fields',
@@ -184,16 +221,17 @@ export const fullUpdateNeedsRequiredFields: OpsCheck = {
   },
 };
 
+/** The rule a bulk update's fields not sent are held to, by the flag it sent: the endpoint's own where none was sent. */
+const RULE_OF_FLAG = { 1: 'OPS-PARTIAL-MERGE', 0: 'OPS-PARTIAL-REPLACE', none: 'OPS-CORE-BULK-UPDATE' } as const;
+
 export const bulkUpdate: OpsCheck = {
   id: 'ops.core.bulk-update',
   title: 'bulk_update MUST apply each object by its _key: merging with is_partial_data=1, replacing with 0 or without is_partial_data',
-  requirements: ['OPS-CORE-BULK-UPDATE'],
+  requirements: ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-MERGE', 'OPS-PARTIAL-REPLACE'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
-    const property = fc.asyncProperty(
-      fc.array(fc.tuple(userObject, userObject), { minLength: 1, maxLength: 3 }),
-      fc.constantFrom(0 as const, 1 as const, undefined),
-      async (pairs, partial) => {
+    const property = (partial: 0 | 1 | undefined) =>
+      fc.asyncProperty(fc.array(fc.tuple(userObject, userObject), { minLength: 1, maxLength: 3 }), async (pairs) => {
         const made = await Promise.all(pairs.map(([initial], i) => createIn(ctx, SERVICE, `bulk ${i}`, initial)));
         try {
           if (made.some((m) => !m.key)) throw new Violation('create did not answer a key', 'OPS-CORE-BULK-UPDATE');
@@ -210,22 +248,25 @@ export const bulkUpdate: OpsCheck = {
               'OPS-CORE-BULK-UPDATE',
               ex,
             );
+          // A sent field that does not read as sent is the bulk update's (it did not reach that key); what became of
+          // the fields not sent is the flag's rule.
+          const rest = RULE_OF_FLAG[partial ?? 'none'];
           for (const [i, m] of made.entries()) {
             const got = await getIn(ctx, SERVICE, m.key!);
             const { _key, ...sent } = payload[i];
-            if (partial === 1) expectMerged(before[i], sent, got, owned, 'OPS-CORE-BULK-UPDATE');
-            else expectReplaced(m.body, sent, got, owned, 'OPS-CORE-BULK-UPDATE');
+            if (partial === 1) expectMerged(before[i], sent, got, owned, 'OPS-CORE-BULK-UPDATE', rest);
+            else expectReplaced(m.body, sent, got, owned, 'OPS-CORE-BULK-UPDATE', rest);
           }
         } finally {
           for (const m of made) await removeIn(ctx, SERVICE, m);
         }
-      },
-    );
-    // A merging bulk update is always tried (on top of the generated cases), with values where a deep and a shallow
-    // merge differ: a small random budget may never draw is_partial_data=1. It carries two objects with different
-    // patches, so that an update applied to the first key only, or each patch to the other key, is seen.
-    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update', property, {
-      runs: Math.ceil(ctx.options.runs / 2) + 1,
+      });
+    // Each flag value a property of its own, so that a failure under one leaves the others judged. The merging one
+    // always tries values where a deep and a shallow merge differ, on two objects with different patches, so that an
+    // update applied to the first key only, or each patch to the other key, is seen.
+    const runs = Math.max(2, Math.ceil(ctx.options.runs / 4));
+    await checkProperty(ctx, ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-MERGE'], 'bulk update with is_partial_data=1', property(1), {
+      runs,
       examples: [
         [
           [
@@ -235,9 +276,10 @@ export const bulkUpdate: OpsCheck = {
             ],
             [{ cf_gamma: 'first' }, { cf_delta: 'second' }],
           ],
-          1,
         ],
       ],
     });
+    await checkProperty(ctx, ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-REPLACE'], 'bulk update with is_partial_data=0', property(0), { runs });
+    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update without is_partial_data', property(undefined), { runs });
   },
 };

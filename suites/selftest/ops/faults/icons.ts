@@ -55,9 +55,48 @@ export const iconsFaults: OpsFault[] = [
   {
     id: 'icon-offset-ignored',
     description: 'the icon list ignores offset, so every page starts at the first icon',
-    breaks: ['OPS-ICON-LIST'],
+    breaks: ['OPS-QUERY-OFFSET'],
     only: only('list-parameters'),
     wrap: (inner) => mapRequest(isIconList, (req) => withQuery(req, (q) => q.delete('offset')))(inner),
+  },
+  {
+    id: 'icon-sort-key-ignored',
+    description: 'the icon list ignores sort_key and keeps its own order',
+    breaks: ['OPS-QUERY-SORT-KEY'],
+    only: only('list-parameters'),
+    wrap: (inner) => mapRequest(isIconList, (req) => withQuery(req, (q) => q.delete('sort_key')))(inner),
+  },
+  {
+    id: 'icon-sort-dir-inverted',
+    description: 'the icon list reads sort_dir=1 as descending and 0 as ascending',
+    breaks: ['OPS-QUERY-SORT-DIR'],
+    only: only('list-parameters'),
+    wrap: (inner) =>
+      mapRequest(
+        (req) => isIconList(req) && ['0', '1'].includes(req.query.get('sort_dir') ?? ''),
+        (req) => withQuery(req, (q) => q.set('sort_dir', q.get('sort_dir') === '1' ? '0' : '1')),
+      )(inner),
+  },
+  {
+    id: 'icon-limit-ignored',
+    description: 'the icon list ignores limit and answers every icon from the offset on',
+    breaks: ['OPS-QUERY-LIMIT'],
+    only: only('list-parameters'),
+    wrap: (inner) => mapRequest(isIconList, (req) => withQuery(req, (q) => q.delete('limit')))(inner),
+  },
+  {
+    id: 'icon-fields-ignored',
+    description: 'the icon list ignores fields and answers whole icons',
+    breaks: ['OPS-QUERY-FIELDS'],
+    only: only('list-parameters'),
+    wrap: (inner) => mapRequest(isIconList, (req) => withQuery(req, (q) => q.delete('fields')))(inner),
+  },
+  {
+    id: 'icon-filter-ignored',
+    description: 'the icon list ignores filter and answers every icon of the category',
+    breaks: ['OPS-QUERY-FILTER'],
+    only: only('list-parameters'),
+    wrap: (inner) => mapRequest(isIconList, (req) => withQuery(req, (q) => q.delete('filter')))(inner),
   },
   {
     id: 'icon-create-first-key-only',

@@ -142,9 +142,19 @@ export const partialFaults: OpsFault[] = [
   {
     id: 'bulk-update-always-merges',
     description: 'bulk_update ignores is_partial_data and always merges',
-    breaks: ['OPS-CORE-BULK-UPDATE'],
+    breaks: ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-REPLACE'],
     only: ['ops.core.bulk-update'],
     wrap: mapRequest(isBulkUpdate, (r) => withFlag(r, '1')),
+  },
+  {
+    id: 'bulk-update-partial-replaces',
+    description: 'bulk_update with is_partial_data=1 replaces each object with its payload',
+    breaks: ['OPS-PARTIAL-MERGE'],
+    only: ['ops.core.bulk-update'],
+    wrap: mapRequest(
+      (r) => isBulkUpdate(r) && flag(r) === '1',
+      (r) => withFlag(r, '0'),
+    ),
   },
   {
     id: 'bulk-update-keys-rotated',
@@ -161,6 +171,20 @@ export const partialFaults: OpsFault[] = [
         );
       },
     ),
+  },
+  {
+    id: 'maintenance-full-update-merges',
+    description: 'a maintenance window update with is_partial_data=0 merges the payload into the stored window',
+    breaks: ['OPS-PARTIAL-REPLACE'],
+    only: ['ops.partial.replace'],
+    wrap: fullUpdateMergesOn('maintenance_services_interface'),
+  },
+  {
+    id: 'backup-full-update-merges',
+    description: 'a backup job update with is_partial_data=0 merges the payload into the stored job',
+    breaks: ['OPS-PARTIAL-REPLACE'],
+    only: ['ops.partial.replace'],
+    wrap: fullUpdateMergesOn('backup_restore_interface'),
   },
   {
     id: 'maintenance-partial-moves-end-time',
@@ -194,4 +218,12 @@ function alsoChanges(iface: string, field: string, change: (v: unknown) => unkno
         await inner(withBody({ ...req, query: new URLSearchParams({ is_partial_data: '1' }) }, { [field]: change(now[field]) }));
       return res;
     };
+}
+
+/** An update by key on `iface` with is_partial_data=0 taken as a partial one: the fields it omits stay. */
+function fullUpdateMergesOn(iface: string) {
+  return mapRequest(
+    (r) => r.method === 'POST' && opsPath(r.path, iface)?.length === 2 && flag(r) === '0',
+    (r) => withFlag(r, '1'),
+  );
 }

@@ -153,9 +153,19 @@ export const queryFaults: OpsFault[] = [
   {
     id: 'bulk-delete-ignores-filter',
     description: 'DELETE <object_type> drops the filter and deletes every row of the type',
-    breaks: ['OPS-CORE-BULK-DELETE', 'OPS-MW-BULK-DELETE', 'OPS-BR-BULK-DELETE'],
+    breaks: ['OPS-CORE-BULK-DELETE', 'OPS-MW-BULK-DELETE', 'OPS-BR-BULK-DELETE', 'OPS-QUERY-FILTER'],
     only: ['ops.query.bulk-delete-by-filter'],
     wrap: paramFault(isBulkDelete, (q) => q.delete('filter')),
+  },
+  {
+    id: 'list-filter-ignored-off-core',
+    description: 'maintenance and backup lists ignore filter and answer every row',
+    breaks: ['OPS-QUERY-FILTER'],
+    only: ONLY_PAGING,
+    wrap: paramFault(
+      (r) => isListRead(r) && !r.path.includes('/itoa_interface/'),
+      (q) => q.delete('filter'),
+    ),
   },
   {
     id: 'sort-dir-inverted',

@@ -59,4 +59,14 @@ export const versioningFaults: OpsFault[] = [
     (r, rest) => r.method === 'DELETE' && isTicketing(rest),
     { status: 204 },
   ),
+  {
+    id: 'vlatest-em-list-empty',
+    description: 'GET event_management_interface/vLatest/<object_type> answers an empty list',
+    breaks: ['OPS-VERSION-PATH'],
+    only: ['ops.versioning.vlatest-path'],
+    wrap: (inner) => (req) =>
+      req.method === 'GET' && /event_management_interface\/vLatest\/[^/]+$/.test(req.path) && !req.path.endsWith('notable_event_actions')
+        ? Promise.resolve({ status: 200, body: [] })
+        : inner(req),
+  },
 ];
