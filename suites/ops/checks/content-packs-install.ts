@@ -638,13 +638,31 @@ export const installOptions: OpsCheck = {
 };
 
 /**
- * Install with `content` naming two services ("install only these objects": every one of them, and nothing else).
- * A third free service of the pack, where there is one, is the object left out that must stay uninstalled; objects of
- * other types the install left are judged where the preview says the named ones depend on nothing.
+ * "install only these objects", with several named and one left out: two named and a third left out where the pack
+ * has three free services; with two, one named and the other left out, then (what that install left removed) both
+ * named. Each install is judged on its own.
  */
-async function installNamed(ctx: OpsContext, c: Candidate, prefix: string, track: Track): Promise<void> {
+async function installNamedSets(ctx: OpsContext, c: Candidate, prefix: string, track: Track): Promise<void> {
   const [x, y, z] = c.free as [Entry, Entry, Entry | undefined];
-  const named = [x, y];
+  if (z) return void (await installNamed(ctx, c, [x, y], z, prefix, track));
+  const swept = await installNamed(ctx, c, [x], y, prefix, track);
+  for (const [type, keys] of Object.entries(swept))
+    for (const k of keys) await ctx.http.send('coreDelete', { params: { object_type: type, _key: k } });
+  await installNamed(ctx, c, [x, y], undefined, prefix, track);
+}
+
+/**
+ * Install with `content` naming services: every one named is installed, `z` (left out) is not, and objects of other
+ * types the install left are judged where the preview says the named ones depend on nothing. Answers what it left.
+ */
+async function installNamed(
+  ctx: OpsContext,
+  c: Candidate,
+  named: Entry[],
+  z: Entry | undefined,
+  prefix: string,
+  track: Track,
+): Promise<Record<string, string[]>> {
   const ids = named.map((e) => e.id);
   const ex = await install(ctx, c.pack, onlyThese(ids, { prefix, resolution: 'skip' }));
   const swept = await sweep(ctx, track);
@@ -683,6 +701,7 @@ async function installNamed(ctx: OpsContext, c: Candidate, prefix: string, track
       expected: 'none',
       actual: zThere ? `${z!.id}, which content did not name` : compact(stray),
     });
+  return swept;
 }
 
 export const installContent: OpsCheck = {
@@ -697,9 +716,9 @@ export const installContent: OpsCheck = {
     need(all.length, 'the library lists no content pack whose preview answers');
     const prefix = `${ctx.options.runTag} `;
     const track = tracker(ctx);
-    const two = all.find((c) => c.free.length >= 2);
+    const two = all.find((c) => c.free.length >= 3) ?? all.find((c) => c.free.length >= 2);
     if (!two) ctx.untested('OPS-CP-INSTALL-CONTENT', 'no content pack has two services that are not installed yet');
-    else await installNamed(ctx, two, prefix, track);
+    else await installNamedSets(ctx, two, prefix, track);
 
     // Without content: the pack with the fewest objects this API cannot remove, then the fewest objects.
     const cost = (c: Candidate) =>

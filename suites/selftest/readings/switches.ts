@@ -38,7 +38,7 @@ export interface Switch {
 
 /** The switches that are no variant of one API: readings every API's reference can take. */
 const SHARED: Record<string, Switch> = {
-  lag: { wrap: (inner) => laggingReads(inner, LAG_MS), settings: { settleS: 0.5, concurrency: 4 } },
+  lag: { wrap: (inner) => laggingReads(inner, LAG_MS), settings: { settleS: 1, concurrency: 4 } },
   'refusals-200': { wrap: refusalsIn200 },
 };
 
