@@ -11,6 +11,16 @@ import type { OpsRequirementId } from './requirements.gen';
 import type { OpsState } from './state';
 
 export type { OpsRequirementId };
+
+/** The rules of the shared query parameters ("list and bulk-delete endpoints"), one per parameter. */
+export const SHARED_QUERY: OpsRequirementId[] = [
+  'OPS-QUERY-SORT-KEY',
+  'OPS-QUERY-SORT-DIR',
+  'OPS-QUERY-LIMIT',
+  'OPS-QUERY-OFFSET',
+  'OPS-QUERY-FIELDS',
+  'OPS-QUERY-FILTER',
+];
 /**
  * An ops check: its client types each success body as the document does (bodies of many object types share one
  * operation), and it names only the API's own shared state (`OpsState`) and the requirement ids of its catalogue.

@@ -6,7 +6,7 @@ import { word } from '../arbitraries/values';
 import { compact } from '../../core/expect';
 import { asDoc, isDoc } from '../../core/json';
 import { need, Unmet } from '../../core/precondition';
-import { ok, same, tagged, type Doc, type OpsCheck, type OpsContext, type OpsRequirementId } from '../support';
+import { ok, same, SHARED_QUERY, tagged, type Doc, type OpsCheck, type OpsContext, type OpsRequirementId } from '../support';
 
 const ICON_FIELDS = ['_key', 'title', 'svg_path', 'default_width', 'default_height', 'category'];
 const SIZES = ['default_width', 'default_height'];
@@ -342,16 +342,7 @@ function misreadPage(got: string[], orders: string[][], p: IconQuery): OpsRequir
   return 'OPS-QUERY-SORT-KEY';
 }
 
-const LIST_PARAMETERS: OpsRequirementId[] = [
-  'OPS-ICON-LIST',
-  'OPS-ICON-CATEGORY-FILTER',
-  'OPS-QUERY-SORT-KEY',
-  'OPS-QUERY-SORT-DIR',
-  'OPS-QUERY-LIMIT',
-  'OPS-QUERY-OFFSET',
-  'OPS-QUERY-FIELDS',
-  'OPS-QUERY-FILTER',
-];
+const LIST_PARAMETERS: OpsRequirementId[] = ['OPS-ICON-LIST', 'OPS-ICON-CATEGORY-FILTER', ...SHARED_QUERY];
 
 /** The rules a case could have broken: those of the parameters it sent (an offset of 0 skips nothing). */
 const sentRules = (p: IconQuery): OpsRequirementId[] => [

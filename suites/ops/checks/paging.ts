@@ -20,6 +20,7 @@ import {
   type Doc,
   type OpsCheck,
   type OpsContext,
+  SHARED_QUERY,
 } from '../support';
 
 const SIZE = 5;
@@ -86,17 +87,7 @@ export const sortAndPage: OpsCheck = {
   id: 'ops.query.sort-and-page',
   title:
     'Paging with limit and offset through a filtered list sorted by sort_key and sort_dir (1 ascending, 0 descending), with or without fields, MUST yield the sorted selection, without duplicates or gaps',
-  requirements: [
-    'OPS-QUERY-SORT-KEY',
-    'OPS-QUERY-SORT-DIR',
-    'OPS-QUERY-LIMIT',
-    'OPS-QUERY-OFFSET',
-    'OPS-QUERY-FIELDS',
-    'OPS-QUERY-FILTER',
-    'OPS-FILTER-EQUALITY',
-    'OPS-FILTER-NE',
-    'OPS-FILTER-REGEX',
-  ],
+  requirements: [...SHARED_QUERY, 'OPS-FILTER-EQUALITY', 'OPS-FILTER-NE', 'OPS-FILTER-REGEX'],
   // Its rows of these collections would go with a DELETE by filter that ignores the filter (the cleanup of
   // ops.query.limit-unset-returns-all, ops.backup.default-survives-bulk-delete), so it never runs beside those.
   uses: statesOf(QUERYABLE),
