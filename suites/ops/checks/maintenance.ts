@@ -62,11 +62,12 @@ const timesOf = (d: Doc | undefined, start: number, end: number) =>
     ? { start_time: start, end_time: end }
     : { start_time: d?.start_time, end_time: d?.end_time };
 /**
- * "epoch seconds (number, may be fractional)": a fractional time is a value the field holds, so it reads back as the
- * number written. Numerically: a numeric string is the same time (its type is OPS-MW-FIELD-TYPES').
+ * "epoch seconds (number, may be fractional)": a fractional time is a value the field holds, so its fraction reads
+ * back. How finely is not stated: a time kept to the millisecond (every fraction written here is whole milliseconds)
+ * is the time written. Numerically: a numeric string is the same time (its type is OPS-MW-FIELD-TYPES').
  */
 const exactTime = (read: unknown, sent: number) =>
-  (typeof read === 'number' || (typeof read === 'string' && read.trim() !== '')) && Number(read) === sent;
+  (typeof read === 'number' || (typeof read === 'string' && read.trim() !== '')) && Math.abs(Number(read) - sent) < 0.0005;
 /** The times of `d` that do not read back as written, described; empty when both do. */
 const inexactTimes = (d: Doc | undefined, start: number, end: number): string[] =>
   (
