@@ -411,15 +411,13 @@ export const stacksFaults: StacksFault[] = [
       STACK.test(req.path) && c.users.some((u) => !u.allowed && keyOf(req) === u.apiKey) ? asItsOwner(inner, c, req) : inner(req),
   },
   {
-    id: 'chosen-version-termination-unset',
-    description: 'a create naming a platformVersion answers a terminationDate that is no date',
+    id: 'chosen-version-termination-before-creation',
+    description: 'a create naming a platformVersion answers a terminationDate a minute before createdAt',
     breaks: ['STK-CREATE-TERMINATION'],
-    // The schema's date-time format fails with it.
-    collateral: ['STK-SCHEMA-SUMMARY'],
     wrap: mapResponse(
       (r, res) =>
         isOp('POST', LIST)(r) && res.status === 202 && typeof (r.body as { platformVersion?: unknown })?.platformVersion === 'string',
-      (res) => eachSummary(res, (s) => (s.terminationDate = 'not scheduled')),
+      (res) => eachSummary(res, (s) => (s.terminationDate = new Date(Date.parse(String(s.createdAt)) - 60_000).toISOString())),
     ),
   },
   {
