@@ -10,6 +10,7 @@ import * as limit from './checks/limit';
 import * as ownership from './checks/ownership';
 import * as read from './checks/read';
 import * as responses from './checks/responses';
+import * as settle from './checks/settle-states';
 import { STACKS_CATALOGUE, STACKS_SPEC } from './paths';
 import { embeddedStacksTarget, STACKS_CREDENTIAL_PROBE, STACKS_OPTIONS, STACK_ROLES, stacksTarget, stacksTargetFromEnv } from './target';
 
@@ -27,6 +28,7 @@ const checks = registry([
   create.chosenVersionIsUsed,
   create.unknownVersionIs400,
   create.malformedBodyIs400,
+  settle.everyVersionSettles,
   read.listAnswers200,
   read.listShowsCreating,
   read.versionsAnswer200,

@@ -59,27 +59,41 @@ export const resultsRestrictedToReadable: OpsCheck = {
   needs: ['readonly'],
   uses: [...statesOf([MAINTENANCE, BACKUP]), 'authoring'],
   async run(ctx) {
-    const team = await createNeeded(ctx, TEAM, 'unreadable team');
     const readers = ['readonly', 'restricted'].filter((r) => ctx.has(r));
-    const blind = new Set<string>();
-    for (const as of readers) if (as === 'restricted' && !ok(await getIn(ctx, TEAM, GLOBAL_TEAM, { as }))) blind.add(as);
-    // Another owner: the restricted user writes objects in a team it reads, which the read-only user may not.
-    const own = ctx.has('restricted')
-      ? rows(await listIn(ctx, TEAM, {}, { as: 'restricted' })).find((t) => typeof t._key === 'string' && t._key !== GLOBAL_TEAM)?._key
-      : undefined;
-    const means: Means = { readers, team: team.key, blind, own: typeof own === 'string' ? own : undefined };
+    // Who cannot read the Global team, and (another owner) a team the restricted user reads and writes objects in.
+    const [team, blind, own] = await Promise.all([
+      createNeeded(ctx, TEAM, 'unreadable team'),
+      ctx.has('restricted') ? getIn(ctx, TEAM, GLOBAL_TEAM, { as: 'restricted' }).then((ex) => !ok(ex)) : false,
+      ctx.has('restricted')
+        ? listIn(ctx, TEAM, {}, { as: 'restricted' }).then(
+            (ex) => rows(ex).find((t) => typeof t._key === 'string' && t._key !== GLOBAL_TEAM)?._key,
+          )
+        : undefined,
+    ]);
+    const means: Means = {
+      readers,
+      team: team.key,
+      blind: new Set(blind ? ['restricted'] : []),
+      own: typeof own === 'string' ? own : undefined,
+    };
     // Each collection's objects are the run's own, so the collections are judged side by side; a window is as
     // readable as the objects it names, so each unreadable window names the unreadable service of its team.
-    const services = judgeCollection(ctx, SERVICE, means).then((hidden) =>
-      judgeCollection(ctx, MAINTENANCE, means, (face) => ({
-        sec_grp_list: [face.group],
-        objects: hidden[face.id] ? [{ object_type: 'service', _key: hidden[face.id] }] : [],
-      })),
-    );
+    const services = await hideIn(ctx, SERVICE, means);
+    const windows = hideIn(ctx, MAINTENANCE, means, (face) => ({
+      sec_grp_list: [face.group],
+      objects: services[face.id] ? [{ object_type: 'service', _key: services[face.id] }] : [],
+    }));
     // count_retirable after the entities: its retirable entities are entities of the run's, which the entity lists count.
-    const entities = judgeCollection(ctx, ENTITY, means).then(() => judgeRetirable(ctx, means));
-    await Promise.all([services, entities, judgeCollection(ctx, BACKUP, means)]);
-    await judgePacks(ctx, means);
+    const entities = hideIn(ctx, ENTITY, means)
+      .then((hidden) => judgeCollection(ctx, ENTITY, means, hidden))
+      .then(() => judgeRetirable(ctx, means));
+    await Promise.all([
+      judgeCollection(ctx, SERVICE, means, services),
+      windows.then((hidden) => judgeCollection(ctx, MAINTENANCE, means, hidden)),
+      entities,
+      hideIn(ctx, BACKUP, means).then((hidden) => judgeCollection(ctx, BACKUP, means, hidden)),
+      judgePacks(ctx, means),
+    ]);
   },
 };
 
@@ -100,33 +114,44 @@ const facesOf = (m: Means): Face[] => [
 const nameOf = (f: Face) =>
   f.id === 'global' ? 'in the global team' : f.id === 'owner' ? "of the restricted user's, in its team" : 'unreadable';
 
+/** An object of `c` in each team of `m` that some reader may not read, created side by side: its key by face. */
+async function hideIn(ctx: OpsContext, c: Collection, m: Means, extra: (face: Face) => Doc = () => ({})) {
+  const made = await Promise.all(
+    facesOf(m).map(async (face) => {
+      const hidden = await createIn(ctx, c, nameOf(face), { sec_grp: face.group, ...extra(face) }, face.by ? { as: face.by } : {});
+      if (!hidden.key)
+        ctx.observe(RESULTS, `could not create a ${c.type} in team ${face.group}${face.by ? ` as ${face.by}` : ''} (${hidden.ex.status})`);
+      return [face.id, hidden] as const;
+    }),
+  );
+  return Object.fromEntries(made.filter(([, h]) => h.key).map(([id, h]) => [id, { ...h, key: h.key! }])) as Record<
+    string,
+    Made & { key: string }
+  >;
+}
+
 /**
- * Lists, gets and counts of `c` against an object of it in each team of `m`, for each reader put to that team; the
- * hidden object's key by team. Untested where no reader was faced with an object it cannot read.
+ * Lists, gets and counts of `c` against its `hidden` object in each team of `m`, for each reader put to that team.
+ * Every pair is judged side by side, as the judging only reads; the objects each reader can read are written after.
+ * Untested where no reader was faced with an object it cannot read.
  */
-async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, extra: (face: Face) => Doc = () => ({})) {
-  const hiddenBy: Record<string, string> = {};
-  let faced = false;
-  for (const face of facesOf(m)) {
-    const hidden = await createIn(ctx, c, nameOf(face), { sec_grp: face.group, ...extra(face) }, face.by ? { as: face.by } : {});
-    if (!hidden.key) {
-      ctx.observe(RESULTS, `could not create a ${c.type} in team ${face.group}${face.by ? ` as ${face.by}` : ''} (${hidden.ex.status})`);
-      continue;
-    }
-    hiddenBy[face.id] = hidden.key;
-    // One reader after the other: each adds a readable object of the run's to the collection the other lists.
-    for (const as of face.readers) {
-      const definite = face.id === 'global' && c.interface === 'itoa_interface';
-      if (await judgeReader(ctx, c, { as, hidden: { ...hidden, key: hidden.key }, definite })) faced = true;
-    }
-  }
-  if (!faced)
+async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, hidden: Record<string, Made & { key: string }>) {
+  const pairs = facesOf(m).flatMap((face) => (hidden[face.id] ? face.readers.map((as) => ({ face, as, made: hidden[face.id]! })) : []));
+  const faced = await Promise.all(
+    pairs.map(({ face, as, made }) =>
+      judgeReader(ctx, c, { as, hidden: made, definite: face.id === 'global' && c.interface === 'itoa_interface' }).then((f) =>
+        f ? as : undefined,
+      ),
+    ),
+  );
+  const readersFaced = [...new Set(faced.filter((as) => as !== undefined))];
+  if (readersFaced.length) await judgeReadableListed(ctx, c, readersFaced);
+  else
     for (const req of countReflectsAccess(c) ? [RESULTS, COUNTS] : [RESULTS])
       ctx.untested(
         req,
         `${c.type}: no reader was faced with an object it cannot read (each read the run's objects in its teams by key, and none is kept from the Global team)`,
       );
-  return hiddenBy;
 }
 
 /**
@@ -138,8 +163,7 @@ async function judgeReader(ctx: OpsContext, c: Collection, f: Facing): Promise<b
   const filter = ownFilter(ctx);
   // The administrator's list before and after the reader's: other checks of the run write objects meanwhile, and a row
   // the reader lists that the administrator lists at neither moment is not the run's to show.
-  const probe = await getIn(ctx, c, hidden.key, { as });
-  const before = await listIn(ctx, c, { filter });
+  const [probe, before] = await Promise.all([getIn(ctx, c, hidden.key, { as }), listIn(ctx, c, { filter })]);
   const list = await listIn(ctx, c, { filter }, { as });
   const after = await listIn(ctx, c, { filter });
   const admin = new Set([...keys(rows(before)), ...keys(rows(after))]);
@@ -171,7 +195,6 @@ async function judgeReader(ctx: OpsContext, c: Collection, f: Facing): Promise<b
       list,
     );
   await judgeCount(ctx, c, as, mine, rows(after).length, ok(list), true);
-  await judgeReadableListed(ctx, c, as);
   return true;
 }
 
@@ -205,41 +228,48 @@ async function judgeCount(ctx: OpsContext, c: Collection, as: string, mine: stri
   if (faced && countReflectsAccess(c)) await assertWholeCount(ctx, c, req, `rows of the ${as} list`, { as });
 }
 
-/** The other way: an object of the run's in the default group that `as` reads by key is in its list. */
-async function judgeReadableListed(ctx: OpsContext, c: Collection, as: string) {
+/** The other way: an object of the run's in the default group that a reader reads by key is in its list. */
+async function judgeReadableListed(ctx: OpsContext, c: Collection, readers: string[]) {
   const open = await createIn(ctx, c, 'readable', c === MAINTENANCE ? { objects: [] } : {});
-  if (open.key && ok(await getIn(ctx, c, open.key, { as })))
-    ctx.expect.contains(
-      RESULTS,
-      `the ${as} list of ${c.type} filtered by its title, against ${open.key} it reads by key`,
-      keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as }))),
-      open.key,
-    );
+  if (!open.key) return;
+  const key = open.key;
+  await Promise.all(
+    readers.map(async (as) => {
+      if (!ok(await getIn(ctx, c, key, { as }))) return;
+      ctx.expect.contains(
+        RESULTS,
+        `the ${as} list of ${c.type} filtered by its title, against ${key} it reads by key`,
+        keys(rows(await listIn(ctx, c, { filter: JSON.stringify({ title: open.body.title }) }, { as }))),
+        key,
+      );
+    }),
+  );
 }
 
 /** Lists beyond the core interface's object lists too: count_retirable leaves out a retirable entity the caller cannot read. */
 async function judgeRetirable(ctx: OpsContext, m: Means): Promise<void> {
-  for (const face of facesOf(m)) {
-    const group = face.group;
-    const retirable = await createIn(
-      ctx,
-      ENTITY,
-      `${nameOf(face)} retirable`,
-      { sec_grp: group, retirable: 1 },
-      face.by ? { as: face.by } : {},
+  await Promise.all(facesOf(m).map((face) => judgeRetirableFace(ctx, face)));
+}
+
+async function judgeRetirableFace(ctx: OpsContext, face: Face): Promise<void> {
+  const retirable = await createIn(
+    ctx,
+    ENTITY,
+    `${nameOf(face)} retirable`,
+    { sec_grp: face.group, retirable: 1 },
+    face.by ? { as: face.by } : {},
+  );
+  if (!retirable.key) return;
+  for (const as of face.readers) {
+    if (face.id !== 'global' && ok(await getIn(ctx, ENTITY, retirable.key, { as }))) continue;
+    const listed = await ctx.http.send('entityCountRetirable', { as });
+    ctx.expect.absent(
+      RESULTS,
+      `keys count_retirable lists to the ${as} caller, against the retirable ${retirable.key} ${face.id === 'global' ? 'in the Global team' : 'in a team not granted to it'} it cannot read`,
+      keys(rows(listed)),
+      retirable.key,
+      listed,
     );
-    if (!retirable.key) continue;
-    for (const as of face.readers) {
-      if (face.id !== 'global' && ok(await getIn(ctx, ENTITY, retirable.key, { as }))) continue;
-      const listed = await ctx.http.send('entityCountRetirable', { as });
-      ctx.expect.absent(
-        RESULTS,
-        `keys count_retirable lists to the ${as} caller, against the retirable ${retirable.key} ${face.id === 'global' ? 'in the Global team' : 'in a team not granted to it'} it cannot read`,
-        keys(rows(listed)),
-        retirable.key,
-        listed,
-      );
-    }
   }
 }
 
@@ -250,8 +280,12 @@ async function judgeRetirable(ctx: OpsContext, m: Means): Promise<void> {
  */
 async function judgePacks(ctx: OpsContext, m: Means): Promise<void> {
   let faced = false;
-  for (const face of facesOf(m).filter((f) => !f.by)) {
-    const made = await createPack(ctx, `${nameOf(face)} pack`, { sec_grp: face.group });
+  const packs = await Promise.all(
+    facesOf(m)
+      .filter((f) => !f.by)
+      .map(async (face) => ({ face, made: await createPack(ctx, `${nameOf(face)} pack`, { sec_grp: face.group }) })),
+  );
+  for (const { face, made } of packs) {
     if (!made.key) continue;
     for (const as of face.readers) {
       const probe = await ctx.http.send('cpAuthGet', { as, params: { content_pack_id: made.key } });

@@ -169,6 +169,13 @@ const EVENT_GROUPS: Record<string, string> = {
 /** The one of them the document shows a list for: `correlation_search` is a seen type of event_management_interface. */
 const READABLE_EVENT_TYPE = 'correlation_search';
 const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
+/**
+ * Whether an installed object is enabled, by the field it shows it in: the document names no field of a correlation
+ * search, and a saved search's configuration holds `disabled` (the document's action configuration lists it), so either
+ * `enabled` or its inverse `disabled`; undefined where it shows neither.
+ */
+const enabledOf = (d: Doc | undefined): boolean | undefined =>
+  d?.enabled !== undefined ? isOn(d.enabled) : d?.disabled !== undefined ? !isOn(d.disabled) : undefined;
 
 export const installEventObjects: OpsCheck = {
   id: 'ops.content-packs.install-event-objects',
@@ -228,15 +235,18 @@ export const installEventObjects: OpsCheck = {
       )
         continue;
       const off = ok(await installPick(ctx, x, { prefix, resolution: 'overwrite' })) ? await read(x) : undefined;
-      if (on?.enabled !== undefined && off?.enabled !== undefined)
+      if (enabledOf(on) !== undefined && enabledOf(off) !== undefined)
         ctx.expect.equal(
           'OPS-CP-INSTALL-ENABLED',
-          `enabled of correlation search ${x.id} installed with enabled=1, then again with it unset`,
-          [isOn(on.enabled), isOn(off.enabled)],
+          `enabled (or the inverse of disabled) of correlation search ${x.id} installed with enabled=1, then again with it unset`,
+          [enabledOf(on), enabledOf(off)],
           [true, false],
         );
       else
-        ctx.observe('OPS-CP-INSTALL-ENABLED', `the installed correlation search shows no enabled field: ${compact(Object.keys(on ?? {}))}`);
+        ctx.observe(
+          'OPS-CP-INSTALL-ENABLED',
+          `the installed correlation search shows no enabled or disabled field: ${compact(Object.keys(on ?? {}))}`,
+        );
       const key = String((off ?? on)?._key);
       const del = await ctx.http.raw('DELETE', emPath(ctx, `${x.type}/${encodeURIComponent(key)}`));
       if (!ok(del)) left.push(`${x.type} ${key} (DELETE answered ${del.status})`);

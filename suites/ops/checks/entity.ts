@@ -42,7 +42,23 @@ async function serviceWithEntities(ctx: OpsContext, n: number, extra: Doc = {}, 
     throw new Unmet(
       `the entities ${unlinked.join(', ')} are not seen linked to the service ${service} (by services._key nor in their services)`,
     );
-  return { service, entities, entity };
+  return { service, entities, entity, memberOf };
+}
+
+type MemberOf = Awaited<ReturnType<typeof serviceWithEntities>>['memberOf'];
+
+/** An entity that is a member of both services, or undefined where the server does not link it to both. */
+async function memberOfBoth(ctx: OpsContext, x: MemberOf, y: MemberOf, services: string[]): Promise<string | undefined> {
+  const aliases = [...x.cf_member, ...y.cf_member];
+  const made = await createIn(ctx, ENTITY, 'Retire Entity of both', {
+    services: [...x.services, ...y.services],
+    identifier: { fields: ['cf_member'], values: aliases },
+    cf_member: aliases,
+  });
+  if (!made.key) return undefined;
+  const key = made.key;
+  const linked = await membership(ctx, services, [key]);
+  return services.every((s) => linked[s]?.includes(key)) ? key : undefined;
 }
 
 /** Entities linked to the service, by a filter on `services._key` or by the `services` of each candidate's read. */
@@ -72,19 +88,22 @@ export const retireAndRestore: OpsCheck = {
     const [a, c] = one.entities;
     const [b] = two.entities;
     const services = [one.service, two.service];
-    const all = [a, b, c];
-    const retire = await ctx.http.send('entityRetire', { body: { data: [a, b] } });
+    // "un-links them from their services": an entity of both services too, where the server links it to both.
+    const d = await memberOfBoth(ctx, one.memberOf, two.memberOf, services);
+    const listed = d ? [a, b, d] : [a, b];
+    const all = [...listed, c];
+    const retire = await ctx.http.send('entityRetire', { body: { data: listed } });
     const retired = Array.isArray(retire.json) ? retire.json.map(String) : [];
     ctx.expect.that(
       'OPS-ENTITY-RETIRE',
-      `retire of ${a} and ${b}`,
-      ok(retire) && retired.includes(a) && retired.includes(b) && !retired.includes(c),
-      { expected: `a success naming ${a} and ${b}, not ${c}`, actual: `${retire.status} ${retire.text.slice(0, 160)}` },
+      `retire of ${listed.join(', ')}`,
+      ok(retire) && listed.every((k) => retired.includes(k)) && !retired.includes(c),
+      { expected: `a success naming ${listed.join(', ')}, not ${c}`, actual: `${retire.status} ${retire.text.slice(0, 160)}` },
       retire,
     );
     ctx.expect.equal(
       'OPS-ENTITY-RETIRE',
-      `the members of services ${one.service} and ${two.service} after retiring ${a} and ${b} (${c} not listed)`,
+      `the members of services ${one.service} and ${two.service} after retiring ${listed.join(', ')} (${c} not listed)`,
       await membership(ctx, services, all),
       { [one.service]: [c], [two.service]: [] },
     );
@@ -96,19 +115,19 @@ export const retireAndRestore: OpsCheck = {
       `a retired entity reads ${read.status} with services ${JSON.stringify(read.json?.services)} and ${fields.length ? fields.map((f) => `${f}=${JSON.stringify(entity[f])}`).join(', ') : 'no field naming retirement'}`,
     );
 
-    const restore = await ctx.http.send('entityRestore', { body: { data: [a, b] } });
+    const restore = await ctx.http.send('entityRestore', { body: { data: listed } });
     ctx.expect.that(
       'OPS-ENTITY-RESTORE',
-      `restore of ${a} and ${b}`,
-      ok(restore) && restore.text.includes(a) && restore.text.includes(b),
-      { expected: `a success naming ${a} and ${b}`, actual: `${restore.status} ${restore.text.slice(0, 160)}` },
+      `restore of ${listed.join(', ')}`,
+      ok(restore) && listed.every((k) => restore.text.includes(k)),
+      { expected: `a success naming ${listed.join(', ')}`, actual: `${restore.status} ${restore.text.slice(0, 160)}` },
       restore,
     );
     ctx.expect.equal(
       'OPS-ENTITY-RESTORE',
-      `the members of services ${one.service} and ${two.service} after restoring ${a} and ${b}`,
+      `the members of services ${one.service} and ${two.service} after restoring ${listed.join(', ')}`,
       await membership(ctx, services, all),
-      { [one.service]: [a, c].sort(), [two.service]: [b] },
+      { [one.service]: [a, c, ...(d ? [d] : [])].sort(), [two.service]: [b, ...(d ? [d] : [])].sort() },
     );
 
     // An entity that belonged to no service comes back with none (services entries are {_key, title} links).

@@ -359,6 +359,20 @@ export const stacksFaults: StacksFault[] = [
     ),
   },
   {
+    id: 'unreleased-stack-settles-failed',
+    description: 'get reports a provisioned stack of an unreleased version as FAILED, a state outside StackState (create and list say RUNNING)',
+    breaks: ['STK-SCHEMA-STATE'],
+    wrap: (inner, c) =>
+      mapResponse(
+        (r, res) => isOp('GET', STACK)(r) && res.status === 200,
+        (res) =>
+          eachSummary(res, (s) => {
+            const v = c.versions.find((x) => x.buildVersion === s.platformVersion);
+            if (v?.status === 'unreleased' && s.state !== 'CREATING') s.state = 'FAILED';
+          }),
+      )(inner),
+  },
+  {
     id: 'last-listed-version-refused',
     description: 'the last version the list gives, a released one, is refused at create as unknown',
     breaks: ['STK-VERSIONS-SELECTABLE'],

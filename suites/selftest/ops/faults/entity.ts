@@ -48,6 +48,21 @@ export const entityFaults: OpsFault[] = [
     },
   },
   {
+    id: 'retire-unlinks-first-service-only',
+    description: 'entity/retire un-links each entity from the first of its services only, leaving it linked to the others',
+    breaks: ['OPS-ENTITY-RETIRE'],
+    only: ['ops.entity.retire-restore'],
+    wrap: (inner) => async (req) => {
+      if (!isAction('POST', 'retire')(req)) return inner(req);
+      const before = new Map<string, unknown>();
+      for (const k of named(req)) before.set(k, ((await call(inner, req, 'GET', [k])).body as Doc | undefined)?.services);
+      const res = await inner(req);
+      if (ok(res))
+        for (const [k, services] of before) if (Array.isArray(services) && services.length > 1) await setServices(inner, req, k, services.slice(1));
+      return res;
+    },
+  },
+  {
     id: 'retire-answers-nothing',
     description: 'entity/retire retires the entities but answers an empty array',
     breaks: ['OPS-ENTITY-RETIRE'],

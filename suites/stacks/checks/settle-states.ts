@@ -1,0 +1,53 @@
+import { compact } from '../../core/expect';
+import { createStack, deleteStack, listVersions, pollStack, stacksOf, stateOf, type StacksCheck } from '../support';
+
+/** "`CREATING`, `RUNNING`, `STOPPING`, `ERROR`": the StackState values. */
+const STATES: readonly unknown[] = ['CREATING', 'RUNNING', 'STOPPING', 'ERROR'];
+
+export const everyVersionSettles: StacksCheck = {
+  id: 'stacks.states.every-version-settles',
+  title:
+    'The state get and list report for a stack of each listed version, once it is no longer CREATING, MUST be a StackState value: RUNNING, ERROR or STOPPING among them',
+  requirements: ['STK-SCHEMA-STATE'],
+  // Its stacks count against the caller's limit; it holds one at a time, and looks only at its own.
+  uses: ['stack-quota'],
+  async run(ctx) {
+    // A stack may settle in any state, ERROR included, and which version ends where is not said: each listed version
+    // is provisioned, unreleased ones first, within one readiness budget for the whole check.
+    const versions = (await listVersions(ctx))
+      .filter((v, i, all) => typeof v.buildVersion === 'string' && all.findIndex((w) => w.buildVersion === v.buildVersion) === i)
+      .sort((a, b) => Number(a.status === 'released') - Number(b.status === 'released'));
+    const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
+    const unsettled: string[] = [];
+    for (const v of versions) {
+      const left = (deadline - Date.now()) / 1000;
+      if (left <= 0) {
+        unsettled.push(`${v.buildVersion} (not tried: the readiness budget was spent)`);
+        continue;
+      }
+      const created = await createStack(ctx, { platformVersion: v.buildVersion });
+      if (created.status !== 202) continue;
+      const id = created.json!.id;
+      const { ex, reached } = await pollStack(ctx, id, (e) => e.status !== 200 || stateOf(e) !== 'CREATING', left);
+      if (!reached || ex.status !== 200) unsettled.push(`${v.buildVersion} (${ex.status === 200 ? 'still CREATING' : `get ${ex.status}`})`);
+      else {
+        const list = await ctx.http.send('listStacks');
+        const entry = stacksOf(list).find((s) => s.id === id);
+        for (const [where, state, evidence] of [
+          ['get', stateOf(ex), ex],
+          ['list', entry?.state, list],
+        ] as const)
+          if (where === 'get' || entry)
+            ctx.expect.that(
+              'STK-SCHEMA-STATE',
+              `the state ${where} reports for a stack of ${v.buildVersion} once it left CREATING`,
+              STATES.includes(state),
+              { expected: STATES.join(', '), actual: compact(state) },
+              evidence,
+            );
+      }
+      await deleteStack(ctx, created);
+    }
+    if (unsettled.length) ctx.observe('STK-SCHEMA-STATE', `stacks not seen out of CREATING: ${unsettled.join('; ')}`);
+  },
+};
