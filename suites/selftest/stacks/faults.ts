@@ -360,7 +360,8 @@ export const stacksFaults: StacksFault[] = [
   },
   {
     id: 'unreleased-stack-settles-failed',
-    description: 'get reports a provisioned stack of an unreleased version as FAILED, a state outside StackState (create and list say RUNNING)',
+    description:
+      'get reports a provisioned stack of an unreleased version as FAILED, a state outside StackState (create and list say RUNNING)',
     breaks: ['STK-SCHEMA-STATE'],
     wrap: (inner, c) =>
       mapResponse(

@@ -58,7 +58,8 @@ export const entityFaults: OpsFault[] = [
       for (const k of named(req)) before.set(k, ((await call(inner, req, 'GET', [k])).body as Doc | undefined)?.services);
       const res = await inner(req);
       if (ok(res))
-        for (const [k, services] of before) if (Array.isArray(services) && services.length > 1) await setServices(inner, req, k, services.slice(1));
+        for (const [k, services] of before)
+          if (Array.isArray(services) && services.length > 1) await setServices(inner, req, k, services.slice(1));
       return res;
     },
   },
