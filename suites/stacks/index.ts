@@ -28,7 +28,7 @@ const checks = registry([
   create.chosenVersionIsUsed,
   create.unknownVersionIs400,
   create.malformedBodyIs400,
-  settle.everyVersionSettles,
+  settle.unreleasedSettles,
   read.listAnswers200,
   read.listShowsCreating,
   read.versionsAnswer200,
