@@ -130,7 +130,7 @@ function parseSeconds(raw: string, from: string, max: number): number {
  */
 export const DEPLOYMENT_SETTLE_S = 3;
 /** Checks in flight against a deployment unless --concurrency says otherwise. */
-export const DEPLOYMENT_CONCURRENCY = 10;
+export const DEPLOYMENT_CONCURRENCY = 16;
 /** The most --concurrency takes: each check in flight may hold a request open, and each request a socket. */
 export const MAX_CONCURRENCY = 64;
 
