@@ -81,7 +81,7 @@ export const resultsRestrictedToReadable: OpsCheck = {
     const services = await hideIn(ctx, SERVICE, means);
     const windows = hideIn(ctx, MAINTENANCE, means, (face) => ({
       sec_grp_list: [face.group],
-      objects: services[face.id] ? [{ object_type: 'service', _key: services[face.id] }] : [],
+      objects: services[face.id] ? [{ object_type: 'service', _key: services[face.id]!.key }] : [],
     }));
     // count_retirable after the entities: its retirable entities are entities of the run's, which the entity lists count.
     const entities = hideIn(ctx, ENTITY, means)
