@@ -32,36 +32,37 @@ function call(inner: ApiHandler, req: ApiRequest, method: string, parts: string[
 const setServices = (inner: ApiHandler, req: ApiRequest, key: string, services: unknown) =>
   call(inner, req, 'POST', [key], { is_partial_data: '1' }, { services });
 
+/** A retire after which each listed entity is linked again to `kept` of the services it had (none where undefined). */
+const relinkAfterRetire =
+  (kept: (services: unknown[]) => unknown[] | undefined) =>
+  (inner: ApiHandler): ApiHandler =>
+  async (req) => {
+    if (!isAction('POST', 'retire')(req)) return inner(req);
+    const before = new Map<string, unknown>();
+    for (const k of named(req)) before.set(k, ((await call(inner, req, 'GET', [k])).body as Doc | undefined)?.services);
+    const res = await inner(req);
+    if (ok(res))
+      for (const [k, services] of before) {
+        const again = Array.isArray(services) ? kept(services) : undefined;
+        if (again) await setServices(inner, req, k, again);
+      }
+    return res;
+  };
+
 export const entityFaults: OpsFault[] = [
   {
     id: 'retire-keeps-service-links',
     description: 'entity/retire marks the entities retired but leaves them linked to their services',
     breaks: ['OPS-ENTITY-RETIRE'],
     only: ['ops.entity.retire-restore'],
-    wrap: (inner) => async (req) => {
-      if (!isAction('POST', 'retire')(req)) return inner(req);
-      const before = new Map<string, unknown>();
-      for (const k of named(req)) before.set(k, ((await call(inner, req, 'GET', [k])).body as Doc | undefined)?.services);
-      const res = await inner(req);
-      if (ok(res)) for (const [k, services] of before) if (Array.isArray(services)) await setServices(inner, req, k, services);
-      return res;
-    },
+    wrap: relinkAfterRetire((services) => services),
   },
   {
     id: 'retire-unlinks-first-service-only',
     description: 'entity/retire un-links each entity from the first of its services only, leaving it linked to the others',
     breaks: ['OPS-ENTITY-RETIRE'],
     only: ['ops.entity.retire-restore'],
-    wrap: (inner) => async (req) => {
-      if (!isAction('POST', 'retire')(req)) return inner(req);
-      const before = new Map<string, unknown>();
-      for (const k of named(req)) before.set(k, ((await call(inner, req, 'GET', [k])).body as Doc | undefined)?.services);
-      const res = await inner(req);
-      if (ok(res))
-        for (const [k, services] of before)
-          if (Array.isArray(services) && services.length > 1) await setServices(inner, req, k, services.slice(1));
-      return res;
-    },
+    wrap: relinkAfterRetire((services) => (services.length > 1 ? services.slice(1) : undefined)),
   },
   {
     id: 'retire-answers-nothing',
