@@ -1,7 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Core interface (itoa_interface): generic object CRUD, entity lifecycle, templates, custom threshold windows.
 import {
-  ApiError,
   bad,
   notFound,
   forbidden,
