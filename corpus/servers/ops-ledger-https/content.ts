@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Content pack library (itoa_interface/content_pack) and custom content pack authoring
 // (itoa_interface/content_pack_authorship/content_pack).
 import {
@@ -41,6 +40,14 @@ interface CatObj {
   entitlement?: boolean;
 }
 type Groups = Record<string, CatObj[]>;
+interface PackMeta {
+  id: string;
+  title: string;
+  version: string;
+  author: string;
+  description: string;
+  overview: string;
+}
 
 const GROUP_TARGET: Record<string, string> = {
   services: 'service',
@@ -139,7 +146,7 @@ const CATALOG: Record<string, Groups> = {
     services: [o('svc-cp-aws-compute', 'Cloud Compute', 'Compute fleet', { kpis: [] })],
   },
 };
-const PACK_META: Rec[] = [
+const PACK_META: PackMeta[] = [
   {
     id: 'DA-ops-CP-unix-dashboards',
     title: 'Monitoring Unix and Linux',
@@ -166,7 +173,7 @@ const PACK_META: Rec[] = [
   },
 ];
 // apps that are on disk and can be synchronised in by refresh
-const ON_DISK_APPS: Rec[] = [
+const ON_DISK_APPS: PackMeta[] = [
   {
     id: 'DA-ops-CP-microsoft-exchange',
     title: 'Monitoring Microsoft Exchange',
@@ -187,7 +194,7 @@ const ON_DISK_APPS: Rec[] = [
 const LIBRARY_FAILURES: Rec[] = [
   { id: 'DA-ops-CP-broken-sample', title: 'Broken Sample Pack', error: 'Failed to load content pack manifest: missing "version".' },
 ];
-function libEntry(m: Rec): Rec {
+function libEntry(m: PackMeta): Rec {
   return {
     id: m.id,
     title: m.title,
@@ -269,17 +276,17 @@ function install(ctx: Ctx, pack: Rec): Resp {
     if (Array.isArray(content)) {
       if (content.length) {
         selected = {};
-        for (const g of Object.keys(CATALOG[pack.id] || {})) selected[g] = new Set(content.map(String));
+        for (const g of Object.keys(CATALOG[pack.id as string] || {})) selected[g] = new Set(content.map(String));
       }
     } else if (isObj(content)) {
       const entries = Object.entries(content);
       if (entries.some(([, v]) => !Array.isArray(v))) throw bad('Each value of "content" must be an array of object identifiers.');
-      if (entries.some(([, v]) => (v as any[]).length)) {
+      if (entries.some(([, v]) => (v as unknown[]).length)) {
         selected = {};
         for (const [t, ids] of entries) {
           const g = TYPE_TO_GROUP[t] || (GROUP_TARGET[t] ? t : undefined);
           if (!g) throw bad(`Unknown object type "${t}" in "content".`);
-          selected[g] = new Set([...(selected[g] || []), ...(ids as any[]).map(String)]);
+          selected[g] = new Set([...(selected[g] || []), ...(ids as unknown[]).map(String)]);
         }
       }
     } else throw bad('Parameter "content" must map object-type names to arrays of identifiers.');
@@ -290,7 +297,7 @@ function install(ctx: Ctx, pack: Rec): Resp {
   const failure: Rec[] = [];
   const ss = { action_performed: 'enable', success: [] as string[], failure: [] as Rec[] };
   let hasSaved = false;
-  const groups = CATALOG[pack.id] || {};
+  const groups: Groups = CATALOG[pack.id as string] || {};
   for (const [g, objs] of Object.entries(groups)) {
     const done: Rec[] = [];
     for (const x of objs) {
@@ -334,13 +341,13 @@ function install(ctx: Ctx, pack: Rec): Resp {
         source_content_pack: pack.id,
         source_content_pack_version: pack.version,
       };
-      rec.identifying_name = rec.title.toLowerCase();
+      rec.identifying_name = (rec.title as string).toLowerCase();
       if (g === 'services') {
         rec.enabled = enabled ? 1 : 0;
         rec.entity_rules = rec.entity_rules || [];
         rec.services_depends_on = rec.services_depends_on || [];
         rec.base_service_template_id = '';
-        rec.kpis = (rec.kpis || []).map((k: Rec) => ({
+        rec.kpis = ((rec.kpis || []) as Rec[]).map((k: Rec) => ({
           ...k,
           service_id: x.id,
           backfill_enabled: backfill,
@@ -357,7 +364,7 @@ function install(ctx: Ctx, pack: Rec): Resp {
     if (done.length) success.push({ [g]: done });
   }
   const installed: string[] = Array.isArray(pack.installed_versions) ? pack.installed_versions : [];
-  if (!installed.includes(pack.version)) pack.installed_versions = [...installed, pack.version];
+  if (!installed.includes(pack.version as string)) pack.installed_versions = [...installed, pack.version];
   const res: Rec = { success, failure };
   if (hasSaved) res.saved_searches = ss;
   return ok(res);
@@ -417,7 +424,7 @@ function lookupTitle(db: DB, type: string, id: string): string {
   const r = db.get(c)?.get(id);
   return r && typeof r.title === 'string' ? r.title : id;
 }
-function normIdMap(v: any, field: string, allowed: string[] | null): Record<string, string[]> {
+function normIdMap(v: unknown, field: string, allowed: string[] | null): Record<string, string[]> {
   if (v === undefined || v === null) return {};
   if (!isObj(v)) throw bad(`Field "${field}" must be an object.`);
   const out: Record<string, string[]> = {};
@@ -431,7 +438,7 @@ function normIdMap(v: any, field: string, allowed: string[] | null): Record<stri
   }
   return out;
 }
-function validateCp(body: any, existing?: Rec): Rec {
+function validateCp(body: unknown, existing?: Rec): Rec {
   if (!isObj(body)) throw bad('The payload must be a JSON object.');
   if (typeof body.title !== 'string' || !body.title.trim()) throw bad('Required field "title" is missing or empty.');
   for (const f of ['description', 'overview', 'cp_version']) {
@@ -455,7 +462,7 @@ function validateCp(body: any, existing?: Rec): Rec {
   };
   let status = existing ? existing.status : 'Draft';
   if (existing && body.status !== undefined) {
-    if (!CP_STATUSES.includes(body.status)) throw bad(`Field "status" must be one of ${CP_STATUSES.join(', ')}.`);
+    if (!CP_STATUSES.includes(body.status as string)) throw bad(`Field "status" must be one of ${CP_STATUSES.join(', ')}.`);
     status = body.status;
   }
   const rec: Rec = {
@@ -482,7 +489,7 @@ function validateCp(body: any, existing?: Rec): Rec {
 }
 function cpSingle(db: DB, r: Rec): Rec {
   const out = clone(r);
-  const ops: Rec = {};
+  const ops: Record<string, Record<string, string>> = {};
   for (const [t, ids] of Object.entries(r.ops_objects || {})) {
     ops[t] = {};
     for (const id of ids as string[]) ops[t][id] = lookupTitle(db, t, id);
@@ -515,10 +522,10 @@ function cpList(ctx: Ctx): Resp {
     r.map((x) => {
       if (fields) return project(x, fields);
       const out = clone(x);
-      out.icon = x.metadata?.icon ?? null;
-      out.ops_objects_counts = Object.fromEntries(Object.entries(x.ops_objects || {}).map(([t, ids]) => [t, (ids as any[]).length]));
+      out.icon = (x.metadata as Rec | undefined)?.icon ?? null;
+      out.ops_objects_counts = Object.fromEntries(Object.entries(x.ops_objects || {}).map(([t, ids]) => [t, (ids as unknown[]).length]));
       out.platform_objects_counts = Object.fromEntries(
-        Object.entries(x.platform_objects || {}).map(([t, ids]) => [t, (ids as any[]).length]),
+        Object.entries(x.platform_objects || {}).map(([t, ids]) => [t, (ids as unknown[]).length]),
       );
       return out;
     }),
@@ -536,7 +543,7 @@ function authoringRoute(ctx: Ctx, p: string[]): Resp {
       const rec = validateCp(ctx.body());
       rec._key = uuid();
       rec.create_time = rec.mod_time;
-      c.set(rec._key, rec);
+      c.set(rec._key as string, rec);
       return ok({ _key: rec._key });
     }
     throw notAllowed(`Method ${m} is not supported on content_pack.`);

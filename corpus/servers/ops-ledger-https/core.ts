@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Core interface (itoa_interface): generic object CRUD, entity lifecycle, templates, custom threshold windows.
 import {
   bad,
@@ -37,14 +36,14 @@ export interface Ctx {
   parts: string[];
   q: URLSearchParams;
   user: User;
-  body: () => any; // parsed JSON body (undefined when empty); throws 400 when not JSON
+  body: () => unknown; // parsed JSON body (undefined when empty); throws 400 when not JSON
   db: DB; // read snapshot for GET, current state otherwise
 }
 export interface Resp {
   status: number;
-  body?: any; // undefined => empty body
+  body?: unknown; // undefined => empty body
 }
-export const ok = (body?: any, status = 200): Resp => ({ status, body });
+export const ok = (body?: unknown, status = 200): Resp => ({ status, body });
 
 const CORE_TYPES = [
   'team',
@@ -67,13 +66,13 @@ const ALL_TYPES = [...CORE_TYPES, ...EXTRA_TYPES];
 
 // ---------------------------------------------------------------- access
 function readable(u: User, type: string, rec: Rec): boolean {
-  if (type === 'team') return canReadTeam(u, rec._key);
-  return canReadTeam(u, rec.sec_grp || GLOBAL_TEAM);
+  if (type === 'team') return canReadTeam(u, rec._key as string);
+  return canReadTeam(u, (rec.sec_grp as string) || GLOBAL_TEAM);
 }
 function writable(u: User, type: string, rec: Rec): boolean {
   if (!u.write) return false;
   if (type === 'team') return isAdmin(u);
-  return canWriteTeam(u, rec.sec_grp || GLOBAL_TEAM);
+  return canWriteTeam(u, (rec.sec_grp as string) || GLOBAL_TEAM);
 }
 function getReadable(ctx: Ctx, type: string, key: string): Rec {
   const rec = col(ctx.db, type).get(key);
@@ -112,14 +111,14 @@ function requireTitle(body: Rec, type: string) {
   }
 }
 function resolveTeam(ctx: Ctx, type: string, body: Rec, fallback?: string): string {
-  if (type === 'team') return body._key || '';
+  if (type === 'team') return (body._key as string) || '';
   let team = body.sec_grp;
   if (team === undefined || team === null || team === '') team = fallback ?? defaultTeamFor(ctx.user);
   if (typeof team !== 'string') throw bad('Field "sec_grp" must be a string.');
   if (!col(ctx.db, 'team').has(team)) throw bad(`Team "${team}" does not exist.`);
   return team;
 }
-function arr(v: any): string[] {
+function arr(v: unknown): string[] {
   if (v === undefined || v === null) return [];
   return (Array.isArray(v) ? v : [v]).map(String);
 }
@@ -154,7 +153,7 @@ function normalize(ctx: Ctx, type: string, rec: Rec, prev: Rec | undefined) {
   if (type === 'service') {
     if (rec.kpis === undefined) rec.kpis = [];
     if (!Array.isArray(rec.kpis)) throw bad('Field "kpis" must be an array.');
-    rec.kpis = rec.kpis.map((k: any) => {
+    rec.kpis = rec.kpis.map((k: unknown) => {
       if (!isObj(k)) throw bad('Each KPI must be an object.');
       return { ...k, _key: k._key || uuid(), service_id: rec._key };
     });
@@ -195,11 +194,11 @@ function normalize(ctx: Ctx, type: string, rec: Rec, prev: Rec | undefined) {
 }
 
 function store(ctx: Ctx, type: string, rec: Rec) {
-  col(ctx.db, type).set(rec._key, rec);
+  col(ctx.db, type).set(rec._key as string, rec);
 }
 
 /** Create (no existing key) or full overwrite. */
-function createOrReplace(ctx: Ctx, type: string, body: any): Rec {
+function createOrReplace(ctx: Ctx, type: string, body: unknown): Rec {
   requireWrite(ctx.user);
   if (!isObj(body)) throw bad('The payload must be a JSON object that follows the schema of the object type.');
   if (body._key !== undefined && (typeof body._key !== 'string' || body._key === '' || body._key.includes('/'))) {
@@ -215,7 +214,7 @@ function createOrReplace(ctx: Ctx, type: string, body: any): Rec {
     rec.sec_grp = rec._key;
   } else {
     rec.sec_grp = resolveTeam(ctx, type, body);
-    if (!canWriteTeam(ctx.user, rec.sec_grp)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
+    if (!canWriteTeam(ctx.user, rec.sec_grp as string)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
   }
   commonStamp(rec, ctx.user, type);
   normalize(ctx, type, rec, undefined);
@@ -230,8 +229,8 @@ function replace(ctx: Ctx, type: string, existing: Rec, body: Rec): Rec {
   rec._key = existing._key;
   if (type === 'team') rec.sec_grp = existing._key;
   else {
-    rec.sec_grp = resolveTeam(ctx, type, body, existing.sec_grp);
-    if (!canWriteTeam(ctx.user, rec.sec_grp)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
+    rec.sec_grp = resolveTeam(ctx, type, body, existing.sec_grp as string | undefined);
+    if (!canWriteTeam(ctx.user, rec.sec_grp as string)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
   }
   commonStamp(rec, ctx.user, type);
   normalize(ctx, type, rec, existing);
@@ -247,8 +246,8 @@ function partial(ctx: Ctx, type: string, existing: Rec, body: Rec): Rec {
   const rec: Rec = { ...clone(existing), ...clone(body), _key: existing._key };
   if (type === 'team') rec.sec_grp = existing._key;
   else {
-    rec.sec_grp = resolveTeam(ctx, type, rec, existing.sec_grp);
-    if (!canWriteTeam(ctx.user, rec.sec_grp)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
+    rec.sec_grp = resolveTeam(ctx, type, rec, existing.sec_grp as string | undefined);
+    if (!canWriteTeam(ctx.user, rec.sec_grp as string)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
   }
   commonStamp(rec, ctx.user, type);
   if (bug('identifying-name-stale')) rec.identifying_name = oldName;
@@ -270,8 +269,9 @@ function removeObject(ctx: Ctx, type: string, key: string) {
     }
     for (const t of col(ctx.db, 'base_service_template').values()) {
       if (Array.isArray(t.linked_services) && t.linked_services.includes(key)) {
-        t.linked_services = t.linked_services.filter((s: string) => s !== key);
-        t.total_linked_services = t.linked_services.length;
+        const kept = t.linked_services.filter((s: string) => s !== key);
+        t.linked_services = kept;
+        t.total_linked_services = kept.length;
       }
     }
   }
@@ -312,9 +312,9 @@ function templatize(type: string, rec: Rec): Rec {
 }
 
 // ---------------------------------------------------------------- entity lifecycle
-function entityKeys(body: any): string[] {
+function entityKeys(body: unknown): string[] {
   if (!isObj(body) || !Array.isArray(body.data)) throw bad('The payload must be {"data": [<entity key>, ...]}.');
-  if (!body.data.every((k: any) => typeof k === 'string')) throw bad('Every entry of "data" must be an entity key string.');
+  if (!body.data.every((k: unknown) => typeof k === 'string')) throw bad('Every entry of "data" must be an entity key string.');
   return body.data;
 }
 function retireEntity(ctx: Ctx, e: Rec) {
@@ -346,11 +346,15 @@ function retirableSummaries(ctx: Ctx): Rec[] {
       permissions: { user: ctx.user.name, group: { read: true, write: w, delete: w }, read: true, write: w, delete: w },
     });
   }
-  return out.sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+  return out.sort((a, b) => {
+    const ta = a.title as string;
+    const tb = b.title as string;
+    return ta < tb ? -1 : ta > tb ? 1 : 0;
+  });
 }
 
 // ---------------------------------------------------------------- service template linking
-function linkTemplate(ctx: Ctx, svcKey: string, body: any): Resp {
+function linkTemplate(ctx: Ctx, svcKey: string, body: unknown): Resp {
   requireWrite(ctx.user);
   if (!isObj(body) || typeof body._key !== 'string' || !body._key) throw bad('The payload must be {"_key": <template key>}.');
   if (!canReadTeam(ctx.user, GLOBAL_TEAM)) {
@@ -363,22 +367,24 @@ function linkTemplate(ctx: Ctx, svcKey: string, body: any): Resp {
   const cur = Array.isArray(svc.entity_rules) ? svc.entity_rules : [];
   if (bug('template-link-replaces-rules') && cur.length > 0) svc.entity_rules = tplRules;
   else svc.entity_rules = [...cur, ...tplRules];
-  const titles = new Set((svc.kpis || []).map((k: Rec) => k.title));
+  const titles = new Set(((svc.kpis || []) as Rec[]).map((k: Rec) => k.title));
   for (const k of Array.isArray(tpl.kpis) ? tpl.kpis : []) {
     if (titles.has(k.title)) continue;
-    svc.kpis.push({ ...clone(k), _key: uuid(), service_id: svc._key, base_service_template_id: tpl._key });
+    (svc.kpis as Rec[]).push({ ...clone(k), _key: uuid(), service_id: svc._key, base_service_template_id: tpl._key });
   }
   // unlink from previous template
-  const prevT = svc.base_service_template_id && col(ctx.db, 'base_service_template').get(svc.base_service_template_id);
+  const prevT = svc.base_service_template_id ? col(ctx.db, 'base_service_template').get(svc.base_service_template_id as string) : undefined;
   if (prevT && prevT._key !== tpl._key && Array.isArray(prevT.linked_services)) {
-    prevT.linked_services = prevT.linked_services.filter((s: string) => s !== svc._key);
-    prevT.total_linked_services = prevT.linked_services.length;
+    const kept = prevT.linked_services.filter((s: string) => s !== svc._key);
+    prevT.linked_services = kept;
+    prevT.total_linked_services = kept.length;
   }
   svc.base_service_template_id = tpl._key;
   svc.mod_timestamp = isoOffset();
   if (!Array.isArray(tpl.linked_services)) tpl.linked_services = [];
-  if (!tpl.linked_services.includes(svc._key)) tpl.linked_services.push(svc._key);
-  tpl.total_linked_services = tpl.linked_services.length;
+  const linked = tpl.linked_services as unknown[];
+  if (!linked.includes(svc._key)) linked.push(svc._key);
+  tpl.total_linked_services = linked.length;
   return ok({ _key: svc._key });
 }
 
@@ -396,7 +402,7 @@ function linkedKpis(ctx: Ctx): Resp {
     const svc = col(ctx.db, 'service').get(l.service_id);
     if (!svc || !readable(ctx.user, 'service', svc)) continue;
     for (const kid of Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids : []) {
-      const kpi = (svc.kpis || []).find((k: Rec) => k._key === kid);
+      const kpi = ((svc.kpis || []) as Rec[]).find((k: Rec) => k._key === kid);
       if (!kpi) continue;
       all.push({ kpi_key: kid, kpi_title: kpi.title, service_title: svc.title, service_key: svc._key });
     }
@@ -417,17 +423,18 @@ function associate(ctx: Ctx, id: string): Resp {
   const ls: Rec[] = Array.isArray(w.linked_services) ? w.linked_services : (w.linked_services = []);
   for (const s of body.services) {
     if (!isObj(s) || typeof s._key !== 'string') throw bad('Each service entry must be {"_key": string, "kpi_ids": [string]}.');
-    const kpiIds = Array.isArray(s.kpi_ids) ? s.kpi_ids.filter((k: any) => typeof k === 'string') : [];
+    const kpiIds = Array.isArray(s.kpi_ids) ? s.kpi_ids.filter((k: unknown) => typeof k === 'string') : [];
     const svc = col(ctx.db, 'service').get(s._key);
     if (!svc || !readable(ctx.user, 'service', svc)) continue;
-    const valid = kpiIds.filter((k: string) => (svc.kpis || []).some((x: Rec) => x._key === k));
+    const valid = kpiIds.filter((k: string) => ((svc.kpis || []) as Rec[]).some((x: Rec) => x._key === k));
     if (!valid.length) continue;
     let entry = ls.find((l) => l.service_id === svc._key);
     if (!entry) {
       entry = { service_id: svc._key, linked_kpi_ids: [] };
       ls.push(entry);
     }
-    for (const k of valid) if (!entry.linked_kpi_ids.includes(k)) entry.linked_kpi_ids.push(k);
+    const ids = entry.linked_kpi_ids as unknown[];
+    for (const k of valid) if (!ids.includes(k)) ids.push(k);
     linked.push({ _key: svc._key, kpi_ids: valid });
   }
   w.mod_timestamp = isoOffset();
@@ -455,6 +462,7 @@ function stop(ctx: Ctx, id: string): Resp {
 }
 
 // ---------------------------------------------------------------- router
+type AliasGroup = { fields?: string[]; values?: string[] };
 export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) => Resp): Resp {
   const p = ctx.parts;
   const m = ctx.method;
@@ -466,8 +474,8 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
     const info = new Set<string>();
     for (const e of col(ctx.db, 'entity').values()) {
       if (!readable(ctx.user, 'entity', e)) continue;
-      for (const f of e.identifier?.fields || []) ident.add(f);
-      for (const f of e.informational?.fields || []) info.add(f);
+      for (const f of (e.identifier as AliasGroup | undefined)?.fields || []) ident.add(f);
+      for (const f of (e.informational as AliasGroup | undefined)?.fields || []) info.add(f);
     }
     return ok({ identifier: [...ident].sort(), informational: [...info].sort() });
   }
@@ -501,10 +509,10 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
     if (p[1] === 'retire_retirable') {
       const keys: string[] = [];
       for (const s of retirableSummaries(ctx)) {
-        const e = col(ctx.db, 'entity').get(s._key)!;
+        const e = col(ctx.db, 'entity').get(s._key as string)!;
         if (!writable(ctx.user, 'entity', e)) continue;
         retireEntity(ctx, e);
-        keys.push(e._key);
+        keys.push(e._key as string);
       }
       return ok(keys);
     }
@@ -512,15 +520,15 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
     const ents = keys.map((k) => getWritable(ctx, 'entity', k));
     const done: string[] = [];
     for (const e of ents) {
-      if (done.includes(e._key)) continue;
+      if (done.includes(e._key as string)) continue;
       if (p[1] === 'retire') {
         if (e.retired === 1) continue;
         retireEntity(ctx, e);
-        done.push(e._key);
+        done.push(e._key as string);
       } else {
         if (e.retired !== 1) continue;
         const svcs = col(ctx.db, 'service');
-        const back: Rec[] = (Array.isArray(e.retired_services) ? e.retired_services : []).filter((s: Rec) => svcs.has(s._key));
+        const back: Rec[] = (Array.isArray(e.retired_services) ? e.retired_services : []).filter((s: Rec) => svcs.has(s._key as string));
         const curr: Rec[] = Array.isArray(e.services) ? e.services : [];
         e.services = [...curr, ...back.filter((b) => !curr.some((c) => c._key === b._key))];
         delete e.retired_services;
@@ -528,7 +536,7 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
         e.mod_time = modTime();
         e.mod_timestamp = isoOffset();
         e.mod_by = ctx.user.name;
-        done.push(e._key);
+        done.push(e._key as string);
       }
     }
     return ok(done);
@@ -552,7 +560,7 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
       const recs = [...col(ctx.db, type).values()].filter(
         (r) => readable(ctx.user, type, r) && writable(ctx.user, type, r) && !(type === 'team' && r._key === GLOBAL_TEAM),
       );
-      for (const r of applyList(recs, o)) removeObject(ctx, type, r._key);
+      for (const r of applyList(recs, o)) removeObject(ctx, type, r._key as string);
       return ok();
     }
     throw notAllowed(`Method ${m} is not supported on ${type}.`);
@@ -571,7 +579,7 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
     if (!Array.isArray(body)) throw bad('The payload of bulk_update must be an array of objects, each with "_key".');
     // validate everything first so that the update is all-or-nothing
     const c = col(ctx.db, type);
-    body.forEach((o: any, i: number) => {
+    body.forEach((o: unknown, i: number) => {
       if (!isObj(o) || typeof o._key !== 'string' || !o._key) throw bad(`Element ${i} must be an object with a "_key".`);
       const ex = c.get(o._key);
       if (isPartial && (!ex || !readable(ctx.user, type, ex)))
@@ -587,12 +595,12 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
     const keys: string[] = [];
     try {
       body.forEach((o: Rec, i: number) => {
-        const ex = c.get(o._key);
+        const ex = c.get(o._key as string);
         let rec: Rec;
         if (isPartial && !(bug('bulk-partial-overwrites') && i > 0)) rec = partial(ctx, type, ex!, o);
         else if (ex) rec = isPartial ? replaceLoose(ctx, type, ex, o) : replace(ctx, type, ex, o);
         else rec = createOrReplace(ctx, type, o);
-        keys.push(rec._key);
+        keys.push(rec._key as string);
       });
     } catch (e) {
       ctx.db.set(type, snapshot);

@@ -1,8 +1,7 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Shared helpers: errors, bugs, store (with optional read lag), query handling, filters, access.
 import { randomUUID, randomBytes } from 'node:crypto';
 
-export type Rec = Record<string, any>;
+export type Rec = Record<string, unknown>;
 
 // ---------------------------------------------------------------- bugs / variant
 const BUGS = new Set(
@@ -133,7 +132,7 @@ export function boolParam(q: URLSearchParams, name: string, dflt: boolean): bool
   if (raw === null || raw === '') return dflt;
   return toBool(raw, name);
 }
-export function toBool(v: any, name: string): boolean {
+export function toBool(v: unknown, name: string): boolean {
   if (v === true || v === 1) return true;
   if (v === false || v === 0) return false;
   const s = String(v).trim().toLowerCase();
@@ -141,12 +140,12 @@ export function toBool(v: any, name: string): boolean {
   if (s === '0' || s === 'false') return false;
   throw bad(`Parameter "${name}" must be a Boolean (1 or 0), got "${v}".`);
 }
-export const isObj = (v: any): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObj = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 // ---------------------------------------------------------------- filters
 class BadFilter extends Error {}
 
-function getPath(rec: any, path: string): any {
+function getPath(rec: unknown, path: string): unknown {
   let cur = rec;
   for (const p of path.split('.')) {
     if (cur === null || cur === undefined) return undefined;
@@ -155,31 +154,35 @@ function getPath(rec: any, path: string): any {
       cur = vals.length ? vals.flat() : undefined;
       continue;
     }
-    cur = cur[p];
+    cur = (cur as Rec)[p];
   }
   return cur;
 }
-function eqVal(a: any, b: any): boolean {
+function eqVal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
   return false;
 }
-function fieldEq(v: any, target: any): boolean {
+function fieldEq(v: unknown, target: unknown): boolean {
   if (Array.isArray(v) && !Array.isArray(target)) return v.some((x) => eqVal(x, target));
   return eqVal(v, target);
 }
-function cmp(v: any, t: any, op: string): boolean {
-  const test = (x: any) => {
+// JSON scalars compared with the operators of JavaScript (both sides share one typeof)
+type Ord = string | number;
+function cmp(v: unknown, t: unknown, op: string): boolean {
+  const test = (x: unknown) => {
     if (x === undefined || x === null) return false;
     if (typeof x !== typeof t) return false;
-    if (op === '$gt') return x > t;
-    if (op === '$gte') return x >= t;
-    if (op === '$lt') return x < t;
-    return x <= t;
+    const a = x as Ord;
+    const b = t as Ord;
+    if (op === '$gt') return a > b;
+    if (op === '$gte') return a >= b;
+    if (op === '$lt') return a < b;
+    return a <= b;
   };
   return Array.isArray(v) ? v.some(test) : test(v);
 }
-function matchField(rec: Rec, field: string, cond: any): boolean {
+function matchField(rec: Rec, field: string, cond: unknown): boolean {
   const v = getPath(rec, field);
   if (isObj(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
     for (const [op, arg] of Object.entries(cond)) {
@@ -198,7 +201,7 @@ function matchField(rec: Rec, field: string, cond: any): boolean {
           } catch {
             throw new BadFilter('bad regex');
           }
-          const t = (x: any) => typeof x === 'string' && re.test(x);
+          const t = (x: unknown) => typeof x === 'string' && re.test(x);
           if (!(Array.isArray(v) ? v.some(t) : t(v))) return false;
           break;
         }
@@ -229,7 +232,7 @@ function matchField(rec: Rec, field: string, cond: any): boolean {
   }
   return fieldEq(v, cond);
 }
-function matchExpr(rec: Rec, f: any): boolean {
+function matchExpr(rec: Rec, f: unknown): boolean {
   if (!isObj(f)) throw new BadFilter('not an object');
   for (const [k, c] of Object.entries(f)) {
     if (k === '$and' || k === '$or' || k === '$nor') {
@@ -248,7 +251,7 @@ function matchExpr(rec: Rec, f: any): boolean {
  *  yields `{incorrect:true}` and a predicate that matches every row, as the document states. */
 export function compileFilter(raw: string | null | undefined): { pred: (r: Rec) => boolean; incorrect: boolean; given: boolean } {
   if (raw === null || raw === undefined || raw === '') return { pred: () => true, incorrect: false, given: false };
-  let f: any;
+  let f: unknown;
   try {
     f = JSON.parse(raw);
   } catch {
@@ -275,19 +278,23 @@ export function compileFilter(raw: string | null | undefined): { pred: (r: Rec) 
 }
 
 // ---------------------------------------------------------------- sorting / paging / projection
-function rank(v: any): number {
+function rank(v: unknown): number {
   if (v === undefined || v === null) return 0;
   if (typeof v === 'number' || typeof v === 'boolean') return 1;
   if (typeof v === 'string') return 2;
   return 3;
 }
-function compareValues(a: any, b: any): number {
+function compareValues(a: unknown, b: unknown): number {
   const ra = rank(a);
   const rb = rank(b);
   if (ra !== rb) return ra - rb;
   if (ra === 0) return 0;
   if (ra === 1) return Number(a) - Number(b);
-  if (ra === 2) return a < b ? -1 : a > b ? 1 : 0;
+  if (ra === 2) {
+    const sa = a as string;
+    const sb = b as string;
+    return sa < sb ? -1 : sa > sb ? 1 : 0;
+  }
   const sa = JSON.stringify(a);
   const sb = JSON.stringify(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;
@@ -336,7 +343,7 @@ export function project(rec: Rec, fields: string[] | undefined, always: string[]
       let cur = out;
       for (let i = 0; i < parts.length - 1; i++) {
         if (!isObj(cur[parts[i]])) cur[parts[i]] = {};
-        cur = cur[parts[i]];
+        cur = cur[parts[i]] as Rec;
       }
       cur[parts[parts.length - 1]] = v;
     } else if (rec[f] !== undefined) out[f] = rec[f];

@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Event management, maintenance windows, backup/restore jobs and glass table icons.
 import {
   bad,
@@ -138,13 +137,14 @@ function addTicket(ctx: Ctx, eventId: string, system: string, ticketId: string, 
   let t = ticketKeyFor(ctx.db, eventId, system);
   if (!t) {
     t = { _key: hexKey(), object_type: 'external_ticket', _user: ctx.user.name, event_id: eventId, ticket_system: system, tickets: [] };
-    col(ctx.db, 'external_ticket').set(t._key, t);
+    col(ctx.db, 'external_ticket').set(t._key as string, t);
   }
-  const ex = t.tickets.find((x: Rec) => x.ticket_id === ticketId);
+  const tickets = t.tickets as Rec[];
+  const ex = tickets.find((x: Rec) => x.ticket_id === ticketId);
   if (ex) ex.ticket_url = url;
-  else t.tickets.push({ ticket_system: system, ticket_url: url, ticket_id: ticketId });
+  else tickets.push({ ticket_system: system, ticket_url: url, ticket_id: ticketId });
   t.mod_timestamp = isoOffset();
-  return t._key;
+  return t._key as string;
 }
 function ticketFields(src: Rec, needId: boolean): { ids: string[]; system: string; ticketId: string; url: string } {
   const req = needId ? ['id', 'ticket_system', 'ticket_id', 'ticket_url'] : ['ticket_system', 'ticket_id', 'ticket_url'];
@@ -152,12 +152,12 @@ function ticketFields(src: Rec, needId: boolean): { ids: string[]; system: strin
     if (typeof src[f] !== 'string' || src[f].trim() === '') throw bad(`Field "${f}" is required and must be a non-empty string.`);
   }
   const ids = needId
-    ? src.id
+    ? (src.id as string)
         .split(',')
         .map((s: string) => s.trim())
         .filter(Boolean)
     : [];
-  return { ids, system: src.ticket_system, ticketId: src.ticket_id, url: src.ticket_url };
+  return { ids, system: src.ticket_system as string, ticketId: src.ticket_id as string, url: src.ticket_url as string };
 }
 
 export function eventRoute(ctx: Ctx): Resp {
@@ -177,7 +177,7 @@ export function eventRoute(ctx: Ctx): Resp {
         requireWrite(ctx.user);
         const body = ctx.body();
         if (!isObj(body)) throw bad('The payload must be {"params": {...}, "ids": [<episode id>, ...]}.');
-        if (!Array.isArray(body.ids) || !body.ids.length || !body.ids.every((x: any) => typeof x === 'string' && x))
+        if (!Array.isArray(body.ids) || !body.ids.length || !body.ids.every((x: unknown) => typeof x === 'string' && x))
           throw bad('"ids" must be a non-empty array of episode identifiers.');
         if (body.params !== undefined && !isObj(body.params)) throw bad('"params" must be an object.');
         const params = body.params || {};
@@ -218,7 +218,7 @@ export function eventRoute(ctx: Ctx): Resp {
         for (const t of col(ctx.db, 'external_ticket').values()) {
           if (t.event_id !== eventId) continue;
           if (sys && t.ticket_system !== sys) continue;
-          if (tid && !t.tickets.some((x: Rec) => x.ticket_id === tid)) continue;
+          if (tid && !(t.tickets as Rec[]).some((x: Rec) => x.ticket_id === tid)) continue;
           out.push(clone(t));
         }
         return ok(out);
@@ -238,10 +238,11 @@ export function eventRoute(ctx: Ctx): Resp {
       requireWrite(ctx.user);
       const [, eventId, system, ticketId] = p;
       const t = ticketKeyFor(ctx.db, eventId, system);
-      if (!t?.tickets.some((x: Rec) => x.ticket_id === ticketId))
+      if (!(t && (t.tickets as Rec[]).some((x: Rec) => x.ticket_id === ticketId)))
         throw notFound(`Ticket "${ticketId}" of system "${system}" is not linked to episode "${eventId}".`);
-      t.tickets = t.tickets.filter((x: Rec) => x.ticket_id !== ticketId);
-      if (!t.tickets.length) col(ctx.db, 'external_ticket').delete(t._key);
+      const kept = (t.tickets as Rec[]).filter((x: Rec) => x.ticket_id !== ticketId);
+      t.tickets = kept;
+      if (!kept.length) col(ctx.db, 'external_ticket').delete(t._key as string);
       return ok();
     }
     throw notFound('Unknown ticketing path.');
@@ -249,7 +250,7 @@ export function eventRoute(ctx: Ctx): Resp {
   const type = p[0];
   if (!EM_TYPES.includes(type)) throw bad(`Unsupported event management object type "${type}".`);
   const c = col(ctx.db, 'em:' + type);
-  const vis = (r: Rec) => canReadTeam(ctx.user, r.sec_grp || GLOBAL_TEAM);
+  const vis = (r: Rec) => canReadTeam(ctx.user, (r.sec_grp as string) || GLOBAL_TEAM);
   if (p.length === 1) {
     if (m === 'GET') {
       boolParam(ctx.q, 'is_partial_data', false);
@@ -263,17 +264,18 @@ export function eventRoute(ctx: Ctx): Resp {
       if (type === 'notable_event_comment') {
         if (typeof body.event_id !== 'string' || !body.event_id || typeof body.comment !== 'string' || !body.comment)
           throw bad('A comment needs "event_id" and "comment" strings.');
-        if (body._key !== undefined && c.has(body._key)) throw notAllowed('Episode comments are append-only: update is not supported.');
+        if (body._key !== undefined && c.has(body._key as string))
+          throw notAllowed('Episode comments are append-only: update is not supported.');
       } else if (typeof body.title !== 'string' || !body.title.trim()) throw bad('Required field "title" is missing.');
-      if (body._key !== undefined && c.has(body._key)) {
-        const ex = c.get(body._key)!;
-        if (!canWriteTeam(ctx.user, ex.sec_grp || GLOBAL_TEAM)) throw forbidden('Cannot write this object.');
+      if (body._key !== undefined && c.has(body._key as string)) {
+        const ex = c.get(body._key as string)!;
+        if (!canWriteTeam(ctx.user, (ex.sec_grp as string) || GLOBAL_TEAM)) throw forbidden('Cannot write this object.');
       }
       const rec: Rec = { ...clone(body), _key: body._key || uuid(), sec_grp: body.sec_grp || defaultTeamFor(ctx.user) };
-      if (!canWriteTeam(ctx.user, rec.sec_grp)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
+      if (!canWriteTeam(ctx.user, rec.sec_grp as string)) throw forbidden(`User "${ctx.user.name}" cannot write to team "${rec.sec_grp}".`);
       commonStamp(rec, ctx.user, type);
       if (type === 'notable_event_comment') rec.create_time = epoch();
-      c.set(rec._key, rec);
+      c.set(rec._key as string, rec);
       return ok({ _key: rec._key });
     }
     throw notAllowed(`Method ${m} is not supported on ${type}.`);
@@ -296,7 +298,7 @@ export function eventRoute(ctx: Ctx): Resp {
     if (m === 'POST') {
       requireWrite(ctx.user);
       if (!ex || !vis(ex)) throw notFound(`Object "${key}" of type "${type}" does not exist.`);
-      if (!canWriteTeam(ctx.user, ex.sec_grp || GLOBAL_TEAM)) throw forbidden('Cannot write this object.');
+      if (!canWriteTeam(ctx.user, (ex.sec_grp as string) || GLOBAL_TEAM)) throw forbidden('Cannot write this object.');
       const body = ctx.body();
       if (!isObj(body)) throw bad('The payload must be a JSON object.');
       const isPartial = boolParam(ctx.q, 'is_partial_data', false);
@@ -312,7 +314,7 @@ export function eventRoute(ctx: Ctx): Resp {
     if (m === 'DELETE') {
       requireWrite(ctx.user);
       if (!ex || !vis(ex)) throw notFound(`Object "${key}" of type "${type}" does not exist.`);
-      if (!canWriteTeam(ctx.user, ex.sec_grp || GLOBAL_TEAM)) throw forbidden('Cannot delete this object.');
+      if (!canWriteTeam(ctx.user, (ex.sec_grp as string) || GLOBAL_TEAM)) throw forbidden('Cannot delete this object.');
       c.delete(key);
       return ok();
     }
@@ -325,20 +327,20 @@ export function eventRoute(ctx: Ctx): Resp {
 function mwTeams(db: DB, rec: Rec, u: User): string[] {
   if (Array.isArray(rec.sec_grp_list) && rec.sec_grp_list.length) return rec.sec_grp_list;
   const teams = new Set<string>();
-  for (const ob of rec.objects || []) {
-    if (ob.object_type === 'service') teams.add(db.get('service')?.get(ob._key)?.sec_grp || GLOBAL_TEAM);
-    else teams.add(db.get('entity')?.get(ob._key)?.sec_grp || GLOBAL_TEAM);
+  for (const ob of (rec.objects || []) as Rec[]) {
+    if (ob.object_type === 'service') teams.add((db.get('service')?.get(ob._key as string)?.sec_grp as string | undefined) || GLOBAL_TEAM);
+    else teams.add((db.get('entity')?.get(ob._key as string)?.sec_grp as string | undefined) || GLOBAL_TEAM);
   }
   return teams.size ? [...teams] : [defaultTeamFor(u)];
 }
-const mwReadable = (u: User, r: Rec) => (r.sec_grp_list || [GLOBAL_TEAM]).every((t: string) => canReadTeam(u, t));
-const mwWritable = (u: User, r: Rec) => (r.sec_grp_list || [GLOBAL_TEAM]).every((t: string) => canWriteTeam(u, t));
+const mwReadable = (u: User, r: Rec) => ((r.sec_grp_list || [GLOBAL_TEAM]) as string[]).every((t: string) => canReadTeam(u, t));
+const mwWritable = (u: User, r: Rec) => ((r.sec_grp_list || [GLOBAL_TEAM]) as string[]).every((t: string) => canWriteTeam(u, t));
 function validateMw(rec: Rec) {
   if (typeof rec.title !== 'string' || !rec.title.trim()) throw bad('Required field "title" is missing or empty.');
   for (const f of ['start_time', 'end_time']) {
     if (typeof rec[f] !== 'number' || !Number.isFinite(rec[f])) throw bad(`Field "${f}" must be epoch seconds (number).`);
   }
-  if (rec.end_time < rec.start_time) throw bad('"end_time" must not be before "start_time".');
+  if ((rec.end_time as number) < (rec.start_time as number)) throw bad('"end_time" must not be before "start_time".');
   if (rec.objects === undefined) rec.objects = [];
   if (!Array.isArray(rec.objects)) throw bad('Field "objects" must be an array of {object_type, _key}.');
   for (const ob of rec.objects) {
@@ -346,7 +348,10 @@ function validateMw(rec: Rec) {
       throw bad('Each entry of "objects" must be {"object_type": "service" or "entity", "_key": string}.');
     }
   }
-  if (rec.sec_grp_list !== undefined && (!Array.isArray(rec.sec_grp_list) || !rec.sec_grp_list.every((s: any) => typeof s === 'string'))) {
+  if (
+    rec.sec_grp_list !== undefined &&
+    (!Array.isArray(rec.sec_grp_list) || !rec.sec_grp_list.every((s: unknown) => typeof s === 'string'))
+  ) {
     throw bad('Field "sec_grp_list" must be an array of team keys.');
   }
 }
@@ -359,8 +364,8 @@ const jobReadable = (u: User, r: Rec) => u.read === '*' || r._owner === u.name;
 const jobWritable = (u: User, r: Rec) => u.write && (isAdmin(u) || r._owner === u.name);
 function validateJob(rec: Rec) {
   if (typeof rec.title !== 'string' || !rec.title.trim()) throw bad('Required field "title" is missing or empty.');
-  if (!JOB_TYPES.includes(rec.job_type)) throw bad(`Field "job_type" must be one of ${JOB_TYPES.join(', ')}.`);
-  if (!JOB_STATUSES.includes(rec.status)) throw bad(`Field "status" must be one of ${JOB_STATUSES.join(', ')}.`);
+  if (!JOB_TYPES.includes(rec.job_type as string)) throw bad(`Field "job_type" must be one of ${JOB_TYPES.join(', ')}.`);
+  if (!JOB_STATUSES.includes(rec.status as string)) throw bad(`Field "status" must be one of ${JOB_STATUSES.join(', ')}.`);
   if (rec.rules !== undefined && !Array.isArray(rec.rules)) throw bad('Field "rules" must be an array.');
 }
 
@@ -379,10 +384,10 @@ const MW: Kind = {
   prepare: (ctx, rec, prev) => {
     validateMw(rec);
     rec.sec_grp_list = mwTeams(ctx.db, { ...rec, sec_grp_list: rec.sec_grp_list }, ctx.user);
-    rec.sec_grp = rec.sec_grp || rec.sec_grp_list[0];
+    rec.sec_grp = rec.sec_grp || (rec.sec_grp_list as string[])[0];
     rec._owner = prev?._owner ?? ctx.user.name;
     if (!mwWritable(ctx.user, rec))
-      throw forbidden(`User "${ctx.user.name}" cannot write maintenance windows for teams ${rec.sec_grp_list.join(', ')}.`);
+      throw forbidden(`User "${ctx.user.name}" cannot write maintenance windows for teams ${(rec.sec_grp_list as string[]).join(', ')}.`);
   },
   deletable: () => true,
 };
@@ -437,7 +442,7 @@ function kindRoute(ctx: Ctx, k: Kind, p: string[]): Resp {
       const rec: Rec = { ...clone(body), _key: body._key || uuid() };
       commonStamp(rec, ctx.user, k.type);
       k.prepare(ctx, rec, prev);
-      c.set(rec._key, rec);
+      c.set(rec._key as string, rec);
       return ok({ _key: rec._key });
     }
     if (m === 'DELETE') {
@@ -447,7 +452,7 @@ function kindRoute(ctx: Ctx, k: Kind, p: string[]): Resp {
       const cands = [...c.values()].filter((r) => k.readable(ctx.user, r) && k.writable(ctx.user, r));
       const sel = applyList(cands, o);
       const bugFilterOnly = bug('default-backup-bulk-delete') && o.filter.given && !o.filter.incorrect;
-      for (const r of sel) if (k.deletable(r, bugFilterOnly)) c.delete(r._key);
+      for (const r of sel) if (k.deletable(r, bugFilterOnly)) c.delete(r._key as string);
       return ok();
     }
     throw notAllowed(`Method ${m} is not supported on ${k.type}.`);
@@ -517,7 +522,7 @@ export function backupRoute(ctx: Ctx): Resp {
 
 // ================================================================= icons
 const IMMUTABLE_CATEGORIES = ['Default', 'Network', 'Server'];
-function normIcon(x: any, i: number): Rec {
+function normIcon(x: unknown, i: number): Rec {
   if (!isObj(x)) throw bad(`Icon ${i} must be an object.`);
   for (const f of ['title', 'svg_path', 'category']) {
     if (typeof x[f] !== 'string' || !x[f].trim()) throw bad(`Icon ${i}: field "${f}" is required and must be a non-empty string.`);
@@ -547,7 +552,7 @@ export function iconRoute(ctx: Ctx): Resp {
     if (m === 'GET') {
       if (boolParam(ctx.q, 'list_categories', false)) {
         const names = new Set<string>(IMMUTABLE_CATEGORIES);
-        for (const ic of c.values()) names.add(ic.category);
+        for (const ic of c.values()) names.add(ic.category as string);
         return ok([...names].sort().map((n) => (IMMUTABLE_CATEGORIES.includes(n) ? { name: n, immutable: true } : { name: n })));
       }
       const o = sharedOpts(ctx.q);
@@ -563,7 +568,7 @@ export function iconRoute(ctx: Ctx): Resp {
       if (isObj(body)) body = [body];
       if (!Array.isArray(body) || !body.length) throw bad('The payload must be a non-empty array of icon objects.');
       const icons = body.map(normIcon);
-      for (const ic of icons) c.set(ic._key, { ...ic, _user: 'nobody' });
+      for (const ic of icons) c.set(ic._key as string, { ...ic, _user: 'nobody' });
       return ok(icons.map((ic) => ic._key));
     }
     if (m === 'DELETE') {
@@ -572,7 +577,7 @@ export function iconRoute(ctx: Ctx): Resp {
       if (!cat) throw bad('Parameter "category" is required (use "*" to delete all icons).');
       for (const [k, ic] of [...c.entries()]) {
         if (cat === '*') {
-          if (bug('icon-star-skips-immutable') && IMMUTABLE_CATEGORIES.includes(ic.category)) continue;
+          if (bug('icon-star-skips-immutable') && IMMUTABLE_CATEGORIES.includes(ic.category as string)) continue;
           c.delete(k);
         } else if (ic.category === cat) c.delete(k);
       }

@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Seed data a real deployment would hold.
 import { type DB, type Rec, col, isoOffset, modTime, plainTime, SCHEMA_VERSION, GLOBAL_TEAM, TEAMER_TEAM, epoch } from './lib';
 
@@ -82,7 +81,7 @@ export function makeKpi(key: string, title: string, serviceId: string, extra: Re
 }
 
 function put(db: DB, name: string, rec: Rec) {
-  col(db, name).set(rec._key, rec);
+  col(db, name).set(rec._key as string, rec);
 }
 
 export function seed(db: DB) {

@@ -1,4 +1,3 @@
-// biome-ignore-all lint/suspicious/noExplicitAny: the documents are free-form JSON read by shape, as their author wrote them
 // Entry point: HTTPS server, authentication, routing, body handling, compression, lag variant.
 import https from 'node:https';
 import fs from 'node:fs';
@@ -77,7 +76,7 @@ function dispatch(r: NonNullable<Route>, ctx: Ctx): Resp {
 const server = https.createServer(
   { cert: fs.readFileSync(path.join(here, 'cert.pem')), key: fs.readFileSync(path.join(here, 'key.pem')) },
   (req, res) => {
-    const send = (status: number, body: any, extra: Record<string, string> = {}) => {
+    const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
       if (res.headersSent) return;
       let buf = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body));
       const headers: Record<string, string> = { ...extra };
@@ -125,7 +124,7 @@ const server = https.createServer(
           if (raw.length > MAX_BODY) return err(413, `Decompressed body exceeds the maximum of ${MAX_BODY} bytes.`);
         }
         const method = (req.method || 'GET').toUpperCase();
-        let parsed: any;
+        let parsed: unknown;
         let parsedDone = false;
         const ctx: Ctx = {
           method: method === 'HEAD' ? 'GET' : method,
