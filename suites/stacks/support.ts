@@ -25,6 +25,8 @@ export type Created = Answer<Summary>;
 
 export const LIVE_STATES = ['CREATING', 'RUNNING'];
 export const GONE_STATES = ['STOPPING', 'ERROR'];
+/** "`CREATING`, `RUNNING`, `STOPPING`, `ERROR`": the StackState values. */
+export const STACK_STATES: readonly unknown[] = [...LIVE_STATES, ...GONE_STATES];
 
 /**
  * Stacks the run deleted, per target and caller. How long teardown takes is not shown, nor whether a deleted stack
@@ -199,6 +201,13 @@ export async function listVersions(ctx: StacksContext): Promise<Version[]> {
   const versions = ex.json?.versions;
   return Array.isArray(versions) ? versions : [];
 }
+
+/** The listed versions with a build version string, each once (a list may repeat one). */
+export const distinctVersions = async (ctx: StacksContext): Promise<(Version & { buildVersion: string })[]> =>
+  (await listVersions(ctx)).filter(
+    (v, i, all): v is Version & { buildVersion: string } =>
+      typeof v.buildVersion === 'string' && all.findIndex((w) => w.buildVersion === v.buildVersion) === i,
+  );
 
 /**
  * The build versions "the latest released version" may name: every listed released one. Versions carry no release

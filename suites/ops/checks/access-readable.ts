@@ -79,10 +79,10 @@ export const resultsRestrictedToReadable: OpsCheck = {
     // Each collection's objects are the run's own, so the collections are judged side by side; a window is as
     // readable as the objects it names, so each unreadable window names the unreadable service of its team.
     const services = await hideIn(ctx, SERVICE, means);
-    const windows = hideIn(ctx, MAINTENANCE, means, (face) => ({
-      sec_grp_list: [face.group],
-      objects: services[face.id] ? [{ object_type: 'service', _key: services[face.id]!.key }] : [],
-    }));
+    const windows = hideIn(ctx, MAINTENANCE, means, (face) => {
+      const service = services.get(face.id);
+      return { sec_grp_list: [face.group], objects: service ? [{ object_type: 'service', _key: service.key }] : [] };
+    });
     // count_retirable after the entities: its retirable entities are entities of the run's, which the entity lists count.
     const entities = hideIn(ctx, ENTITY, means)
       .then((hidden) => judgeCollection(ctx, ENTITY, means, hidden))
@@ -114,20 +114,20 @@ const facesOf = (m: Means): Face[] => [
 const nameOf = (f: Face) =>
   f.id === 'global' ? 'in the global team' : f.id === 'owner' ? "of the restricted user's, in its team" : 'unreadable';
 
-/** An object of `c` in each team of `m` that some reader may not read, created side by side: its key by face. */
-async function hideIn(ctx: OpsContext, c: Collection, m: Means, extra: (face: Face) => Doc = () => ({})) {
-  const made = await Promise.all(
+/** A created object some reader may not read, by the face that hides it. */
+type Hidden = Map<string, Made & { key: string }>;
+
+/** An object of `c` in each team of `m` that some reader may not read, created side by side. */
+async function hideIn(ctx: OpsContext, c: Collection, m: Means, extra: (face: Face) => Doc = () => ({})): Promise<Hidden> {
+  const hidden: Hidden = new Map();
+  await Promise.all(
     facesOf(m).map(async (face) => {
-      const hidden = await createIn(ctx, c, nameOf(face), { sec_grp: face.group, ...extra(face) }, face.by ? { as: face.by } : {});
-      if (!hidden.key)
-        ctx.observe(RESULTS, `could not create a ${c.type} in team ${face.group}${face.by ? ` as ${face.by}` : ''} (${hidden.ex.status})`);
-      return [face.id, hidden] as const;
+      const made = await createIn(ctx, c, nameOf(face), { sec_grp: face.group, ...extra(face) }, face.by ? { as: face.by } : {});
+      if (made.key) hidden.set(face.id, { ...made, key: made.key });
+      else ctx.observe(RESULTS, `could not create a ${c.type} in team ${face.group}${face.by ? ` as ${face.by}` : ''} (${made.ex.status})`);
     }),
   );
-  return Object.fromEntries(made.filter(([, h]) => h.key).map(([id, h]) => [id, { ...h, key: h.key! }])) as Record<
-    string,
-    Made & { key: string }
-  >;
+  return hidden;
 }
 
 /**
@@ -135,8 +135,11 @@ async function hideIn(ctx: OpsContext, c: Collection, m: Means, extra: (face: Fa
  * Every pair is judged side by side, as the judging only reads; the objects each reader can read are written after.
  * Untested where no reader was faced with an object it cannot read.
  */
-async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, hidden: Record<string, Made & { key: string }>) {
-  const pairs = facesOf(m).flatMap((face) => (hidden[face.id] ? face.readers.map((as) => ({ face, as, made: hidden[face.id]! })) : []));
+async function judgeCollection(ctx: OpsContext, c: Collection, m: Means, hidden: Hidden) {
+  const pairs = facesOf(m).flatMap((face) => {
+    const made = hidden.get(face.id);
+    return made ? face.readers.map((as) => ({ face, as, made })) : [];
+  });
   const faced = await Promise.all(
     pairs.map(({ face, as, made }) =>
       judgeReader(ctx, c, { as, hidden: made, definite: face.id === 'global' && c.interface === 'itoa_interface' }).then((f) =>

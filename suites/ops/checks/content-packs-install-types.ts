@@ -4,7 +4,7 @@ import { need } from '../../core/precondition';
 import type { Exchange } from '../../core/types';
 import { deleteIn, getIn, listIn, ok, rows, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { core } from '../collections';
-import { docs, failuresFor, listPacks, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
+import { docs, enabledOf, failuresFor, listPacks, packsOf, previewOf, shown, str, successIds } from './content-packs-support';
 import { emList, emPath } from './events';
 import { GROUP_TYPES, install, resultProblems, sweep, tracker } from './content-packs-install';
 
@@ -168,14 +168,6 @@ const EVENT_GROUPS: Record<string, string> = {
 };
 /** The one of them the document shows a list for: `correlation_search` is a seen type of event_management_interface. */
 const READABLE_EVENT_TYPE = 'correlation_search';
-const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
-/**
- * Whether an installed object is enabled, by the field it shows it in: the document names no field of a correlation
- * search, and a saved search's configuration holds `disabled` (the document's action configuration lists it), so either
- * `enabled` or its inverse `disabled`; undefined where it shows neither.
- */
-const enabledOf = (d: Doc | undefined): boolean | undefined =>
-  d?.enabled !== undefined ? isOn(d.enabled) : d?.disabled !== undefined ? !isOn(d.disabled) : undefined;
 
 export const installEventObjects: OpsCheck = {
   id: 'ops.content-packs.install-event-objects',

@@ -22,6 +22,7 @@ import { sleep } from '../../core/sleep';
 import {
   docs,
   failures,
+  enabledOf,
   failuresFor,
   member,
   listPacks,
@@ -411,7 +412,6 @@ export const installResolution: OpsCheck = {
   },
 };
 
-const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
 type Flag = 'unset' | 'on' | 'off';
 const FLAGS: Flag[] = ['unset', 'on', 'off'];
 const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : numeric ? (f === 'on' ? 1 : 0) : f === 'on');
@@ -470,6 +470,7 @@ export const installOptions: OpsCheck = {
     const prefix = `${ctx.options.runTag} `;
     const track = tracker(ctx);
     const backfillSeen: string[] = [];
+    const stateUnseen: string[] = [];
     const dependencies = new Set<string>();
     let savedSeen = 0;
 
@@ -541,14 +542,16 @@ export const installOptions: OpsCheck = {
             expected: `title ${JSON.stringify(prefix + x.title)}`,
             actual: `title ${JSON.stringify(after.title)}`,
           });
-        if (isOn(after.enabled) !== (enabled === 'on'))
+        const state = enabledOf(after);
+        if (state === undefined) stateUnseen.push(`${label}: the installed service shows neither enabled nor disabled`);
+        else if (state !== (enabled === 'on'))
           throw new Violation(
-            `${label} installed the service with enabled=${JSON.stringify(after.enabled)}`,
+            `${label} installed the service with enabled=${JSON.stringify(after.enabled)}, disabled=${JSON.stringify(after.disabled)}`,
             'OPS-CP-INSTALL-ENABLED',
             ex,
             {
               expected: enabled === 'on' ? 'enabled' : 'not enabled',
-              actual: `enabled=${JSON.stringify(after.enabled)}`,
+              actual: state ? 'enabled' : 'not enabled',
             },
           );
         // The document names no field that shows backfill: what a server reports is recorded, never judged.
@@ -576,6 +579,7 @@ export const installOptions: OpsCheck = {
         'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted',
       );
       for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
+      for (const seen of new Set(stateUnseen)) ctx.observe('OPS-CP-INSTALL-ENABLED', seen);
     }
     // The property judged every result that carried saved_searches; it held.
     if (held && savedSeen)

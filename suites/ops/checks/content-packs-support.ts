@@ -8,6 +8,14 @@ export const docs = (v: unknown): Doc[] => (Array.isArray(v) ? v.filter(isDoc) :
 export const str = (v: unknown): v is string => typeof v === 'string';
 export const shown = (ex: Exchange) => `${ex.status} ${ex.text.slice(0, 160)}`;
 export const member = (ex: Exchange, name: string): unknown => (isDoc(ex.json) ? ex.json[name] : undefined);
+const isOn = (v: unknown) => v === 1 || v === true || v === '1' || v === 'true';
+/**
+ * Whether an installed object is enabled, by the field it shows it in. The document names no state field of an
+ * installed service or correlation search ("installs … enabled"); a saved search's configuration holds `disabled`
+ * (the action configuration lists it), so either `enabled` or its inverse `disabled`; undefined where it shows neither.
+ */
+export const enabledOf = (d: Doc | undefined): boolean | undefined =>
+  d?.enabled !== undefined ? isOn(d.enabled) : d?.disabled !== undefined ? !isOn(d.disabled) : undefined;
 
 /**
  * Reads identifiers an install result reports as the pack names them. The document: "prefix added to each installed

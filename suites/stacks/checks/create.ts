@@ -6,6 +6,7 @@ import {
   createdAsDocumented,
   createStack,
   deleteStack,
+  distinctVersions,
   expectError,
   expectListed,
   listedIds,
@@ -184,9 +185,7 @@ export const chosenVersionIsUsed: StacksCheck = {
   async run(ctx) {
     // "Lists the selectable versions": every one listed, each once; several, so that a server that ignores the field
     // provisions its default for at least one version it was not asked for.
-    const versions = (await listVersions(ctx)).filter(
-      (v, i, all) => typeof v.buildVersion === 'string' && all.findIndex((w) => w.buildVersion === v.buildVersion) === i,
-    );
+    const versions = await distinctVersions(ctx);
     need(versions.length > 1, 'the versions list offers a single version, which the default may be');
     for (const v of versions) {
       const ex = await createStack(ctx, { platformVersion: v.buildVersion });

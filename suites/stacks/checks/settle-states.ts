@@ -1,8 +1,6 @@
 import { compact } from '../../core/expect';
-import { createStack, deleteStack, listVersions, pollStack, stacksOf, stateOf, type StacksCheck } from '../support';
-
-/** "`CREATING`, `RUNNING`, `STOPPING`, `ERROR`": the StackState values. */
-const STATES: readonly unknown[] = ['CREATING', 'RUNNING', 'STOPPING', 'ERROR'];
+import type { Exchange } from '../../core/types';
+import { createStack, deleteStack, distinctVersions, pollStack, STACK_STATES, stacksOf, stateOf, type StacksCheck } from '../support';
 
 export const unreleasedSettles: StacksCheck = {
   id: 'stacks.states.unreleased-settles',
@@ -15,10 +13,7 @@ export const unreleasedSettles: StacksCheck = {
     // A stack may settle in any state, ERROR included, and which version ends where is not said. Stacks of the
     // default version are followed to RUNNING by the checks that need one; the unreleased builds, the likeliest to
     // fail, are provisioned here, within one readiness budget for the whole check.
-    const versions = (await listVersions(ctx)).filter(
-      (v, i, all) =>
-        typeof v.buildVersion === 'string' && v.status === 'unreleased' && all.findIndex((w) => w.buildVersion === v.buildVersion) === i,
-    );
+    const versions = (await distinctVersions(ctx)).filter((v) => v.status === 'unreleased');
     if (!versions.length) return ctx.observe('STK-SCHEMA-STATE', 'the versions list offers no unreleased build to follow until it settles');
     const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
     const unsettled: string[] = [];
@@ -36,18 +31,16 @@ export const unreleasedSettles: StacksCheck = {
       else {
         const list = await ctx.http.send('listStacks');
         const entry = stacksOf(list).find((s) => s.id === id);
-        for (const [where, state, evidence] of [
-          ['get', stateOf(ex), ex],
-          ['list', entry?.state, list],
-        ] as const)
-          if (where === 'get' || entry)
-            ctx.expect.that(
-              'STK-SCHEMA-STATE',
-              `the state ${where} reports for a stack of ${v.buildVersion} once it left CREATING`,
-              STATES.includes(state),
-              { expected: STATES.join(', '), actual: compact(state) },
-              evidence,
-            );
+        const judge = (where: string, state: unknown, evidence: Exchange) =>
+          ctx.expect.that(
+            'STK-SCHEMA-STATE',
+            `the state ${where} reports for a stack of ${v.buildVersion} once it left CREATING`,
+            STACK_STATES.includes(state),
+            { expected: STACK_STATES.join(', '), actual: compact(state) },
+            evidence,
+          );
+        judge('get', stateOf(ex), ex);
+        if (entry) judge('list', entry.state, list);
       }
       await deleteStack(ctx, created);
     }
