@@ -94,12 +94,18 @@ export async function createStack(ctx: StacksContext, body: unknown = {}, as = '
 
 /**
  * Sends a create again while it is refused at the limit and what counts may be the run's own: stacks other checks
- * hold now, stacks the run deleted, or stacks still STOPPING.
+ * hold now, stacks the run deleted, or stacks still STOPPING. It waits the ready timeout from the last delete the run
+ * made, not from its first try: while other checks keep releasing stacks the wait is the run's own queue, and a busy
+ * target (or a small limit shared by many checks in flight) would otherwise leave a create untested that a quieter
+ * moment would have judged.
  */
 export async function settled(ctx: StacksContext, as: string, send: () => Promise<Created>): Promise<Created> {
   let ex = await send();
-  const deadline = Date.now() + ctx.options.readyTimeoutS * 1000;
+  const bound = () => Date.now() + ctx.options.readyTimeoutS * 1000;
+  let deadline = bound();
+  let releases = deletedByRun(ctx, as);
   for (let wait = 100; ex.status === 409 && Date.now() < deadline; wait = Math.min(wait * 2, 2000)) {
+    if (deletedByRun(ctx, as) !== releases) [releases, deadline] = [deletedByRun(ctx, as), bound()];
     if (!deletedByRun(ctx, as) && heldBy(ctx, as).size === 0) {
       const list = await ctx.http.send('listStacks', { as });
       if (!stacksOf(list).some((s) => s.state === 'STOPPING')) break;
