@@ -26,22 +26,36 @@ const installPick = (ctx: OpsContext, x: Pick, body: Doc) =>
  * dependency, which could make a correct server report it in failure) and nothing is stored under its identifier.
  */
 async function picks(ctx: OpsContext): Promise<Pick[]> {
+  // Reads only, asked for together: each pack's preview, then whether anything is stored under each identifier.
+  const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
+  const perPack = await Promise.all(packs.map((pack) => picksOf(ctx, pack)));
+  // The first pack in the library's order that offers a group gives its pick.
   const found = new Map<string, Pick>();
-  for (const pack of packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version))) {
-    const preview = await previewOf(ctx, pack);
-    if (!ok(preview) || !isDoc(preview.json)) continue;
-    for (const [group, entries] of Object.entries(preview.json)) {
-      const type = GROUP_TYPES[group];
-      if (!type || type === 'service' || found.has(group)) continue;
-      for (const e of docs(entries)) {
-        if (!str(e.id) || !str(e.title) || e.installed !== false || e.entitlement_status === false || e.has_dependency === true) continue;
-        if (ok(await getIn(ctx, core(type), e.id))) continue;
-        found.set(group, { pack, group, type, id: e.id, title: e.title });
-        break;
-      }
-    }
-  }
+  for (const x of perPack.flat()) if (!found.has(x.group)) found.set(x.group, x);
   return [...found.values()];
+}
+
+/** Per group of one pack's preview, its first object free to install and remove again. */
+async function picksOf(ctx: OpsContext, pack: Doc): Promise<Pick[]> {
+  const preview = await previewOf(ctx, pack);
+  if (!ok(preview) || !isDoc(preview.json)) return [];
+  const groups = Object.entries(preview.json).flatMap(([group, entries]) => {
+    const type = GROUP_TYPES[group];
+    if (!type || type === 'service') return [];
+    const free = docs(entries).filter(
+      (e): e is Doc & { id: string; title: string } =>
+        str(e.id) && str(e.title) && e.installed === false && e.entitlement_status !== false && e.has_dependency !== true,
+    );
+    return [{ group, type, free }];
+  });
+  const picked = await Promise.all(
+    groups.map(async ({ group, type, free }) => {
+      const stored = await Promise.all(free.map(async (e) => ok(await getIn(ctx, core(type), e.id))));
+      const e = free.find((_, i) => !stored[i]);
+      return e ? [{ pack, group, type, id: e.id, title: e.title }] : [];
+    }),
+  );
+  return picked.flat();
 }
 
 /** Keys of the objects titled as the pack's object itself (no prefix), before an install. */
@@ -91,74 +105,75 @@ export const installEachType: OpsCheck = {
       const there = await installed(ctx, x, await sweep(ctx, track), before, track);
       return { ex, there };
     };
-    for (const x of found) {
-      const { ex, there } = await installOne(x, x.type === 'kpi_base_search' ? { enabled: 1 } : {});
-      const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]} (group ${x.group})`;
-      ctx.expect.status('OPS-CP-INSTALL', label, ex, '2xx');
-      if (!ok(ex)) continue;
-      ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
-      const failed = failuresFor(ex, x.id);
-      ctx.expect.that(
-        'OPS-CP-INSTALL-CONTENT',
-        `${label}: the object is installed, listed in success and not in failure`,
-        !!there && successIds(ex).includes(x.id) && failed.length === 0,
-        {
-          expected: `${x.id} installed and in success`,
-          actual: `${there ? 'installed' : 'not installed'}; success ${compact(successIds(ex))}; failure ${compact(failed)}`,
-        },
-        ex,
-      );
-      // An object installed under the pack's identifier is what the preview entry's `installed` names.
-      // An object installed under the pack's identifier is what the preview entry's `installed` names: installed
-      // once it is there, not installed once it is deleted again.
-      if (there && there._key === x.id) {
-        const entryOf = async () => {
-          const preview = await previewOf(ctx, x.pack);
-          return { preview, entry: isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined };
-        };
-        const after = await entryOf();
-        if (after.entry)
-          ctx.expect.equal(
-            'OPS-CP-PREVIEW-ENTRY',
-            `installed in the preview entry of ${x.id} after it was installed`,
-            after.entry.installed,
-            true,
-            after.preview,
-          );
-        if (ok(await deleteIn(ctx, core(x.type), x.id))) {
-          const gone = await entryOf();
-          if (gone.entry)
-            ctx.expect.equal(
-              'OPS-CP-PREVIEW-ENTRY',
-              `installed in the preview entry of ${x.id} after it was deleted`,
-              gone.entry.installed,
-              false,
-              gone.preview,
-            );
-        }
-      }
-      if (x.type !== 'kpi_base_search' || !there) continue;
-      // "saved searches and base searches keep their original state": the same state with enabled=1 as without it.
-      if (there._key !== x.id) await deleteIn(ctx, core(x.type), String(there._key));
-      const again = await installOne(x, {});
-      if (!ok(again.ex) || !again.there) {
-        ctx.untested(
-          'OPS-CP-INSTALL-ENABLED',
-          `the base search ${x.id} could not be installed a second time (${shown(again.ex)})`,
-          again.ex,
-        );
-        continue;
-      }
-      ctx.expect.equal(
-        'OPS-CP-INSTALL-ENABLED',
-        `enabled of base search ${x.id} installed without enabled, against with enabled=1`,
-        again.there.enabled,
-        there.enabled,
-        again.ex,
-      );
-    }
+    // Each type's object is another's to nothing: the installs go out side by side.
+    await Promise.all(found.map((x) => installAndJudge(ctx, x, installOne)));
   },
 };
+
+type InstallOne = (x: Pick, extra: Doc) => Promise<{ ex: Exchange; there: Doc | undefined }>;
+
+/** Installs one pick and judges the result, the preview entry, and a base search's state with and without enabled. */
+async function installAndJudge(ctx: OpsContext, x: Pick, installOne: InstallOne): Promise<void> {
+  const { ex, there } = await installOne(x, x.type === 'kpi_base_search' ? { enabled: 1 } : {});
+  const label = `install of ${x.pack.id} with content {${x.type}: [${x.id}]} (group ${x.group})`;
+  ctx.expect.status('OPS-CP-INSTALL', label, ex, '2xx');
+  if (!ok(ex)) return;
+  ctx.expect.equal('OPS-CP-INSTALL-RESULT', `${label}: problems of success and failure`, resultProblems(ex), [], ex);
+  const failed = failuresFor(ex, x.id);
+  ctx.expect.that(
+    'OPS-CP-INSTALL-CONTENT',
+    `${label}: the object is installed, listed in success and not in failure`,
+    !!there && successIds(ex).includes(x.id) && failed.length === 0,
+    {
+      expected: `${x.id} installed and in success`,
+      actual: `${there ? 'installed' : 'not installed'}; success ${compact(successIds(ex))}; failure ${compact(failed)}`,
+    },
+    ex,
+  );
+  // An object installed under the pack's identifier is what the preview entry's `installed` names: installed
+  // once it is there, not installed once it is deleted again.
+  if (there && there._key === x.id) {
+    const entryOf = async () => {
+      const preview = await previewOf(ctx, x.pack);
+      return { preview, entry: isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined };
+    };
+    const after = await entryOf();
+    if (after.entry)
+      ctx.expect.equal(
+        'OPS-CP-PREVIEW-ENTRY',
+        `installed in the preview entry of ${x.id} after it was installed`,
+        after.entry.installed,
+        true,
+        after.preview,
+      );
+    if (ok(await deleteIn(ctx, core(x.type), x.id))) {
+      const gone = await entryOf();
+      if (gone.entry)
+        ctx.expect.equal(
+          'OPS-CP-PREVIEW-ENTRY',
+          `installed in the preview entry of ${x.id} after it was deleted`,
+          gone.entry.installed,
+          false,
+          gone.preview,
+        );
+    }
+  }
+  if (x.type !== 'kpi_base_search' || !there) return;
+  // "saved searches and base searches keep their original state": the same state with enabled=1 as without it.
+  if (there._key !== x.id) await deleteIn(ctx, core(x.type), String(there._key));
+  const again = await installOne(x, {});
+  if (!ok(again.ex) || !again.there) {
+    ctx.untested('OPS-CP-INSTALL-ENABLED', `the base search ${x.id} could not be installed a second time (${shown(again.ex)})`, again.ex);
+    return;
+  }
+  ctx.expect.equal(
+    'OPS-CP-INSTALL-ENABLED',
+    `enabled of base search ${x.id} installed without enabled, against with enabled=1`,
+    again.there.enabled,
+    there.enabled,
+    again.ex,
+  );
+}
 
 /** Groups of event-management objects a pack may hold, by the object-type name the document's pack lists give them. */
 const EVENT_GROUPS: Record<string, string> = {

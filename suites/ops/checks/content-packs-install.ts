@@ -1,36 +1,19 @@
-import fc from 'fast-check';
-import { checkProperty, Violation } from '../../core/property';
 import { compact } from '../../core/expect';
 import type { Exchange } from '../../core/types';
 import { SERVICE } from '../collections';
-import {
-  absentFields,
-  deleteIn,
-  getIn,
-  listIn,
-  ok,
-  ownFilter,
-  schemaFindings,
-  updateIn,
-  type Doc,
-  type OpsCheck,
-  type OpsContext,
-} from '../support';
+import { absentFields, getIn, listIn, ok, ownFilter, schemaFindings, type Doc, type OpsCheck, type OpsContext } from '../support';
 import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
 import { sleep } from '../../core/sleep';
 import {
   docs,
   failures,
-  enabledOf,
-  failuresFor,
   member,
   listPacks,
   packsOf,
   packParams,
   previewOf,
   savedSearchesOf,
-  shown,
   str,
   successEntries,
   successIds,
@@ -65,7 +48,7 @@ interface Entry {
    */
   dependent?: boolean;
 }
-interface Candidate {
+export interface Candidate {
   pack: Doc;
   groups: Record<string, Entry[]>;
   /** Services of the pack that are neither installed nor present under their identifier. */
@@ -87,7 +70,7 @@ const entriesOf = (preview: Doc): Record<string, (Entry & { installed?: unknown 
   );
 
 /** Packs with services the run can install and remove again, most free services first. */
-async function candidates(ctx: OpsContext): Promise<Candidate[]> {
+export async function candidates(ctx: OpsContext): Promise<Candidate[]> {
   // Reads only: the previews, and the services under each identifier, are asked for together.
   const packs = packsOf(await listPacks(ctx)).filter((p) => str(p.id) && str(p.version));
   const found = await Promise.all(
@@ -108,6 +91,32 @@ async function candidates(ctx: OpsContext): Promise<Candidate[]> {
   );
   // A stable sort: packs with as many free services keep the library's order.
   return found.filter((c): c is Candidate => c !== undefined).sort((a, b) => b.free.length - a.free.length);
+}
+
+/** A service the run may install and remove again, with the pack that previews it. */
+export interface Lane {
+  pack: Doc;
+  x: Entry;
+}
+
+/**
+ * Up to `max` services for cases that run side by side, each with its pack: the first free service of the best
+ * candidate, as a check with one lane takes it, then others only while every one chosen depends on nothing (an
+ * install of a dependent service may bring others along, another lane's among them) and neither its identifier nor
+ * its title is another lane's, so that no lane's install or lookup reaches another's service.
+ */
+export function lanesOf(cands: Candidate[], max: number): Lane[] {
+  const first = cands.find((c) => c.free.length > 0);
+  if (!first) return [];
+  const lanes: Lane[] = [{ pack: first.pack, x: first.free[0]! }];
+  if (lanes[0]!.x.dependent) return lanes;
+  for (const c of cands)
+    for (const x of c.free) {
+      if (lanes.length >= max) return lanes;
+      if (x.dependent || lanes.some((l) => l.x.id === x.id || l.x.title === x.title)) continue;
+      lanes.push({ pack: c.pack, x });
+    }
+  return lanes;
 }
 
 /** The preview group that lists the objects of each object type (the first, where two groups hold one type). */
@@ -131,7 +140,7 @@ export async function install(ctx: OpsContext, pack: Doc, body: Doc, groups: Rec
 }
 /** The document: `content` is "sent as an object mapping object-type name to an array of identifiers". */
 const SERVICE_TYPE = 'service';
-const only = (id: string, extra: Doc = {}): Doc => onlyThese([id], extra);
+export const only = (id: string, extra: Doc = {}): Doc => onlyThese([id], extra);
 const onlyThese = (ids: string[], extra: Doc = {}): Doc => ({ content: { [SERVICE_TYPE]: ids }, ...extra });
 
 /** The InstallResult schema's findings in one member of the result (or in the result as a whole). */
@@ -158,7 +167,7 @@ export function resultProblems(ex: Exchange): string[] {
  * The newer `saved_searches` member as the schema gives it, with its fields (optional in the schema) all present, as
  * in the document's result; undefined when the result does not carry it.
  */
-function savedSearchProblems(ex: Exchange): string[] | undefined {
+export function savedSearchProblems(ex: Exchange): string[] | undefined {
   const s = member(ex, 'saved_searches');
   if (s === undefined) return undefined;
   const absent = [
@@ -173,7 +182,6 @@ function savedSearchProblems(ex: Exchange): string[] | undefined {
   ];
 }
 
-/** Deletes, when the check ends, every object the installs of this check left (the ledger holds each key once). */
 /** Puts an object an install made on the ledger, by type and key. */
 export type Track = (type: string, key: unknown) => void;
 
@@ -195,7 +203,7 @@ async function lateSweep(ctx: OpsContext): Promise<void> {
 }
 
 /** The installed service: by one of the titles it may carry (in that order), or else under the pack's identifier. */
-async function findService(ctx: OpsContext, id: string, titles: string[]): Promise<Doc | undefined> {
+export async function findService(ctx: OpsContext, id: string, titles: string[]): Promise<Doc | undefined> {
   // The titles a check installs under all carry its run tag: one list of its own rows holds every one of them.
   const own = titles.length ? docs((await listIn(ctx, SERVICE, { filter: ownFilter(ctx) })).json) : [];
   const byTitle = titles.map((t) => own.find((d) => d.title === t)).find((d) => d !== undefined);
@@ -206,440 +214,21 @@ async function findService(ctx: OpsContext, id: string, titles: string[]): Promi
 
 /** Every object of a deletable type whose title carries the run tag, so whatever an install put there is removed. */
 export async function sweep(ctx: OpsContext, track: Track): Promise<Record<string, string[]>> {
+  // Reads only, one list per type, asked for together.
+  const types = [...new Set(Object.values(GROUP_TYPES))];
+  const lists = await Promise.all(
+    types.map((type) => ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } })),
+  );
   const found: Record<string, string[]> = {};
-  for (const type of new Set(Object.values(GROUP_TYPES))) {
-    const ex = await ctx.http.send('coreList', { params: { object_type: type }, query: { filter: ownFilter(ctx) } });
-    const keys = docs(ex.json)
+  types.forEach((type, i) => {
+    const keys = docs(lists[i]!.json)
       .filter((d) => String(d.title ?? '').startsWith(`${ctx.options.runTag} `))
       .map((d) => String(d._key));
     for (const k of keys) track(type, k);
     if (keys.length) found[type] = keys;
-  }
+  });
   return found;
 }
-
-type Prior = 'absent' | 'installed' | 'changed';
-type Resolution = 'skip' | 'overwrite' | 'unset';
-const PRIORS: Prior[] = ['absent', 'installed', 'changed'];
-const RESOLUTIONS: Resolution[] = ['unset', 'skip', 'overwrite'];
-const COMBOS = PRIORS.flatMap((prior) => RESOLUTIONS.map((resolution) => ({ prior, resolution })));
-
-export const installResolution: OpsCheck = {
-  id: 'ops.content-packs.install-resolution',
-  title:
-    'Install MUST install an object not yet installed; with resolution=skip it MUST leave an installed object as it is, with overwrite it MUST replace it discarding changes; without resolution an installed object it does not install again MUST be reported in failure inside a normal result (type OBJECT_ALREADY_EXISTS as seen, SHOULD)',
-  requirements: [
-    'OPS-CP-INSTALL',
-    'OPS-CP-INSTALL-RESOLUTION',
-    'OPS-CP-INSTALL-RESULT',
-    'OPS-CP-INSTALL-PREFIX',
-    'OPS-ERR-CP-INSTALL-FAILURES',
-    'OPS-CP-INSTALL-FAILURE-TYPE',
-  ],
-  shares: ['content-packs'],
-  destructive: true,
-  async run(ctx) {
-    const found = need(
-      (await candidates(ctx)).find((c) => c.free.length > 0),
-      'no content pack has a service that is not installed yet',
-    );
-    const { pack } = found;
-    const x = found.free[0];
-    const tag = ctx.options.runTag;
-    // One prefix for both installs: a server may add the prefix to the installed object's key as well as its title
-    // ("prefix added to each installed object"), and then a second prefix would name another object, never the
-    // installed one. Which install left the object is told by the change the 'changed' cases make.
-    const [p1, changed] = [`${tag} `, `${tag} changed ${x.title}`];
-    const p2 = p1;
-    const titles = [p1 + x.title, changed];
-    const track = tracker(ctx);
-    const notes = new Set<string>();
-    /** Failure types reported for an object that was already installed, with no resolution given. */
-    const conflictTypes = new Set<string>();
-
-    /** What the last case left, as read at its end: the next case starts by deleting it. */
-    let last: Doc | undefined;
-    const reset = async () => {
-      let there = last ?? (await findService(ctx, x.id, titles));
-      for (let i = 0; i < 3 && there; i++) {
-        await deleteIn(ctx, SERVICE, String(there._key));
-        there = await findService(ctx, x.id, titles);
-      }
-      last = undefined;
-      if (there) throw new Violation(`the installed service ${x.id} could not be deleted between cases`, 'OPS-CP-INSTALL');
-    };
-
-    const step = async (prior: Prior, resolution: Resolution) => {
-      await reset();
-      let before: Doc | undefined;
-      if (prior !== 'absent') {
-        const first = await install(ctx, pack, only(x.id, { prefix: p1 }));
-        before = await findService(ctx, x.id, [p1 + x.title]);
-        track('service', before?._key);
-        if (!ok(first) || !before)
-          throw new Violation(
-            `installing ${x.id} of ${pack.id} answered ${shown(first)}, and ${before ? 'the service exists' : `no service ${x.id} titled "${p1}${x.title}" exists`}`,
-            'OPS-CP-INSTALL',
-            first,
-          );
-        if (prior === 'changed') {
-          const upd = await updateIn(ctx, SERVICE, String(before._key), { title: changed, cf_marker: tag }, 1);
-          if (!ok(upd)) throw new Violation(`could not change the installed service (${shown(upd)})`, 'OPS-CP-INSTALL-RESOLUTION', upd);
-          // As read back: a partial update may leave out cf_marker, a field outside the schema (OPS-PARTIAL-NEW-FIELDS).
-          const reread = await getIn(ctx, SERVICE, String(before._key));
-          before = isDoc(reread.json) ? reread.json : { ...before, title: changed, cf_marker: tag };
-          if (before.title !== changed)
-            throw new Violation(
-              `the installed service, changed to the title ${JSON.stringify(changed)}, reads ${shown(reread)}`,
-              'OPS-CP-INSTALL-RESOLUTION',
-              reread,
-            );
-        }
-      }
-      const body = only(x.id, { prefix: p2, ...(resolution === 'unset' ? {} : { resolution }) });
-      const ex = await install(ctx, pack, body);
-      const label = `with ${x.id} ${prior === 'absent' ? 'not installed' : prior === 'installed' ? 'installed' : 'installed and changed'}, install ${JSON.stringify(body)}`;
-      if (!ok(ex))
-        throw new Violation(`${label} answered ${shown(ex)}`, prior === 'absent' ? 'OPS-CP-INSTALL' : 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
-          expected: 'a success',
-          actual: shown(ex),
-        });
-      const bad = resultProblems(ex);
-      if (bad.length)
-        throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, {
-          expected: 'success and failure as the document gives them',
-          actual: bad.join('; '),
-        });
-      const listed = successIds(ex).includes(x.id);
-      const failed = failuresFor(ex, x.id);
-      const after = await findService(ctx, x.id, titles);
-      track('service', after?._key);
-      last = after;
-      const kept = !!before && after?.title === before.title && after?.cf_marker === before.cf_marker;
-      const replaced = after?.title === p2 + x.title && after?.cf_marker === undefined;
-      const now = after
-        ? `the service is titled ${JSON.stringify(after.title)}${after.cf_marker ? ' and keeps cf_marker' : ' without cf_marker'}`
-        : 'the service is not there';
-      if (prior === 'absent') {
-        if (!after) throw new Violation(`${label}: ${now}`, 'OPS-CP-INSTALL', ex, { expected: `service ${x.id} installed`, actual: now });
-        if (after.title !== p2 + x.title)
-          throw new Violation(`${label}: ${now}, not "${p2}${x.title}"`, 'OPS-CP-INSTALL-PREFIX', ex, {
-            expected: `title ${JSON.stringify(p2 + x.title)}`,
-            actual: `title ${JSON.stringify(after.title)}`,
-          });
-        if (!listed)
-          throw new Violation(
-            `${label}: the service was installed but success does not list ${x.id}: ${JSON.stringify(member(ex, 'success')).slice(0, 200)}`,
-            'OPS-CP-INSTALL-RESULT',
-            ex,
-            {
-              expected: `success listing ${x.id}`,
-              actual: compact(member(ex, 'success')),
-            },
-          );
-      } else if (resolution === 'skip') {
-        // Skipping is what skip asks for, not a failure: a failure entry is allowed, not required.
-        if (listed || !kept)
-          throw new Violation(
-            `${label}: ${listed ? 'success lists it and ' : ''}${now}, skip installs only objects not already installed`,
-            'OPS-CP-INSTALL-RESOLUTION',
-            ex,
-            {
-              expected: `not in success; the service left titled ${JSON.stringify(before?.title)}`,
-              actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
-            },
-          );
-        notes.add(
-          `with skip an installed object is ${failed.length ? `reported in failure as ${JSON.stringify(failed[0].type)}` : 'left out of success and failure'}`,
-        );
-      } else if (resolution === 'overwrite') {
-        if (!listed || !replaced)
-          throw new Violation(
-            `${label}: ${listed ? '' : 'success does not list it and '}${now}, overwrite replaces it with "${p2}${x.title}" and discards changes`,
-            'OPS-CP-INSTALL-RESOLUTION',
-            ex,
-            {
-              expected: `in success; the service titled ${JSON.stringify(p2 + x.title)} without the change`,
-              actual: `${listed ? 'in success' : 'not in success'}; ${now}`,
-            },
-          );
-      } else if (listed) {
-        notes.add(`without resolution an installed object is installed again: ${now}`);
-      } else {
-        // Named in content and not installed: a per-object failure, which the document says is reported inside the result.
-        if (!failed.length)
-          throw new Violation(
-            `${label}: the object is neither installed again (success) nor reported in failure: ${compact(ex.json)}`,
-            'OPS-ERR-CP-INSTALL-FAILURES',
-            ex,
-            {
-              expected: `${x.id} in success or in failure`,
-              actual: compact(ex.json),
-            },
-          );
-        if (!kept)
-          throw new Violation(`${label}: the conflict is reported in failure, yet ${now}`, 'OPS-ERR-CP-INSTALL-FAILURES', ex, {
-            expected: `the service left titled ${JSON.stringify(before?.title)}${before?.cf_marker ? ' with cf_marker' : ''}`,
-            actual: now,
-          });
-        conflictTypes.add(String(failed[0].type));
-      }
-    };
-
-    // Every prior state meets every resolution in each run, in a random order.
-    const property = fc.asyncProperty(fc.shuffledSubarray(COMBOS, { minLength: COMBOS.length }), async (combos) => {
-      for (const c of combos) await step(c.prior, c.resolution);
-    });
-    const held = await checkProperty(
-      ctx,
-      ['OPS-CP-INSTALL', 'OPS-CP-INSTALL-RESOLUTION', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-PREFIX', 'OPS-ERR-CP-INSTALL-FAILURES'],
-      `install resolution over prior states of ${pack.id} ${x.id}`,
-      property,
-      { runs: 1 },
-    );
-    await reset().catch(() => undefined);
-    for (const n of notes) ctx.observe('OPS-ERR-CP-INSTALL-FAILURES', n);
-    const types = [...conflictTypes];
-    if (types.length)
-      ctx.expect.equal(
-        'OPS-CP-INSTALL-FAILURE-TYPE',
-        'failure types reported for an installed object installed again without resolution',
-        types,
-        ['OBJECT_ALREADY_EXISTS'],
-      );
-    else if (held)
-      ctx.untested('OPS-CP-INSTALL-FAILURE-TYPE', 'without resolution the installed object was installed again, never reported in failure');
-  },
-};
-
-type Flag = 'unset' | 'on' | 'off';
-const FLAGS: Flag[] = ['unset', 'on', 'off'];
-const flagValue = (f: Flag, numeric: boolean) => (f === 'unset' ? undefined : numeric ? (f === 'on' ? 1 : 0) : f === 'on');
-
-/** `backfill_enabled` wherever the installed service shows it: on the service or on its KPIs. */
-const backfillFlags = (d: Doc): unknown[] =>
-  [d.backfill_enabled, ...docs(d.kpis).map((k) => k.backfill_enabled)].filter((v) => v !== undefined);
-
-/**
- * The pack as read before the check installs it: installed_versions is an array then too. Whether it is empty is
- * recorded only: a pack installed before the run (by a person, or by an earlier run whose objects were deleted since)
- * is installed, and a client cannot tell it from one never installed.
- */
-async function versionsBefore(ctx: OpsContext, pack: Doc): Promise<void> {
-  const before = await ctx.http.send('contentPackGet', { params: packParams(pack) });
-  if (!ok(before)) return;
-  const versions = isDoc(before.json) ? before.json.installed_versions : undefined;
-  ctx.expect.that(
-    'OPS-CP-INSTALLED-VERSIONS-ARRAY',
-    `installed_versions of ${pack.id} before the check installs it`,
-    Array.isArray(versions),
-    { expected: 'an array', actual: compact(versions) },
-    before,
-  );
-  ctx.observe(
-    'OPS-CP-INSTALLED-VERSIONS',
-    `before the check installs ${pack.id} ${pack.version}, installed_versions reads ${compact(versions)}`,
-  );
-}
-
-export const installOptions: OpsCheck = {
-  id: 'ops.content-packs.install-options',
-  title:
-    'Install MUST accept any subset of its optional parameters, install services enabled only with enabled=1, backfill unless backfill is false, and add the prefix (none by default) to titles',
-  requirements: [
-    'OPS-CP-INSTALL-OPTIONAL',
-    'OPS-CP-INSTALL-ENABLED',
-    'OPS-CP-INSTALL-BACKFILL',
-    'OPS-CP-INSTALL-PREFIX',
-    'OPS-CP-INSTALL-RESULT',
-    'OPS-CP-INSTALL-SAVED-SEARCHES',
-    'OPS-CP-INSTALLED-VERSIONS',
-    'OPS-CP-INSTALLED-VERSIONS-ARRAY',
-    'OPS-CP-INSTALL-CONTENT',
-  ],
-  shares: ['content-packs'],
-  destructive: true,
-  async run(ctx) {
-    const found = need(
-      (await candidates(ctx)).find((c) => c.free.length > 0),
-      'no content pack has a service that is not installed yet',
-    );
-    const { pack } = found;
-    const x = found.free[0];
-    await versionsBefore(ctx, pack);
-    const prefix = `${ctx.options.runTag} `;
-    const track = tracker(ctx);
-    const backfillSeen: string[] = [];
-    const stateUnseen: string[] = [];
-    const dependencies = new Set<string>();
-    let savedSeen = 0;
-
-    /** What the last case left, as read at its end: the next case starts by deleting it. */
-    let last: Doc | undefined;
-    const reset = async () => {
-      const there = last ?? (await findService(ctx, x.id, [prefix + x.title]));
-      last = undefined;
-      if (there) await deleteIn(ctx, SERVICE, String(there._key));
-    };
-    const checkSaved = (ex: Exchange, label: string) => {
-      const bad = savedSearchProblems(ex);
-      if (bad === undefined) return;
-      savedSeen++;
-      if (bad.length)
-        throw new Violation(`${label}: saved_searches ${bad.join('; ')}`, 'OPS-CP-INSTALL-SAVED-SEARCHES', ex, {
-          expected: 'saved_searches as {action_performed, success, failure}',
-          actual: bad.join('; '),
-        });
-    };
-
-    const cases = fc.tuple(
-      fc.shuffledSubarray(
-        FLAGS.flatMap((e) => FLAGS.map((b) => [e, b] as const)),
-        { minLength: 9 },
-      ),
-      fc.boolean(),
-    );
-    // Both forms of a Boolean in every run: the form follows the combination (flipped by the seed), so that each of
-    // 1, 0, true and false is sent for enabled and for backfill alike.
-    const numericFor = (enabled: Flag, backfill: Flag, flip: boolean) =>
-      ((FLAGS.indexOf(enabled) + FLAGS.indexOf(backfill)) % 2 === 0) !== flip;
-    const property = fc.asyncProperty(cases, async ([combos, flip]) => {
-      for (const [enabled, backfill] of combos) {
-        await reset();
-        const numeric = numericFor(enabled, backfill, flip);
-        const body = only(x.id, { prefix, enabled: flagValue(enabled, numeric), backfill: flagValue(backfill, numeric) });
-        const label = `install ${JSON.stringify(body)}`;
-        const ex = await install(ctx, pack, body);
-        const after = await findService(ctx, x.id, [prefix + x.title]);
-        track('service', after?._key);
-        last = after;
-        if (!ok(ex) || !after)
-          throw new Violation(`${label} answered ${shown(ex)}${after ? '' : ' and installed no service'}`, 'OPS-CP-INSTALL-OPTIONAL', ex, {
-            expected: `a success installing ${x.id}`,
-            actual: `${shown(ex)}${after ? '' : ', no service installed'}`,
-          });
-        const bad = resultProblems(ex);
-        if (bad.length)
-          throw new Violation(`${label}: ${bad.join('; ')}`, 'OPS-CP-INSTALL-RESULT', ex, {
-            expected: 'success and failure as the document gives them',
-            actual: bad.join('; '),
-          });
-        const others = successIds(ex).filter((id) => id !== x.id);
-        if (others.length && x.dependent) dependencies.add(others.join(', '));
-        else if (others.length)
-          throw new Violation(
-            `${label} reported ${others.join(', ')} installed too, which content did not name`,
-            'OPS-CP-INSTALL-CONTENT',
-            ex,
-            {
-              expected: `${x.id} alone in success`,
-              actual: compact(successIds(ex)),
-            },
-          );
-        checkSaved(ex, label);
-        if (after.title !== prefix + x.title)
-          throw new Violation(`${label} installed the service as ${JSON.stringify(after.title)}`, 'OPS-CP-INSTALL-PREFIX', ex, {
-            expected: `title ${JSON.stringify(prefix + x.title)}`,
-            actual: `title ${JSON.stringify(after.title)}`,
-          });
-        const state = enabledOf(after);
-        if (state === undefined) stateUnseen.push(`${label}: the installed service shows neither enabled nor disabled`);
-        else if (state !== (enabled === 'on'))
-          throw new Violation(
-            `${label} installed the service with enabled=${JSON.stringify(after.enabled)}, disabled=${JSON.stringify(after.disabled)}`,
-            'OPS-CP-INSTALL-ENABLED',
-            ex,
-            {
-              expected: enabled === 'on' ? 'enabled' : 'not enabled',
-              actual: state ? 'enabled' : 'not enabled',
-            },
-          );
-        // The document names no field that shows backfill: what a server reports is recorded, never judged.
-        const flags = backfillFlags(after);
-        if (flags.length) backfillSeen.push(`backfill ${backfill}: backfill_enabled ${JSON.stringify(flags)}`);
-      }
-    });
-    const held = await checkProperty(
-      ctx,
-      ['OPS-CP-INSTALL-OPTIONAL', 'OPS-CP-INSTALL-ENABLED', 'OPS-CP-INSTALL-PREFIX', 'OPS-CP-INSTALL-RESULT', 'OPS-CP-INSTALL-CONTENT'],
-      `install options of ${pack.id} ${x.id}`,
-      property,
-      { runs: 1 },
-    );
-    if (dependencies.size) {
-      ctx.observe(
-        'OPS-CP-INSTALL-CONTENT',
-        `installing ${x.id}, which its preview does not say is free of dependencies, also installed ${[...dependencies].join('; ')}`,
-      );
-      await sweep(ctx, track);
-    }
-    if (held) {
-      ctx.untested(
-        'OPS-CP-INSTALL-BACKFILL',
-        'the document names no field that shows whether KPI data was backfilled: installs with backfill true, false, 1, 0 and unset were accepted',
-      );
-      for (const seen of new Set(backfillSeen)) ctx.observe('OPS-CP-INSTALL-BACKFILL', seen);
-      for (const seen of new Set(stateUnseen)) ctx.observe('OPS-CP-INSTALL-ENABLED', seen);
-    }
-    // The property judged every result that carried saved_searches; it held.
-    if (held && savedSeen)
-      ctx.expect.that('OPS-CP-INSTALL-SAVED-SEARCHES', 'saved_searches of the install results', true, {
-        expected: '{action_performed, success, failure} as the schema gives them',
-        actual: `so in each of ${savedSeen} results`,
-      });
-    else if (held) ctx.untested('OPS-CP-INSTALL-SAVED-SEARCHES', 'no install result carried saved_searches');
-
-    // The default prefix: no prefix sent, so this one object carries no run tag for a moment: it is deleted at once.
-    await reset();
-    const namesake = async () =>
-      docs((await listIn(ctx, SERVICE, { filter: JSON.stringify({ title: x.title }) })).json).filter((d) => d.title === x.title);
-    const earlier = new Set((await namesake()).map((d) => String(d._key)));
-    const bare = await install(ctx, pack, only(x.id));
-    const plain = (await findService(ctx, x.id, [])) ?? (await namesake()).find((d) => !earlier.has(String(d._key)));
-    if (plain) {
-      track('service', plain._key);
-      await deleteIn(ctx, SERVICE, String(plain._key));
-    }
-    ctx.expect.status('OPS-CP-INSTALL-OPTIONAL', 'install with content only', bare, '2xx');
-    if (plain)
-      ctx.expect.equal(
-        'OPS-CP-INSTALL-PREFIX',
-        `title of ${x.id} installed without prefix, against the pack's`,
-        plain.title,
-        x.title,
-        bare,
-      );
-    else
-      ctx.untested(
-        'OPS-CP-INSTALL-PREFIX',
-        `without prefix no new service was found under the key ${x.id} or the title ${JSON.stringify(x.title)}`,
-        bare,
-      );
-
-    const read = await ctx.http.send('contentPackGet', { params: packParams(pack) });
-    const versions = isDoc(read.json) ? read.json.installed_versions : undefined;
-    if (ok(read))
-      ctx.expect.that(
-        'OPS-CP-INSTALLED-VERSIONS-ARRAY',
-        `installed_versions of ${pack.id} after installing ${pack.version}`,
-        Array.isArray(versions),
-        { expected: 'an array', actual: compact(versions) },
-        read,
-      );
-    ctx.expect.that(
-      'OPS-CP-INSTALLED-VERSIONS',
-      `installed_versions of ${pack.id} after installing ${pack.version}`,
-      Array.isArray(versions) && versions.length > 0,
-      { expected: 'a non-empty array', actual: compact(versions) },
-      read,
-    );
-    if (Array.isArray(versions))
-      ctx.observe(
-        'OPS-CP-INSTALLED-VERSIONS',
-        `after an install of ${pack.version}, installed_versions ${versions.includes(pack.version) ? 'holds' : 'does not hold'} that version`,
-      );
-  },
-};
 
 /**
  * "install only these objects", with several named and one left out: two named and a third left out where the pack

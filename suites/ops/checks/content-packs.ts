@@ -1,4 +1,6 @@
-import { installContent, installOptions, installResolution } from './content-packs-install';
+import { installContent } from './content-packs-install';
+import { installOptions } from './content-packs-install-options';
+import { installResolution } from './content-packs-install-resolution';
 import { installEachType, installEventObjects } from './content-packs-install-types';
 import { libraryGet, libraryList, libraryPaging, libraryPreview } from './content-packs-library';
 import { libraryRefresh } from './content-packs-refresh';
