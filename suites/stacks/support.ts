@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from '../core/check';
-import type { Answer } from '../core/client';
+import type { Answer, SendOptions } from '../core/client';
 import { compact } from '../core/expect';
 import { asDoc } from '../core/json';
 import { poll } from '../core/poll';
@@ -81,15 +81,49 @@ export const refusedAtLimit = (ctx: StacksContext, ex: Exchange, as = 'primary')
  * again (up to the ready timeout). Checks that study the limit itself pass `settle: false`.
  */
 export async function createStack(ctx: StacksContext, body: unknown = {}, as = 'primary', { settle = true } = {}): Promise<Created> {
-  const send = () => ctx.http.send('createStack', { as, body });
+  const send = () => sendCreate(ctx, { as, body });
   const ex = settle ? await settled(ctx, as, send) : await send();
   const id = ex.json?.id;
   if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') {
     heldBy(ctx, as).add(id);
-    madeBy(ctx).add(id);
     ctx.ledger.add(stackEntry(id, as), () => sendDelete(ctx, id, as));
   }
   return ex;
+}
+
+/** Creates of the run not answered yet, per target: a list taken meanwhile may already show their stacks. */
+const inFlight = new WeakMap<object, Set<Promise<unknown>>>();
+const inFlightOf = (ctx: StacksContext) => {
+  let sends = inFlight.get(ctx.target);
+  if (!sends) inFlight.set(ctx.target, (sends = new Set()));
+  return sends;
+};
+
+/**
+ * Sends a create; a stack it is answered with counts as the run's (see `appeared`) before the answer is handed on.
+ * Every create of the checks goes through here.
+ */
+export function sendCreate(ctx: StacksContext, opts: SendOptions): Promise<Created> {
+  const sent = ctx.http.send('createStack', opts).then((ex) => {
+    const id = ex.json?.id;
+    if (ex.status >= 200 && ex.status < 300 && typeof id === 'string') madeBy(ctx).add(id);
+    return ex;
+  });
+  const sends = inFlightOf(ctx);
+  sends.add(sent);
+  void sent.finally(() => sends.delete(sent)).catch(() => undefined);
+  return sent;
+}
+
+/**
+ * The caller's listed stacks, read to compare with an earlier list (`appeared`): once every create of the run that
+ * was in flight when the list came back has been answered, so that a stack another check is being answered with is
+ * known as the run's and never taken for one a refused create left.
+ */
+export async function listedAfter(ctx: StacksContext, as = 'primary'): Promise<Set<string>> {
+  const listed = await listedIds(ctx, as);
+  await Promise.allSettled([...inFlightOf(ctx)]);
+  return listed;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Settings } from '../../core/settings';
+import { sleep } from '../../core/sleep';
 import type { ApiHandler, ApiRequest } from '../../../reference-impl/http/types';
 import type { PlatformVersion, StacksConfig } from '../../../reference-impl/stacks/config';
 import { isOp, mapRequest, mapResponse, withBody } from '../fault';
@@ -204,6 +205,18 @@ export const stacksVariants: Variant<StacksConfig>[] = [
   },
   { id: 'instant-provisioning', description: 'stacks are RUNNING as soon as they are created', config: { provisioningDelayMs: 0 } },
   { id: 'limit-of-one', description: 'each user may hold one stack', config: { maxStacksPerUser: 1 } },
+  {
+    id: 'create-answered-late',
+    description:
+      'a create is answered 1.5 s after its stack is stored and listed, so lists taken meanwhile show a stack its check does not know yet',
+    wrap: (inner) => async (req) => {
+      const res = await inner(req);
+      if (isOp('POST', LIST)(req) && res.status === 202) await sleep(1500);
+      return res;
+    },
+    // As many checks in flight as against a deployment, so that other checks' creates overlap the lists compared.
+    settings: { concurrency: 16 },
+  },
   { id: 'limit-of-ten', description: 'each user may hold ten stacks', config: { maxStacksPerUser: 10 } },
   {
     id: 'unknown-key-forbidden',

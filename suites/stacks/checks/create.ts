@@ -9,6 +9,7 @@ import {
   distinctVersions,
   expectError,
   expectListed,
+  listedAfter,
   listedIds,
   listVersions,
   LIVE_STATES,
@@ -16,6 +17,7 @@ import {
   refusedAtLimit,
   releasedVersions,
   sendDelete,
+  sendCreate,
   settled,
   type Created,
   type StacksCheck,
@@ -229,8 +231,9 @@ export const unknownVersionIs400: StacksCheck = {
   id: 'stacks.create.unknown-version-400',
   title: 'A create naming an unknown platformVersion MUST answer 400 InvalidRequest with a message naming the version',
   requirements: ['STK-CREATE-UNKNOWN-VERSION', 'STK-CREATE-REFUSED-NO-STACK'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Beside the other creating checks: it meets the limit only while they hold stacks, and then waits for them
+  // (createStack); the stacks they create are known as the run's when it compares lists (listedAfter).
+  uses: ['stack-quota'],
   async run(ctx) {
     const bogus = `0.0.0-unknown-${ctx.options.runTag}`;
     const before = await listedIds(ctx);
@@ -248,7 +251,7 @@ export const unknownVersionIs400: StacksCheck = {
     ctx.expect.equal(
       'STK-CREATE-REFUSED-NO-STACK',
       'stacks that appeared with the refused create',
-      appeared(ctx, before, await listedIds(ctx)),
+      appeared(ctx, before, await listedAfter(ctx)),
       [],
     );
 
@@ -283,21 +286,21 @@ export const malformedBodyIs400: StacksCheck = {
   id: 'stacks.create.malformed-body-400',
   title: 'A create with a malformed body MUST answer 400 InvalidRequest and create nothing; one without a body SHOULD too',
   requirements: ['STK-CREATE-MALFORMED', 'STK-CREATE-BODY-REQUIRED', 'STK-CREATE-REFUSED-NO-STACK'],
-  // Every stack it creates counts against the caller's limit, which other creating checks need free.
-  shares: ['stack-quota'],
+  // Beside the other creating checks, as unknown-version-400 is.
+  uses: ['stack-quota'],
   async run(ctx) {
     const before = await listedIds(ctx);
     // Stacks a create accepted: not a refused create's, whatever the verdict on the acceptance itself.
     const accepted: string[] = [];
     for (const [what, raw] of MALFORMED) {
-      const ex = await settled(ctx, 'primary', () => ctx.http.send('createStack', { rawBody: raw }));
+      const ex = await settled(ctx, 'primary', () => sendCreate(ctx, { rawBody: raw }));
       if (refusedAtLimit(ctx, ex)) ctx.untested('STK-CREATE-MALFORMED', LIMIT_FIRST, ex);
       else expectError(ctx, 'STK-CREATE-MALFORMED', ex, 400, 'InvalidRequest', `create with ${what}`);
       if (ex.status === 202) accepted.push(String(ex.json?.id));
     }
     // No body, and a body of JSON null: whether either is a "malformed" body or an empty one is not said (a SHOULD).
     for (const [what, raw] of NO_BODY) {
-      const ex = await settled(ctx, 'primary', () => ctx.http.send('createStack', raw === undefined ? {} : { rawBody: raw }));
+      const ex = await settled(ctx, 'primary', () => sendCreate(ctx, raw === undefined ? {} : { rawBody: raw }));
       if (refusedAtLimit(ctx, ex)) ctx.untested('STK-CREATE-BODY-REQUIRED', LIMIT_FIRST, ex);
       else expectError(ctx, 'STK-CREATE-BODY-REQUIRED', ex, 400, 'InvalidRequest', `create ${what}`);
       if (ex.status === 202) accepted.push(String(ex.json?.id));
@@ -306,7 +309,7 @@ export const malformedBodyIs400: StacksCheck = {
     ctx.expect.equal(
       'STK-CREATE-REFUSED-NO-STACK',
       'stacks that appeared with the malformed creates',
-      appeared(ctx, before, await listedIds(ctx), accepted),
+      appeared(ctx, before, await listedAfter(ctx), accepted),
       [],
     );
   },
