@@ -13,6 +13,7 @@ export const DURATIONS: Readonly<Record<string, number>> = {
   'stacks.create.chosen-version': 1.7,
   'stacks.create.unknown-version-400': 0.4,
   'stacks.create.malformed-body-400': 0.7,
+  'stacks.states.unreleased-settles': 0.5,
   'stacks.list.own-stacks-200': 0.2,
   'stacks.list.shows-creating': 0.3,
   'stacks.versions.list-200': 0.1,
