@@ -2,6 +2,7 @@ import { judgingOutsideShape, levelsOf } from './catalogue';
 import type { ApiDefinition } from './api';
 import type { Check, CheckContext, RunOptions } from './check';
 import { createClient } from './client';
+import { settingName } from './enabler';
 import { evidenceOf } from './evidence';
 import { createExpect, type Facts } from './expect';
 import { inspectExchange } from './inspect';
@@ -12,6 +13,7 @@ import type { Spec } from './spec';
 import { MAX_SEQUENCE, sentRequest, type SentRequest } from './sequence';
 import { ToolError } from './tool-error';
 import { reachOf, reachText } from './reach';
+import { RUN_OPTIONS } from './settings';
 import { settling } from './settle';
 import { TransportError, type Transport } from './transport';
 import type { AssertionRecord, Exchange, NotRunCause, Observation, Reach, Target } from './types';
@@ -31,9 +33,22 @@ export interface CheckRun {
   sequence?: SentRequest[];
 }
 
-export function notRun(check: Check, outcome: 'skipped' | 'untested' | 'fail', message: string, cause?: NotRunCause): CheckRun {
+export function notRun(
+  check: Check,
+  outcome: 'skipped' | 'untested' | 'fail',
+  message: string,
+  cause?: NotRunCause,
+  enabledBy?: string,
+): CheckRun {
   return {
-    records: check.requirements.map((requirement) => ({ requirement, check: check.id, outcome, message, ...(cause ? { cause } : {}) })),
+    records: check.requirements.map((requirement) => ({
+      requirement,
+      check: check.id,
+      outcome,
+      message,
+      ...(cause ? { cause } : {}),
+      ...(enabledBy ? { enabledBy } : {}),
+    })),
     observations: [],
     outcome: outcome === 'fail' ? 'aborted' : outcome,
     attempts: 0,
@@ -65,14 +80,15 @@ export async function runCheck(def: ApiDefinition, check: Check, env: CheckEnv):
   const missing = (check.needs ?? []).filter((role) => !env.target.principals[role]);
   if (missing.length) {
     const hint = missing.map((r) => def.roleHints[r] ?? r).join(', ');
-    return notRun(check, 'untested', `needs credentials that were not given (${hint})`, 'credentials');
+    return notRun(check, 'untested', `needs credentials that were not given (${hint})`, 'credentials', hint);
   }
   if (check.destructive && !env.options.allowDestructive) {
     return notRun(
       check,
       'skipped',
-      'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name',
+      `destructive check: can change data the run did not create; runs with ${settingName(RUN_OPTIONS.allowDestructive)} (${RUN_OPTIONS.allowDestructive.env}=1) against a target you name`,
       'destructive',
+      settingName(RUN_OPTIONS.allowDestructive),
     );
   }
   const levels = levelsOf(def.catalogueFile);
@@ -238,7 +254,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
     ledger,
     expect: createExpect(asserted),
     assert: asserted,
-    untested(requirement, reason, ex) {
+    untested(requirement, reason, ex, enabledBy) {
       own(requirement);
       records.push({
         requirement,
@@ -246,6 +262,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
         outcome: 'untested',
         message: reason,
         evidence: ex ? evidenceOf(ex, principalOf(ex)) : undefined,
+        ...(enabledBy ? { enabledBy } : {}),
       });
     },
     observe(requirement, note) {
@@ -272,6 +289,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
           message: e.reason,
           kind: 'unmet',
           evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined,
+          ...(e.enabledBy ? { enabledBy: e.enabledBy } : {}),
         });
     }
   };
@@ -306,6 +324,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
               ? `not judged: the check was cut short, ${err.message}`
               : `tool error in ${check.id}: ${err.name}: ${err.message}`,
         kind: transport ? 'transport' : 'tool',
+        ...(transport && err.enabledBy ? { enabledBy: err.enabledBy } : {}),
       });
     }
   } finally {

@@ -50,7 +50,7 @@ export interface CheckContext<Ops extends object = Record<string, unknown>, Req 
   /** Records one assertion against a requirement the check declares, with what it expected and saw when given; returns `ok`. */
   assert(requirement: Req, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown): boolean;
   /** The assertion could not be made (missing input, resource never became ready): reported, never passed. */
-  untested(requirement: Req, reason: string, ex?: Exchange): void;
+  untested(requirement: Req, reason: string, ex?: Exchange, enabledBy?: string): void;
   /** Behaviour the document leaves open: recorded for the report, never judged. */
   observe(requirement: Req, note: string): void;
   /** Whether credentials for a role were given. */

@@ -4,7 +4,7 @@ import { TransportError, type Transport } from './transport';
 import type { Target } from './types';
 
 /** The start of the reason of every requirement a run could not judge because its target went away. */
-export const LOST_REASON = 'not run: the target stopped answering';
+const LOST_REASON = 'not run: the target stopped answering';
 
 /** After this many checks in a row lose their target, it counts as gone even if a probe still gets through. */
 const GONE_AFTER = 3;
@@ -45,7 +45,9 @@ export function createLostTarget(target: Target, transport: Transport) {
       if (!at && (inARow >= GONE_AFTER || !(await answers()))) at = check.id;
       if (!at) return run;
       const records = run.records.map((r) =>
-        r.kind === 'transport' && r.outcome === 'fail' ? { ...r, outcome: 'untested' as const, message: `${reason()} (${r.message})` } : r,
+        r.kind === 'transport' && r.outcome === 'fail'
+          ? { ...r, outcome: 'untested' as const, message: `${reason()} (${r.message})`, cause: 'lost-target' as const }
+          : r,
       );
       return { ...run, records };
     },

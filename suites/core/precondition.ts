@@ -11,6 +11,8 @@ export class Unmet extends Error {
   constructor(
     readonly reason: string,
     readonly ex?: Exchange,
+    /** The setting that would let the set-up be made (settingName), where one would: a longer wait, say. */
+    readonly enabledBy?: string,
   ) {
     super(reason);
   }

@@ -7,12 +7,11 @@ import { createResults } from './results';
 import { specOf } from './spec';
 import { requirementResult, type RequirementResult } from './status';
 import { notRun, runCheck, type CheckRun } from './check-run';
-import { createLostTarget, LOST_REASON } from './lost-target';
+import { createLostTarget } from './lost-target';
 import { unreachableLine } from './network';
 import { attachCredentialHints } from './credential-hints';
 import { destructiveAllowed } from './destructive';
-import { enablerNames, enablerOf } from './enabler';
-import { DEPLOYMENT_CONCURRENCY, DEPLOYMENT_SETTLE_S, RUN_OPTIONS } from './settings';
+import { DEPLOYMENT_CONCURRENCY, DEPLOYMENT_SETTLE_S } from './settings';
 import type { CrossCheck } from './prism-cross-check';
 import { costFrom, schedule } from './schedule';
 import type { SentRequest } from './sequence';
@@ -247,7 +246,6 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     if (target.embedded) await target.close?.();
   }
   const records = results.records();
-  const enablers = enablerNames([RUN_OPTIONS, def.options]);
   const requirements = attachCredentialHints(
     catalogue.requirements.map((req) =>
       requirementResult(
@@ -260,7 +258,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     ),
     def.checks,
     options.credentialHints,
-  ).map((q) => withEnabler(q, enablers));
+  );
   const unknown = records.filter((r) => !levelOf.has(r.requirement));
   if (unknown.length)
     throw new Error(
@@ -277,7 +275,7 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
     cleanup: totals,
     exchanges,
     crossCheck,
-    ...(lost.at ? { lostTarget: { at: lost.at, notRun: requirements.filter((q) => q.reason?.includes(LOST_REASON)).length } } : {}),
+    ...(lost.at ? { lostTarget: { at: lost.at, notRun: requirements.filter((q) => q.causes?.includes('lost-target')).length } } : {}),
     secrets: Object.values(target.principals).flatMap((p) => p.secrets),
     users: Object.entries(target.principals).map(([role, p]) => ({
       role,
@@ -285,13 +283,6 @@ export async function runApi(def: ApiDefinition, options: RunnerOptions): Promis
       ...(p.name ? { name: p.name } : {}),
     })),
   };
-}
-
-/** An untested or skipped requirement with the settings its reason names, if any. */
-function withEnabler(q: RequirementResult, enablers: ReturnType<typeof enablerNames>): RequirementResult {
-  if (q.status !== 'untested' && q.status !== 'skipped') return q;
-  const enabledBy = enablerOf(q.reason, enablers);
-  return enabledBy ? { ...q, enabledBy } : q;
 }
 
 /** Any HTTP answer means the target is there; no answer at all is a usage error (exit 2), not a failed run. */

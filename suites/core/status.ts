@@ -35,6 +35,8 @@ export function requirementResult(
   const untested = records.filter((r) => r.outcome === 'untested');
   let status: Status;
   let reason: string | undefined;
+  /** The records the reason is taken from: its causes, and what would have them checked, are theirs too. */
+  let why: AssertionRecord[] = [];
   if (failures.length) status = 'failed';
   else if (errors.length) {
     status = 'error';
@@ -45,8 +47,10 @@ export function requirementResult(
   else if (skipped.length && !untested.length) {
     status = 'skipped';
     reason = [...new Set(skipped.map((r) => r.message))].join('; ');
+    why = skipped;
   } else {
     status = 'untested';
+    why = untested;
     reason = untested.length
       ? [...new Set(untested.map((r) => r.message))].join('; ')
       : req.level === 'unspecified' && observations.length
@@ -68,6 +72,7 @@ export function requirementResult(
     checks: req.checks,
     status,
     reason,
+    ...enablerOf(why),
     passed: passCount,
     failed: failures.length,
     intermittent: failures.length > 0 && failures.every((f) => f.intermittent) ? true : undefined,
@@ -81,7 +86,7 @@ export function requirementResult(
             : [...untested, ...skipped].slice(0, 3),
     observations,
     ...(reached.length ? { reached } : {}),
-    ...causesOf(status, [...untested, ...skipped]),
+    ...causesOf(status, why),
   };
 }
 
@@ -90,4 +95,10 @@ function causesOf(status: Status, open: AssertionRecord[]): { causes?: NotRunCau
   if (status !== 'skipped' && status !== 'untested') return {};
   const causes = [...new Set(open.flatMap((r) => (r.cause ? [r.cause] : [])))];
   return causes.length ? { causes } : {};
+}
+
+/** What would have the records a reason comes from checked, each setting once, when any record names one. */
+function enablerOf(records: AssertionRecord[]): { enabledBy?: string } {
+  const names = [...new Set(records.flatMap((r) => (r.enabledBy ? [r.enabledBy] : [])))];
+  return names.length ? { enabledBy: names.join(', ') } : {};
 }

@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
+import { settingName } from './enabler';
 import { proxyAgents } from './proxy-agent';
+import { RUN_OPTIONS } from './settings';
 import zlib from 'node:zlib';
 import { sleep } from './sleep';
 import { plainError, transportHint } from './transport-hint';
@@ -12,6 +14,8 @@ export class TransportError extends Error {
   constructor(
     message: string,
     readonly kind: 'timeout' | 'connection' | 'too-large' | 'write-cap' | 'rate-limited',
+    /** The setting that would let the request through (settingName), where one would. */
+    readonly enabledBy?: string,
   ) {
     super(message);
   }
@@ -180,7 +184,11 @@ export function createTransport(options: TransportOptions): Transport {
   async function sendOnce(req: RawRequest) {
     const write = req.method !== 'GET' && req.method !== 'HEAD';
     if (write && options.maxWrites && stats.writes >= options.maxWrites && !exemptScope.getStore()) {
-      throw new TransportError(`write cap of ${options.maxWrites} requests reached (--max-writes)`, 'write-cap');
+      throw new TransportError(
+        `write cap of ${options.maxWrites} requests reached (${settingName(RUN_OPTIONS.maxWrites)})`,
+        'write-cap',
+        settingName(RUN_OPTIONS.maxWrites),
+      );
     }
     await pace();
     stats.requests++;

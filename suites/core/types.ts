@@ -129,6 +129,8 @@ export interface AssertionRecord {
   reached?: Reach[];
   /** Why a check was not run, for a record it left skipped or untested without running (NotRunCause). */
   cause?: NotRunCause;
+  /** For a record left untested or skipped for want of input: the setting that would have it checked (settingName). */
+  enabledBy?: string;
 }
 
 /**

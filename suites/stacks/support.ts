@@ -1,5 +1,6 @@
 import type { Check, CheckContext } from '../core/check';
 import type { Answer, SendOptions } from '../core/client';
+import { settingName } from '../core/enabler';
 import { compact } from '../core/expect';
 import { asDoc } from '../core/json';
 import { poll } from '../core/poll';
@@ -9,8 +10,12 @@ import type { Exchange } from '../core/types';
 import type { components, operations } from './openapi.gen';
 import type { StacksRequirementId } from './requirements.gen';
 import type { StacksState } from './state';
+import { STACKS_OPTIONS } from './target';
 
 export type { StacksRequirementId };
+
+/** The setting that gives a stack longer to become RUNNING, or to be gone: a wait it outlasted names it. */
+export const READY_TIMEOUT = settingName(STACKS_OPTIONS.readyTimeoutS);
 /**
  * A stacks check: its client types each success body as the document does, and it names only `StacksState` and the
  * requirement ids of the catalogue.
@@ -218,8 +223,9 @@ export async function runningStack(
     last = ex;
     if (!reached)
       throw new Unmet(
-        `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S); last state ${String(stateOf(ex))}`,
+        `stack did not become RUNNING within ${ctx.options.readyTimeoutS} s (${READY_TIMEOUT}); last state ${String(stateOf(ex))}`,
         ex,
+        READY_TIMEOUT,
       );
     why = `${i + 1} stack(s) ended in ${ex.status === 404 ? 'nothing (gone)' : 'ERROR'} before RUNNING`;
     ctx.observe(

@@ -1,31 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { summaryText } from '../../cli/summary';
-import { enablerNames, enablerOf } from '../../core/enabler';
+import { settingName } from '../../core/enabler';
 import { RUN_OPTIONS } from '../../core/settings';
 import type { Target } from '../../core/types';
+import { opsApi } from '../../ops/index';
+import { embeddedOpsTarget } from '../../ops/target';
 import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget, STACKS_OPTIONS } from '../../stacks/target';
 import { runAgainst } from '../harness';
 
-const NAMES = enablerNames([RUN_OPTIONS, STACKS_OPTIONS]);
+describe('what would have an untested requirement checked is named from the option itself', () => {
+  it.each<[string, { flag?: string; env?: string; key?: string }, string]>([
+    ['a flag before its variable', RUN_OPTIONS.allowDestructive, '--allow-destructive'],
+    ['a flag', RUN_OPTIONS.maxWrites, '--max-writes'],
+    ['a variable where there is no flag', STACKS_OPTIONS.readyTimeoutS, 'STACKS_READY_TIMEOUT_S'],
+    ['another', STACKS_OPTIONS.limitProbeMax, 'STACKS_LIMIT_PROBE_MAX'],
+  ])('%s', (_, option, name) => {
+    expect(settingName(option)).toBe(name);
+  });
 
-describe('what would have an untested requirement checked', () => {
-  it.each<[string, string | undefined]>([
-    ['needs credentials that were not given (STACKS_API_KEY_2)', 'STACKS_API_KEY_2'],
-    ['needs credentials that were not given (STACKS_API_KEY_FORBIDDEN)', 'STACKS_API_KEY_FORBIDDEN'],
-    [
-      'destructive check: can change data the run did not create; runs with --allow-destructive (CONFORMANCE_ALLOW_DESTRUCTIVE=1) against a target you name',
-      '--allow-destructive',
-    ],
-    ['stack did not become RUNNING within 60 s (STACKS_READY_TIMEOUT_S); last state PENDING', 'STACKS_READY_TIMEOUT_S'],
-    ['no 409 within 12 creates; raise STACKS_LIMIT_PROBE_MAX to probe further', 'STACKS_LIMIT_PROBE_MAX'],
-    ['not run: write cap of 5 requests reached (--max-writes)', '--max-writes'],
-    // Left out on purpose, or nothing the run is given can check it.
-    ['not selected by --only', undefined],
-    ['a statement about the interface description, which the API does not serve: nothing a server answers can show it', undefined],
-    [undefined as unknown as string, undefined],
-  ])('%s', (reason, enabler) => {
-    expect(enablerOf(reason, NAMES)).toBe(enabler);
+  it('a record carries it as data: a destructive check skipped against a deployment names --allow-destructive', async () => {
+    const live = await embeddedOpsTarget();
+    try {
+      const only = ['ops.content-packs.install-failures'];
+      const report = await runAgainst(opsApi, { ...live, embedded: false, close: undefined }, { only, allowDestructive: false });
+      const skipped = report.requirements.filter((q) => q.status === 'skipped' && q.reason?.includes('destructive check'));
+      expect(skipped.length).toBeGreaterThan(0);
+      for (const q of skipped) expect(q.enabledBy, `${q.id}: ${q.reason}`).toBe('--allow-destructive');
+    } finally {
+      await live.close?.();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { sleep } from '../../core/sleep';
 import {
+  READY_TIMEOUT,
   createdAsDocumented,
   createStack,
   deleteStack,
@@ -42,8 +43,9 @@ async function expectGone(ctx: StacksContext, id: string, from: string): Promise
   if (missing.status !== 404)
     return ctx.untested(
       'STK-LIST-GET-AGREE',
-      `get of the deleted stack did not answer 404 within ${ctx.options.readyTimeoutS} s (STACKS_READY_TIMEOUT_S)`,
+      `get of the deleted stack did not answer 404 within ${ctx.options.readyTimeoutS} s (${READY_TIMEOUT})`,
       missing,
+      READY_TIMEOUT,
     );
   expectNotFound(ctx, 'STK-GET-404', missing, `get of a deleted ${from} stack`);
   const missingAt = Date.now();

@@ -1,4 +1,5 @@
 import { STACKS_OPTIONS } from '../target';
+import { settingName } from '../../core/enabler';
 import { poll } from '../../core/poll';
 import {
   appeared,
@@ -41,7 +42,12 @@ export const limitIs409: StacksCheck = {
     }
     if (!refused) {
       ctx.observe('STK-LIMIT-VALUE', `no limit reached after ${PROBE_MAX} creates (plus ${existing} existing stacks)`);
-      return ctx.untested('STK-LIMIT-409', `no 409 within ${PROBE_MAX} creates; raise STACKS_LIMIT_PROBE_MAX to probe further`);
+      return ctx.untested(
+        'STK-LIMIT-409',
+        `no 409 within ${PROBE_MAX} creates; raise ${settingName(STACKS_OPTIONS.limitProbeMax)} to probe further`,
+        undefined,
+        settingName(STACKS_OPTIONS.limitProbeMax),
+      );
     }
     // A caller whose creates never succeeded has not reached any limit: create itself is at fault, and judged elsewhere;
     // unless the refusal names the limit, which is then judged here, status and all.
