@@ -3,6 +3,7 @@ import type { Answer, SendOptions } from '../core/client';
 import { settingName } from '../core/enabler';
 import { compact } from '../core/expect';
 import { asDoc } from '../core/json';
+import { perTarget, perTargetAndRole } from '../core/per-target';
 import { poll } from '../core/poll';
 import { Unmet } from '../core/precondition';
 import { sleep } from '../core/sleep';
@@ -38,27 +39,15 @@ export const STACK_STATES: readonly unknown[] = [...LIVE_STATES, ...GONE_STATES]
  * counts against the limit until it is gone, listed or not, nor for how long after: a 409 at any time after one of
  * these deletes may be that stack still counting, however long ago it was deleted.
  */
-const deletes = new WeakMap<object, Map<string, Set<string>>>();
-const deletedBy = (ctx: StacksContext, as: string) => {
-  let byRole = deletes.get(ctx.target);
-  if (!byRole) deletes.set(ctx.target, (byRole = new Map()));
-  let ids = byRole.get(as);
-  if (!ids) byRole.set(as, (ids = new Set()));
-  return ids;
-};
+const deletes = perTargetAndRole<string>();
+const deletedBy = (ctx: StacksContext, as: string) => deletes(ctx.target, as);
 
 /**
  * Stacks the run holds now, per target and caller: checks that only need a stack of their own run side by side
  * (`uses: stack-quota`), so a create may meet the limit while other checks of the run hold stacks; it waits for them.
  */
-const held = new WeakMap<object, Map<string, Set<string>>>();
-const heldBy = (ctx: StacksContext, as: string) => {
-  let byRole = held.get(ctx.target);
-  if (!byRole) held.set(ctx.target, (byRole = new Map()));
-  let ids = byRole.get(as);
-  if (!ids) byRole.set(as, (ids = new Set()));
-  return ids;
-};
+const held = perTargetAndRole<string>();
+const heldBy = (ctx: StacksContext, as: string) => held(ctx.target, as);
 
 /** Deletes a stack by id and notes the delete for the limit's reasoning; every delete of the checks goes through here. */
 export async function sendDelete(ctx: StacksContext, id: string, as = 'primary'): Promise<Exchange> {
@@ -97,12 +86,8 @@ export async function createStack(ctx: StacksContext, body: unknown = {}, as = '
 }
 
 /** Creates of the run not answered yet, per target: a list taken meanwhile may already show their stacks. */
-const inFlight = new WeakMap<object, Set<Promise<unknown>>>();
-const inFlightOf = (ctx: StacksContext) => {
-  let sends = inFlight.get(ctx.target);
-  if (!sends) inFlight.set(ctx.target, (sends = new Set()));
-  return sends;
-};
+const inFlight = perTarget(() => new Set<Promise<unknown>>());
+const inFlightOf = (ctx: StacksContext) => inFlight(ctx.target);
 
 /**
  * Sends a create; a stack it is answered with counts as the run's (see `appeared`) before the answer is handed on.
@@ -118,17 +103,6 @@ export function sendCreate(ctx: StacksContext, opts: SendOptions): Promise<Creat
   sends.add(sent);
   void sent.finally(() => sends.delete(sent)).catch(() => undefined);
   return sent;
-}
-
-/**
- * The caller's listed stacks, read to compare with an earlier list (`appeared`): once every create of the run that
- * was in flight when the list came back has been answered, so that a stack another check is being answered with is
- * known as the run's and never taken for one a refused create left.
- */
-export async function listedAfter(ctx: StacksContext, as = 'primary'): Promise<Set<string>> {
-  const listed = await listedIds(ctx, as);
-  await Promise.allSettled([...inFlightOf(ctx)]);
-  return listed;
 }
 
 /**
@@ -369,19 +343,20 @@ export async function waitGone(ctx: StacksContext, ids: string[], as = 'primary'
  * Every stack a create of the run was answered with, per target: a stack of the run's own that was not listed yet
  * (still CREATING where a server lists stacks only once provisioned) may show up between two lists.
  */
-const made = new WeakMap<object, Set<string>>();
-const madeBy = (ctx: StacksContext) => {
-  let ids = made.get(ctx.target);
-  if (!ids) made.set(ctx.target, (ids = new Set()));
-  return ids;
-};
+const made = perTarget(() => new Set<string>());
+const madeBy = (ctx: StacksContext) => made(ctx.target);
 
 /**
- * Stacks that appeared between two lists and are neither among `expected` nor stacks an accepted create of the run
- * was answered with. Counting would not do: a stack deleted earlier may still be listed as STOPPING and vanish in between.
+ * Stacks listed now that were not in `before` and are neither among `expected` nor stacks an accepted create of the
+ * run was answered with. Counting would not do: a stack deleted earlier may still be listed as STOPPING and vanish in
+ * between. The list is judged once every create of the run in flight when it came back has been answered, so a stack
+ * another check is being answered with is known as the run's and never taken for one a refused create left.
  */
-export const appeared = (ctx: StacksContext, before: Set<string>, after: Set<string>, expected: string[] = []) =>
-  [...after].filter((id) => !before.has(id) && !expected.includes(id) && !madeBy(ctx).has(id));
+export async function appeared(ctx: StacksContext, before: Set<string>, expected: string[] = []): Promise<string[]> {
+  const after = await listedIds(ctx);
+  await Promise.allSettled([...inFlightOf(ctx)]);
+  return [...after].filter((id) => !before.has(id) && !expected.includes(id) && !madeBy(ctx).has(id));
+}
 
 /** The resolution of an ISO-8601 time in ms: a whole second without a fraction, 10^-n s with n fraction digits. */
 const resolutionMs = (t: string) => {

@@ -110,6 +110,20 @@ export const installEachType: OpsCheck = {
   },
 };
 
+/** `installed` of the pick's entry in its pack's preview, where the preview still lists it, against `want`. */
+async function expectEntryInstalled(ctx: OpsContext, x: Pick, want: boolean, after: string): Promise<void> {
+  const preview = await previewOf(ctx, x.pack);
+  const entry = isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined;
+  if (entry)
+    ctx.expect.equal(
+      'OPS-CP-PREVIEW-ENTRY',
+      `installed in the preview entry of ${x.id} after it was ${after}`,
+      entry.installed,
+      want,
+      preview,
+    );
+}
+
 type InstallOne = (x: Pick, extra: Doc) => Promise<{ ex: Exchange; there: Doc | undefined }>;
 
 /** Installs one pick and judges the result, the preview entry, and a base search's state with and without enabled. */
@@ -133,30 +147,8 @@ async function installAndJudge(ctx: OpsContext, x: Pick, installOne: InstallOne)
   // An object installed under the pack's identifier is what the preview entry's `installed` names: installed
   // once it is there, not installed once it is deleted again.
   if (there && there._key === x.id) {
-    const entryOf = async () => {
-      const preview = await previewOf(ctx, x.pack);
-      return { preview, entry: isDoc(preview.json) ? docs(preview.json[x.group]).find((e) => e.id === x.id) : undefined };
-    };
-    const after = await entryOf();
-    if (after.entry)
-      ctx.expect.equal(
-        'OPS-CP-PREVIEW-ENTRY',
-        `installed in the preview entry of ${x.id} after it was installed`,
-        after.entry.installed,
-        true,
-        after.preview,
-      );
-    if (ok(await deleteIn(ctx, core(x.type), x.id))) {
-      const gone = await entryOf();
-      if (gone.entry)
-        ctx.expect.equal(
-          'OPS-CP-PREVIEW-ENTRY',
-          `installed in the preview entry of ${x.id} after it was deleted`,
-          gone.entry.installed,
-          false,
-          gone.preview,
-        );
-    }
+    await expectEntryInstalled(ctx, x, true, 'installed');
+    if (ok(await deleteIn(ctx, core(x.type), x.id))) await expectEntryInstalled(ctx, x, false, 'deleted');
   }
   if (x.type !== 'kpi_base_search' || !there) return;
   // "saved searches and base searches keep their original state": the same state with enabled=1 as without it.

@@ -5,6 +5,8 @@ import { absentFields, getIn, listIn, ok, ownFilter, schemaFindings, type Doc, t
 import { isDoc } from '../../core/json';
 import { need } from '../../core/precondition';
 import { sleep } from '../../core/sleep';
+import { limiter } from '../../core/transport';
+import { perTarget } from '../../core/per-target';
 import {
   docs,
   failures,
@@ -123,13 +125,22 @@ export function lanesOf(cands: Candidate[], max: number): Lane[] {
 const TYPE_GROUPS: Record<string, string> = Object.fromEntries(Object.entries(GROUP_TYPES).map(([group, type]) => [type, group]));
 
 /**
+ * Installs go to a target one at a time, whichever lane sends them: whether a server takes two installs at once is not
+ * said, and one that refuses or queues the second must not fail a check for it. The reads and deletes between them
+ * still go out side by side.
+ */
+const turns = perTarget(() => limiter(1));
+const installTurn = (ctx: OpsContext) => turns(ctx.target);
+
+/**
  * An install. The document: `content` is "sent as an object mapping object-type name to an array of identifiers",
  * chosen from a preview keyed by object-type group (`services`). A server that takes the group names as the keys read
  * that sentence the other way: where an install naming object types is refused, the same install naming their groups
  * (`groups`, by type; the preview's own where the caller knows it) is sent, and an answer that succeeded stands.
  */
 export async function install(ctx: OpsContext, pack: Doc, body: Doc, groups: Record<string, string> = {}): Promise<Exchange> {
-  const send = (b: Doc) => ctx.http.send('contentPackInstall', { params: packParams(pack), body: b });
+  const turn = installTurn(ctx);
+  const send = (b: Doc) => turn.run(() => ctx.http.send('contentPackInstall', { params: packParams(pack), body: b }));
   const first = await send(body);
   const content = isDoc(body.content) ? body.content : undefined;
   if (ok(first) || !content) return first;

@@ -68,10 +68,9 @@ export const limitIs409: StacksCheck = {
     ctx.expect.equal(
       'STK-CREATE-REFUSED-NO-STACK',
       'stacks that appeared with the create refused at the limit',
-      appeared(
+      await appeared(
         ctx,
         before,
-        await listedIds(ctx),
         created.map((c) => c.json!.id),
       ),
       [],
