@@ -31,6 +31,14 @@ export interface ManifestBug {
   why?: string;
 }
 
+/** Every requirement a bug's expectation names: the ones a change must reach for its run to be worth repeating. */
+export const namedBy = (b: ManifestBug): string[] => [
+  ...(b.breaks ?? []),
+  ...(b.collateral ?? []),
+  ...(b.warns ?? []),
+  ...(b.untested ?? []),
+];
+
 interface Manifest {
   api: CorpusApi;
   /** One sentence: what makes this server different. */

@@ -6,6 +6,7 @@ import { embeddedOpsTarget } from '../../ops/target';
 import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget } from '../../stacks/target';
 import { runAgainst } from '../harness';
+import { chosen } from '../changes/selection';
 import { opsVariants } from './ops';
 import { stacksVariants } from './stacks';
 
@@ -25,7 +26,7 @@ const expectWarnings = (r: Report, warns: string[] = []) => {
 };
 
 describe('correct implementations that choose differently where the document is silent all pass', () => {
-  it.each(stacksVariants.map((v) => [v.id, v] as const))('stacks: %s', async (_, v) => {
+  it.each(stacksVariants.filter(() => chosen.correct('stacks')).map((v) => [v.id, v] as const))('stacks: %s', async (_, v) => {
     const config = loadStacksConfig(v.config);
     const target = await embeddedStacksTarget((h) => (v.wrap ? v.wrap(h, config) : h), v.config);
     const report = await runAgainst(stacksApi, target, v.settings);
@@ -38,7 +39,7 @@ describe('correct implementations that choose differently where the document is 
       expect(q.reason, id).toMatch(/did not become RUNNING within 5 s.*last state CREATING/);
     }
   });
-  it.each(opsVariants.map((v) => [v.id, v] as const))('ops: %s', async (_, v) => {
+  it.each(opsVariants.filter(() => chosen.correct('ops')).map((v) => [v.id, v] as const))('ops: %s', async (_, v) => {
     const config = loadOpsConfig(v.config);
     const report = await runAgainst(opsApi, await embeddedOpsTarget((h) => (v.wrap ? v.wrap(h, config) : h), v.config));
     expect(failures(report, v.warns), v.description).toEqual([]);
