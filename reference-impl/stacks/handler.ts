@@ -32,6 +32,23 @@ function notFound(id: string): ApiResponse {
   return serviceError('NotFound', `Stack ${id} was not found`);
 }
 
+// An absent platformVersion means the default (latest released) one; a given one must be a version the versions list offers.
+function chosenVersion(
+  body: Record<string, unknown>,
+  knownVersions: ReadonlySet<string>,
+  defaultVersion: string | undefined,
+): string | undefined | ApiResponse {
+  if (!Object.hasOwn(body, 'platformVersion')) return defaultVersion;
+  const given = body.platformVersion;
+  if (typeof given !== 'string') {
+    return serviceError('InvalidRequest', 'platformVersion must be a string');
+  }
+  if (!knownVersions.has(given)) {
+    return serviceError('InvalidRequest', `Unknown platformVersion "${given}"; GET /v1/stacks/versions lists the selectable versions`);
+  }
+  return given;
+}
+
 /** The stack API as a pure request → response function over an in-memory store. */
 export function createStacksHandler(config: StacksConfig, clock: Clock = { now: () => Date.now() }): ApiHandler {
   const store = createStackStore();
@@ -71,17 +88,8 @@ export function createStacksHandler(config: StacksConfig, clock: Clock = { now: 
       const kind = req.body === null ? 'null' : Array.isArray(req.body) ? 'an array' : `a ${typeof req.body}`;
       return serviceError('InvalidRequest', `Request body must be a JSON object, got ${kind}`);
     }
-    let version = defaultVersion;
-    if (Object.hasOwn(req.body, 'platformVersion')) {
-      const given = req.body.platformVersion;
-      if (typeof given !== 'string') {
-        return serviceError('InvalidRequest', 'platformVersion must be a string');
-      }
-      if (!knownVersions.has(given)) {
-        return serviceError('InvalidRequest', `Unknown platformVersion "${given}"; GET /v1/stacks/versions lists the selectable versions`);
-      }
-      version = given;
-    }
+    const version = chosenVersion(req.body, knownVersions, defaultVersion);
+    if (typeof version === 'object') return version;
     if (version === undefined) return serviceError('InternalServerError', 'No released platform version is configured');
     if (store.list(user.name, nowMs).length >= config.maxStacksPerUser) {
       return serviceError(

@@ -1,3 +1,5 @@
+import { inFlight } from './in-flight';
+import { attemptTag } from './run-tag';
 import { judgingOutsideShape, levelsOf } from './catalogue';
 import type { ApiDefinition } from './api';
 import type { Check, CheckContext, RunOptions } from './check';
@@ -159,69 +161,126 @@ function merged(run: CheckRun, others: CheckRun[]): CheckRun {
   return run;
 }
 
+/** What one attempt collects while it runs, and what it judges its records by. */
+interface Attempt {
+  records: AssertionRecord[];
+  observations: Observation[];
+  /** Every request of the attempt, at most MAX_SEQUENCE: what a replay sends again. */
+  sent: SentRequest[];
+  // What every request of the attempt reached, for assertions that judge many at once (a property).
+  traffic: Reach[];
+  requests: number;
+  /** The run has ended: an assertion of a branch it left behind is not the attempt's verdict. */
+  closed?: boolean;
+  levels: ReturnType<typeof levelsOf>;
+  outsideOk: Set<string>;
+  principalOf: (ex?: Exchange) => Target['principals'][string] | undefined;
+}
+
 /** One attempt: a fresh ledger and client, every assertion recorded against a declared requirement, cleanup at the end. */
 async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, attempt: number, settleMs?: number): Promise<CheckRun> {
-  const records: AssertionRecord[] = [];
-  const observations: Observation[] = [];
   const ledger = createLedger();
-  const principalOf = (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined);
-  let requests = 0;
-  const sent: SentRequest[] = [];
-  // What every request of the attempt reached, for assertions that judge many at once (a property).
-  const traffic: Reach[] = [];
-  const levels = levelsOf(def.catalogueFile);
-  const outsideOk = judgingOutsideShape(def.catalogueFile);
-  const client = createClient(
-    env.target,
-    env.spec,
-    settleMs ? settling(env.transport, settleMs) : env.transport,
-    (ex) => {
-      requests++;
-      const reach = reachOf(ex, def.pathForm);
-      if (reach) traffic.push(reach);
-      if (sent.length < MAX_SEQUENCE) sent.push(sentRequest(ex, env.target));
-      ex.check = check.id;
-      if (ex.status >= 200 && ex.status < 300 && def.refusedIn2xx?.(ex, env.spec)) ex.refusal = true;
-      env.exchanges?.push(ex);
-      const first = records.length;
-      inspectExchange(env.spec, ex, (requirement, ok, message, e, details) => {
-        // The answer to a request outside the documented shape is held to the documented answer only where a clause
-        // speaks of that input, as a check's assertions are: elsewhere what it looks like is an observation.
-        if (!ok && isSchemaFinding(details) && e.outsideShape && levels.get(requirement) === 'MUST' && !outsideOk.has(requirement))
-          return void observations.push({
-            requirement,
-            check: def.responseCheckId,
-            note: `${message}, answering a request outside the documented shape (${e.outsideShape.join('; ')}), seen while running ${check.id}`,
-          });
-        records.push({
+  const state: Attempt = {
+    records: [],
+    observations: [],
+    sent: [],
+    traffic: [],
+    requests: 0,
+    levels: levelsOf(def.catalogueFile),
+    outsideOk: judgingOutsideShape(def.catalogueFile),
+    principalOf: (ex?: Exchange) => (ex?.principal ? env.target.principals[ex.principal] : undefined),
+  };
+  const transport = inFlight(settleMs ? settling(env.transport, settleMs) : env.transport);
+  const client = createClient(env.target, env.spec, transport, exchangeRecorder(def, check, env, state), check.id);
+  const ctx = checkContext(check, env, state, { attempt, client, ledger, pathForm: def.pathForm });
+  let lostTarget = false;
+  let outcome: CheckRun['outcome'] = 'ran';
+  let cleanup = { removed: 0, failed: [] as string[] };
+  try {
+    await runJudgingUnmet(check, ctx, state);
+  } catch (e) {
+    ({ lostTarget, outcome } = recordCutShort(check, state.records, e as Error));
+  } finally {
+    // What a branch the run left behind still judges is judged on rows that are there; after it, nothing is the attempt's.
+    // Each request ends by its own deadline; the bound only keeps a stuck one from holding the cleanup for ever.
+    await transport.drained(60_000);
+    state.closed = true;
+    cleanup = await env.transport.exempt(() => ledger.cleanup());
+  }
+  const { records, observations, requests, sent } = state;
+  const failed = records.some((r) => r.outcome === 'fail' || r.outcome === 'error');
+  return {
+    records,
+    observations,
+    outcome,
+    attempts: attempt,
+    lostTarget,
+    cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed },
+    requests,
+    ...(failed ? { sequence: sent } : {}),
+  };
+}
+
+/** What the client calls with every exchange of the attempt: counted, kept for replay and HAR, and checked against the document. */
+function exchangeRecorder(def: ApiDefinition, check: Check, env: CheckEnv, state: Attempt): (ex: Exchange) => void {
+  const { records, observations, levels, outsideOk, principalOf } = state;
+  return (ex) => {
+    state.requests++;
+    const reach = reachOf(ex, def.pathForm);
+    if (reach) state.traffic.push(reach);
+    if (state.sent.length < MAX_SEQUENCE) state.sent.push(sentRequest(ex, env.target));
+    ex.check = check.id;
+    if (ex.status >= 200 && ex.status < 300 && def.refusedIn2xx?.(ex, env.spec)) ex.refusal = true;
+    env.exchanges?.push(ex);
+    if (state.closed) return;
+    const first = records.length;
+    inspectExchange(env.spec, ex, (requirement, ok, message, e, details) => {
+      // The answer to a request outside the documented shape is held to the documented answer only where a clause
+      // speaks of that input, as a check's assertions are: elsewhere what it looks like is an observation.
+      if (!ok && isSchemaFinding(details) && e.outsideShape && levels.get(requirement) === 'MUST' && !outsideOk.has(requirement))
+        return void observations.push({
           requirement,
           check: def.responseCheckId,
-          outcome: ok ? 'pass' : 'fail',
-          message: ok ? message : `${message} (seen while running ${check.id})`,
-          kind: 'response',
-          seenIn: check.id,
-          evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
-          reached: [reachOf(e, def.pathForm)].filter((x) => x !== undefined),
+          note: `${message}, answering a request outside the documented shape (${e.outsideShape.join('; ')}), seen while running ${check.id}`,
         });
+      records.push({
+        requirement,
+        check: def.responseCheckId,
+        outcome: ok ? 'pass' : 'fail',
+        message: ok ? message : `${message} (seen while running ${check.id})`,
+        kind: 'response',
+        seenIn: check.id,
+        evidence: ok ? undefined : evidenceOf(e, principalOf(e), details),
+        reached: [reachOf(e, def.pathForm)].filter((x) => x !== undefined),
       });
-      if (env.crossCheck && ex.operationId && !ex.pathRewritten)
-        compareWithPrism(
-          env.crossCheck,
-          ex,
-          records
-            .slice(first)
-            .filter((r) => r.outcome === 'fail')
-            .map((r) => r.message),
-        );
-    },
-    check.id,
-  );
+    });
+    if (env.crossCheck && ex.operationId && !ex.pathRewritten)
+      compareWithPrism(
+        env.crossCheck,
+        ex,
+        records
+          .slice(first)
+          .filter((r) => r.outcome === 'fail')
+          .map((r) => r.message),
+      );
+  };
+}
+
+/** The `ctx` a check runs with: its assertions go through the guard, and only against requirements it declares. */
+function checkContext(
+  check: Check,
+  env: CheckEnv,
+  state: Attempt,
+  parts: { attempt: number; client: CheckContext['http']; ledger: CheckContext['ledger']; pathForm: ApiDefinition['pathForm'] },
+): CheckContext {
+  const { records, observations, traffic, levels, outsideOk, principalOf } = state;
   const own = (requirement: string) => {
     if (!check.requirements.includes(requirement))
       throw new ToolError(`check ${check.id} records against ${requirement}, which it does not declare`);
   };
   const record = (requirement: string, ok: boolean, message: string, ex?: Exchange, facts?: Facts, details?: unknown) => {
     own(requirement);
+    if (state.closed) return ok;
     records.push({
       requirement,
       check: check.id,
@@ -230,7 +289,7 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       kind: 'predicate',
       ...facts,
       evidence: ok ? undefined : evidenceOf(ex, principalOf(ex), details),
-      reached: ex ? [reachOf(ex, def.pathForm)].filter((x) => x !== undefined) : facts?.reached,
+      reached: ex ? [reachOf(ex, parts.pathForm)].filter((x) => x !== undefined) : facts?.reached,
     });
     return ok;
   };
@@ -245,13 +304,13 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
       );
     return record(requirement, ok, message, ex, facts, details);
   };
-  const ctx: CheckContext = {
+  return {
     checkId: check.id,
     target: env.target,
     // Each attempt's rows carry a tag of their own: a lagging target may still list the rows of the attempt before.
-    options: attempt > 1 ? { ...env.options, runTag: `${env.options.runTag}r${attempt}` } : env.options,
-    http: client,
-    ledger,
+    options: parts.attempt > 1 ? { ...env.options, runTag: attemptTag(env.options.runTag, parts.attempt) } : env.options,
+    http: parts.client,
+    ledger: parts.ledger,
     expect: createExpect(asserted),
     assert: asserted,
     untested(requirement, reason, ex, enabledBy) {
@@ -272,73 +331,59 @@ async function attemptCheck(def: ApiDefinition, check: Check, env: CheckEnv, att
     has: (role) => Boolean(env.target.principals[role]),
     traffic: { mark: () => traffic.length, since: (mark) => [...new Map(traffic.slice(mark).map((r) => [reachText(r), r])).values()] },
   };
-  /** The check's run; a set-up it could not make (Unmet) leaves every requirement it has not judged untested, with why. */
-  const run = async () => {
-    try {
-      await check.run(ctx);
-    } catch (e) {
-      if (!(e instanceof Unmet)) throw e;
-      const judged = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
-      // Where the document leaves behaviour open an observation is all a check leaves: such a requirement keeps it.
-      const observed = new Set(observations.filter((o) => levels.get(o.requirement) === 'unspecified').map((o) => o.requirement));
-      for (const requirement of check.requirements.filter((r) => !judged.has(r) && !observed.has(r)))
-        records.push({
-          requirement,
-          check: check.id,
-          outcome: 'untested',
-          message: e.reason,
-          kind: 'unmet',
-          evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined,
-          ...(e.enabledBy ? { enabledBy: e.enabledBy } : {}),
-        });
-    }
-  };
-  let lostTarget = false;
-  let outcome: CheckRun['outcome'] = 'ran';
-  let cleanup = { removed: 0, failed: [] as string[] };
+}
+
+/** The check's run; a set-up it could not make (Unmet) leaves every requirement it has not judged untested, with why. */
+async function runJudgingUnmet(check: Check, ctx: CheckContext, state: Attempt): Promise<void> {
+  const { records, observations, levels, principalOf } = state;
   try {
-    await run();
+    await check.run(ctx);
   } catch (e) {
-    const err = e as Error;
-    const transport = err instanceof TransportError;
-    lostTarget = transport && (err.kind === 'timeout' || err.kind === 'connection');
-    const capped = transport && (err.kind === 'write-cap' || err.kind === 'rate-limited');
-    // No answer in time (a slow deployment, a starved machine) or none at all says nothing of what the document
-    // requires: what the check had not judged yet is untested. Anything else is the tool's own failure (no verdict).
-    // An answer past the body cap (16 MiB) is an answer, and no documented one: it stays the server's failure.
-    const tooLarge = transport && err.kind === 'too-large';
-    const outcome_: AssertionRecord['outcome'] = tooLarge ? 'fail' : transport ? 'untested' : 'error';
-    outcome = capped ? 'untested' : 'aborted';
-    const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
-    const affected = check.requirements.filter((r) => !touched.has(r));
-    for (const requirement of outcome_ === 'error' ? check.requirements : affected.length ? affected : check.requirements.slice(0, 1)) {
+    if (!(e instanceof Unmet)) throw e;
+    const judged = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
+    // Where the document leaves behaviour open an observation is all a check leaves: such a requirement keeps it.
+    const observed = new Set(observations.filter((o) => levels.get(o.requirement) === 'unspecified').map((o) => o.requirement));
+    for (const requirement of check.requirements.filter((r) => !judged.has(r) && !observed.has(r)))
       records.push({
         requirement,
         check: check.id,
-        outcome: outcome_,
-        message: capped
-          ? `not run: ${err.message}`
-          : tooLarge
-            ? `check aborted: ${err.message}`
-            : transport
-              ? `not judged: the check was cut short, ${err.message}`
-              : `tool error in ${check.id}: ${err.name}: ${err.message}`,
-        kind: transport ? 'transport' : 'tool',
-        ...(transport && err.enabledBy ? { enabledBy: err.enabledBy } : {}),
+        outcome: 'untested',
+        message: e.reason,
+        kind: 'unmet',
+        evidence: e.ex ? evidenceOf(e.ex, principalOf(e.ex)) : undefined,
+        ...(e.enabledBy ? { enabledBy: e.enabledBy } : {}),
       });
-    }
-  } finally {
-    cleanup = await env.transport.exempt(() => ledger.cleanup());
   }
-  const failed = records.some((r) => r.outcome === 'fail' || r.outcome === 'error');
-  return {
-    records,
-    observations,
-    outcome,
-    attempts: attempt,
-    lostTarget,
-    cleanup: { created: ledger.created, removed: ledger.removed, failed: cleanup.failed },
-    requests,
-    ...(failed ? { sequence: sent } : {}),
-  };
+}
+
+/** Records what a check cut short by `err` leaves: untested, failed (an answer too large) or a tool error. */
+function recordCutShort(check: Check, records: AssertionRecord[], err: Error): { lostTarget: boolean; outcome: CheckRun['outcome'] } {
+  const transport = err instanceof TransportError;
+  const lostTarget = transport && (err.kind === 'timeout' || err.kind === 'connection');
+  const capped = transport && (err.kind === 'write-cap' || err.kind === 'rate-limited');
+  // No answer in time (a slow deployment, a starved machine) or none at all says nothing of what the document
+  // requires: what the check had not judged yet is untested. Anything else is the tool's own failure (no verdict).
+  // An answer past the body cap (16 MiB) is an answer, and no documented one: it stays the server's failure.
+  const tooLarge = transport && err.kind === 'too-large';
+  const outcome_: AssertionRecord['outcome'] = tooLarge ? 'fail' : transport ? 'untested' : 'error';
+  const outcome = capped ? 'untested' : 'aborted';
+  const touched = new Set(records.filter((r) => r.check === check.id).map((r) => r.requirement));
+  const affected = check.requirements.filter((r) => !touched.has(r));
+  for (const requirement of outcome_ === 'error' ? check.requirements : affected.length ? affected : check.requirements.slice(0, 1)) {
+    records.push({
+      requirement,
+      check: check.id,
+      outcome: outcome_,
+      message: capped
+        ? `not run: ${err.message}`
+        : tooLarge
+          ? `check aborted: ${err.message}`
+          : transport
+            ? `not judged: the check was cut short, ${err.message}`
+            : `tool error in ${check.id}: ${err.name}: ${err.message}`,
+      kind: transport ? 'transport' : 'tool',
+      ...(transport && err.enabledBy ? { enabledBy: err.enabledBy } : {}),
+    });
+  }
+  return { lostTarget, outcome };
 }

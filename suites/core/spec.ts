@@ -80,86 +80,12 @@ function loadSpec(file: string): Spec {
   ajv.addSchema({ ...doc, $id: id });
   const owners = new WeakMap<object, string>();
   annotate(doc, undefined, owners);
-
-  const operations = new Map<string, Operation>();
-  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op?.operationId) continue;
-      operations.set(op.operationId, {
-        id: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        requirements: op['x-requirements'] ?? [],
-        statuses: Object.keys(op.responses ?? {}),
-      });
-    }
-  }
-
+  const operations = operationsOf(doc);
   const conformance = doc.info?.['x-conformance'] ?? {};
   const cache = new Map<string, ValidationTarget | undefined>();
-
-  const target = (ref: string, fallback: string | undefined): ValidationTarget => {
-    const fn = ajv.getSchema(`${id}#${ref}`) as ValidateFunction;
-    const node = resolve(doc, { $ref: `#${ref}` });
-    const root =
-      node?.['x-requirement'] ??
-      (node?.$ref ? resolve(doc, node)?.['x-requirement'] : undefined) ??
-      owners.get(node) ??
-      fallback ??
-      'unattributed';
-    return {
-      rootRequirement: root,
-      validate(data) {
-        exercised.clear();
-        fn(data);
-        const findings = attributeBranches(fn.errors ?? [], doc).map((e) => finding(e, owners, fallback));
-        return { exercised: [...exercised], findings };
-      },
-    };
-  };
-
-  const responseEntry = (operationId: string, status: number) => {
-    const op = operations.get(operationId);
-    if (!op) throw new Error(`unknown operation ${operationId}`);
-    const item = doc.paths[op.path][op.method.toLowerCase()];
-    const key = item.responses[String(status)]
-      ? String(status)
-      : item.responses[`${String(status)[0]}XX`]
-        ? `${String(status)[0]}XX`
-        : item.responses.default
-          ? 'default'
-          : undefined;
-    return { op, item, key, raw: key ? item.responses[key] : undefined, response: key ? resolve(doc, item.responses[key]) : undefined };
-  };
-
-  const requestTargets = new Map<string, { required: boolean; validate?: ValidateFunction }>();
-  const requestTarget = (operationId: string) => {
-    let t = requestTargets.get(operationId);
-    if (!t) {
-      const op = operations.get(operationId);
-      const item = op ? doc.paths[op.path][op.method.toLowerCase()] : undefined;
-      const rb = item?.requestBody ? resolve(doc, item.requestBody) : undefined;
-      const hasSchema = Boolean(rb?.content?.['application/json']?.schema);
-      const ref = op ? pointer('', 'paths', op.path, op.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema') : '';
-      t = { required: Boolean(rb?.required), validate: hasSchema ? (ajv.getSchema(`${id}#${ref}`) as ValidateFunction) : undefined };
-      requestTargets.set(operationId, t);
-    }
-    return t;
-  };
-
-  const bodyDepartures = (operationId: string, body: string | undefined): string[] => {
-    const t = requestTarget(operationId);
-    if (body === undefined || body === '') return t.required ? ['no body, where the operation requires one'] : [];
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return t.validate ? ['a body that is not JSON'] : [];
-    }
-    if (!t.validate || t.validate(parsed)) return [];
-    return (t.validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message ?? 'is outside the schema'}`);
-  };
+  const schemas: Schemas = { doc, id, ajv, owners };
+  const responseEntry = (operationId: string, status: number) => responseEntryOf(doc, operations, operationId, status);
+  const bodyDepartures = bodyDeparturesOf(schemas, operations);
   const queryParameters = new Map<string, QueryParameters>();
   const queryOf = (operationId: string): QueryParameters => {
     let q = queryParameters.get(operationId);
@@ -203,15 +129,109 @@ function loadSpec(file: string): Spec {
       let result: ValidationTarget | undefined;
       if (key && response?.content?.['application/json']?.schema) {
         const base = raw.$ref ? raw.$ref.slice(1) : `/${pointer('paths', op.path, op.method.toLowerCase(), 'responses', key)}`;
-        result = target(`${base}/content/application~1json/schema`, op.requirements[0]);
+        result = validationTarget(schemas, `${base}/content/application~1json/schema`, op.requirements[0]);
       }
       cache.set(cacheKey, result);
       return result;
     },
     componentSchema(name) {
       if (!doc.components?.schemas?.[name]) throw new Error(`unknown schema ${name}`);
-      return target(`/components/schemas/${pointer(name)}`, undefined);
+      return validationTarget(schemas, `/components/schemas/${pointer(name)}`, undefined);
     },
+  };
+}
+
+/** The document with its schemas compiled under `id`, and the requirement that owns each schema node. */
+interface Schemas {
+  doc: any;
+  id: string;
+  ajv: ReturnType<typeof createAjv>;
+  owners: WeakMap<object, string>;
+}
+
+/** Every operation of the document with an operationId, by that id. */
+function operationsOf(doc: any): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op?.operationId) continue;
+      operations.set(op.operationId, {
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        requirements: op['x-requirements'] ?? [],
+        statuses: Object.keys(op.responses ?? {}),
+      });
+    }
+  }
+  return operations;
+}
+
+/** The validator of the schema at `ref`, its findings attributed to the requirements of the nodes they fail. */
+function validationTarget({ doc, id, ajv, owners }: Schemas, ref: string, fallback: string | undefined): ValidationTarget {
+  const fn = ajv.getSchema(`${id}#${ref}`) as ValidateFunction;
+  const node = resolve(doc, { $ref: `#${ref}` });
+  const root =
+    node?.['x-requirement'] ??
+    (node?.$ref ? resolve(doc, node)?.['x-requirement'] : undefined) ??
+    owners.get(node) ??
+    fallback ??
+    'unattributed';
+  return {
+    rootRequirement: root,
+    validate(data) {
+      exercised.clear();
+      fn(data);
+      const findings = attributeBranches(fn.errors ?? [], doc).map((e) => finding(e, owners, fallback));
+      return { exercised: [...exercised], findings };
+    },
+  };
+}
+
+/** The response the document gives `operationId` for `status`: the status itself, its class (2XX) or default. */
+function responseEntryOf(doc: any, operations: Map<string, Operation>, operationId: string, status: number) {
+  const op = operations.get(operationId);
+  if (!op) throw new Error(`unknown operation ${operationId}`);
+  const item = doc.paths[op.path][op.method.toLowerCase()];
+  const key = item.responses[String(status)]
+    ? String(status)
+    : item.responses[`${String(status)[0]}XX`]
+      ? `${String(status)[0]}XX`
+      : item.responses.default
+        ? 'default'
+        : undefined;
+  return { op, item, key, raw: key ? item.responses[key] : undefined, response: key ? resolve(doc, item.responses[key]) : undefined };
+}
+
+/** Where a request body departs from the operation's documented one; each operation's request schema compiled once. */
+function bodyDeparturesOf({ doc, id, ajv }: Schemas, operations: Map<string, Operation>) {
+  const requestTargets = new Map<string, { required: boolean; validate?: ValidateFunction }>();
+  const requestTarget = (operationId: string) => {
+    let t = requestTargets.get(operationId);
+    if (!t) {
+      const op = operations.get(operationId);
+      const item = op ? doc.paths[op.path][op.method.toLowerCase()] : undefined;
+      const rb = item?.requestBody ? resolve(doc, item.requestBody) : undefined;
+      const hasSchema = Boolean(rb?.content?.['application/json']?.schema);
+      const ref = op ? pointer('', 'paths', op.path, op.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema') : '';
+      t = { required: Boolean(rb?.required), validate: hasSchema ? (ajv.getSchema(`${id}#${ref}`) as ValidateFunction) : undefined };
+      requestTargets.set(operationId, t);
+    }
+    return t;
+  };
+
+  return (operationId: string, body: string | undefined): string[] => {
+    const t = requestTarget(operationId);
+    if (body === undefined || body === '') return t.required ? ['no body, where the operation requires one'] : [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return t.validate ? ['a body that is not JSON'] : [];
+    }
+    if (!t.validate || t.validate(parsed)) return [];
+    return (t.validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message ?? 'is outside the schema'}`);
   };
 }
 

@@ -145,7 +145,7 @@ export function createTransport(options: TransportOptions): Transport {
   const stats = { requests: 0, writes: 0 };
   let nextSlot = 0;
   /** Answers received so far: a connection error before the first one may be the scheme or the certificate. */
-  let responses = 0;
+  const seen = { responses: 0 };
   const slot = limiter(options.maxInFlight);
 
   async function pace(): Promise<void> {
@@ -194,113 +194,7 @@ export function createTransport(options: TransportOptions): Transport {
     stats.requests++;
     if (write) stats.writes++;
     const url = new URL(req.url);
-    const lib = url.protocol === 'https:' ? https : http;
-    const started = performance.now();
-    const at = Date.now();
-    return new Promise<Omit<Exchange, 'operationId' | 'principal'>>((resolve, reject) => {
-      const headers: Record<string, string | number> = { ...req.headers };
-      const bodyBytes = req.body === undefined ? 0 : Buffer.byteLength(req.body);
-      if (req.body !== undefined) headers['content-length'] = bodyBytes;
-      // A large body is announced first: a server that refuses it answers before any of it is sent, instead of
-      // closing the connection under an upload that then fails with EPIPE or ECONNRESET and loses the answer.
-      const announce = bodyBytes > EXPECT_CONTINUE_BYTES;
-      if (announce) headers.expect = '100-continue';
-      let uploaded = req.body === undefined;
-      /** Set when the answer began before the whole body was written: a refusal, whatever becomes of the upload. */
-      let early = false;
-      let answered = false;
-      const r = lib.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
-        answered = true;
-        responses++;
-        early = !uploaded;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let read = false;
-        const answer = () => {
-          if (read) return;
-          read = true;
-          clearTimeout(deadline);
-          const text = decoded(Buffer.concat(chunks), res.headers['content-encoding'], options.maxBodyBytes).toString('utf8');
-          const resHeaders: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
-          let json: unknown;
-          let jsonError: string | undefined;
-          if (text.trim() !== '') {
-            try {
-              json = JSON.parse(text);
-            } catch (e) {
-              jsonError = (e as Error).message;
-            }
-          }
-          resolve({
-            request: req,
-            status: res.statusCode ?? 0,
-            headers: resHeaders,
-            text,
-            json,
-            jsonError,
-            at,
-            ms: performance.now() - started,
-          });
-          // The connection of an answer that came before the body was written is not reused: the rest is not sent.
-          if (early) r.destroy();
-        };
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > options.maxBodyBytes) {
-            res.destroy();
-            reject(
-              new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'),
-            );
-            return;
-          }
-          chunks.push(c);
-        });
-        // A server that refuses a body early may close the connection under the rest of the upload, cutting its answer
-        // short: the status it gave is the answer, with what arrived of its body.
-        res.on('error', (e) =>
-          early
-            ? answer()
-            : reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection')),
-        );
-        res.on('close', () => (early && !res.complete ? answer() : undefined));
-        res.on('end', answer);
-      });
-      // A whole-exchange deadline: a socket idle timeout would let a server that drips bytes hold the run forever.
-      const deadline = setTimeout(() => {
-        r.destroy();
-        reject(new TransportError(`no complete answer within ${options.timeoutMs} ms to ${req.method} ${url.pathname}`, 'timeout'));
-      }, options.timeoutMs);
-      r.on('close', () => clearTimeout(deadline));
-      r.on('error', (e: NodeJS.ErrnoException) => {
-        // Once an answer has begun, a failing upload (EPIPE, ECONNRESET) changes nothing: the server has spoken.
-        if (answered) return;
-        const hint = transportHint(e, url, { tlsInsecureVariable: options.tlsInsecureVariable, answeredBefore: responses > 0 });
-        reject(
-          new TransportError(
-            `${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${plainError(e.message)}${hint ? ` (${hint})` : ''}`,
-            'connection',
-          ),
-        );
-      });
-      r.on('finish', () => (uploaded = true));
-      const upload = () => {
-        if (answered || r.writableEnded) return;
-        r.end(req.body);
-      };
-      if (!announce) {
-        upload();
-        return;
-      }
-      // A server that ignores Expect never says 100 Continue: after a short wait the body goes anyway, as curl does.
-      const patience = setTimeout(upload, CONTINUE_WAIT_MS);
-      r.on('continue', () => {
-        clearTimeout(patience);
-        upload();
-      });
-      r.on('close', () => clearTimeout(patience));
-      r.flushHeaders();
-    });
+    return exchangeOnce(req, url, agents[url.protocol as 'http:' | 'https:'], options, seen);
   }
 
   return {
@@ -312,6 +206,148 @@ export function createTransport(options: TransportOptions): Transport {
       agents['https:'].destroy();
     },
   };
+}
+
+type SentExchange = Omit<Exchange, 'operationId' | 'principal'>;
+
+/** One request on the wire and its answer, within the whole-exchange deadline and the response body cap. */
+function exchangeOnce(
+  req: RawRequest,
+  url: URL,
+  agent: http.Agent,
+  options: TransportOptions,
+  seen: { responses: number },
+): Promise<SentExchange> {
+  const lib = url.protocol === 'https:' ? https : http;
+  const started = performance.now();
+  const at = Date.now();
+  return new Promise<SentExchange>((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...req.headers };
+    const bodyBytes = req.body === undefined ? 0 : Buffer.byteLength(req.body);
+    if (req.body !== undefined) headers['content-length'] = bodyBytes;
+    // A large body is announced first: a server that refuses it answers before any of it is sent, instead of
+    // closing the connection under an upload that then fails with EPIPE or ECONNRESET and loses the answer.
+    const announce = bodyBytes > EXPECT_CONTINUE_BYTES;
+    if (announce) headers.expect = '100-continue';
+    let uploaded = req.body === undefined;
+    /** Set when the answer began before the whole body was written: a refusal, whatever becomes of the upload. */
+    let early = false;
+    let answered = false;
+    const r = lib.request(url, { method: req.method, headers, agent }, (res) => {
+      answered = true;
+      seen.responses++;
+      early = !uploaded;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let read = false;
+      const answer = () => {
+        if (read) return;
+        read = true;
+        clearTimeout(deadline);
+        resolve(exchangeOf(req, res, Buffer.concat(chunks), options.maxBodyBytes, { at, started }));
+        // The connection of an answer that came before the body was written is not reused: the rest is not sent.
+        if (early) r.destroy();
+      };
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > options.maxBodyBytes) {
+          res.destroy();
+          reject(
+            new TransportError(`response body larger than ${options.maxBodyBytes} bytes from ${req.method} ${url.pathname}`, 'too-large'),
+          );
+          return;
+        }
+        chunks.push(c);
+      });
+      // A server that refuses a body early may close the connection under the rest of the upload, cutting its answer
+      // short: the status it gave is the answer, with what arrived of its body.
+      res.on('error', (e) =>
+        early ? answer() : reject(new TransportError(`connection error reading ${req.method} ${url.pathname}: ${e.message}`, 'connection')),
+      );
+      res.on('close', () => (early && !res.complete ? answer() : undefined));
+      res.on('end', answer);
+    });
+    // A whole-exchange deadline: a socket idle timeout would let a server that drips bytes hold the run forever.
+    const deadline = setTimeout(() => {
+      r.destroy();
+      reject(new TransportError(`no complete answer within ${options.timeoutMs} ms to ${req.method} ${url.pathname}`, 'timeout'));
+    }, options.timeoutMs);
+    r.on('close', () => clearTimeout(deadline));
+    r.on('error', (e: NodeJS.ErrnoException) => {
+      // Once an answer has begun, a failing upload (EPIPE, ECONNRESET) changes nothing: the server has spoken.
+      if (answered) return;
+      reject(connectionError(e, req, url, options.tlsInsecureVariable, seen.responses > 0));
+    });
+    r.on('finish', () => (uploaded = true));
+    sendBody(r, req.body, announce, () => answered);
+  });
+}
+
+/** The exchange as a check reads it: the body decoded as its headers say, parsed as JSON where it is JSON. */
+function exchangeOf(
+  req: RawRequest,
+  res: http.IncomingMessage,
+  body: Buffer,
+  maxBodyBytes: number,
+  timing: { at: number; started: number },
+): SentExchange {
+  const text = decoded(body, res.headers['content-encoding'], maxBodyBytes).toString('utf8');
+  const resHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+  let json: unknown;
+  let jsonError: string | undefined;
+  if (text.trim() !== '') {
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      jsonError = (e as Error).message;
+    }
+  }
+  return {
+    request: req,
+    status: res.statusCode ?? 0,
+    headers: resHeaders,
+    text,
+    json,
+    jsonError,
+    at: timing.at,
+    ms: performance.now() - timing.started,
+  };
+}
+
+/** A request that got no answer, with the hint (scheme, certificate, proxy) that may explain why. */
+function connectionError(
+  e: NodeJS.ErrnoException,
+  req: RawRequest,
+  url: URL,
+  tlsInsecureVariable: string | undefined,
+  answeredBefore: boolean,
+): TransportError {
+  const hint = transportHint(e, url, { tlsInsecureVariable, answeredBefore });
+  return new TransportError(
+    `${e.code ?? 'error'} on ${req.method} ${url.origin}${url.pathname}: ${plainError(e.message)}${hint ? ` (${hint})` : ''}`,
+    'connection',
+  );
+}
+
+/** Writes the body, at once or, when it was announced, once the server says 100 Continue; never after an answer. */
+function sendBody(r: http.ClientRequest, body: string | undefined, announce: boolean, answered: () => boolean): void {
+  const upload = () => {
+    if (answered() || r.writableEnded) return;
+    r.end(body);
+  };
+  if (!announce) {
+    upload();
+    return;
+  }
+  // A server that ignores Expect never says 100 Continue: after a short wait the body goes anyway, as curl does.
+  const patience = setTimeout(upload, CONTINUE_WAIT_MS);
+  r.on('continue', () => {
+    clearTimeout(patience);
+    upload();
+  });
+  r.on('close', () => clearTimeout(patience));
+  r.flushHeaders();
 }
 
 /**

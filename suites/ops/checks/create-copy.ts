@@ -1,3 +1,4 @@
+import { isRunTitle } from '../../core/run-tag';
 import { compact } from '../../core/expect';
 import { isDoc, type Doc } from '../../core/json';
 import { core, ENTITY, TEAM, type Collection } from '../collections';
@@ -45,7 +46,7 @@ export const createFromCopy: OpsCheck = {
       // Titles only: the rows of checks running beside this one are not this check's to judge. An object a run left
       // (its title starts with a check's tag) holds the suite's body, not the server's own.
       const listed = await listIn(ctx, c, { fields: 'title', limit: 20 });
-      const pick = rows(listed).find((d) => typeof d.title === 'string' && !/^\S+c\d{3} /.test(d.title));
+      const pick = rows(listed).find((d) => typeof d.title === 'string' && !isRunTitle(d.title));
       const read = pick ? await getIn(ctx, c, String(pick._key)) : undefined;
       const original = read && ok(read) && isDoc(read.json) ? read.json : undefined;
       if (!original) {

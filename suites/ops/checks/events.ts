@@ -135,6 +135,136 @@ async function volatileFields(ctx: OpsContext, type: string, all: Doc[]): Promis
   return changed;
 }
 
+/** One case of the list-parameter property: a sort, a page of it, a projection and a filter on one row's value. */
+interface ListCase {
+  sortKey: string;
+  dir: 0 | 1;
+  skip: number;
+  limit: number;
+  asked: string[];
+  filterField: string;
+  filterRow: number;
+  ne: boolean;
+}
+
+/** sort_key/sort_dir order the rows, and skip/limit page through that order; returns the sorted read. */
+async function judgeSortAndPage(ctx: OpsContext, type: string, c: ListCase): Promise<Exchange> {
+  const sortDir = c.dir === 1 ? 1 : -1;
+  const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
+  const values = rows(sorted).map((r) => r[c.sortKey]);
+  if (!ok(sorted) || !inSomeOrder(values, sortDir))
+    throw new Violation(
+      `${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`,
+      'OPS-EM-LIST-PARAMS',
+      sorted,
+      {
+        expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`,
+        actual: `${sorted.status} ${compact(values.slice(0, 10))}`,
+      },
+    );
+  const order = keys(rows(sorted));
+  const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
+  const got = keys(rows(page));
+  const want = order.slice(c.skip, c.skip + c.limit);
+  if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) {
+    const what =
+      got.length > c.limit
+        ? `more than limit=${c.limit} rows`
+        : `rows ${got.join(',') || '(none)'} instead of ${want.join(',') || '(none)'}`;
+    throw new Violation(
+      `${type} with skip=${c.skip}&limit=${c.limit} sorted by ${c.sortKey}/${c.dir} answered ${page.status}: ${what}`,
+      'OPS-EM-LIST-PARAMS',
+      page,
+    );
+  }
+  return sorted;
+}
+
+/** `fields` restricts each row to the fields asked (and the server's own, `always`), with their values unchanged. */
+async function judgeProjection(
+  ctx: OpsContext,
+  type: string,
+  c: ListCase,
+  sorted: Exchange,
+  fixed: { always: Set<string>; volatile: Set<string> },
+): Promise<void> {
+  const { always, volatile } = fixed;
+  const asked = [...c.asked, '_key'];
+  // Projected rows are compared with the rows of the sorted read just before, not the snapshot: a live store moves on.
+  const byKey = new Map(rows(sorted).map((r) => [String(r._key), r]));
+  const projected = await emList(ctx, type, { fields: asked.join(',') });
+  for (const r of rows(projected)) {
+    const extra = Object.keys(r).filter((k) => !asked.includes(k) && k !== 'object_type' && !always.has(k));
+    const full = byKey.get(String(r._key));
+    const changed = full
+      ? asked.filter((f) => !volatile.has(f) && full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f]))
+      : [];
+    if (extra.length || changed.length)
+      throw new Violation(
+        `${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`,
+        'OPS-EM-LIST-PARAMS',
+        projected,
+      );
+  }
+  // `fields` restricts the fields, not the rows: every row of the sorted read just before is still listed.
+  const lost = [...byKey.keys()].filter((k) => !keys(rows(projected)).includes(k));
+  if (!ok(projected) || lost.length > 0)
+    throw new Violation(
+      `${type} with fields=${asked.join(',')} answered ${projected.status} without ${lost.length} of the rows listed just before`,
+      'OPS-EM-LIST-PARAMS',
+      projected,
+      {
+        expected: `a success listing the ${byKey.size} rows of the list read just before`,
+        actual: `${projected.status}, ${lost.length} of them missing (${lost.slice(0, 3).join(', ')})`,
+      },
+    );
+}
+
+/** filter_data on one row's value (or its $ne) lists the matching rows and only them. */
+async function judgeFilter(ctx: OpsContext, type: string, c: ListCase, sorted: Exchange, all: Doc[]): Promise<void> {
+  const value = all[c.filterRow][c.filterField];
+  const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);
+  const filter = JSON.stringify({ [c.filterField]: c.ne ? { $ne: value } : value });
+  const filtered = await emList(ctx, type, { filter_data: filter });
+  const wrong = rows(filtered).filter((r) => !matches(r));
+  // Matching rows are taken from the sorted read of this case; one gone from a live store since is not missing.
+  const after = new Set(keys(rows(await emList(ctx, type))));
+  const missing = keys(rows(sorted).filter(matches))
+    .filter((k) => after.has(k))
+    .filter((k) => !keys(rows(filtered)).includes(k));
+  if (!ok(filtered) || wrong.length || missing.length)
+    throw new Violation(
+      `${type} with filter_data=${filter} answered ${filtered.status}: ${wrong.length} rows that do not match, ${missing.length} matching rows left out`,
+      'OPS-EM-LIST-PARAMS',
+      filtered,
+    );
+}
+
+/** The cases every run tries first, where a list has two rows or more. */
+function firstRowCases(all: Doc[], sortable: string[], projectable: string[], filterable: string[]): [ListCase][] {
+  // One row at a time from the start and from the second row: a limit that is ignored shows on any list of two rows.
+  // Sorted by a field the unsorted list is not already in ascending order of: a list that ignores sort_key fails.
+  const unlike =
+    sortable.find(
+      (f) =>
+        !inSomeOrder(
+          all.map((r) => r[f]),
+          1,
+        ),
+    ) ?? sortable[0];
+  const first = (skip: number): ListCase => ({
+    sortKey: unlike,
+    dir: 1 as const,
+    skip,
+    limit: 1,
+    asked: projectable.slice(0, 1),
+    filterField: filterable[0],
+    filterRow: 0,
+    ne: false,
+  });
+  return all.length > 1 ? [[first(0)], [first(1)]] : [];
+}
+
 async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
   const volatile = await volatileFields(ctx, type, all);
   if (volatile.size)
@@ -176,108 +306,16 @@ async function listParamsProperty(ctx: OpsContext, type: string, all: Doc[]) {
     filterRow: fc.nat({ max: n - 1 }),
     ne: fc.boolean(),
   });
-  const property = fc.asyncProperty(arb, (c) =>
+  const property = fc.asyncProperty(arb, (c: ListCase) =>
     twice(async () => {
-      const sortDir = c.dir === 1 ? 1 : -1;
-      const sorted = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir });
-      const values = rows(sorted).map((r) => r[c.sortKey]);
-      if (!ok(sorted) || !inSomeOrder(values, sortDir))
-        throw new Violation(
-          `${type} with sort_key=${c.sortKey}&sort_dir=${c.dir} answered ${sorted.status}, values in the order ${JSON.stringify(values.slice(0, 10))}`,
-          'OPS-EM-LIST-PARAMS',
-          sorted,
-          {
-            expected: `a success in ${sortDir === 1 ? 'ascending' : 'descending'} order of ${c.sortKey}`,
-            actual: `${sorted.status} ${compact(values.slice(0, 10))}`,
-          },
-        );
-      const order = keys(rows(sorted));
-      const page = await emList(ctx, type, { sort_key: c.sortKey, sort_dir: c.dir, skip: c.skip, limit: c.limit });
-      const got = keys(rows(page));
-      const want = order.slice(c.skip, c.skip + c.limit);
-      if (!ok(page) || JSON.stringify(got) !== JSON.stringify(want)) {
-        const what =
-          got.length > c.limit
-            ? `more than limit=${c.limit} rows`
-            : `rows ${got.join(',') || '(none)'} instead of ${want.join(',') || '(none)'}`;
-        throw new Violation(
-          `${type} with skip=${c.skip}&limit=${c.limit} sorted by ${c.sortKey}/${c.dir} answered ${page.status}: ${what}`,
-          'OPS-EM-LIST-PARAMS',
-          page,
-        );
-      }
-
-      const asked = [...c.asked, '_key'];
-      // Projected rows are compared with the rows of the sorted read just before, not the snapshot: a live store moves on.
-      const byKey = new Map(rows(sorted).map((r) => [String(r._key), r]));
-      const projected = await emList(ctx, type, { fields: asked.join(',') });
-      for (const r of rows(projected)) {
-        const extra = Object.keys(r).filter((k) => !asked.includes(k) && k !== 'object_type' && !always.has(k));
-        const full = byKey.get(String(r._key));
-        const changed = full
-          ? asked.filter((f) => !volatile.has(f) && full[f] !== undefined && JSON.stringify(r[f]) !== JSON.stringify(full[f]))
-          : [];
-        if (extra.length || changed.length)
-          throw new Violation(
-            `${type} with fields=${asked.join(',')}: row ${String(r._key)} ${extra.length ? `also carries ${extra.slice(0, 5).join(', ')}` : `differs in ${changed.join(', ')}`}`,
-            'OPS-EM-LIST-PARAMS',
-            projected,
-          );
-      }
-      // `fields` restricts the fields, not the rows: every row of the sorted read just before is still listed.
-      const lost = [...byKey.keys()].filter((k) => !keys(rows(projected)).includes(k));
-      if (!ok(projected) || lost.length > 0)
-        throw new Violation(
-          `${type} with fields=${asked.join(',')} answered ${projected.status} without ${lost.length} of the rows listed just before`,
-          'OPS-EM-LIST-PARAMS',
-          projected,
-          {
-            expected: `a success listing the ${byKey.size} rows of the list read just before`,
-            actual: `${projected.status}, ${lost.length} of them missing (${lost.slice(0, 3).join(', ')})`,
-          },
-        );
-
-      const value = all[c.filterRow][c.filterField];
-      const matches = (r: Doc) => (c.ne ? r[c.filterField] !== value : r[c.filterField] === value);
-      const filter = JSON.stringify({ [c.filterField]: c.ne ? { $ne: value } : value });
-      const filtered = await emList(ctx, type, { filter_data: filter });
-      const wrong = rows(filtered).filter((r) => !matches(r));
-      // Matching rows are taken from the sorted read of this case; one gone from a live store since is not missing.
-      const after = new Set(keys(rows(await emList(ctx, type))));
-      const missing = keys(rows(sorted).filter(matches))
-        .filter((k) => after.has(k))
-        .filter((k) => !keys(rows(filtered)).includes(k));
-      if (!ok(filtered) || wrong.length || missing.length)
-        throw new Violation(
-          `${type} with filter_data=${filter} answered ${filtered.status}: ${wrong.length} rows that do not match, ${missing.length} matching rows left out`,
-          'OPS-EM-LIST-PARAMS',
-          filtered,
-        );
+      const sorted = await judgeSortAndPage(ctx, type, c);
+      await judgeProjection(ctx, type, c, sorted, { always, volatile });
+      await judgeFilter(ctx, type, c, sorted, all);
     }),
   );
   // A large live store makes every case expensive: fewer cases there.
   const runs = n > 500 ? Math.min(3, ctx.options.runs) : Math.ceil(ctx.options.runs / 2);
-  // One row at a time from the start and from the second row: a limit that is ignored shows on any list of two rows.
-  // Sorted by a field the unsorted list is not already in ascending order of: a list that ignores sort_key fails.
-  const unlike =
-    sortable.find(
-      (f) =>
-        !inSomeOrder(
-          all.map((r) => r[f]),
-          1,
-        ),
-    ) ?? sortable[0];
-  const first = (skip: number) => ({
-    sortKey: unlike,
-    dir: 1 as const,
-    skip,
-    limit: 1,
-    asked: projectable.slice(0, 1),
-    filterField: filterable[0],
-    filterRow: 0,
-    ne: false,
-  });
-  const examples: [ReturnType<typeof first>][] = n > 1 ? [[first(0)], [first(1)]] : [];
+  const examples = firstRowCases(all, sortable, projectable, filterable);
   await checkProperty(ctx, 'OPS-EM-LIST-PARAMS', `${type} list parameters`, property, { runs, concurrent: true, examples });
 }
 

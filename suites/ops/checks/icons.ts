@@ -356,6 +356,92 @@ const sentRules = (p: IconQuery): OpsRequirementId[] => [
   ...(p.only !== undefined ? (['OPS-QUERY-FILTER'] as const) : []),
 ];
 
+/** Icons of the run's in a category of its own, named and sized so that title and width orders differ; one in another category. */
+async function pagingIcons(ctx: OpsContext, size: number): Promise<{ category: string; icons: Doc[] }> {
+  const words = fc.sample(fc.uniqueArray(word, { minLength: size, maxLength: size }), { seed: ctx.options.seed, numRuns: 1 })[0];
+  // Widths in an order of their own (two digits, so a string and a numeric collation agree): sorting by the
+  // width is told apart from sorting by the title.
+  const widths = fc.sample(fc.shuffledSubarray([10, 11, 12, 13, 14, 15], { minLength: size, maxLength: size }), {
+    seed: ctx.options.seed + 1,
+    numRuns: 1,
+  })[0];
+  const main = ownCategory(ctx, 'icon paging');
+  const other = ownCategory(ctx, 'icon paging other');
+  const icons: Doc[] = words.map((w, i) => ({
+    ...iconOf(ctx, main.name, { name: w, width: widths[i]!, height: 20 + i }, ''),
+    title: tagged(ctx, w),
+  }));
+  await saveNeeded(ctx, icons);
+  await saveNeeded(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
+  return { category: main.name, icons };
+}
+
+/** One icon list case as sent: its parameters, the query they made, and the run's icons it should list from. */
+interface IconCase {
+  p: IconQuery;
+  query: Record<string, string | number | undefined>;
+  filter: string | undefined;
+  category: string;
+  icons: Doc[];
+  selected: Doc[];
+}
+
+/** The titles listed are those of the category, the filter and the page asked, in an order the document allows. */
+function judgeIconPage(ex: Exchange, got: string[], c: IconCase): void {
+  const { p, query, filter, category, icons, selected } = c;
+  const start = p.offset ?? 0;
+  // The orders under the collations the document allows (it names none), the one the answer follows first.
+  const orders = orderings(
+    selected,
+    (i) => String(i[p.sortKey]),
+    p.dir === 1 ? 1 : -1,
+    (i) => String(i.title),
+  );
+  const pages = orders.map((o) => o.slice(start, p.limit === undefined ? undefined : start + p.limit));
+  const match = pages.findIndex((w) => same(got, w));
+  const want = pages[Math.max(match, 0)]!;
+  const strays = got.filter((t) => !icons.some((i) => i.title === t));
+  if (strays.length)
+    throw new Violation(`?category=${category} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, {
+      expected: `only icons of ${category}`,
+      actual: `also ${strays.join(', ')}`,
+    });
+  const unselected = got.filter((t) => !selected.some((i) => i.title === t));
+  if (unselected.length)
+    throw new Violation(`${filter} also lists ${unselected.slice(0, 3).join(', ')}`, 'OPS-QUERY-FILTER', ex, {
+      expected: `only ${selected.map((i) => i.title).join(', ')}`,
+      actual: compact(got),
+    });
+  if (p.limit !== undefined && got.length > p.limit)
+    throw new Violation(`${JSON.stringify(query)} listed ${got.length} icons`, 'OPS-QUERY-LIMIT', ex, {
+      expected: `at most ${p.limit} icons`,
+      actual: compact(got),
+    });
+  if (match < 0)
+    throw new Violation(
+      `${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+      misreadPage(got, orders, p),
+      ex,
+      { expected: compact(want), actual: compact(got) },
+    );
+}
+
+/** With `fields`, each row carries only the fields asked (and _key), with the values saved. */
+function judgeIconFields(ex: Exchange, result: Doc[], fields: string[] | undefined, icons: Doc[]): void {
+  for (const row of fields ? result : []) {
+    const stored = icons.find((i) => i.title === row.title)!;
+    const extra = ICON_FIELDS.filter((f) => f !== '_key' && row[f] !== undefined && !fields!.includes(f));
+    const wrong = fields!.filter((f) => String(row[f]) !== String(stored[f]));
+    if (extra.length || wrong.length)
+      throw new Violation(
+        `fields=${fields!.join(',')}: ${row.title} ${extra.length ? `also carries ${extra.join(', ')}` : `has ${wrong.map((f) => `${f}=${JSON.stringify(row[f])}`).join(', ')}`}`,
+        'OPS-QUERY-FIELDS',
+        ex,
+        { expected: `only ${fields!.join(', ')} (and _key), as saved`, actual: compact(row) },
+      );
+  }
+}
+
 const listParameters: OpsCheck = {
   id: 'ops.icons.list-parameters',
   title:
@@ -365,21 +451,7 @@ const listParameters: OpsCheck = {
   uses: ['icons'],
   async run(ctx) {
     const size = 6;
-    const words = fc.sample(fc.uniqueArray(word, { minLength: size, maxLength: size }), { seed: ctx.options.seed, numRuns: 1 })[0];
-    // Widths in an order of their own (two digits, so a string and a numeric collation agree): sorting by the
-    // width is told apart from sorting by the title.
-    const widths = fc.sample(fc.shuffledSubarray([10, 11, 12, 13, 14, 15], { minLength: size, maxLength: size }), {
-      seed: ctx.options.seed + 1,
-      numRuns: 1,
-    })[0];
-    const main = ownCategory(ctx, 'icon paging');
-    const other = ownCategory(ctx, 'icon paging other');
-    const icons: Doc[] = words.map((w, i) => ({
-      ...iconOf(ctx, main.name, { name: w, width: widths[i]!, height: 20 + i }, ''),
-      title: tagged(ctx, w),
-    }));
-    await saveNeeded(ctx, icons);
-    await saveNeeded(ctx, [iconOf(ctx, other.name, { name: 'aaa', width: 1, height: 1 }, 0)]);
+    const { category, icons } = await pagingIcons(ctx, size);
     const totals = new Set<string>();
     const exercised = new Set<string>();
     const params: fc.Arbitrary<IconQuery> = fc.record({
@@ -397,7 +469,7 @@ const listParameters: OpsCheck = {
       // title is always asked for: it names each row even when the projection leaves _key out.
       const fields = p.fields ? ['title', ...p.fields] : undefined;
       const query = {
-        category: main.name,
+        category,
         sort_key: p.sortKey,
         sort_dir: p.dir,
         limit: p.limit,
@@ -419,42 +491,8 @@ const listParameters: OpsCheck = {
           },
         );
       const selected = icons.filter((i) => p.only === undefined || i.title === icons[p.only].title);
-      const start = p.offset ?? 0;
       const got = body.result.map((r) => String(r.title));
-      // The orders under the collations the document allows (it names none), the one the answer follows first.
-      const orders = orderings(
-        selected,
-        (i) => String(i[p.sortKey]),
-        p.dir === 1 ? 1 : -1,
-        (i) => String(i.title),
-      );
-      const pages = orders.map((o) => o.slice(start, p.limit === undefined ? undefined : start + p.limit));
-      const match = pages.findIndex((w) => same(got, w));
-      const want = pages[Math.max(match, 0)]!;
-      const strays = got.filter((t) => !icons.some((i) => i.title === t));
-      if (strays.length)
-        throw new Violation(`?category=${main.name} also lists ${strays.slice(0, 3).join(', ')}`, 'OPS-ICON-CATEGORY-FILTER', ex, {
-          expected: `only icons of ${main.name}`,
-          actual: `also ${strays.join(', ')}`,
-        });
-      const unselected = got.filter((t) => !selected.some((i) => i.title === t));
-      if (unselected.length)
-        throw new Violation(`${filter} also lists ${unselected.slice(0, 3).join(', ')}`, 'OPS-QUERY-FILTER', ex, {
-          expected: `only ${selected.map((i) => i.title).join(', ')}`,
-          actual: compact(got),
-        });
-      if (p.limit !== undefined && got.length > p.limit)
-        throw new Violation(`${JSON.stringify(query)} listed ${got.length} icons`, 'OPS-QUERY-LIMIT', ex, {
-          expected: `at most ${p.limit} icons`,
-          actual: compact(got),
-        });
-      if (match < 0)
-        throw new Violation(
-          `${JSON.stringify(query)} listed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
-          misreadPage(got, orders, p),
-          ex,
-          { expected: compact(want), actual: compact(got) },
-        );
+      judgeIconPage(ex, got, { p, query, filter, category, icons, selected });
       if (!Number.isInteger(body.total) || (body.total as number) < got.length)
         throw new Violation(`total is ${body.total}, fewer than the ${got.length} icons returned`, 'OPS-ICON-LIST', ex, {
           expected: `an integer total of at least ${got.length} (the document does not say what it counts)`,
@@ -467,18 +505,7 @@ const listParameters: OpsCheck = {
             ? 'the number of icons returned'
             : 'more than the matching icons (the collection)',
       );
-      for (const row of fields ? body.result : []) {
-        const stored = icons.find((i) => i.title === row.title)!;
-        const extra = ICON_FIELDS.filter((f) => f !== '_key' && row[f] !== undefined && !fields!.includes(f));
-        const wrong = fields!.filter((f) => String(row[f]) !== String(stored[f]));
-        if (extra.length || wrong.length)
-          throw new Violation(
-            `fields=${fields!.join(',')}: ${row.title} ${extra.length ? `also carries ${extra.join(', ')}` : `has ${wrong.map((f) => `${f}=${JSON.stringify(row[f])}`).join(', ')}`}`,
-            'OPS-QUERY-FIELDS',
-            ex,
-            { expected: `only ${fields!.join(', ')} (and _key), as saved`, actual: compact(row) },
-          );
-      }
+      judgeIconFields(ex, body.result, fields, icons);
     });
     // Every parameter once whatever the seed draws: sorted by width with a page inside the list and a projection,
     // then a filter on one title.

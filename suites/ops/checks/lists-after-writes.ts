@@ -15,6 +15,7 @@ import {
   type Doc,
   type Made,
   type OpsCheck,
+  type OpsContext,
 } from '../support';
 
 /**
@@ -32,6 +33,71 @@ interface Row {
 }
 
 const sortedKeys = (ks: string[]) => [...ks].sort();
+
+/** A service of the check's own, with the title and rank it was created with; undefined when the create was refused. */
+async function createRow(ctx: OpsContext, name: string, extra: Doc): Promise<Row | undefined> {
+  const made = await createIn(ctx, C, name, extra);
+  return made.key
+    ? {
+        made: { ...made, key: made.key },
+        title: tagged(ctx, name),
+        rank: typeof extra.cf_rank === 'number' ? extra.cf_rank : undefined,
+      }
+    : undefined;
+}
+
+/**
+ * An equality filter lists exactly `want`, and where asked counts them. `free` rows may be listed or not: r4 holds
+ * the value inside an array, and whether equality looks inside arrays only one store's semantics decides.
+ */
+async function selects(ctx: OpsContext, filter: Doc, want: string[], what: string, counted = false, free: string[] = []) {
+  const q = { filter: JSON.stringify(filter) };
+  const list = await listIn(ctx, C, q);
+  const got = keys(rows(list));
+  const listed = sortedKeys(got.filter((k) => !free.includes(k)));
+  ctx.expect.equal(
+    'OPS-FILTER-EQUALITY',
+    `${what}: success and the keys listed by ${q.filter}${free.length ? ` (besides ${free.join(', ')}, which holds it inside an array)` : ''}`,
+    { success: ok(list), keys: listed },
+    { success: true, keys: sortedKeys(want) },
+    list,
+  );
+  if (!counted) return;
+  const count = await countIn(ctx, C, q);
+  ctx.expect.equal('OPS-CORE-COUNT', `${what}: count with ${q.filter}`, countOf(count), want.length, count);
+}
+
+/** The ranked rows sorted by cf_rank: exactly the current ones (`live`), in order. */
+async function inOrder(ctx: OpsContext, live: Map<string, Row>, rankedFilter: string, what: string, dir: 0 | 1) {
+  const asc = [...live.values()].sort((a, b) => a.rank! - b.rank!).map((x) => x.made.key);
+  const ex = await listIn(ctx, C, { filter: rankedFilter, sort_key: 'cf_rank', sort_dir: dir });
+  const want = dir === 1 ? asc : [...asc].reverse();
+  const got = keys(rows(ex));
+  const reversed = ok(ex) && got.length > 1 && JSON.stringify([...got].reverse()) === JSON.stringify(want);
+  ctx.expect.equal(
+    reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY',
+    `${what}: the ranked rows sorted by cf_rank with sort_dir=${dir}`,
+    { success: ok(ex), keys: got },
+    { success: true, keys: want },
+    ex,
+  );
+}
+
+/** Sorts and writes of the ranked rows once a row the filter leaves out holds an array at the sort key. */
+async function arrayAtSortKey(ctx: OpsContext, live: Map<string, Row>, rankedFilter: string, [r2, r3]: [Row, Row], pair: string) {
+  // A row the filter leaves out holds an array at the sort key; the ranked rows still sort, and writes still work.
+  const odd = await createRow(ctx, 'lw odd', { cf_rank: [1, 2] });
+  if (odd) {
+    await inOrder(ctx, live, rankedFilter, 'with an array at cf_rank in a row the filter leaves out', 1);
+    const rerank = await updateIn(ctx, C, r2.made.key, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
+    if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx'))
+      live.set(r2.made.key, { ...r2, rank: 5 });
+    const del = await removeIn(ctx, C, r3.made);
+    if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx'))
+      live.delete(r3.made.key);
+    await inOrder(ctx, live, rankedFilter, 'after writes to a collection with an array at the sort key', 0);
+  }
+}
 
 /**
  * Lists and counts read after writes, once the collection has already answered filters and sorts: a server that
@@ -61,16 +127,7 @@ export const listsAfterWrites: OpsCheck = {
       ['3', 20, `${ctx.options.runTag}-solo`],
       ['4', 40, [pair, 'other']],
     ];
-    const create = async (name: string, extra: Doc): Promise<Row | undefined> => {
-      const made = await createIn(ctx, C, name, extra);
-      return made.key
-        ? {
-            made: { ...made, key: made.key },
-            title: tagged(ctx, name),
-            rank: typeof extra.cf_rank === 'number' ? extra.cf_rank : undefined,
-          }
-        : undefined;
-    };
+    const create = (name: string, extra: Doc) => createRow(ctx, name, extra);
     const made = await Promise.all([
       ...specs.map(([n, rank, note]) => create(ranked(n), note === undefined ? { cf_rank: rank } : { cf_rank: rank, cf_note: note })),
       ...Array.from({ length: FILLERS }, (_, i) => create(`lw filler ${i}`, {})),
@@ -82,54 +139,19 @@ export const listsAfterWrites: OpsCheck = {
     const withPair = new Set([r0, r2, r4].map((x) => x.made.key));
     const rankedFilter = JSON.stringify({ title: { $regex: `^${escapeRegex(tagged(ctx, 'lw r '))}` } });
 
-    /**
-     * An equality filter lists exactly `want`, and where asked counts them. `free` rows may be listed or not: r4 holds
-     * the value inside an array, and whether equality looks inside arrays only one store's semantics decides.
-     */
-    const selects = async (filter: Doc, want: string[], what: string, counted = false, free: string[] = []) => {
-      const q = { filter: JSON.stringify(filter) };
-      const list = await listIn(ctx, C, q);
-      const got = keys(rows(list));
-      const listed = sortedKeys(got.filter((k) => !free.includes(k)));
-      ctx.expect.equal(
-        'OPS-FILTER-EQUALITY',
-        `${what}: success and the keys listed by ${q.filter}${free.length ? ` (besides ${free.join(', ')}, which holds it inside an array)` : ''}`,
-        { success: ok(list), keys: listed },
-        { success: true, keys: sortedKeys(want) },
-        list,
-      );
-      if (!counted) return;
-      const count = await countIn(ctx, C, q);
-      ctx.expect.equal('OPS-CORE-COUNT', `${what}: count with ${q.filter}`, countOf(count), want.length, count);
-    };
-    /** The ranked rows sorted by cf_rank: exactly the current ones, in order. */
-    const inOrder = async (what: string, dir: 0 | 1) => {
-      const asc = [...live.values()].sort((a, b) => a.rank! - b.rank!).map((x) => x.made.key);
-      const ex = await listIn(ctx, C, { filter: rankedFilter, sort_key: 'cf_rank', sort_dir: dir });
-      const want = dir === 1 ? asc : [...asc].reverse();
-      const got = keys(rows(ex));
-      const reversed = ok(ex) && got.length > 1 && JSON.stringify([...got].reverse()) === JSON.stringify(want);
-      ctx.expect.equal(
-        reversed ? 'OPS-QUERY-SORT-DIR' : 'OPS-QUERY-SORT-KEY',
-        `${what}: the ranked rows sorted by cf_rank with sort_dir=${dir}`,
-        { success: ok(ex), keys: got },
-        { success: true, keys: want },
-        ex,
-      );
-    };
-
     // The collection answers equality filters, counts and sorts before any write.
-    await selects({ title: r3.title }, [r3.made.key], 'before the writes');
-    await selects({ title: tagged(ctx, 'lw no such title') }, [], 'before the writes');
+    await selects(ctx, { title: r3.title }, [r3.made.key], 'before the writes');
+    await selects(ctx, { title: tagged(ctx, 'lw no such title') }, [], 'before the writes');
     await selects(
+      ctx,
       { cf_note: pair },
       [...withPair].filter((k) => k !== r4.made.key),
       'before the writes',
       false,
       [r4.made.key],
     );
-    await inOrder('before the writes', 1);
-    await inOrder('before the writes', 0);
+    await inOrder(ctx, live, rankedFilter, 'before the writes', 1);
+    await inOrder(ctx, live, rankedFilter, 'before the writes', 0);
 
     // A create, a rename with a new rank, and deletes of a row holding the shared note as a scalar and of the one
     // holding it inside an array.
@@ -157,24 +179,13 @@ export const listsAfterWrites: OpsCheck = {
       withPair.delete(gone.made.key);
     }
 
-    await selects({ cf_note: pair }, [...withPair], 'after the writes', true);
-    await selects({ title: oldTitle }, [], 'after a rename, by the old title', true);
-    await selects({ title: renamed }, [r1.made.key], 'after a rename, by the new title');
-    await selects({ title: r5!.title }, [r5!.made.key], 'after a create');
-    await inOrder('after the writes', 1);
-    await inOrder('after the writes', 0);
+    await selects(ctx, { cf_note: pair }, [...withPair], 'after the writes', true);
+    await selects(ctx, { title: oldTitle }, [], 'after a rename, by the old title', true);
+    await selects(ctx, { title: renamed }, [r1.made.key], 'after a rename, by the new title');
+    await selects(ctx, { title: r5!.title }, [r5!.made.key], 'after a create');
+    await inOrder(ctx, live, rankedFilter, 'after the writes', 1);
+    await inOrder(ctx, live, rankedFilter, 'after the writes', 0);
 
-    // A row the filter leaves out holds an array at the sort key; the ranked rows still sort, and writes still work.
-    const odd = await create('lw odd', { cf_rank: [1, 2] });
-    if (odd) {
-      await inOrder('with an array at cf_rank in a row the filter leaves out', 1);
-      const rerank = await updateIn(ctx, C, r2.made.key, { title: r2.title, cf_rank: 5, cf_note: pair }, 0);
-      if (ctx.expect.status('OPS-CORE-UPDATE', 'update after a sorted list of a collection with an array at the sort key', rerank, '2xx'))
-        live.set(r2.made.key, { ...r2, rank: 5 });
-      const del = await removeIn(ctx, C, r3.made);
-      if (ctx.expect.status('OPS-CORE-DELETE', 'delete after a sorted list of a collection with an array at the sort key', del!, '2xx'))
-        live.delete(r3.made.key);
-      await inOrder('after writes to a collection with an array at the sort key', 0);
-    }
+    await arrayAtSortKey(ctx, live, rankedFilter, [r2, r3], pair);
   },
 };

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { compact, factsOf } from '../../core/expect';
 import { asDoc } from '../../core/json';
 import { checkProperty, Violation } from '../../core/property';
+import type { Exchange } from '../../core/types';
 import { word } from '../arbitraries/values';
 import { ENTITY, MAINTENANCE, SERVICE, statesOf, TEAM, type Collection } from '../collections';
 import { expectReplaced, serverFields } from '../ownership';
@@ -132,6 +133,85 @@ const supportedTypes: OpsCheck = {
   },
 };
 
+/** The times and objects a round-trip window is written with. */
+interface WindowBody {
+  start_time: number;
+  end_time: number;
+  objects: Doc[];
+  comment: string;
+}
+
+/** Notes how exactly one read holds the fractional times written: OPS-MW-TIMES-FRACTION is judged once, on all reads. */
+type HoldTimes = (where: string, d: Doc | undefined, start: number, end: number) => void;
+
+/** The single read of a new window: its _key, object_type, objects, the values written and the types of its fields. */
+async function judgeWindowRead(
+  ctx: OpsContext,
+  { key, title }: { key: string; title: unknown },
+  body: WindowBody,
+  holdTimes: HoldTimes,
+): Promise<{ got: Exchange; d: Doc }> {
+  const got = await getIn(ctx, MAINTENANCE, key);
+  const d = asDoc(got.json ?? {});
+  if (!ok(got) || d._key !== key)
+    throw new Violation(`GET maintenance_calendar/${key} answered ${got.status} with _key ${JSON.stringify(d._key)}`, 'OPS-MW-GET', got, {
+      expected: `a success with _key ${key}`,
+      actual: `${got.status} with _key ${JSON.stringify(d._key)}`,
+    });
+  if (d.object_type !== 'maintenance_calendar')
+    throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got, {
+      expected: 'maintenance_calendar',
+      actual: d.object_type,
+    });
+  if (badObjects(d))
+    throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got, {
+      expected: 'objects as {object_type, _key} references',
+      actual: compact(d.objects),
+    });
+  const sent = { title, start_time: body.start_time, end_time: body.end_time, objects: refs(body.objects) };
+  const read = { title: d.title, ...timesOf(d, body.start_time, body.end_time), objects: refs(d.objects) };
+  holdTimes(`GET of ${key}`, d, body.start_time, body.end_time);
+  if (!same(read, sent))
+    throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got, {
+      expected: compact(sent),
+      actual: compact(read),
+    });
+  const problems = windowFieldProblems(d);
+  if (problems.length)
+    throw new Violation(`the window's fields have other types than the document lists: ${problems.join('; ')}`, 'OPS-MW-FIELD-TYPES', got, {
+      expected: 'the types the document lists',
+      actual: problems.join('; '),
+    });
+  return { got, d };
+}
+
+/** The list of the run's windows holds the new one, as a maintenance_calendar with the times and objects written. */
+async function judgeWindowListed(ctx: OpsContext, key: string, body: WindowBody, holdTimes: HoldTimes): Promise<void> {
+  const list = await listIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
+  const row = rows(list).find((r) => r._key === key);
+  if (!ok(list) || !row)
+    throw new Violation(`the list of the run's windows (${list.status}) does not hold ${key}`, 'OPS-MW-LIST', list, {
+      expected: `a success listing ${key}`,
+      actual: `${list.status} without it`,
+    });
+  if (row.object_type !== 'maintenance_calendar')
+    throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list, {
+      expected: 'maintenance_calendar',
+      actual: row.object_type,
+    });
+  holdTimes(`the list row of ${key}`, row, body.start_time, body.end_time);
+  if (!same(refs(row.objects), refs(body.objects)))
+    throw new Violation(
+      `the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`,
+      'OPS-MW-LIST',
+      list,
+      {
+        expected: compact(body.objects),
+        actual: compact(row.objects),
+      },
+    );
+}
+
 const roundTrip: OpsCheck = {
   id: 'ops.maintenance.round-trip',
   title:
@@ -173,70 +253,8 @@ const roundTrip: OpsCheck = {
               actual: `${made.ex.status} ${made.ex.text.slice(0, 100)}`,
             },
           );
-        const got = await getIn(ctx, MAINTENANCE, made.key);
-        const d = asDoc(got.json ?? {});
-        if (!ok(got) || d._key !== made.key)
-          throw new Violation(
-            `GET maintenance_calendar/${made.key} answered ${got.status} with _key ${JSON.stringify(d._key)}`,
-            'OPS-MW-GET',
-            got,
-            {
-              expected: `a success with _key ${made.key}`,
-              actual: `${got.status} with _key ${JSON.stringify(d._key)}`,
-            },
-          );
-        if (d.object_type !== 'maintenance_calendar')
-          throw new Violation(`the window reads object_type ${JSON.stringify(d.object_type)}`, 'OPS-MW-OBJECT-TYPE', got, {
-            expected: 'maintenance_calendar',
-            actual: d.object_type,
-          });
-        if (badObjects(d))
-          throw new Violation(`the window reads objects ${JSON.stringify(d.objects)}`, 'OPS-MW-OBJECTS', got, {
-            expected: 'objects as {object_type, _key} references',
-            actual: compact(d.objects),
-          });
-        const sent = { title: made.body.title, start_time: body.start_time, end_time: body.end_time, objects: refs(body.objects) };
-        const read = { title: d.title, ...timesOf(d, body.start_time, body.end_time), objects: refs(d.objects) };
-        holdTimes(`GET of ${made.key}`, d, body.start_time, body.end_time);
-        if (!same(read, sent))
-          throw new Violation(`the window was written as ${JSON.stringify(sent)} and reads ${JSON.stringify(read)}`, 'OPS-MW-CREATE', got, {
-            expected: compact(sent),
-            actual: compact(read),
-          });
-        const problems = windowFieldProblems(d);
-        if (problems.length)
-          throw new Violation(
-            `the window's fields have other types than the document lists: ${problems.join('; ')}`,
-            'OPS-MW-FIELD-TYPES',
-            got,
-            {
-              expected: 'the types the document lists',
-              actual: problems.join('; '),
-            },
-          );
-        const list = await listIn(ctx, MAINTENANCE, { filter: ownFilter(ctx) });
-        const row = rows(list).find((r) => r._key === made.key);
-        if (!ok(list) || !row)
-          throw new Violation(`the list of the run's windows (${list.status}) does not hold ${made.key}`, 'OPS-MW-LIST', list, {
-            expected: `a success listing ${made.key}`,
-            actual: `${list.status} without it`,
-          });
-        if (row.object_type !== 'maintenance_calendar')
-          throw new Violation(`the listed window has object_type ${JSON.stringify(row.object_type)}`, 'OPS-MW-OBJECT-TYPE', list, {
-            expected: 'maintenance_calendar',
-            actual: row.object_type,
-          });
-        holdTimes(`the list row of ${made.key}`, row, body.start_time, body.end_time);
-        if (!same(refs(row.objects), refs(body.objects)))
-          throw new Violation(
-            `the listed window has objects ${JSON.stringify(row.objects)}, written ${JSON.stringify(body.objects)}`,
-            'OPS-MW-LIST',
-            list,
-            {
-              expected: compact(body.objects),
-              actual: compact(row.objects),
-            },
-          );
+        const { got, d } = await judgeWindowRead(ctx, { key: made.key, title: made.body.title }, body, holdTimes);
+        await judgeWindowListed(ctx, made.key, body, holdTimes);
         // Last, as it is a SHOULD: the fields seen on windows that every window has from its creation on.
         const lacks = lackingFields(d, NEW_WINDOW_FIELDS);
         if (lacks.length)

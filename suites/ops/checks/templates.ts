@@ -98,17 +98,105 @@ export const templatizeTypes: OpsCheck = {
   },
 };
 
+/** An entity rule matching one alias field, with a value of the run's own. */
+const entityRule = (ctx: OpsContext, field: string) => ({
+  rule_condition: 'AND',
+  rule_items: [{ field, field_type: 'alias', rule_type: 'matches', value: `${ctx.options.runTag}-${field}` }],
+});
+
+/** The entity rules of a service as read: how many, and the values of their items. */
+async function ruleValues(ctx: OpsContext, key: string) {
+  const got = await getIn(ctx, SERVICE, key);
+  const list: unknown[] = Array.isArray(got.json?.entity_rules) ? got.json.entity_rules : [];
+  return {
+    got,
+    found: {
+      rules: list.length,
+      values: list.map((r) => (isDoc(r) && Array.isArray(r.rule_items) ? r.rule_items.map((i) => (isDoc(i) ? i.value : i)) : r)),
+    },
+  };
+}
+
+// Against the rules each side holds as read: a server may give a new service or template rules of its own (what a
+// create without entity_rules holds is not said); linking appends the template's to the service's.
+async function templateRules(ctx: OpsContext, key: string) {
+  const got = await getIn(ctx, BASE_SERVICE_TEMPLATE, key);
+  const list: unknown[] = Array.isArray(got.json?.entity_rules) ? got.json.entity_rules : [];
+  return list.map((r) => (isDoc(r) && Array.isArray(r.rule_items) ? r.rule_items.map((i) => (isDoc(i) ? i.value : i)) : r));
+}
+
+const joined = (service: { rules: number; values: unknown[] }, template: unknown[]) => ({
+  rules: service.rules + template.length,
+  values: [...service.values, ...template],
+});
+
+/**
+ * The same rules at their edges: a service without rules takes exactly the template's, a template without rules
+ * leaves a service's as they were. Returns the bare service and the plain template, or undefined when the check
+ * cannot go on to move a link.
+ */
+async function linkEdges(ctx: OpsContext, tplKey: string): Promise<{ bare: string; plain: string } | undefined> {
+  const bare = await createIn(ctx, SERVICE, 'Linked Bare Service');
+  const plain = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'Plain Template');
+  if (!bare.key || !plain.key) return;
+  const bareBefore = await ruleValues(ctx, bare.key);
+  const tplRules = await templateRules(ctx, tplKey);
+  const linkBare = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare.key }, body: { _key: tplKey } });
+  if (!ctx.expect.status('OPS-TEMPLATE-BASE-LINK', 'linking a service without entity_rules to the template', linkBare, '2xx')) return;
+  const first = await ruleValues(ctx, bare.key);
+  ctx.expect.equal(
+    'OPS-TEMPLATE-APPEND-RULES',
+    'entity_rules of a service created without any, linked to the template',
+    first.found,
+    joined(bareBefore.found, tplRules),
+    first.got,
+  );
+  const ruled = await createIn(ctx, SERVICE, 'Linked Ruled Service', { entity_rules: [entityRule(ctx, 'ip')] });
+  if (ruled.key) {
+    const ruledBefore = await ruleValues(ctx, ruled.key);
+    const plainRules = await templateRules(ctx, plain.key);
+    const linkRuled = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: ruled.key }, body: { _key: plain.key } });
+    const kept = await ruleValues(ctx, ruled.key);
+    if (ctx.expect.status('OPS-TEMPLATE-BASE-LINK', 'linking a service with one rule to a template without entity_rules', linkRuled, '2xx'))
+      ctx.expect.equal(
+        'OPS-TEMPLATE-APPEND-RULES',
+        'entity_rules of a service with one rule, linked to a template created without rules',
+        kept.found,
+        joined(ruledBefore.found, plainRules),
+        kept.got,
+      );
+  }
+  return { bare: bare.key, plain: plain.key };
+}
+
+/** Linking the linked service `bare` to the second template `plain` moves the link, where it is accepted. */
+async function relinkMoves(ctx: OpsContext, { bare, plain }: { bare: string; plain: string }, readsLink: boolean): Promise<void> {
+  // Moving a linked service to another template may be refused; a success must move the link (judged only where
+  // GET base_service_template was seen to answer a link, so that its own fault is not charged to the link).
+  if (!readsLink) return;
+  const relink = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare }, body: { _key: plain } });
+  if (!ok(relink))
+    return ctx.observe(
+      'OPS-TEMPLATE-BASE-LINK',
+      `linking a linked service to a second template answered ${relink.status} ${relink.text.slice(0, 80)}`,
+    );
+  const moved = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: bare } });
+  ctx.expect.equal(
+    'OPS-TEMPLATE-BASE-LINK',
+    'the _key of base_service_template after a successful link to a second template',
+    keyOf(moved),
+    plain,
+    moved,
+  );
+}
+
 export const templateLinkPersists: OpsCheck = {
   id: 'ops.service.base-service-template',
   title: "Linking a service to a template MUST persist, be readable with GET base_service_template, and append the template's entity rules",
   requirements: ['OPS-TEMPLATE-BASE-GET', 'OPS-TEMPLATE-BASE-LINK', 'OPS-TEMPLATE-APPEND-RULES'],
   async run(ctx) {
-    const rule = (field: string) => ({
-      rule_condition: 'AND',
-      rule_items: [{ field, field_type: 'alias', rule_type: 'matches', value: `${ctx.options.runTag}-${field}` }],
-    });
-    const tpl = await createNeeded(ctx, BASE_SERVICE_TEMPLATE, 'Link Template', { entity_rules: [rule('host')] });
-    const svc = await createNeeded(ctx, SERVICE, 'Linked Service', { entity_rules: [rule('ip')] });
+    const tpl = await createNeeded(ctx, BASE_SERVICE_TEMPLATE, 'Link Template', { entity_rules: [entityRule(ctx, 'host')] });
+    const svc = await createNeeded(ctx, SERVICE, 'Linked Service', { entity_rules: [entityRule(ctx, 'ip')] });
     const link = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: svc.key }, body: { _key: tpl.key } });
     ctx.expect.that(
       'OPS-TEMPLATE-BASE-LINK',
@@ -144,78 +232,8 @@ export const templateLinkPersists: OpsCheck = {
       again,
     );
 
-    // The same rules at their edges: a service without rules takes exactly the template's, a template without rules
-    // leaves a service's as they were, and linking to a second template moves the link.
-    const bare = await createIn(ctx, SERVICE, 'Linked Bare Service');
-    const plain = await createIn(ctx, BASE_SERVICE_TEMPLATE, 'Plain Template');
-    if (!bare.key || !plain.key) return;
-    const ruleValues = async (key: string) => {
-      const got = await getIn(ctx, SERVICE, key);
-      const list: unknown[] = Array.isArray(got.json?.entity_rules) ? got.json.entity_rules : [];
-      return {
-        got,
-        found: {
-          rules: list.length,
-          values: list.map((r) => (isDoc(r) && Array.isArray(r.rule_items) ? r.rule_items.map((i) => (isDoc(i) ? i.value : i)) : r)),
-        },
-      };
-    };
-    // Against the rules each side holds as read: a server may give a new service or template rules of its own (what a
-    // create without entity_rules holds is not said); linking appends the template's to the service's.
-    const templateRules = async (key: string) => {
-      const got = await getIn(ctx, BASE_SERVICE_TEMPLATE, key);
-      const list: unknown[] = Array.isArray(got.json?.entity_rules) ? got.json.entity_rules : [];
-      return list.map((r) => (isDoc(r) && Array.isArray(r.rule_items) ? r.rule_items.map((i) => (isDoc(i) ? i.value : i)) : r));
-    };
-    const joined = (service: { rules: number; values: unknown[] }, template: unknown[]) => ({
-      rules: service.rules + template.length,
-      values: [...service.values, ...template],
-    });
-    const bareBefore = await ruleValues(bare.key);
-    const tplRules = await templateRules(tpl.key);
-    const linkBare = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare.key }, body: { _key: tpl.key } });
-    if (!ctx.expect.status('OPS-TEMPLATE-BASE-LINK', 'linking a service without entity_rules to the template', linkBare, '2xx')) return;
-    const first = await ruleValues(bare.key);
-    ctx.expect.equal(
-      'OPS-TEMPLATE-APPEND-RULES',
-      'entity_rules of a service created without any, linked to the template',
-      first.found,
-      joined(bareBefore.found, tplRules),
-      first.got,
-    );
-    const ruled = await createIn(ctx, SERVICE, 'Linked Ruled Service', { entity_rules: [rule('ip')] });
-    if (ruled.key) {
-      const ruledBefore = await ruleValues(ruled.key);
-      const plainRules = await templateRules(plain.key);
-      const linkRuled = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: ruled.key }, body: { _key: plain.key } });
-      const kept = await ruleValues(ruled.key);
-      if (
-        ctx.expect.status('OPS-TEMPLATE-BASE-LINK', 'linking a service with one rule to a template without entity_rules', linkRuled, '2xx')
-      )
-        ctx.expect.equal(
-          'OPS-TEMPLATE-APPEND-RULES',
-          'entity_rules of a service with one rule, linked to a template created without rules',
-          kept.found,
-          joined(ruledBefore.found, plainRules),
-          kept.got,
-        );
-    }
-    // Moving a linked service to another template may be refused; a success must move the link (judged only where
-    // GET base_service_template was seen to answer a link, so that its own fault is not charged to the link).
-    if (!readsLink) return;
-    const relink = await ctx.http.send('serviceLinkBaseServiceTemplate', { params: { _key: bare.key }, body: { _key: plain.key } });
-    if (!ok(relink))
-      return ctx.observe(
-        'OPS-TEMPLATE-BASE-LINK',
-        `linking a linked service to a second template answered ${relink.status} ${relink.text.slice(0, 80)}`,
-      );
-    const moved = await ctx.http.send('serviceGetBaseServiceTemplate', { params: { _key: bare.key } });
-    ctx.expect.equal(
-      'OPS-TEMPLATE-BASE-LINK',
-      'the _key of base_service_template after a successful link to a second template',
-      keyOf(moved),
-      plain.key,
-      moved,
-    );
+    // The same rules at their edges, then linking to a second template moves the link.
+    const edges = await linkEdges(ctx, tpl.key);
+    if (edges) await relinkMoves(ctx, edges, readsLink);
   },
 };

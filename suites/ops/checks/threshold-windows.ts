@@ -120,6 +120,162 @@ const sameStamp = (a: unknown, b: unknown) => a === b || (typeof a === 'number' 
 
 const isLower = (s: unknown) => typeof s === 'string' && s === s.toLowerCase();
 
+/** associate_service_kpi links `window` to its KPIs and answers those linked. */
+async function judgeAssociate(ctx: OpsContext, window: string, links: Links): Promise<void> {
+  // "(those linked)": every KPI the window is linked to, or only those this call linked; so the KPIs linked_kpis
+  // already listed before the call may be left out, the others not, and no KPI the window does not name is listed.
+  const prior = await linkedKpis(ctx, window);
+  const before = ok(prior) ? pairsOfRows(prior) : [];
+  const { ex, form } = await associate(ctx, window, links);
+  const got = answeredPairs(ex);
+  const want = pairsOfLinks(links);
+  const fresh = want.filter((p) => !before.includes(p));
+  const good = ok(ex) && fresh.every((p) => got.includes(p)) && got.every((p) => want.includes(p));
+  ctx.expect.that(
+    'OPS-CTW-ASSOCIATE',
+    `associate_service_kpi for ${window} (payload ${form})`,
+    good,
+    {
+      expected: `a success listing the window's KPIs ${show(want)} (at least ${show(fresh)}, not linked before the call)`,
+      actual: `${ex.status} listing ${show(got)}`,
+    },
+    ex,
+  );
+  if (good && !sameSet([...new Set(got)], want))
+    ctx.observe(
+      'OPS-CTW-ASSOCIATE',
+      `associate_service_kpi listed ${got.length} of the ${want.length} KPIs, leaving out those linked before the call`,
+    );
+  ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi was answered for the payload ${form}`);
+}
+
+/** Which of the parameter names alone selects the window's KPIs in linked_kpis: at least one of them must. */
+async function judgeParamNames(ctx: OpsContext, window: string, links: Links): Promise<void> {
+  const honoured: string[] = [];
+  for (const name of PARAM_NAMES) {
+    const ex = await linkedKpis(ctx, window, {}, [name]);
+    const got = pairsOfRows(ex);
+    const match = ok(ex) && sameSet(got, pairsOfLinks(links));
+    if (match) honoured.push(name);
+    ctx.observe(
+      'OPS-CTW-LINKED-KPIS-PARAM',
+      `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ", exactly the window's" : ''}`,
+    );
+  }
+  // Which name is not shown (OPS-CTW-LINKED-KPIS-PARAM, recorded above); that one of them works is the endpoint's rule.
+  ctx.expect.that('OPS-CTW-LINKED-KPIS', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, {
+    expected: `at least one of ${PARAM_NAMES.join(', ')}`,
+    actual: compact(honoured),
+  });
+}
+
+/**
+ * linked_kpis of `window` lists exactly its KPIs, counted and named by their titles, and the window keeps the
+ * association; returns whether linked_kpis listed them.
+ */
+async function judgeLinkedKpis(ctx: OpsContext, window: string, links: Links, services: Map<string, OwnService>): Promise<boolean> {
+  const ex = await linkedKpis(ctx, window);
+  const got = pairsOfRows(ex);
+  const want = pairsOfLinks(links);
+  const holds = ctx.expect.that(
+    'OPS-CTW-LINKED-KPIS',
+    `linked_kpis of ${window}`,
+    ok(ex) && sameSet(got, want),
+    { expected: `a success with ${show(want)}`, actual: `${ex.status} with ${show(got)}` },
+    ex,
+  );
+  ctx.expect.equal(
+    'OPS-CTW-LINKED-KPIS',
+    'count of linked_kpis with every entry returned, against the entries',
+    asDoc(ex.json).count,
+    got.length,
+    ex,
+  );
+  const wrong = rowsOf(ex.json, 'linked_kpis').filter((r) => {
+    const s = services.get(String(r.service_key));
+    return !s || r.service_title !== s.title || r.kpi_title !== s.kpis.find((k) => k.key === r.kpi_key)?.title;
+  });
+  ctx.expect.equal('OPS-CTW-LINKED-KPIS', 'linked_kpis entries that do not name their KPI and service by their titles', wrong, [], ex);
+  const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
+  const storedPairs = stored.flatMap((l) =>
+    Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : [],
+  );
+  const inLinks = sameSet([...new Set(storedPairs)], want);
+  ctx.expect.equal(
+    'OPS-CTW-FIELDS',
+    `linked_services entries of ${window} not of the form {service_id, linked_kpi_ids: [string]}`,
+    unshapedEntries(stored),
+    [],
+  );
+  ctx.expect.that('OPS-CTW-FIELDS', `linked_services of ${window}`, inLinks, { expected: show(want), actual: show(storedPairs) });
+  // The association must be kept: it shows in one read of the window or the other.
+  ctx.expect.that(
+    'OPS-CTW-ASSOCIATE',
+    `${window} after associate_service_kpi, in linked_services or linked_kpis`,
+    inLinks || (ok(ex) && sameSet(got, want)),
+    { expected: show(want), actual: `${show(storedPairs)} in linked_services; ${show(got)} in linked_kpis` },
+    ex,
+  );
+  return holds;
+}
+
+/** linked_kpis lists at most `limit` of the window's KPIs, all of them for limit=0, none of a window without any (`all`: the window's). */
+async function judgeLimits(ctx: OpsContext, window: string, all: string[]): Promise<void> {
+  for (const limit of [1, 2]) {
+    const ex = await linkedKpis(ctx, window, { limit });
+    const got = pairsOfRows(ex);
+    const good = ok(ex) && got.length > 0 && got.length <= limit && got.every((p) => all.includes(p));
+    ctx.expect.that(
+      'OPS-CTW-LINKED-KPIS',
+      `linked_kpis with limit=${limit}`,
+      good,
+      { expected: `a success with 1 to ${limit} of ${show(all)}`, actual: `${ex.status} with ${show(got)}` },
+      ex,
+    );
+    ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify(asDoc(ex.json).count)} (${all.length} linked)`);
+  }
+  // A window written without linked_services has nothing linked, and says so in the documented form.
+  const bare = await createIn(ctx, CTW, 'window bare', { linked_services: undefined });
+  if (bare.key) {
+    const none = await linkedKpis(ctx, bare.key);
+    ctx.expect.equal(
+      'OPS-CTW-LINKED-KPIS',
+      'linked_kpis of a window created without linked_services: success, entries and count',
+      { success: ok(none), entries: pairsOfRows(none), count: asDoc(none.json).count },
+      { success: true, entries: [], count: 0 },
+      none,
+    );
+  }
+  const zero = await linkedKpis(ctx, window, { limit: 0 });
+  const got = pairsOfRows(zero);
+  ctx.expect.that(
+    'OPS-LIMITS-LINKED-KPIS-ZERO',
+    'linked_kpis with limit=0',
+    ok(zero) && sameSet(got, all),
+    { expected: `a success with all of ${show(all)}`, actual: `${zero.status} with ${show(got)}` },
+    zero,
+  );
+}
+
+/** What associate answers as linked on a window created with nothing linked is what linked_kpis lists afterwards. */
+async function associatedThenListed(ctx: OpsContext): Promise<void> {
+  // Every requirement is judged by now: a service that cannot be made here (Unmet) leaves nothing more untested.
+  const s3 = await serviceWithKpis(ctx, 'ctw three', 1);
+  const empty = await createIn(ctx, CTW, 'window empty', { linked_services: [] });
+  if (!empty.key) return;
+  const { ex: joined } = await associate(ctx, empty.key, [{ _key: s3.key, kpi_ids: [s3.kpis[0].key] }]);
+  const said = [...new Set(answeredPairs(joined))];
+  if (!ok(joined) || !said.length) return;
+  const listed = await linkedKpis(ctx, empty.key);
+  ctx.expect.that(
+    'OPS-CTW-ASSOCIATE',
+    `linked_kpis of ${empty.key}, created with nothing linked, after associate_service_kpi answered ${show(said)} as linked`,
+    ok(listed) && sameSet(pairsOfRows(listed), said),
+    { expected: `a success with ${show(said)}`, actual: `${listed.status} with ${show(pairsOfRows(listed))}` },
+    listed,
+  );
+}
+
 const associateAndLinkedKpis: OpsCheck = {
   id: 'ops.ctw.associate-linked-kpis',
   title:
@@ -140,155 +296,20 @@ const associateAndLinkedKpis: OpsCheck = {
       [a.key, linksA],
       [b.key, linksB],
     ];
-    for (const [window, links] of wanted) {
-      // "(those linked)": every KPI the window is linked to, or only those this call linked; so the KPIs linked_kpis
-      // already listed before the call may be left out, the others not, and no KPI the window does not name is listed.
-      const prior = await linkedKpis(ctx, window);
-      const before = ok(prior) ? pairsOfRows(prior) : [];
-      const { ex, form } = await associate(ctx, window, links);
-      const got = answeredPairs(ex);
-      const want = pairsOfLinks(links);
-      const fresh = want.filter((p) => !before.includes(p));
-      const good = ok(ex) && fresh.every((p) => got.includes(p)) && got.every((p) => want.includes(p));
-      ctx.expect.that(
-        'OPS-CTW-ASSOCIATE',
-        `associate_service_kpi for ${window} (payload ${form})`,
-        good,
-        {
-          expected: `a success listing the window's KPIs ${show(want)} (at least ${show(fresh)}, not linked before the call)`,
-          actual: `${ex.status} listing ${show(got)}`,
-        },
-        ex,
-      );
-      if (good && !sameSet([...new Set(got)], want))
-        ctx.observe(
-          'OPS-CTW-ASSOCIATE',
-          `associate_service_kpi listed ${got.length} of the ${want.length} KPIs, leaving out those linked before the call`,
-        );
-      ctx.observe('OPS-CTW-ASSOCIATE', `associate_service_kpi was answered for the payload ${form}`);
-    }
+    for (const [window, links] of wanted) await judgeAssociate(ctx, window, links);
     const services = new Map([s1, s2].map((s) => [s.key, s]));
     let linkedKpisHold = true;
 
-    const honoured: string[] = [];
-    for (const name of PARAM_NAMES) {
-      const ex = await linkedKpis(ctx, a.key, {}, [name]);
-      const got = pairsOfRows(ex);
-      const match = ok(ex) && sameSet(got, pairsOfLinks(wanted[0][1]));
-      if (match) honoured.push(name);
-      ctx.observe(
-        'OPS-CTW-LINKED-KPIS-PARAM',
-        `linked_kpis with only ${name} answered ${ex.status} with ${got.length} KPIs${match ? ", exactly the window's" : ''}`,
-      );
-    }
-    // Which name is not shown (OPS-CTW-LINKED-KPIS-PARAM, recorded above); that one of them works is the endpoint's rule.
-    ctx.expect.that('OPS-CTW-LINKED-KPIS', "parameters that alone select the window's KPIs in linked_kpis", honoured.length > 0, {
-      expected: `at least one of ${PARAM_NAMES.join(', ')}`,
-      actual: compact(honoured),
-    });
+    await judgeParamNames(ctx, a.key, wanted[0][1]);
 
-    for (const [window, links] of wanted) {
-      const ex = await linkedKpis(ctx, window);
-      const got = pairsOfRows(ex);
-      const want = pairsOfLinks(links);
-      if (
-        !ctx.expect.that(
-          'OPS-CTW-LINKED-KPIS',
-          `linked_kpis of ${window}`,
-          ok(ex) && sameSet(got, want),
-          { expected: `a success with ${show(want)}`, actual: `${ex.status} with ${show(got)}` },
-          ex,
-        )
-      )
-        linkedKpisHold = false;
-      ctx.expect.equal(
-        'OPS-CTW-LINKED-KPIS',
-        'count of linked_kpis with every entry returned, against the entries',
-        asDoc(ex.json).count,
-        got.length,
-        ex,
-      );
-      const wrong = rowsOf(ex.json, 'linked_kpis').filter((r) => {
-        const s = services.get(String(r.service_key));
-        return !s || r.service_title !== s.title || r.kpi_title !== s.kpis.find((k) => k.key === r.kpi_key)?.title;
-      });
-      ctx.expect.equal('OPS-CTW-LINKED-KPIS', 'linked_kpis entries that do not name their KPI and service by their titles', wrong, [], ex);
-      const stored = rowsOf((await getIn(ctx, CTW, window)).json, 'linked_services');
-      const storedPairs = stored.flatMap((l) =>
-        Array.isArray(l.linked_kpi_ids) ? l.linked_kpi_ids.map((k) => `${String(l.service_id)}/${String(k)}`) : [],
-      );
-      const inLinks = sameSet([...new Set(storedPairs)], want);
-      ctx.expect.equal(
-        'OPS-CTW-FIELDS',
-        `linked_services entries of ${window} not of the form {service_id, linked_kpi_ids: [string]}`,
-        unshapedEntries(stored),
-        [],
-      );
-      ctx.expect.that('OPS-CTW-FIELDS', `linked_services of ${window}`, inLinks, { expected: show(want), actual: show(storedPairs) });
-      // The association must be kept: it shows in one read of the window or the other.
-      ctx.expect.that(
-        'OPS-CTW-ASSOCIATE',
-        `${window} after associate_service_kpi, in linked_services or linked_kpis`,
-        inLinks || (ok(ex) && sameSet(got, want)),
-        { expected: show(want), actual: `${show(storedPairs)} in linked_services; ${show(got)} in linked_kpis` },
-        ex,
-      );
-    }
+    for (const [window, links] of wanted) if (!(await judgeLinkedKpis(ctx, window, links, services))) linkedKpisHold = false;
 
-    const all = pairsOfLinks(wanted[0][1]);
-    for (const limit of [1, 2]) {
-      const ex = await linkedKpis(ctx, a.key, { limit });
-      const got = pairsOfRows(ex);
-      const good = ok(ex) && got.length > 0 && got.length <= limit && got.every((p) => all.includes(p));
-      ctx.expect.that(
-        'OPS-CTW-LINKED-KPIS',
-        `linked_kpis with limit=${limit}`,
-        good,
-        { expected: `a success with 1 to ${limit} of ${show(all)}`, actual: `${ex.status} with ${show(got)}` },
-        ex,
-      );
-      ctx.observe('OPS-CTW-LINKED-KPIS', `with limit=${limit}, count is ${JSON.stringify(asDoc(ex.json).count)} (${all.length} linked)`);
-    }
-    // A window written without linked_services has nothing linked, and says so in the documented form.
-    const bare = await createIn(ctx, CTW, 'window bare', { linked_services: undefined });
-    if (bare.key) {
-      const none = await linkedKpis(ctx, bare.key);
-      ctx.expect.equal(
-        'OPS-CTW-LINKED-KPIS',
-        'linked_kpis of a window created without linked_services: success, entries and count',
-        { success: ok(none), entries: pairsOfRows(none), count: asDoc(none.json).count },
-        { success: true, entries: [], count: 0 },
-        none,
-      );
-    }
-    const zero = await linkedKpis(ctx, a.key, { limit: 0 });
-    const got = pairsOfRows(zero);
-    ctx.expect.that(
-      'OPS-LIMITS-LINKED-KPIS-ZERO',
-      'linked_kpis with limit=0',
-      ok(zero) && sameSet(got, all),
-      { expected: `a success with all of ${show(all)}`, actual: `${zero.status} with ${show(got)}` },
-      zero,
-    );
+    await judgeLimits(ctx, a.key, pairsOfLinks(wanted[0][1]));
 
     // A window created with nothing linked: what associate answers as linked is what linked_kpis lists afterwards
     // (judged where linked_kpis was seen to list a window's own KPIs, so that its faults stay its own).
     if (!linkedKpisHold) return;
-    // Every requirement is judged by now: a service that cannot be made here (Unmet) leaves nothing more untested.
-    const s3 = await serviceWithKpis(ctx, 'ctw three', 1);
-    const empty = await createIn(ctx, CTW, 'window empty', { linked_services: [] });
-    if (!empty.key) return;
-    const { ex: joined } = await associate(ctx, empty.key, [{ _key: s3.key, kpi_ids: [s3.kpis[0].key] }]);
-    const said = [...new Set(answeredPairs(joined))];
-    if (!ok(joined) || !said.length) return;
-    const listed = await linkedKpis(ctx, empty.key);
-    ctx.expect.that(
-      'OPS-CTW-ASSOCIATE',
-      `linked_kpis of ${empty.key}, created with nothing linked, after associate_service_kpi answered ${show(said)} as linked`,
-      ok(listed) && sameSet(pairsOfRows(listed), said),
-      { expected: `a success with ${show(said)}`, actual: `${listed.status} with ${show(pairsOfRows(listed))}` },
-      listed,
-    );
+    await associatedThenListed(ctx);
   },
 };
 

@@ -101,6 +101,108 @@ async function episodesFor(ctx: OpsContext, names: string[], requirement: OpsReq
 
 const show = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
 
+/** The links read back: each carries a key create answered, object_type external_ticket and the documented fields. */
+function judgeLinkShape(ctx: OpsContext, got: Read, keysAnswered: string[]): void {
+  const linkKeys = got.links.map((l) => l._key);
+  ctx.expect.equal(
+    'OPS-TICKET-CREATE',
+    `keys create answered that no link of the episode carries (links: ${linkKeys.join(', ')})`,
+    keysAnswered.filter((k) => !linkKeys.includes(k)),
+    [],
+    got.ex,
+  );
+  const types = [...new Set(got.links.map((l) => l.object_type))];
+  ctx.expect.equal(
+    'OPS-TICKET-OBJECT-TYPE',
+    'object_type of ticket links other than external_ticket',
+    types.filter((t) => t !== 'external_ticket'),
+    [],
+    got.ex,
+  );
+  const malformed = got.links.filter(
+    (l) =>
+      ['ticket_system', '_user', 'event_id', '_key'].some((f) => typeof l[f] !== 'string') ||
+      !Array.isArray(l.tickets) ||
+      (l.tickets as Doc[]).some((t) => ['ticket_system', 'ticket_url', 'ticket_id'].some((f) => typeof t?.[f] !== 'string')),
+  );
+  ctx.expect.equal(
+    'OPS-TICKET-LINK-FIELDS',
+    `links without string ticket_system, _user, event_id, _key and tickets of {ticket_system, ticket_url, ticket_id} (of ${got.links.length})`,
+    malformed,
+    [],
+    got.ex,
+  );
+}
+
+/** GET of the episode's links with each filter parameter leaves out no link holding a matching ticket (`want`: all of them). */
+async function judgeFilters(ctx: OpsContext, ep: string, inc: string[], want: string[], got: Read): Promise<void> {
+  // The filter parameters may be ignored, but a link holding a matching ticket must never be left out.
+  const filters: [Record<string, string>, (p: string) => boolean][] = [
+    [{ ticket_system: SYSTEMS[1] }, (p) => p.startsWith(`${SYSTEMS[1]}/`)],
+    [{ ticket_id: inc[1] }, (p) => p.endsWith(`/${inc[1]}`)],
+    [{ ticket_id: inc[0] }, (p) => p.endsWith(`/${inc[0]}`)],
+    [{ ticket_url: urlOf(SYSTEMS[0], inc[1]) }, (p) => p === pair(SYSTEMS[0], inc[1])],
+    [{ ticket_url: urlOf(SYSTEMS[1], inc[0]) }, (p) => p === pair(SYSTEMS[1], inc[0])],
+  ];
+  for (const [query, matches] of filters) {
+    const narrowed = await read(ctx, ep, query);
+    ctx.observe(
+      'OPS-TICKET-GET',
+      `with ${JSON.stringify(query)} the episode's links answered ${narrowed.ex.status} with ${narrowed.links.length} links (${got.links.length} without it)`,
+    );
+    if (ok(narrowed.ex))
+      ctx.expect.equal(
+        'OPS-TICKET-GET',
+        `tickets matching ${JSON.stringify(query)} that the answer leaves out`,
+        want.filter(matches).filter((p) => !narrowed.tickets.includes(p)),
+        [],
+        narrowed.ex,
+      );
+  }
+}
+
+/** Each delete removes exactly its ticket, on this episode only; `want`: the episode's tickets before, `elsewhere`: another's. */
+async function judgeDeletes(
+  ctx: OpsContext,
+  track: ReturnType<typeof tracker>,
+  { ep, made, want }: { ep: string; made: Ticket[]; want: string[] },
+  elsewhere: Ticket,
+): Promise<void> {
+  // The second ticket of its system: removing it must leave the first one of that system alone.
+  const gone = made[1];
+  const del = await remove(ctx, gone);
+  if (ok(del)) track.gone(gone);
+  // The document answers "empty"; 204 without a body and 200 with one are both seen in the field.
+  ctx.expect.status('OPS-TICKET-DELETE', `deleting ${label(gone)}`, del, '2xx');
+  const after = await read(ctx, ep);
+  const left = want.filter((p) => p !== pair(gone.system, gone.id));
+  ctx.expect.equal(
+    'OPS-TICKET-DELETE',
+    `the episode's links after deleting ${label(gone)}: success and tickets`,
+    { success: ok(after.ex), tickets: after.tickets },
+    { success: true, tickets: left },
+    after.ex,
+  );
+  const again = await remove(ctx, gone);
+  ctx.observe('OPS-TICKET-DELETE', `deleting the same ticket again answered ${again.status}`);
+
+  // The rest one by one, the last ticket of its system first: each delete takes exactly its ticket, here only.
+  for (const t of [made[2], made[0]]) {
+    const d = await remove(ctx, t);
+    if (ok(d)) track.gone(t);
+    left.splice(left.indexOf(pair(t.system, t.id)), 1);
+    const now = await read(ctx, ep);
+    const other = await read(ctx, elsewhere.episode);
+    ctx.expect.equal(
+      'OPS-TICKET-DELETE',
+      `deleting ${label(t)}: success, this episode's tickets, and those of ${elsewhere.episode}`,
+      { success: ok(d), tickets: now.tickets, elsewhere: other.tickets },
+      { success: true, tickets: [...left], elsewhere: [pair(elsewhere.system, elsewhere.id)] },
+      d,
+    );
+  }
+}
+
 const createReadDelete: OpsCheck = {
   id: 'ops.ticketing.create-read-delete',
   title:
@@ -153,92 +255,9 @@ const createReadDelete: OpsCheck = {
         ctx.untested(r, "the episode's links do not read back as created", got.ex);
       return;
     }
-    const linkKeys = got.links.map((l) => l._key);
-    ctx.expect.equal(
-      'OPS-TICKET-CREATE',
-      `keys create answered that no link of the episode carries (links: ${linkKeys.join(', ')})`,
-      keysAnswered.filter((k) => !linkKeys.includes(k)),
-      [],
-      got.ex,
-    );
-    const types = [...new Set(got.links.map((l) => l.object_type))];
-    ctx.expect.equal(
-      'OPS-TICKET-OBJECT-TYPE',
-      'object_type of ticket links other than external_ticket',
-      types.filter((t) => t !== 'external_ticket'),
-      [],
-      got.ex,
-    );
-    const malformed = got.links.filter(
-      (l) =>
-        ['ticket_system', '_user', 'event_id', '_key'].some((f) => typeof l[f] !== 'string') ||
-        !Array.isArray(l.tickets) ||
-        (l.tickets as Doc[]).some((t) => ['ticket_system', 'ticket_url', 'ticket_id'].some((f) => typeof t?.[f] !== 'string')),
-    );
-    ctx.expect.equal(
-      'OPS-TICKET-LINK-FIELDS',
-      `links without string ticket_system, _user, event_id, _key and tickets of {ticket_system, ticket_url, ticket_id} (of ${got.links.length})`,
-      malformed,
-      [],
-      got.ex,
-    );
-    // The filter parameters may be ignored, but a link holding a matching ticket must never be left out.
-    const filters: [Record<string, string>, (p: string) => boolean][] = [
-      [{ ticket_system: SYSTEMS[1] }, (p) => p.startsWith(`${SYSTEMS[1]}/`)],
-      [{ ticket_id: inc[1] }, (p) => p.endsWith(`/${inc[1]}`)],
-      [{ ticket_id: inc[0] }, (p) => p.endsWith(`/${inc[0]}`)],
-      [{ ticket_url: urlOf(SYSTEMS[0], inc[1]) }, (p) => p === pair(SYSTEMS[0], inc[1])],
-      [{ ticket_url: urlOf(SYSTEMS[1], inc[0]) }, (p) => p === pair(SYSTEMS[1], inc[0])],
-    ];
-    for (const [query, matches] of filters) {
-      const narrowed = await read(ctx, ep, query);
-      ctx.observe(
-        'OPS-TICKET-GET',
-        `with ${JSON.stringify(query)} the episode's links answered ${narrowed.ex.status} with ${narrowed.links.length} links (${got.links.length} without it)`,
-      );
-      if (ok(narrowed.ex))
-        ctx.expect.equal(
-          'OPS-TICKET-GET',
-          `tickets matching ${JSON.stringify(query)} that the answer leaves out`,
-          want.filter(matches).filter((p) => !narrowed.tickets.includes(p)),
-          [],
-          narrowed.ex,
-        );
-    }
-
-    // The second ticket of its system: removing it must leave the first one of that system alone.
-    const gone = made[1];
-    const del = await remove(ctx, gone);
-    if (ok(del)) track.gone(gone);
-    // The document answers "empty"; 204 without a body and 200 with one are both seen in the field.
-    ctx.expect.status('OPS-TICKET-DELETE', `deleting ${label(gone)}`, del, '2xx');
-    const after = await read(ctx, ep);
-    const left = want.filter((p) => p !== pair(gone.system, gone.id));
-    ctx.expect.equal(
-      'OPS-TICKET-DELETE',
-      `the episode's links after deleting ${label(gone)}: success and tickets`,
-      { success: ok(after.ex), tickets: after.tickets },
-      { success: true, tickets: left },
-      after.ex,
-    );
-    const again = await remove(ctx, gone);
-    ctx.observe('OPS-TICKET-DELETE', `deleting the same ticket again answered ${again.status}`);
-
-    // The rest one by one, the last ticket of its system first: each delete takes exactly its ticket, here only.
-    for (const t of [made[2], made[0]]) {
-      const d = await remove(ctx, t);
-      if (ok(d)) track.gone(t);
-      left.splice(left.indexOf(pair(t.system, t.id)), 1);
-      const now = await read(ctx, ep);
-      const other = await read(ctx, elsewhere.episode);
-      ctx.expect.equal(
-        'OPS-TICKET-DELETE',
-        `deleting ${label(t)}: success, this episode's tickets, and those of ${elsewhere.episode}`,
-        { success: ok(d), tickets: now.tickets, elsewhere: other.tickets },
-        { success: true, tickets: [...left], elsewhere: [pair(elsewhere.system, elsewhere.id)] },
-        d,
-      );
-    }
+    judgeLinkShape(ctx, got, keysAnswered);
+    await judgeFilters(ctx, ep, inc, want, got);
+    await judgeDeletes(ctx, track, { ep, made, want }, elsewhere);
   },
 };
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ApiHandler } from '../../../reference-impl/http/types';
-import { checkTag } from '../../core/runner';
+import { checkTag } from '../../core/run-tag';
 import { unbounded } from '../../core/schedule';
 import { BACKUP, DEEP_DIVE, MAINTENANCE } from '../../ops/collections';
 import { opsApi } from '../../ops/index';
