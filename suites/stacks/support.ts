@@ -171,7 +171,7 @@ export async function pollStack(
   return { ex: value, reached };
 }
 
-type Detail = Answer<components['schemas']['StackDetail']>;
+export type Detail = Answer<components['schemas']['StackDetail']>;
 
 /** A stack that can no longer become RUNNING: in ERROR, or gone. Waiting on it longer is waiting for nothing. */
 const dead = (e: Detail) => e.status === 404 || (e.status === 200 && stateOf(e) === 'ERROR');

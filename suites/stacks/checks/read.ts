@@ -13,6 +13,7 @@ import {
   sameField,
   stateOf,
   type Created,
+  type Detail,
   type StacksCheck,
   type StacksContext,
   type Summary,
@@ -117,12 +118,14 @@ export const getAnswersDetail: StacksCheck = {
 
 export const accessDetailsWhenRunning: StacksCheck = {
   id: 'stacks.get.access-details',
-  title: 'When get includes stackAccessDetails it MUST be complete (url, username, password)',
-  requirements: ['STK-ACCESS-DETAILS'],
+  title:
+    'When get includes stackAccessDetails it MUST be complete (url, username, password); the reads of a RUNNING stack MUST agree on its createdAt',
+  requirements: ['STK-ACCESS-DETAILS', 'STK-CREATED-AT-FIXED'],
   // Its stacks count against the caller's limit; it looks only at its own, so it runs beside others that do.
   uses: ['stack-quota'],
   async run(ctx) {
     const { ex } = await runningStack(ctx, 'STK-ACCESS-DETAILS');
+    await expectCreatedAtFixed(ctx, ex);
     const details = ex.json?.stackAccessDetails;
     if (details === undefined) {
       ctx.observe('STK-ACCESS-DETAILS', 'a RUNNING stack was returned without stackAccessDetails');
@@ -134,6 +137,32 @@ export const accessDetailsWhenRunning: StacksCheck = {
     ctx.expect.equal('STK-ACCESS-DETAILS', 'fields of stackAccessDetails that are not strings', missing, [], ex);
   },
 };
+
+/**
+ * "Date-time of stack creation": one event. Whether the create answer gives the time of the request or of the stack
+ * coming up is not said, so only reads of the stack once RUNNING are compared: a second get and its list entry
+ * against the get that found it up.
+ */
+async function expectCreatedAtFixed(ctx: StacksContext, up: Detail): Promise<void> {
+  const id = up.json?.id;
+  if (typeof id !== 'string' || typeof up.json?.createdAt !== 'string') return;
+  const again = await ctx.http.send('getStack', { params: { stackId: id } });
+  const listed = await ctx.http.send('listStacks');
+  const entry = (Array.isArray(listed.json?.stacks) ? listed.json.stacks : []).find((x) => x.id === id);
+  for (const [what, ex, s] of [
+    ['a second get', again, again.json],
+    ['its list entry', listed, entry],
+  ] as const) {
+    if (s?.state !== 'RUNNING' || typeof s.createdAt !== 'string') continue;
+    ctx.expect.that(
+      'STK-CREATED-AT-FIXED',
+      `createdAt of ${what} against the get that found the stack RUNNING`,
+      sameField('createdAt', s.createdAt, up.json.createdAt),
+      { expected: up.json.createdAt, actual: s.createdAt },
+      ex,
+    );
+  }
+}
 
 export const missingStackIs404: StacksCheck = {
   id: 'stacks.missing-stack-404',
