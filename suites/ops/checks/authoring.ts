@@ -104,6 +104,99 @@ async function ownServices(ctx: OpsContext, n: number): Promise<Doc[]> {
   return made.map((m) => ({ _key: m.key, title: m.body.title }));
 }
 
+/** The full update of the crud pack and the pack read after it, `d` being the pack as read before; returns the body sent. */
+async function updateCrudPack(ctx: OpsContext, key: string, d: Doc): Promise<Doc> {
+  const next = packBody(ctx, 'crud renamed', {
+    description: 'changed',
+    overview: 'changed overview',
+    cp_version: '1.1.0',
+    platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] },
+  });
+  const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body: next });
+  ctx.expect.equal(
+    'OPS-CPA-UPDATE',
+    'update of the pack: success and {_key}',
+    { success: ok(upd), _key: keyOf(upd) },
+    { success: true, _key: key },
+    upd,
+  );
+  const again = await read(ctx, key);
+  const a = asDoc(again.json);
+  const stale = FIELDS.filter((f) => a[f] !== next[f]);
+  const macros = isDoc(a.platform_objects) ? a.platform_objects.macros : undefined;
+  ctx.expect.that(
+    'OPS-CPA-UPDATE',
+    'the pack read after the update',
+    stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]),
+    {
+      expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }),
+      actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }),
+    },
+    again,
+  );
+  // A full update that sends no status may leave the pack without one (transitions are not shown); one it holds is one of the six.
+  if (a.status !== undefined) ctx.expect.oneOf('OPS-CPA-STATUS', 'status of the pack after an update', String(a.status), STATUSES, again);
+  if (a.status !== d.status)
+    ctx.observe(
+      'OPS-CPA-TRANSITIONS',
+      `an update that sent no status moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`,
+    );
+  return next;
+}
+
+/** The delete of the crud pack (`next`: the body it was last updated with): its answer, and the pack gone from the read and the list. */
+async function deleteCrudPack(ctx: OpsContext, key: string, next: Doc): Promise<void> {
+  const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
+  ctx.expect.status('OPS-CPA-DELETE', 'delete of the pack', del, '2xx');
+  // The details may be the answer itself or wrapped in it ({deleted: true, content_pack: {...}}): the shape is not shown.
+  if (ok(del))
+    ctx.expect.that(
+      'OPS-CPA-DELETE-DETAILS',
+      'the details the delete answers',
+      holdsDoc(del.json, (d) => d._key === key || d.title === next.title),
+      { expected: `the pack's _key ${key} or its title ${compact(next.title)}`, actual: compact(del.json) },
+      del,
+    );
+  if (ok(del)) ctx.ledger.forget(packEntry(key));
+  const gone = await read(ctx, key);
+  ctx.expect.status('OPS-CPA-DELETE', 'GET of the deleted pack', gone, 'not 2xx');
+  ctx.expect.absent(
+    'OPS-CPA-DELETE',
+    "keys the list of the run's packs shows after the delete",
+    keysOf(await list(ctx, { filter: ownFilter(ctx) })),
+    key,
+  );
+}
+
+/** Packs naming objects no store holds (deleted since, or of a type that holds none) still read and delete. */
+async function orphanedPacks(ctx: OpsContext): Promise<void> {
+  // A pack outlives the objects it names: one naming a service deleted since still reads and deletes.
+  const { key: orphan } = await createIn(ctx, SERVICE, 'cpa service 0');
+  const naming = orphan ? await createPack(ctx, 'crud orphan', { ops_objects: { service: [orphan] } }) : undefined;
+  if (!orphan || !naming?.key) return;
+  await deleteIn(ctx, SERVICE, orphan);
+  const orphanRead = await read(ctx, naming.key);
+  ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming a service deleted since', orphanRead, '2xx');
+  const named = asDoc(orphanRead.json).ops_objects;
+  ctx.expect.contains(
+    'OPS-CPA-FIELDS',
+    'identifiers of the single read of a pack naming a service deleted since',
+    idsIn(isDoc(named) ? named.service : undefined),
+    orphan,
+    orphanRead,
+  );
+  const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
+  if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming a service deleted since', dropped, '2xx'))
+    ctx.ledger.forget(packEntry(naming.key));
+  // Likewise a pack naming an object of a listed type that holds none (such a pack may be refused).
+  const unused = await createPack(ctx, 'crud unused type', { ops_objects: { entity_filter_rule: [`${ctx.options.runTag}-rule`] } });
+  if (!unused.key) return;
+  ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming an entity_filter_rule no store holds', await read(ctx, unused.key), '2xx');
+  const unusedGone = await ctx.http.send('cpAuthDelete', { params: id(unused.key) });
+  if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming an entity_filter_rule no store holds', unusedGone, '2xx'))
+    ctx.ledger.forget(packEntry(unused.key));
+}
+
 const crud: OpsCheck = {
   id: 'ops.authoring.crud',
   title:
@@ -149,88 +242,9 @@ const crud: OpsCheck = {
     const missing = await read(ctx, `${key}${ctx.options.runTag}`);
     ctx.expect.status('OPS-CPA-GET', 'GET of a key no pack has', missing, 'not 2xx');
 
-    const next = packBody(ctx, 'crud renamed', {
-      description: 'changed',
-      overview: 'changed overview',
-      cp_version: '1.1.0',
-      platform_objects: { ...Object.fromEntries(KINDS.map((k) => [k, []])), macros: [`${ctx.options.runTag}_macro`] },
-    });
-    const upd = await ctx.http.send('cpAuthUpdate', { params: id(key), body: next });
-    ctx.expect.equal(
-      'OPS-CPA-UPDATE',
-      'update of the pack: success and {_key}',
-      { success: ok(upd), _key: keyOf(upd) },
-      { success: true, _key: key },
-      upd,
-    );
-    const again = await read(ctx, key);
-    const a = asDoc(again.json);
-    const stale = FIELDS.filter((f) => a[f] !== next[f]);
-    const macros = isDoc(a.platform_objects) ? a.platform_objects.macros : undefined;
-    ctx.expect.that(
-      'OPS-CPA-UPDATE',
-      'the pack read after the update',
-      stale.length === 0 && Array.isArray(macros) && sameSet(macros, [`${ctx.options.runTag}_macro`]),
-      {
-        expected: compact({ ...pick(next, FIELDS), 'platform_objects.macros': [`${ctx.options.runTag}_macro`] }),
-        actual: compact({ ...pick(a, FIELDS), 'platform_objects.macros': macros }),
-      },
-      again,
-    );
-    // A full update that sends no status may leave the pack without one (transitions are not shown); one it holds is one of the six.
-    if (a.status !== undefined) ctx.expect.oneOf('OPS-CPA-STATUS', 'status of the pack after an update', String(a.status), STATUSES, again);
-    if (a.status !== d.status)
-      ctx.observe(
-        'OPS-CPA-TRANSITIONS',
-        `an update that sent no status moved the pack from ${JSON.stringify(d.status)} to ${JSON.stringify(a.status)}`,
-      );
-
-    const del = await ctx.http.send('cpAuthDelete', { params: id(key) });
-    ctx.expect.status('OPS-CPA-DELETE', 'delete of the pack', del, '2xx');
-    // The details may be the answer itself or wrapped in it ({deleted: true, content_pack: {...}}): the shape is not shown.
-    if (ok(del))
-      ctx.expect.that(
-        'OPS-CPA-DELETE-DETAILS',
-        'the details the delete answers',
-        holdsDoc(del.json, (d) => d._key === key || d.title === next.title),
-        { expected: `the pack's _key ${key} or its title ${compact(next.title)}`, actual: compact(del.json) },
-        del,
-      );
-    if (ok(del) && made.key) ctx.ledger.forget(packEntry(made.key));
-    const gone = await read(ctx, key);
-    ctx.expect.status('OPS-CPA-DELETE', 'GET of the deleted pack', gone, 'not 2xx');
-    ctx.expect.absent(
-      'OPS-CPA-DELETE',
-      "keys the list of the run's packs shows after the delete",
-      keysOf(await list(ctx, { filter: ownFilter(ctx) })),
-      key,
-    );
-
-    // A pack outlives the objects it names: one naming a service deleted since still reads and deletes.
-    const { key: orphan } = await createIn(ctx, SERVICE, 'cpa service 0');
-    const naming = orphan ? await createPack(ctx, 'crud orphan', { ops_objects: { service: [orphan] } }) : undefined;
-    if (!orphan || !naming?.key) return;
-    await deleteIn(ctx, SERVICE, orphan);
-    const orphanRead = await read(ctx, naming.key);
-    ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming a service deleted since', orphanRead, '2xx');
-    const named = asDoc(orphanRead.json).ops_objects;
-    ctx.expect.contains(
-      'OPS-CPA-FIELDS',
-      'identifiers of the single read of a pack naming a service deleted since',
-      idsIn(isDoc(named) ? named.service : undefined),
-      orphan,
-      orphanRead,
-    );
-    const dropped = await ctx.http.send('cpAuthDelete', { params: id(naming.key) });
-    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming a service deleted since', dropped, '2xx'))
-      ctx.ledger.forget(packEntry(naming.key));
-    // Likewise a pack naming an object of a listed type that holds none (such a pack may be refused).
-    const unused = await createPack(ctx, 'crud unused type', { ops_objects: { entity_filter_rule: [`${ctx.options.runTag}-rule`] } });
-    if (!unused.key) return;
-    ctx.expect.status('OPS-CPA-GET', 'GET of a pack naming an entity_filter_rule no store holds', await read(ctx, unused.key), '2xx');
-    const unusedGone = await ctx.http.send('cpAuthDelete', { params: id(unused.key) });
-    if (ctx.expect.status('OPS-CPA-DELETE', 'DELETE of a pack naming an entity_filter_rule no store holds', unusedGone, '2xx'))
-      ctx.ledger.forget(packEntry(unused.key));
+    const next = await updateCrudPack(ctx, key, d);
+    await deleteCrudPack(ctx, key, next);
+    await orphanedPacks(ctx);
   },
 };
 
@@ -587,6 +601,47 @@ const paging: OpsCheck = {
   },
 };
 
+/**
+ * Both parameters at once narrow by both: with `status` and a `search` every pack of the run's holds, the list is
+ * exactly the run's packs in that status (one that moved meanwhile may be listed or not), and none outside either.
+ */
+async function statusWithSearch(ctx: OpsContext, made: { key: string }[], packs: Doc[], readAll: () => Promise<Doc[]>): Promise<void> {
+  const search = ctx.options.runTag;
+  for (const status of new Set(packs.map((p) => p?.status).filter((v): v is string => STATUSES.includes(String(v))))) {
+    const ex = await list(ctx, { status, search });
+    const after = await readAll();
+    const rows = docs(ex.json);
+    const moved = packs.filter((p, i) => p?.status !== after[i]?.status).map((p) => String(p._key));
+    const want = packs.filter((p, i) => p?.status === status && after[i]?.status === status).map((p) => String(p._key));
+    const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k) && !moved.includes(k));
+    const stray = rows.filter(
+      (r) =>
+        !String(r.title ?? '')
+          .toLowerCase()
+          .includes(search.toLowerCase()),
+    );
+    const others = rows.filter((r) => r.status !== status && !moved.includes(String(r._key)));
+    const asked = `the list with status=${status} and search=${search}`;
+    ctx.expect.that(
+      'OPS-CPA-LIST-STATUS',
+      asked,
+      ok(ex) && others.length === 0 && sameSet(got, want),
+      {
+        expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`,
+        actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}`,
+      },
+      ex,
+    );
+    ctx.expect.that(
+      'OPS-CPA-LIST-SEARCH',
+      `${asked}: titles that do not contain the search`,
+      ok(ex) && stray.length === 0,
+      { expected: 'none', actual: compact(stray.map((r) => r.title)) },
+      ex,
+    );
+  }
+}
+
 const statusAndSearch: OpsCheck = {
   id: 'ops.authoring.list-status-search',
   title:
@@ -627,6 +682,7 @@ const statusAndSearch: OpsCheck = {
         ex,
       );
     }
+    await statusWithSearch(ctx, made, packs, readAll);
     const all = await list(ctx);
     const odd = docs(all.json).filter((r) => !STATUSES.includes(String(r.status)));
     ctx.observe('OPS-CPA-STATUS', `${honoured} of 5 packs created with a status kept it`);

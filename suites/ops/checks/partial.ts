@@ -68,6 +68,12 @@ const NESTED_CASE: [Doc, Doc] = [
   { cf_alpha: { x: 'sent' }, cf_beta: ['d'] },
 ];
 
+/**
+ * A service holding fields of its own documented shape (a description, a KPI), patched on a made-up field only: a
+ * partial update that rewrites the structured fields it was not sent (the KPIs dropped, say) changes more than it was sent.
+ */
+const DOCUMENTED_CASE: [Doc, Doc] = [{ description: 'kept as written', kpis: [{ title: 'partial kpi kept' }] }, { cf_note: 'sent' }];
+
 export const partialUpdateMerges: OpsCheck = {
   id: 'ops.partial.merge',
   title:
@@ -112,7 +118,8 @@ async function mergesIn(ctx: OpsContext, c: Collection, moving: string[], droppe
             c === SERVICE ? 'OPS-PARTIAL-VALUES' : 'OPS-PARTIAL-MERGE',
             upd,
           );
-        for (const k of expectMerged(before, sent, await getIn(ctx, c, key), owned, 'OPS-PARTIAL-MERGE')) dropped.add(k);
+        const after = await getIn(ctx, c, key);
+        for (const k of expectMerged(before, sent, after, owned, 'OPS-PARTIAL-MERGE', 'OPS-PARTIAL-MERGE', initial)) dropped.add(k);
       },
       c,
     );
@@ -122,7 +129,9 @@ async function mergesIn(ctx: OpsContext, c: Collection, moving: string[], droppe
     `${c.type} partial update`,
     fc.asyncProperty(userObject, userObject, merges),
     // The service, the first documented, at the full budget; the other two at half of it.
-    { examples: [NESTED_CASE], ...(c === SERVICE ? {} : { runs: Math.max(2, Math.ceil(ctx.options.runs / 2)) }) },
+    c === SERVICE
+      ? { examples: [NESTED_CASE, DOCUMENTED_CASE] }
+      : { examples: [NESTED_CASE], runs: Math.max(2, Math.ceil(ctx.options.runs / 2)) },
   );
 }
 
@@ -160,37 +169,50 @@ export const fullUpdateReplaces: OpsCheck = {
 };
 
 /**
- * A full update with is_partial_data=0 of a maintenance window or a backup job: it carries what a valid object of
- * the type needs (its template, and a window's services) and other made-up fields, and the made-up fields of the
- * object it replaces are gone. A job's run state is the server's to move, so it is not compared.
+ * A full update of a maintenance window or a backup job, with is_partial_data=0 or without it (0 is the default on
+ * every update that takes the flag): it carries what a valid object of the type needs (its template, and a window's
+ * services) and other made-up fields, and the made-up fields of the object it replaces are gone. A job's run state
+ * is the server's to move, so it is not compared.
  */
 async function replacesIn(ctx: OpsContext, c: Collection, moving: string[]): Promise<void> {
   const owned = await serverFields(ctx, c);
   const without = (d: Doc) => Object.fromEntries(Object.entries(d).filter(([k]) => !moving.includes(k)));
-  const property = fc.asyncProperty(userObject, userObject, async (initial, replacement) => {
+  const property = fc.asyncProperty(userObject, userObject, fc.boolean(), async (initial, replacement, explicit) => {
+    const requirement = explicit ? 'OPS-PARTIAL-REPLACE' : 'OPS-PARTIAL-DEFAULT';
     await withObject(
       ctx,
       initial,
-      'OPS-PARTIAL-REPLACE',
+      requirement,
       async (key, sent) => {
         const needed = Object.fromEntries(Object.entries(sent).filter(([k]) => !(k in initial) && k !== 'title'));
         const next = { ...needed, ...replacement, title: title(ctx, 'replaced') };
-        const upd = await updateIn(ctx, c, key, next, 0);
-        if (!ok(upd))
-          throw new Violation(`full update of a ${c.type} with is_partial_data=0 answered ${upd.status}`, 'OPS-PARTIAL-REPLACE', upd);
+        const upd = await updateIn(ctx, c, key, next, explicit ? 0 : undefined);
+        const how = explicit ? 'with is_partial_data=0' : 'without is_partial_data';
+        if (!ok(upd)) throw new Violation(`full update of a ${c.type} ${how} answered ${upd.status}`, requirement, upd);
         const got = await getIn(ctx, c, key);
         const now = asDoc(got.json ?? {});
         const unknownLost = Object.keys(replacement).filter((k) => now[k] === undefined);
         if (unknownLost.length)
           throw new Violation(`fields outside the schema were not written: ${unknownLost.join(', ')}`, 'OPS-PARTIAL-UNKNOWN-FIELDS', got);
-        expectReplaced(without(sent), without(next), got, owned, 'OPS-PARTIAL-REPLACE');
+        expectReplaced(without(sent), without(next), got, owned, requirement);
       },
       c,
     );
   });
-  await checkProperty(ctx, ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS'], `${c.type} full update`, property, {
-    runs: Math.max(2, Math.ceil(ctx.options.runs / 2)),
-  });
+  await checkProperty(
+    ctx,
+    ['OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-UNKNOWN-FIELDS', 'OPS-PARTIAL-DEFAULT'],
+    `${c.type} full update`,
+    property,
+    {
+      runs: Math.max(2, Math.ceil(ctx.options.runs / 2)),
+      // Both forms at least once, whatever the budget draws.
+      examples: [
+        [{ cf_a: 'one' }, { cf_b: 'two' }, true],
+        [{ cf_a: 'one' }, { cf_b: 'two' }, false],
+      ],
+    },
+  );
 }
 
 export const fullUpdateNeedsRequiredFields: OpsCheck = {
@@ -222,12 +244,12 @@ export const fullUpdateNeedsRequiredFields: OpsCheck = {
 };
 
 /** The rule a bulk update's fields not sent are held to, by the flag it sent: the endpoint's own where none was sent. */
-const RULE_OF_FLAG = { 1: 'OPS-PARTIAL-MERGE', 0: 'OPS-PARTIAL-REPLACE', none: 'OPS-CORE-BULK-UPDATE' } as const;
+const RULE_OF_FLAG = { 1: 'OPS-PARTIAL-MERGE', 0: 'OPS-PARTIAL-REPLACE', none: 'OPS-PARTIAL-DEFAULT' } as const;
 
 export const bulkUpdate: OpsCheck = {
   id: 'ops.core.bulk-update',
   title: 'bulk_update MUST apply each object by its _key: merging with is_partial_data=1, replacing with 0 or without is_partial_data',
-  requirements: ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-MERGE', 'OPS-PARTIAL-REPLACE'],
+  requirements: ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-MERGE', 'OPS-PARTIAL-REPLACE', 'OPS-PARTIAL-DEFAULT'],
   async run(ctx) {
     const owned = await serverFields(ctx, SERVICE);
     const property = (partial: 0 | 1 | undefined) =>
@@ -254,7 +276,7 @@ export const bulkUpdate: OpsCheck = {
           for (const [i, m] of made.entries()) {
             const got = await getIn(ctx, SERVICE, m.key!);
             const { _key, ...sent } = payload[i];
-            if (partial === 1) expectMerged(before[i], sent, got, owned, 'OPS-CORE-BULK-UPDATE', rest);
+            if (partial === 1) expectMerged(before[i], sent, got, owned, 'OPS-CORE-BULK-UPDATE', rest, pairs[i][0]);
             else expectReplaced(m.body, sent, got, owned, 'OPS-CORE-BULK-UPDATE', rest);
           }
         } finally {
@@ -277,9 +299,12 @@ export const bulkUpdate: OpsCheck = {
             [{ cf_gamma: 'first' }, { cf_delta: 'second' }],
           ],
         ],
+        [[DOCUMENTED_CASE, [{ kpis: [{ title: 'partial kpi other' }] }, { description: 'sent' }]]],
       ],
     });
     await checkProperty(ctx, ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-REPLACE'], 'bulk update with is_partial_data=0', property(0), { runs });
-    await checkProperty(ctx, 'OPS-CORE-BULK-UPDATE', 'bulk update without is_partial_data', property(undefined), { runs });
+    await checkProperty(ctx, ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-DEFAULT'], 'bulk update without is_partial_data', property(undefined), {
+      runs,
+    });
   },
 };

@@ -132,7 +132,7 @@ export const partialFaults: OpsFault[] = [
   {
     id: 'bulk-update-default-partial',
     description: 'bulk_update without is_partial_data merges instead of replacing',
-    breaks: ['OPS-CORE-BULK-UPDATE'],
+    breaks: ['OPS-PARTIAL-DEFAULT'],
     only: ['ops.core.bulk-update'],
     wrap: mapRequest(
       (r) => isBulkUpdate(r) && flag(r) === null,
@@ -142,7 +142,7 @@ export const partialFaults: OpsFault[] = [
   {
     id: 'bulk-update-always-merges',
     description: 'bulk_update ignores is_partial_data and always merges',
-    breaks: ['OPS-CORE-BULK-UPDATE', 'OPS-PARTIAL-REPLACE'],
+    breaks: ['OPS-PARTIAL-DEFAULT', 'OPS-PARTIAL-REPLACE'],
     only: ['ops.core.bulk-update'],
     wrap: mapRequest(isBulkUpdate, (r) => withFlag(r, '1')),
   },
