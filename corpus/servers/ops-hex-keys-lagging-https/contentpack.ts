@@ -185,7 +185,7 @@ function install(ctx: Ctx, name: string, version: string): Reply {
   const sel = selection(b.content);
   const resolution = b.resolution;
   if (resolution !== undefined && resolution !== 'overwrite' && resolution !== 'skip') badInput("'resolution' must be overwrite or skip");
-  const enabled = boolParam(b.enabled, false, 'enabled');
+  const enabled = boolParam(b.enabled, bug('cp-install-enabled-default-on'), 'enabled');
   const backfill = boolParam(b.backfill, true, 'backfill');
   if (b.prefix !== undefined && typeof b.prefix !== 'string') badInput("'prefix' must be a string");
   const prefix = bug('cp-install-prefix-ignored') ? '' : (b.prefix ?? '');
@@ -291,7 +291,7 @@ function refresh(ctx: Ctx): Reply {
     library.del(a);
     res.success.apps_removed.push(a);
   }
-  return ok(res);
+  return ok(bug('cp-refresh-failure-key') ? { success: res.success, failure: res.failed } : res);
 }
 
 export function libraryRoutes(ctx: Ctx, rest: string[]): Reply {
@@ -379,7 +379,7 @@ function listAuthored(ctx: Ctx): Reply {
   const fields = parseFields(q);
   const search = q.get('search');
   let rows = authored.viewAll();
-  if (status) rows = rows.filter((r) => r.status === status);
+  if (status && !(bug('cpa-status-with-search') && search)) rows = rows.filter((r) => r.status === status);
   if (search) {
     const needle = search.toLowerCase();
     rows = rows.filter((r) => {
@@ -435,7 +435,7 @@ export function authoringRoutes(ctx: Ctx, rest: string[]): Reply {
     if (m === 'GET') {
       const o = authored.view(key);
       if (!o) notFound(`content pack '${key}' does not exist`);
-      return ok(cpSingle(o));
+      return ok(bug('cpa-get-ops-objects-list-form') ? strip(o) : cpSingle(o));
     }
     if (m === 'POST') return writeAuthored(ctx, key);
     if (m === 'DELETE') {

@@ -250,7 +250,7 @@ export function seedCore(): void {
 function aliasList(ctx: Ctx): Reply {
   const ident = new Set<string>(),
     info = new Set<string>();
-  for (const e of readableRows(coreDefs.entity, ctx)) {
+  for (const e of readableRows(coreDefs.entity, ctx, bug('alias-list-leak'))) {
     for (const f of e.identifier?.fields ?? []) ident.add(String(f));
     for (const f of e.informational?.fields ?? []) info.add(String(f));
   }
@@ -276,7 +276,7 @@ function retire(keys: string[]): string[] {
     const e = c.get(k);
     if (!e || e.status === 'retired') continue;
     e.__services = e.services ?? [];
-    e.services = [];
+    if (!bug('retire-keeps-services')) e.services = [];
     e.status = 'retired';
     e.mod_time = modTime();
     e.mod_timestamp = isoOffset();
@@ -371,6 +371,7 @@ function kpiTemplate(k: any): any {
   return t;
 }
 function templatize(ctx: Ctx, type: string, key: string): Reply {
+  if (bug('templatize-kbs-refused') && type === 'kpi_base_search') badInput('templatize is supported only for service');
   if (type !== 'service' && type !== 'kpi_base_search' && !bug('templatize-any-type'))
     badInput(`templatize is supported only for service and kpi_base_search, not ${type}`);
   const o = out(coreDefs[type], getVisible(coreDefs[type], ctx, key), ctx);
@@ -397,6 +398,7 @@ function templatize(ctx: Ctx, type: string, key: string): Reply {
 function serviceTemplateLink(ctx: Ctx, key: string): Reply {
   if (ctx.method === 'GET') {
     const s = getVisible(coreDefs.service, ctx, key);
+    if (bug('template-link-get-service-key') && s.base_service_template_id) return ok({ _key: s._key });
     return ok({ _key: s.base_service_template_id ?? '' });
   }
   if (ctx.method !== 'POST') methodNotAllowed();
@@ -449,7 +451,7 @@ function ctwAction(ctx: Ctx, pathId: string, action: string): Reply {
     w.status = bug('ctw-status-not-lowercased') ? 'Stopped' : 'stopped';
     if (!bug('ctw-stop-no-timestamp')) w.last_stopped_time = Math.floor(nowSec());
     w.mod_timestamp = isoOffset();
-    c.put(w);
+    if (!bug('ctw-stop-not-saved')) c.put(w);
     return ok(out(coreDefs.custom_threshold_windows, w, ctx));
   }
   if (action === 'disconnect_kpis') {
@@ -491,7 +493,8 @@ export function coreRoutes(ctx: Ctx, rest: string[]): Reply {
   const [head, ...tail] = rest;
   if (!head) return notFound('object type missing');
   if (head === 'get_alias_list' && !tail.length) return ctx.method === 'GET' ? aliasList(ctx) : methodNotAllowed();
-  if (head === 'get_supported_object_types' && !tail.length) return ctx.method === 'GET' ? ok([...SUPPORTED]) : methodNotAllowed();
+  if (head === 'get_supported_object_types' && !tail.length)
+    return ctx.method === 'GET' ? ok(bug('supported-types-missing-relationship') ? [...CORE_TYPES] : [...SUPPORTED]) : methodNotAllowed();
   if (head === 'content_pack') return libraryRoutes(ctx, tail);
   if (head === 'content_pack_authorship') {
     if (tail[0] !== 'content_pack') return notFound('no such endpoint');

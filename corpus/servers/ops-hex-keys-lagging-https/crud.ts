@@ -21,6 +21,7 @@ import {
   notFound,
   ok,
   parseFilter,
+  project,
   sharedOpts,
   stamp,
   strip,
@@ -67,6 +68,11 @@ function checkRequired(def: TypeDef, obj: any): void {
 export function listRows(def: TypeDef, ctx: Ctx, opts: ListOpts): any[] {
   const leak = (bug('core-list-leak') && def.iface === 'core') || (bug('backup-list-leak') && def.iface === 'backup');
   const rows = readableRows(def, ctx, leak).map((o) => out(def, o, ctx));
+  if (bug('list-limit-before-filter') && def.iface === 'core' && opts.filter && opts.limit) {
+    const page = applyList(rows, { ...opts, filter: null, fields: undefined }).rows.filter((r) => matches(r, opts.filter));
+    return page.map((r) => project(r, opts.fields));
+  }
+  if (bug('backup-offset-off-by-one') && def.iface === 'backup' && opts.offset) opts = { ...opts, offset: opts.offset - 1 };
   return applyList(rows, opts).rows;
 }
 
@@ -86,10 +92,10 @@ function create(def: TypeDef, ctx: Ctx): Reply {
   return ok({ _key: obj._key }, prev ? 200 : 201);
 }
 
-function writeFull(def: TypeDef, ctx: Ctx, body: any, prev: any, key: string): any {
+function writeFull(def: TypeDef, ctx: Ctx, body: any, prev: any, key: string, skipRequired = false): any {
   const obj: any = clone(body);
   obj._key = key;
-  checkRequired(def, obj);
+  if (!skipRequired) checkRequired(def, obj);
   if (prev) {
     for (const k of SYSTEM_KEEP) if (prev[k] !== undefined && obj[k] === undefined) obj[k] = prev[k];
     for (const k of Object.keys(prev)) if (k.startsWith('__')) obj[k] = prev[k];
@@ -115,6 +121,7 @@ function writePartial(def: TypeDef, ctx: Ctx, body: any, prev: any): any {
   } else obj = { ...prev, ...patch };
   def.prepare?.(obj, prev, ctx);
   stamp(obj, def.type, ctx, false);
+  if (bug('partial-identifying-name-stale') && def.iface === 'core') obj.identifying_name = prev.identifying_name;
   def.coll.put(obj);
   return obj;
 }
@@ -122,12 +129,14 @@ function writePartial(def: TypeDef, ctx: Ctx, body: any, prev: any): any {
 function update(def: TypeDef, ctx: Ctx, key: string): Reply {
   mustWrite(ctx.user);
   if (def.readOnlyAfterCreate) badInput(`${def.type} objects are append-only: update is not supported`);
-  const partial = boolParam(ctx.q.get('is_partial_data'), false, 'is_partial_data');
+  const partialDefault = bug('mw-partial-default-on') && def.iface === 'maintenance';
+  const partial = boolParam(ctx.q.get('is_partial_data'), partialDefault, 'is_partial_data');
   const body = ctx.body;
   if (!isObj(body)) badInput('payload must be a JSON object');
   const prev = def.coll.get(key);
   if (!prev) notFound(`${def.type} '${key}' does not exist`);
-  const obj = partial ? writePartial(def, ctx, body, prev) : writeFull(def, ctx, body, prev, key);
+  const skipRequired = bug('full-update-no-required-check') && def.iface === 'core';
+  const obj = partial ? writePartial(def, ctx, body, prev) : writeFull(def, ctx, body, prev, key, skipRequired);
   return ok({ _key: obj._key });
 }
 

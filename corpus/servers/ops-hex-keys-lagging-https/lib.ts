@@ -4,9 +4,14 @@
 // Shared machinery: bug switch, refusals, users/access, lagging store, filters, list queries.
 import { randomBytes } from 'node:crypto';
 
-const BUG = process.env.BUG || '';
+const BUGS = new Set(
+  (process.env.BUG || '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 export const VARIANT = process.env.VARIANT || '';
-export const bug = (name: string): boolean => BUG === name;
+export const bug = (name: string): boolean => BUGS.has(name);
 const LAGGING = VARIANT === 'lagging';
 
 export const GLOBAL = 'default_ops_security_group';

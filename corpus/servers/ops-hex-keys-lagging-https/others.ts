@@ -188,7 +188,11 @@ function runAction(ctx: Ctx, name: string): Reply {
   if (!Array.isArray(b.ids) || !b.ids.length || b.ids.some((x: any) => typeof x !== 'string' || !x))
     badInput("'ids' must be a non-empty array of episode ids");
   return ok([
-    { action_name: name, ids: [...b.ids], sid: `scheduler__${ctx.user.name}__${name}_${Date.now().toString(36)}${newKey().slice(3, 9)}` },
+    {
+      action_name: name,
+      ids: bug('action-run-ids-string') ? b.ids.join(',') : [...b.ids],
+      sid: `scheduler__${ctx.user.name}__${name}_${Date.now().toString(36)}${newKey().slice(3, 9)}`,
+    },
   ]);
 }
 
@@ -285,7 +289,7 @@ function ticketingRoutes(ctx: Ctx, rest: string[]): Reply {
     const [ev, sys, tid] = rest;
     const link = tickets.all().find((t) => t.event_id === ev && t.ticket_system === sys && t.tickets.some((x: any) => x.ticket_id === tid));
     if (!link) notFound(`no ticket '${tid}' of system '${sys}' is linked to episode '${ev}'`);
-    link.tickets = link.tickets.filter((x: any) => x.ticket_id !== tid);
+    link.tickets = bug('ticketing-delete-removes-all-tickets') ? [] : link.tickets.filter((x: any) => x.ticket_id !== tid);
     if (link.tickets.length) tickets.put(link);
     else tickets.del(link._key);
     return empty();
@@ -471,7 +475,7 @@ export function iconRoutes(ctx: Ctx, rest: string[]): Reply {
       const opts = sharedOpts(ctx.q);
       const cat = ctx.q.get('category');
       let rows = icons.viewAll().map(strip);
-      if (cat) rows = rows.filter((i) => i.category === cat);
+      if (cat && !(bug('icon-category-ignored-with-paging') && (opts.limit || opts.offset))) rows = rows.filter((i) => i.category === cat);
       const r = applyList(rows, opts);
       return ok({ total: r.total, result: r.rows });
     }

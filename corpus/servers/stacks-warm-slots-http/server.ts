@@ -5,7 +5,12 @@ import { randomBytes, randomInt } from 'node:crypto';
 
 const VARIANT = (process.env.VARIANT || '').trim();
 const BUG = (process.env.BUG || '').trim();
-const bug = (name: string): boolean => BUG === name;
+const BUGS = new Set(
+  BUG.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean),
+);
+const bug = (name: string): boolean => BUGS.has(name);
 
 // ---------------------------------------------------------------- config
 const USERS: Record<string, { user: string; allowed: boolean }> = {
@@ -134,9 +139,14 @@ function summary(s: Stack, st: State, where: 'create' | 'list' | 'get'): Record<
 
 function detail(s: Stack, st: State): Record<string, unknown> {
   const o = summary(s, st, 'get');
+  // BUG get-created-at-now: the read time is reported as the creation time
+  if (bug('get-created-at-now')) o.createdAt = new Date().toISOString();
   if (st === 'RUNNING') {
     const ad: Record<string, unknown> = {
-      url: `https://${s.id.toLowerCase()}.stacks.test-platform.example/`,
+      // BUG access-url-no-scheme: a bare host name instead of a URI
+      url: bug('access-url-no-scheme')
+        ? `${s.id.toLowerCase()}.stacks.test-platform.example`
+        : `https://${s.id.toLowerCase()}.stacks.test-platform.example/`,
       username: s.username,
       password: s.password,
     };
@@ -232,11 +242,15 @@ async function createStack(req: http.IncomingMessage, res: http.ServerResponse, 
   }
   const pv = (body as Record<string, unknown>).platformVersion;
   let version: Version;
-  if (pv === undefined) {
+  // BUG empty-version-uses-default: a falsy test treats "" like an omitted field
+  if (pv === undefined || (bug('empty-version-uses-default') && pv === '')) {
     version = defaultVersion();
   } else {
     if (typeof pv !== 'string') return err(res, 400, 'InvalidRequest', "Field 'platformVersion' must be a string.");
-    const found = VERSIONS.find((v) => v.buildVersion === pv);
+    const found = bug('version-match-ignores-suffix')
+      ? // BUG: versions are compared without their pre-release suffix
+        VERSIONS.find((v) => v.buildVersion.split('-')[0] === pv.split('-')[0])
+      : VERSIONS.find((v) => v.buildVersion === pv);
     if (!found) {
       if (bug('unknown-version-accepted')) {
         // BUG: unknown versions are passed straight through to provisioning
@@ -254,15 +268,22 @@ async function createStack(req: http.IncomingMessage, res: http.ServerResponse, 
   const now = Date.now();
   const counted = [...stacks.values()].filter((s) => (bug('limit-global') || s.owner === caller.user) && countsTowardLimit(s, now)).length;
   if (counted >= MAX_STACKS_PER_USER) {
-    return err(res, 409, 'MaxStacksLimitReached', `Maximum of ${MAX_STACKS_PER_USER} active stacks per user reached.`);
+    return err(
+      res,
+      bug('limit-returns-429') ? 429 : 409,
+      'MaxStacksLimitReached',
+      `Maximum of ${MAX_STACKS_PER_USER} active stacks per user reached.`,
+    );
   }
 
   let provisionMs = randomInt(PROVISION_MIN_MS, PROVISION_MAX_MS + 1);
-  if (version.buildVersion === defaultVersion().buildVersion) {
+  if (version.buildVersion === defaultVersion().buildVersion || bug('warm-slot-ignores-version')) {
     const slot = warmPool.findIndex((readyAt) => readyAt <= now);
     if (slot >= 0) {
       provisionMs = 0; // served from the warm pool: already up
       warmPool[slot] = now + WARM_REFILL_MS;
+      // BUG warm-slot-ignores-version: a warm (default-version) stack is handed out for any requested version
+      if (bug('warm-slot-ignores-version')) version = defaultVersion();
     }
   }
   const seq = (seqByUser.get(caller.user) || 0) + 1;
@@ -282,12 +303,15 @@ async function createStack(req: http.IncomingMessage, res: http.ServerResponse, 
   };
   stacks.set(s.id, s);
   const st = stateOf(s, now, true) as State;
-  send(res, bug('create-returns-201') ? 201 : 202, summary(s, st, 'create'), { Location: `/v1/stacks/${s.id}` });
+  const created = summary(s, st, 'create');
+  // BUG create-state-provisioning: an internal state name leaks into the create response
+  if (bug('create-state-provisioning') && st === 'CREATING') created.state = 'PROVISIONING';
+  send(res, bug('create-returns-201') ? 201 : 202, created, { Location: `/v1/stacks/${s.id}` });
 }
 
 function listStacks(res: http.ServerResponse, caller: Caller): void {
   const now = Date.now();
-  const out: Record<string, unknown>[] = [];
+  let out: Record<string, unknown>[] = [];
   const all = [...stacks.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
   for (const s of all) {
     if (!bug('list-shows-all-users') && s.owner !== caller.user) continue;
@@ -296,6 +320,12 @@ function listStacks(res: http.ServerResponse, caller: Caller): void {
     if (!st) continue;
     if (bug('list-hides-creating') && st === 'CREATING') continue;
     out.push(summary(s, st, 'list'));
+  }
+  if (bug('list-skips-oldest')) {
+    // BUG: off-by-one copy loop (i < length - 1) drops the last (oldest) entry
+    const copy: Record<string, unknown>[] = [];
+    for (let i = 0; i < out.length - 1; i++) copy.push(out[i]);
+    out = copy;
   }
   send(res, 200, { stacks: out });
 }
@@ -327,6 +357,11 @@ function deleteStack(res: http.ServerResponse, caller: Caller, id: string): void
   const s = findForCaller(id, caller, bug('delete-ignores-owner'));
   const st = s ? stateOf(s, now, true) : null;
   if (!s || !st) {
+    if (bug('delete-missing-204')) {
+      // BUG: delete treated as idempotent for stacks the caller does not have
+      send(res, 204);
+      return;
+    }
     if (bug('delete-notfound-code')) {
       // BUG: a resource-specific code on delete only
       err(res, 404, 'StackNotFound', `Stack '${id}' was not found.`);
@@ -409,6 +444,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     );
   }
   if (!auth.caller.allowed && !skipAllowList) {
+    if (bug('forbidden-empty-body')) return send(res, 403); // BUG: bare status, no ServiceError body
     return err(res, 403, 'Forbidden', `User '${auth.caller.user}' is not on the allow list for test stacks.`);
   }
   if (!route) return err(res, 405, 'MethodNotAllowed', `Method ${method} is not allowed on ${path}.`, { Allow: allow });
