@@ -1,15 +1,15 @@
+import type { Expectation } from './expectation';
 import type { ApiHandler, ApiRequest, ApiResponse } from '../../reference-impl/http/types';
 
 /**
  * A deliberately broken variant of a reference implementation: a wrapper around its handler, so the
- * implementation itself carries no fault code. `breaks` lists the requirements the suite must report failed.
+ * implementation itself carries no fault code. What the suite must say about it is an Expectation, as for every
+ * broken server; a fault always breaks something.
  */
-export interface Fault<C = unknown, Req extends string = string> {
+export interface Fault<C = unknown, Req extends string = string> extends Expectation<Req> {
   id: string;
   description: string;
   breaks: Req[];
-  /** MUST requirements the same fault also breaks, stated so that any failure beyond them is noticed. */
-  collateral?: Req[];
   wrap(inner: ApiHandler, config: C): ApiHandler;
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Expectation } from '../expectation';
 
 /**
  * The servers of the corpus (corpus/servers/<name>/), each described by its manifest.json: read as data, never
@@ -11,33 +12,19 @@ const SERVERS_DIR = join(CORPUS_DIR, 'servers');
 
 export type CorpusApi = 'stacks' | 'ops';
 
-/** One documented bug, switched on with `BUG=<name>`. */
-export interface ManifestBug {
+/**
+ * One documented bug, switched on with `BUG=<name>`: the sentence it breaks, what the server does, and what the suite
+ * must say about it (the shape every broken or unusual server's case has, selftest/expectation.ts). `breaks` are MUST
+ * requirements here: a manifest bug fails the gate, or warns (`warns`), or is a `reading`.
+ */
+export interface ManifestBug extends Expectation {
   /** The sentence of the document it breaks, quoted (several, each in its own quotation marks, when it breaks more). */
   clause: string;
   /** What the server does with the bug on. */
   does: string;
-  /** The MUST requirements it fails: each must fail, and the gate with them. */
-  breaks?: string[];
-  /** MUST requirements the same fault also breaks; a failure beyond breaks, collateral and the server's expected failures is a false alarm. */
-  collateral?: string[];
-  /** SHOULD requirements it departs from: each must fail, as a warning, and no MUST with it. */
-  warns?: string[];
-  /** Requirements the document gives the suite no way to prove: each must be untested, never passed. */
-  untested?: string[];
-  /** Not a bug after all: a reading the document allows (why, in words). The run must fail no MUST. */
-  reading?: string;
-  /** Why the expectation is what it is (the collateral, the level), where it is not plain. */
-  why?: string;
 }
 
-/** Every requirement a bug's expectation names: the ones a change must reach for its run to be worth repeating. */
-export const namedBy = (b: ManifestBug): string[] => [
-  ...(b.breaks ?? []),
-  ...(b.collateral ?? []),
-  ...(b.warns ?? []),
-  ...(b.untested ?? []),
-];
+export { namedBy } from '../expectation';
 
 interface Manifest {
   api: CorpusApi;
@@ -109,7 +96,7 @@ export function manifestProblems(m: unknown): string[] {
   if (o.lagS !== undefined && !isSecondsMap(o.lagS, Object.keys((o.variants ?? {}) as object)))
     out.push('lagS must map "*" or variant names to seconds');
   if (typeof o.bugs !== 'object' || o.bugs === null || Array.isArray(o.bugs)) return [...out, 'bugs must map names to bugs'];
-  const bugKeys = new Set(['clause', 'does', 'breaks', 'collateral', 'warns', 'untested', 'reading', 'why']);
+  const bugKeys = new Set(['clause', 'does', 'breaks', 'collateral', 'warns', 'untested', 'passes', 'reading', 'why']);
   for (const [name, b] of Object.entries(o.bugs as Record<string, Record<string, unknown>>)) {
     if (typeof b !== 'object' || b === null) {
       out.push(`bug ${name}: not an object`);
@@ -117,7 +104,7 @@ export function manifestProblems(m: unknown): string[] {
     }
     for (const k of Object.keys(b)) if (!bugKeys.has(k)) out.push(`bug ${name}: unknown key "${k}"`);
     if (typeof b.clause !== 'string' || typeof b.does !== 'string') out.push(`bug ${name}: clause and does must be strings`);
-    for (const k of ['breaks', 'collateral', 'warns', 'untested'] as const)
+    for (const k of ['breaks', 'collateral', 'warns', 'untested', 'passes'] as const)
       if (b[k] !== undefined && !isStrings(b[k])) out.push(`bug ${name}: ${k} must be a list of requirement ids`);
     for (const k of ['reading', 'why'] as const)
       if (b[k] !== undefined && typeof b[k] !== 'string') out.push(`bug ${name}: ${k} must be a string`);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadOpsConfig } from '../../../reference-impl/ops/config';
 import { opsApi } from '../../ops/index';
 import { embeddedOpsTarget } from '../../ops/target';
-import { failedIds, mustFailed, runAgainst } from '../harness';
+import { failedIds, runAgainst } from '../harness';
+import { expectVerdict } from '../expectation';
 import { chosen } from '../changes/selection';
 import { opsFaults } from './faults';
 
@@ -22,13 +23,6 @@ describe('ops API suite catches each deliberately broken implementation', () => 
   it.each(opsFaults.filter((f) => chosen.fault('ops', f)).map((f) => [f.id, f] as const))('%s', async (_, fault) => {
     const config = loadOpsConfig();
     const report = await runAgainst(opsApi, await embeddedOpsTarget((h) => fault.wrap(h, config)), fault.only ? { only: fault.only } : {});
-    const failed = failedIds(report);
-    for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
-    // Nothing beyond what the fault breaks and the collateral it states: a false alarm riding on a fault is caught too.
-    const allowed = new Set<string>([...fault.breaks, ...(fault.collateral ?? [])]);
-    expect(
-      mustFailed(report).filter((id) => !allowed.has(id)),
-      `${fault.description}: MUST failures beyond the stated ones`,
-    ).toEqual([]);
+    expectVerdict(report, fault, fault.description);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadStacksConfig } from '../../../reference-impl/stacks/config';
 import { stacksApi } from '../../stacks/index';
 import { embeddedStacksTarget } from '../../stacks/target';
-import { failedIds, mustFailed, runAgainst } from '../harness';
+import { failedIds, runAgainst } from '../harness';
+import { expectVerdict } from '../expectation';
 import { chosen } from '../changes/selection';
 import { stacksFaults } from './faults';
 
@@ -24,14 +25,7 @@ describe('stack API suite catches each deliberately broken implementation', () =
   it.each(stacksFaults.filter((f) => chosen.fault('stacks', f)).map((f) => [f.id, f] as const))('%s', async (_, fault) => {
     const config = loadStacksConfig();
     const report = await runAgainst(stacksApi, await embeddedStacksTarget((h) => fault.wrap(h, config)));
-    const failed = failedIds(report);
-    for (const id of fault.breaks) expect(failed, `${fault.description}: ${id} should fail`).toContain(id);
-    // Nothing beyond what the fault breaks and the collateral it states: a false alarm riding on a fault is caught too.
-    const allowed = new Set<string>([...fault.breaks, ...(fault.collateral ?? [])]);
-    expect(
-      mustFailed(report).filter((id) => !allowed.has(id)),
-      `${fault.description}: MUST failures beyond the stated ones`,
-    ).toEqual([]);
+    expectVerdict(report, fault, fault.description);
     expect(report.summary.gate).toBe('fail');
   });
 });

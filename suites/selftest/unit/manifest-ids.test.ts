@@ -12,7 +12,7 @@ function namedIds(manifest: ReturnType<typeof loadCorpus>['servers'][number]['ma
   for (const id of manifest.expected.mustFailures) out.push(['expected.mustFailures', id]);
   for (const id of manifest.expected.warnings) out.push(['expected.warnings', id]);
   for (const [name, bug] of Object.entries(manifest.bugs))
-    for (const key of ['breaks', 'collateral', 'warns', 'untested'] as const)
+    for (const key of ['breaks', 'collateral', 'warns', 'untested', 'passes'] as const)
       for (const id of bug[key] ?? []) out.push([`bugs.${name}.${key}`, id]);
   return out;
 }

@@ -1,4 +1,5 @@
 import type { Settings } from '../../core/settings';
+import type { Expectation } from '../expectation';
 import { sleep } from '../../core/sleep';
 import type { ApiHandler, ApiRequest } from '../../../reference-impl/http/types';
 import type { PlatformVersion, StacksConfig } from '../../../reference-impl/stacks/config';
@@ -9,17 +10,11 @@ import { laggingReads } from '../readings/lag';
  * Implementations that make choices the document leaves open, differently from the reference. The suite must pass
  * every one of them: a failure here is a false alarm the suite would raise against a correct deployment.
  */
-export interface Variant<C> {
+export interface Variant<C> extends Expectation {
   id: string;
   description: string;
   config?: Partial<C>;
   wrap?: (inner: ApiHandler, config: C) => ApiHandler;
-  /** Requirements the variant leaves unestablished: they must be reported untested, never passed. */
-  untested?: string[];
-  /** SHOULD requirements the variant departs from: a warning, never a failed gate. */
-  warns?: string[];
-  /** Requirements the run must still establish despite the variant (it tries again where the variant makes it wait). */
-  passes?: string[];
   /** Run settings the variant needs, e.g. a settle bound for a target whose reads lag. */
   settings?: Partial<Settings>;
 }
