@@ -266,7 +266,11 @@ function install(ctx: Ctx, pack: Rec): Resp {
     throw bad('Parameter "resolution" must be "overwrite" or "skip".');
   }
   const enabled = body.enabled === undefined || body.enabled === null || body.enabled === '' ? false : toBool(body.enabled, 'enabled');
-  const backfill = body.backfill === undefined || body.backfill === null || body.backfill === '' ? true : toBool(body.backfill, 'backfill');
+  // BUG cp-backfill-default-off: when "backfill" is not sent it defaults to false instead of true
+  // (installed KPIs get backfill_enabled: false); an explicit backfill=1 still works.
+  const backfillDefault = !bug('cp-backfill-default-off');
+  const backfill =
+    body.backfill === undefined || body.backfill === null || body.backfill === '' ? backfillDefault : toBool(body.backfill, 'backfill');
   const prefix = body.prefix === undefined || body.prefix === null ? '' : body.prefix;
   if (typeof prefix !== 'string') throw bad('Parameter "prefix" must be a string.');
   // selection
@@ -327,7 +331,7 @@ function install(ctx: Ctx, pack: Rec): Resp {
           continue;
         }
       }
-      const rec: Rec = {
+      let rec: Rec = {
         ...clone(x.body),
         _key: x.id,
         title: prefix + x.title,
@@ -341,6 +345,11 @@ function install(ctx: Ctx, pack: Rec): Resp {
         source_content_pack: pack.id,
         source_content_pack_version: pack.version,
       };
+      // BUG cp-overwrite-keeps-changes: with resolution=overwrite the existing object is merged over the
+      // catalogue copy, so local changes (title, description, KPIs, ...) survive instead of being discarded.
+      if (bug('cp-overwrite-keeps-changes') && exists && resolution === 'overwrite') {
+        rec = { ...rec, ...clone(exists), mod_source: rec.mod_source, mod_timestamp: rec.mod_timestamp };
+      }
       rec.identifying_name = (rec.title as string).toLowerCase();
       if (g === 'services') {
         rec.enabled = enabled ? 1 : 0;
@@ -520,7 +529,19 @@ function cpList(ctx: Ctx): Resp {
   if (count !== undefined && count > 0) r = r.slice(0, count);
   return ok(
     r.map((x) => {
-      if (fields) return project(x, fields);
+      if (fields) {
+        const pr = project(x, fields);
+        // BUG cpa-counts-with-fields: the summary fields are added to projected rows too, although they are
+        // returned only when no fields parameter is given.
+        if (bug('cpa-counts-with-fields')) {
+          pr.icon = (x.metadata as Rec | undefined)?.icon ?? null;
+          pr.ops_objects_counts = Object.fromEntries(Object.entries(x.ops_objects || {}).map(([t, ids]) => [t, (ids as unknown[]).length]));
+          pr.platform_objects_counts = Object.fromEntries(
+            Object.entries(x.platform_objects || {}).map(([t, ids]) => [t, (ids as unknown[]).length]),
+          );
+        }
+        return pr;
+      }
       const out = clone(x);
       out.icon = (x.metadata as Rec | undefined)?.icon ?? null;
       out.ops_objects_counts = Object.fromEntries(Object.entries(x.ops_objects || {}).map(([t, ids]) => [t, (ids as unknown[]).length]));

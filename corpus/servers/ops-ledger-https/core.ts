@@ -290,7 +290,9 @@ function templatize(type: string, rec: Rec): Rec {
       sec_grp: rec.sec_grp,
       object_type: 'base_service_template',
       _version: rec._version ?? SCHEMA_VERSION,
-      enabled: rec.enabled ? 1 : 0,
+      // BUG templatize-enabled-bool: the export copies the service's enabled flag as a JavaScript boolean
+      // (true/false) instead of the documented integer 1/0.
+      enabled: bug('templatize-enabled-bool') ? !!rec.enabled : rec.enabled ? 1 : 0,
       services_depends_on: Array.isArray(rec.services_depends_on) ? clone(rec.services_depends_on) : [],
       tags: Array.isArray(rec.tags) ? clone(rec.tags) : [],
       serviceTemplateId: rec.base_service_template_id ? [rec.base_service_template_id] : [],
@@ -527,6 +529,9 @@ export function coreRoute(ctx: Ctx, contentRoute: (ctx: Ctx, parts: string[]) =>
         done.push(e._key as string);
       } else {
         if (e.retired !== 1) continue;
+        // BUG restore-first-key-only: only the first entity named in "data" is restored; the others stay retired
+        // (and are left out of the response).
+        if (bug('restore-first-key-only') && e !== ents[0]) continue;
         const svcs = col(ctx.db, 'service');
         const back: Rec[] = (Array.isArray(e.retired_services) ? e.retired_services : []).filter((s: Rec) => svcs.has(s._key as string));
         const curr: Rec[] = Array.isArray(e.services) ? e.services : [];

@@ -185,11 +185,14 @@ export function eventRoute(ctx: Ctx): Resp {
           for (const id of body.ids)
             addTicket(ctx, id, String(params.ticket_system), String(params.ticket_id), String(params.ticket_url || ''));
         }
-        const ids = a.execute_once_per_group || !a.is_bulk_compatible ? body.ids.map((i: string) => [i]) : [body.ids];
+        const perEpisode = a.execute_once_per_group || !a.is_bulk_compatible;
+        const ids = perEpisode ? body.ids.map((i: string) => [i]) : [body.ids];
         return ok(
           ids.map((grp: string[]) => ({
             action_name: a.action_name,
-            ids: grp,
+            // BUG em-action-ids-string: for a bulk run (one entry for all episodes) ids is returned as one
+            // comma-joined string instead of an array of strings.
+            ids: bug('em-action-ids-string') && !perEpisode ? grp.join(',') : grp,
             sid: `ops_episode_action_${epoch()}_${hexKey().slice(0, 8)}`,
           })),
         );
@@ -206,7 +209,9 @@ export function eventRoute(ctx: Ctx): Resp {
       if (!isObj(body)) throw bad('The payload must be {id, ticket_system, ticket_id, ticket_url}.');
       const f = ticketFields(body, true);
       if (!f.ids.length) throw bad('Field "id" must hold at least one episode identifier.');
-      const keys = f.ids.map((id) => addTicket(ctx, id, f.system, f.ticketId, f.url));
+      // BUG ticket-first-episode-only: of a comma-separated "id" list only the first episode gets the ticket link.
+      const episodes = bug('ticket-first-episode-only') ? f.ids.slice(0, 1) : f.ids;
+      const keys = episodes.map((id) => addTicket(ctx, id, f.system, f.ticketId, f.url));
       return ok({ _key: keys.join(',') });
     }
     if (p.length === 2) {
@@ -459,8 +464,11 @@ function kindRoute(ctx: Ctx, k: Kind, p: string[]): Resp {
   }
   if (p.length === 2 && p[1] === 'count') {
     if (m !== 'GET') throw notAllowed('Only GET is supported on count.');
-    const f = compileFilter(ctx.q.get('filter'));
-    return ok({ count: [...c.values()].filter((r) => k.readable(ctx.user, r) && f.pred(r)).length });
+    // BUG br-count-ignores-filter: backup_restore/count never reads the filter parameter and counts every readable job.
+    const f = compileFilter(k === BR && bug('br-count-ignores-filter') ? null : ctx.q.get('filter'));
+    // BUG mw-count-ignores-access: maintenance_calendar/count counts every window, including those the caller cannot read.
+    const countable = (r: Rec) => (k === MW && bug('mw-count-ignores-access')) || k.readable(ctx.user, r);
+    return ok({ count: [...c.values()].filter((r) => countable(r) && f.pred(r)).length });
   }
   if (p.length === 2) {
     const key = p[1];
@@ -481,6 +489,9 @@ function kindRoute(ctx: Ctx, k: Kind, p: string[]): Resp {
       const rec: Rec = isPartial ? { ...clone(ex!), ...clone(body), _key: key } : { ...clone(body), _key: key };
       if (isPartial && k === MW && body.objects !== undefined && body.sec_grp_list === undefined) delete rec.sec_grp_list;
       if (!isPartial && k === MW && body.sec_grp_list === undefined) delete rec.sec_grp_list;
+      // BUG mw-partial-drops-objects: a partial update of a maintenance window that does not send "objects"
+      // resets the window's objects to an empty list.
+      if (isPartial && k === MW && body.objects === undefined && bug('mw-partial-drops-objects')) rec.objects = [];
       commonStamp(rec, ctx.user, k.type);
       k.prepare(ctx, rec, ex);
       c.set(key, rec);
@@ -568,7 +579,9 @@ export function iconRoute(ctx: Ctx): Resp {
       if (isObj(body)) body = [body];
       if (!Array.isArray(body) || !body.length) throw bad('The payload must be a non-empty array of icon objects.');
       const icons = body.map(normIcon);
-      for (const ic of icons) c.set(ic._key as string, { ...ic, _user: 'nobody' });
+      // BUG icon-post-first-only: only the first icon of the payload is stored, yet every key is answered.
+      const toStore = bug('icon-post-first-only') ? icons.slice(0, 1) : icons;
+      for (const ic of toStore) c.set(ic._key as string, { ...ic, _user: 'nobody' });
       return ok(icons.map((ic) => ic._key));
     }
     if (m === 'DELETE') {
@@ -595,6 +608,8 @@ export function iconRoute(ctx: Ctx): Resp {
       requireWrite(ctx.user);
       if (!ic) throw notFound(`Icon "${p[0]}" does not exist.`);
       c.delete(p[0]);
+      // BUG icon-delete-key-empty-body: deleting one icon by key answers an empty body instead of {Deleted: 'True'}.
+      if (bug('icon-delete-key-empty-body')) return ok();
       return ok({ Deleted: 'True' });
     }
     throw notAllowed(`Method ${ctx.method} is not supported on icon_collection/<_key>.`);

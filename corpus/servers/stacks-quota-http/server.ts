@@ -244,6 +244,8 @@ async function createStack(req: http.IncomingMessage, user: string): Promise<Rep
     throw new HttpError(400, 'InvalidRequest', "Field 'platformVersion' must be a string");
   } else {
     const v = findVersion(pv);
+    // BUG unknown-version-404: an unknown platformVersion is reported as a missing resource (404 NotFound) instead of 400 InvalidRequest
+    if (!v && bug('unknown-version-404')) throw new HttpError(404, 'NotFound', `Platform version '${pv}' was not found`);
     if (!v) throw new HttpError(400, 'InvalidRequest', `Unknown platform version '${pv}'`);
     version = v;
   }
@@ -255,6 +257,9 @@ async function createStack(req: http.IncomingMessage, user: string): Promise<Rep
     const p = truePhase(s, now);
     if (p === 'CREATING' || p === 'RUNNING' || p === 'ERROR') count++;
   }
+  // BUG limit-429: the per-user limit is answered like a rate limit, 429 instead of 409 (code unchanged)
+  if (count >= MAX_STACKS_PER_USER && bug('limit-429'))
+    throw new HttpError(429, 'MaxStacksLimitReached', `Maximum number of stacks (${MAX_STACKS_PER_USER}) reached; delete a stack first`);
   if (count >= MAX_STACKS_PER_USER)
     throw new HttpError(409, 'MaxStacksLimitReached', `Maximum number of stacks (${MAX_STACKS_PER_USER}) reached; delete a stack first`);
 
@@ -273,24 +278,39 @@ async function createStack(req: http.IncomingMessage, user: string): Promise<Rep
     password: randStr(20, 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789'),
   };
   stacks.set(s.id, s);
-  return { status: 202, body: summary(s, truePhase(s, now)), headers: { Location: `/v1/stacks/${s.id}` } };
+  const phase = truePhase(s, now);
+  // BUG create-201-running: a stack that is already RUNNING (warm pool) is answered 201 Created instead of 202
+  if (bug('create-201-running') && phase === 'RUNNING')
+    return { status: 201, body: summary(s, phase), headers: { Location: `/v1/stacks/${s.id}` } };
+  return { status: 202, body: summary(s, phase), headers: { Location: `/v1/stacks/${s.id}` } };
 }
 
 function listStacks(user: string): Reply {
   const now = Date.now();
   const out: Record<string, unknown>[] = [];
   const mine = [...stacks.values()].filter((s) => s.owner === user).sort((a, b) => b.seq - a.seq); // newest first
+  const visible: [Stack, Phase][] = [];
   for (const s of mine) {
     const p = readPhase(s, now);
-    if (p) out.push(summary(s, p));
+    if (p) visible.push([s, p]);
   }
+  // BUG list-drops-oldest: off-by-one loop bound, the last (oldest) visible stack of the caller is never listed
+  const n = bug('list-drops-oldest') ? visible.length - 1 : visible.length;
+  for (let i = 0; i < n; i++) out.push(summary(visible[i][0], visible[i][1]));
   return { status: 200, body: { stacks: out } };
 }
 
 function listVersions(): Reply {
   return {
     status: 200,
-    body: { versions: VERSIONS.map((v) => ({ buildVersion: v.buildVersion, releaseName: v.releaseName, status: v.status })) },
+    body: {
+      versions: VERSIONS.map((v) => ({
+        buildVersion: v.buildVersion,
+        releaseName: v.releaseName,
+        // BUG versions-status-prerelease: status derived from the semver suffix, so pre-release builds say "prerelease"
+        status: bug('versions-status-prerelease') && v.buildVersion.includes('-') ? 'prerelease' : v.status,
+      })),
+    },
   };
 }
 
@@ -302,14 +322,19 @@ function getStack(user: string, id: string): Reply {
     if (bug('get-foreign-403')) throw new HttpError(403, 'Forbidden', `You do not have access to stack '${id}'`);
     throw notFound(id);
   }
-  return { status: 200, body: detail(s, p) };
+  const body = detail(s, p);
+  // BUG get-createdat-epoch: get returns createdAt as raw epoch milliseconds (a number), not an ISO-8601 string
+  if (bug('get-createdat-epoch')) body.createdAt = s.createdAt;
+  return { status: 200, body };
 }
 
 function deleteStack(user: string, id: string): Reply {
   const s = stacks.get(id);
   const now = Date.now();
-  if (!s || truePhase(s, now) === 'GONE') throw notFound(id);
-  if (s.owner !== user && !bug('delete-any-owner')) throw notFound(id);
+  // BUG delete-notfound-code: the delete path uses its own 404 code "StackNotFound" instead of "NotFound"
+  const missing = () => (bug('delete-notfound-code') ? new HttpError(404, 'StackNotFound', `Stack '${id}' was not found`) : notFound(id));
+  if (!s || truePhase(s, now) === 'GONE') throw missing();
+  if (s.owner !== user && !bug('delete-any-owner')) throw missing();
   if (s.deletedAt === undefined && truePhase(s, now) !== 'STOPPING') {
     s.deletedAt = now;
     s.deleteVisibleAt = now + lagMs();
@@ -319,9 +344,12 @@ function deleteStack(user: string, id: string): Reply {
 
 // ---------------------------------------------------------------- router
 async function route(req: http.IncomingMessage): Promise<Reply> {
-  const who = authenticate(req);
   const method = (req.method || 'GET').toUpperCase();
   const path = (req.url || '/').split('?')[0];
+  // BUG versions-no-auth: optional auth on the versions list; with no Authorization header at all it is served (200)
+  if (bug('versions-no-auth') && path === '/v1/stacks/versions' && method === 'GET' && req.headers['authorization'] === undefined)
+    return listVersions();
+  const who = authenticate(req);
 
   const allow = (methods: string) =>
     new HttpError(405, 'MethodNotAllowed', `Method ${method} is not allowed on ${path}`, { Allow: methods });
