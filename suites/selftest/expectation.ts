@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { ComplianceReport } from '../core/report/model';
+import { mustFailed, shouldFailed } from './harness';
 
 /**
  * What the suite must say about one server that is broken, or correct in its own way: one shape for the faults
@@ -34,8 +35,6 @@ export interface Baseline {
 
 const statusOf = (r: ComplianceReport, id: string) => r.requirements.find((q) => q.id === id)?.status;
 const levelOf = (r: ComplianceReport, id: string) => r.requirements.find((q) => q.id === id)?.level;
-const failed = (r: ComplianceReport, level: 'MUST' | 'SHOULD') =>
-  r.requirements.filter((q) => q.level === level && q.status === 'failed').map((q) => q.id);
 const described = (r: ComplianceReport, ids: string[]) =>
   ids.map((id) => `${id}: ${r.requirements.find((q) => q.id === id)?.evidence[0]?.message ?? ''}`).join('\n');
 
@@ -50,12 +49,12 @@ export function expectVerdict(report: ComplianceReport, want: Expectation, label
   for (const id of want.untested ?? []) expect(statusOf(report, id), `${id} stays untested: ${label}`).toBe('untested');
   for (const id of want.passes ?? []) expect(statusOf(report, id), `${id} is established: ${label}`).toBe('passed');
   const allowed = new Set([...breaks, ...(want.collateral ?? []), ...(base.mustFailures ?? [])]);
-  const beyond = failed(report, 'MUST').filter((id) => !allowed.has(id));
+  const beyond = mustFailed(report).filter((id) => !allowed.has(id));
   expect(beyond, `${label}: MUST failures beyond the stated ones\n${described(report, beyond)}`).toEqual([]);
-  expect(report.summary.gate, `${label}: the gate`).toBe(failed(report, 'MUST').length ? 'fail' : 'pass');
+  expect(report.summary.gate, `${label}: the gate`).toBe(mustFailed(report).length ? 'fail' : 'pass');
   if (!base.noOtherWarnings) return;
   const warned = new Set([...(want.warns ?? []), ...breaks, ...(base.warnings ?? [])]);
-  const otherWarnings = failed(report, 'SHOULD').filter((id) => !warned.has(id));
+  const otherWarnings = shouldFailed(report).filter((id) => !warned.has(id));
   expect(otherWarnings, `${label}: warnings beyond the stated ones\n${described(report, otherWarnings)}`).toEqual([]);
 }
 

@@ -601,45 +601,51 @@ const paging: OpsCheck = {
   },
 };
 
+/** The run's packs as created, and a fresh read of them: what a list with `status` is judged against. */
+interface StatusPacks {
+  made: { key: string }[];
+  packs: Doc[];
+  readAll: () => Promise<Doc[]>;
+}
+
 /**
- * Both parameters at once narrow by both: with `status` and a `search` every pack of the run's holds, the list is
- * exactly the run's packs in that status (one that moved meanwhile may be listed or not), and none outside either.
+ * The list with `status` (and `search`, when given) lists exactly the run's packs in that status and none in another.
+ * How packs move between statuses is not shown, and a queued pack may move on by itself: a pack counts as in
+ * `status` when it reads so both before and after the list, and one that moved meanwhile may be listed or not.
  */
-async function statusWithSearch(ctx: OpsContext, made: { key: string }[], packs: Doc[], readAll: () => Promise<Doc[]>): Promise<void> {
-  const search = ctx.options.runTag;
-  for (const status of new Set(packs.map((p) => p?.status).filter((v): v is string => STATUSES.includes(String(v))))) {
-    const ex = await list(ctx, { status, search });
-    const after = await readAll();
-    const rows = docs(ex.json);
-    const moved = packs.filter((p, i) => p?.status !== after[i]?.status).map((p) => String(p._key));
-    const want = packs.filter((p, i) => p?.status === status && after[i]?.status === status).map((p) => String(p._key));
-    const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k) && !moved.includes(k));
-    const stray = rows.filter(
-      (r) =>
-        !String(r.title ?? '')
-          .toLowerCase()
-          .includes(search.toLowerCase()),
-    );
-    const others = rows.filter((r) => r.status !== status && !moved.includes(String(r._key)));
-    const asked = `the list with status=${status} and search=${search}`;
-    ctx.expect.that(
-      'OPS-CPA-LIST-STATUS',
-      asked,
-      ok(ex) && others.length === 0 && sameSet(got, want),
-      {
-        expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`,
-        actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}`,
-      },
-      ex,
-    );
-    ctx.expect.that(
-      'OPS-CPA-LIST-SEARCH',
-      `${asked}: titles that do not contain the search`,
-      ok(ex) && stray.length === 0,
-      { expected: 'none', actual: compact(stray.map((r) => r.title)) },
-      ex,
-    );
-  }
+async function judgeStatusList(ctx: OpsContext, { made, packs, readAll }: StatusPacks, status: string, search?: string): Promise<void> {
+  const ex = await list(ctx, search === undefined ? { status } : { status, search });
+  const after = await readAll();
+  const rows = docs(ex.json);
+  const others = rows.filter((r) => r.status !== status);
+  const want = packs.filter((p, i) => p?.status === status && after[i]?.status === status).map((p) => String(p._key));
+  const moved = packs.filter((p, i) => p?.status !== after[i]?.status).map((p) => String(p._key));
+  const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k) && !moved.includes(k));
+  const asked = `the list with status=${status}${search === undefined ? '' : ` and search=${search}`}`;
+  ctx.expect.that(
+    'OPS-CPA-LIST-STATUS',
+    asked,
+    ok(ex) && others.length === 0 && sameSet(got, want),
+    {
+      expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`,
+      actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}`,
+    },
+    ex,
+  );
+  if (search === undefined) return;
+  const stray = rows.filter(
+    (r) =>
+      !String(r.title ?? '')
+        .toLowerCase()
+        .includes(search.toLowerCase()),
+  );
+  ctx.expect.that(
+    'OPS-CPA-LIST-SEARCH',
+    `${asked}: titles that do not contain the search`,
+    ok(ex) && stray.length === 0,
+    { expected: 'none', actual: compact(stray.map((r) => r.title)) },
+    ex,
+  );
 }
 
 const statusAndSearch: OpsCheck = {
@@ -661,28 +667,10 @@ const statusAndSearch: OpsCheck = {
     const readAll = () => Promise.all(made.map(async (m) => asDoc((await read(ctx, m.key)).json)));
     const packs = await readAll();
     const honoured = packs.filter((p, i) => p?.status === asked[i]).length;
-    for (const status of STATUSES) {
-      const ex = await list(ctx, { status });
-      // How packs move between statuses is not shown, and a queued pack may move on by itself: a pack counts as in
-      // `status` when it reads so both before and after the list, and one that moved meanwhile may be listed or not.
-      const after = await readAll();
-      const rows = docs(ex.json);
-      const others = rows.filter((r) => r.status !== status);
-      const want = packs.filter((p, i) => p?.status === status && after[i]?.status === status).map((p) => String(p._key));
-      const moved = packs.filter((p, i) => p?.status !== after[i]?.status).map((p) => String(p._key));
-      const got = rows.map((r) => String(r._key)).filter((k) => made.some((m) => m.key === k) && !moved.includes(k));
-      ctx.expect.that(
-        'OPS-CPA-LIST-STATUS',
-        `the list with status=${status}`,
-        ok(ex) && others.length === 0 && sameSet(got, want),
-        {
-          expected: `a success listing only packs in ${status}, of the run's: ${want.join(', ') || 'none'}`,
-          actual: `${ex.status}; statuses ${compact([...new Set(rows.map((r) => r.status))])}; of the run's: ${got.join(', ') || 'none'}`,
-        },
-        ex,
-      );
-    }
-    await statusWithSearch(ctx, made, packs, readAll);
+    for (const status of STATUSES) await judgeStatusList(ctx, { made, packs, readAll }, status);
+    // Both parameters at once narrow by both: a search every pack of the run's holds leaves the status to decide.
+    for (const status of new Set(packs.map((p) => p?.status).filter((v): v is string => STATUSES.includes(String(v)))))
+      await judgeStatusList(ctx, { made, packs, readAll }, status, ctx.options.runTag);
     const all = await list(ctx);
     const odd = docs(all.json).filter((r) => !STATUSES.includes(String(r.status)));
     ctx.observe('OPS-CPA-STATUS', `${honoured} of 5 packs created with a status kept it`);
